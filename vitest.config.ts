@@ -1,0 +1,11 @@
+import { defineConfig } from "vitest/config";
+
+// One test command for the whole workspace: every package or app with a
+// vitest.config.ts is a project. Projects that need PostgreSQL share the
+// globalSetup in packages/db/src/testing/global-setup.ts.
+export default defineConfig({
+  test: {
+    projects: ["packages/*/vitest.config.ts", "apps/*/vitest.config.ts"],
+    reporters: process.env.CI ? ["default"] : ["default"],
+  },
+});
