@@ -1,0 +1,118 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { AnyRouter } from "@trpc/server";
+import { buildOpenApiDocument, type AppDeps, type RequestInfo } from "@qc/api";
+import { AppError, toAppError } from "@qc/core";
+import { clientAddress, clientProtocol } from "./guards/client-address";
+import { rejectKeyMaterial } from "./guards/key-material";
+import { readJsonBody } from "./guards/read-json-body";
+import { resolveRequestId } from "./guards/request-id";
+import { checkReadiness, type ReadinessProbe } from "./health";
+import { sendError, sendJson } from "./http/respond";
+import { createRestHandler } from "./http/rest";
+import { createRouteTable } from "./http/routes";
+import { createTrpcHandler } from "./http/trpc";
+
+export type PageHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+export interface AppOptions {
+  deps: AppDeps;
+  router: AnyRouter;
+  trustProxyHops: number;
+  /** Where plain-HTTP requests are sent: PUBLIC_URL, or https://<host>:<httpsPort>. */
+  redirectTarget: (req: IncomingMessage) => string;
+  publicUrl: string;
+  /** Next's handler for the dashboard pages; without it, other paths are 404. */
+  pages?: PageHandler;
+  readinessProbes?: ReadinessProbe[];
+}
+
+const TRPC_PREFIX = "/api/trpc/";
+const HSTS = "max-age=63072000; includeSubDomains";
+
+/**
+ * The HTTPS request pipeline. Order matters: request id → transport → route (404/405) →
+ * body (size, type, JSON) → key material → adapter. Nothing reaches a procedure that has
+ * not passed every guard, on /v1 and /api/trpc alike.
+ */
+export function createRequestHandler(options: AppOptions) {
+  const { deps, router } = options;
+  const openApiDocument = buildOpenApiDocument(router as never, `${options.publicUrl}/v1`.replace(/\/v1$/, ""));
+  const routes = createRouteTable(openApiDocument.paths as Record<string, Record<string, unknown>>);
+  const rest = createRestHandler(router, deps);
+  const trpc = createTrpcHandler(router, deps);
+
+  return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const requestId = resolveRequestId(req);
+    res.setHeader("X-Request-ID", requestId);
+    res.setHeader("Strict-Transport-Security", HSTS);
+    res.setHeader("X-Content-Type-Options", "nosniff");
+    const method = (req.method ?? "GET").toUpperCase();
+    const path = new URL(req.url ?? "/", "https://localhost").pathname;
+    const request: RequestInfo = {
+      requestId,
+      ip: clientAddress(req, options.trustProxyHops),
+      method,
+      path,
+      headers: req.headers,
+      transport: path.startsWith(TRPC_PREFIX) ? "trpc" : "rest",
+    };
+    try {
+      if (clientProtocol(req, options.trustProxyHops, true) === "http") {
+        res.statusCode = 308;
+        res.setHeader("Location", options.redirectTarget(req));
+        res.end();
+        return;
+      }
+      if (path === "/healthz") {
+        if (method !== "GET" && method !== "HEAD") throw methodNotAllowed(["GET", "HEAD"], res);
+        return sendJson(res, 200, { status: "ok" }, { "Cache-Control": "no-store" });
+      }
+      if (path === "/readyz") {
+        if (method !== "GET" && method !== "HEAD") throw methodNotAllowed(["GET", "HEAD"], res);
+        const readiness = await checkReadiness(deps.database, options.readinessProbes);
+        const body = { status: readiness.ready ? "ready" : "not_ready", checks: readiness.checks };
+        return sendJson(res, readiness.ready ? 200 : 503, body, { "Cache-Control": "no-store" });
+      }
+      if (path === "/v1/openapi.json") {
+        if (method !== "GET") throw methodNotAllowed(["GET"], res);
+        return sendJson(res, 200, openApiDocument);
+      }
+      if (path === "/v1" || path.startsWith("/v1/")) {
+        const allowed = routes.allowedMethods(path);
+        if (!allowed) throw new AppError("NOT_FOUND", `no route ${path}`);
+        if (!allowed.includes(method)) throw methodNotAllowed(allowed, res);
+        const body = await readJsonBody(req);
+        await rejectKeyMaterial(body, request, deps);
+        return await rest(req, res, request, body);
+      }
+      if (path.startsWith(TRPC_PREFIX)) {
+        const body = method === "GET" ? undefined : await readJsonBody(req);
+        await rejectKeyMaterial(body ?? queryInput(req), request, deps);
+        return await trpc(req, res, request, body, path.slice(TRPC_PREFIX.length));
+      }
+      if (options.pages && !path.startsWith("/api/")) return await options.pages(req, res);
+      throw new AppError("NOT_FOUND", `no route ${path}`);
+    } catch (error) {
+      const appError = toAppError(error);
+      if (appError.error === "INTERNAL") deps.log.error({ err: error, requestId }, "request failed");
+      if (appError.error === "PAYLOAD_TOO_LARGE") res.setHeader("Connection", "close");
+      sendError(res, appError, requestId);
+    }
+  };
+}
+
+function methodNotAllowed(allowed: string[], res: ServerResponse): AppError {
+  res.setHeader("Allow", allowed.join(", "));
+  return new AppError("METHOD_NOT_ALLOWED", `method not allowed; allowed: ${allowed.join(", ")}`);
+}
+
+/** tRPC queries carry their input as JSON in ?input=; it is scanned like a body. */
+function queryInput(req: IncomingMessage): unknown {
+  const input = new URL(req.url ?? "/", "https://localhost").searchParams.get("input");
+  if (!input) return undefined;
+  try {
+    return JSON.parse(input) as unknown;
+  } catch {
+    return undefined;
+  }
+}

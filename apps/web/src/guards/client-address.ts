@@ -1,0 +1,37 @@
+import type { IncomingMessage } from "node:http";
+import ipaddr from "ipaddr.js";
+
+function normalise(address: string): string {
+  try {
+    const parsed = ipaddr.process(address); // IPv4-mapped IPv6 → IPv4
+    return parsed.toString();
+  } catch {
+    return address;
+  }
+}
+
+/**
+ * The socket's address; with TRUST_PROXY_HOPS = n, the n-th address from the right of
+ * X-Forwarded-For (each trusted proxy appends the address it saw).
+ */
+export function clientAddress(req: IncomingMessage, trustProxyHops: number): string {
+  const socketAddress = normalise(req.socket.remoteAddress ?? "0.0.0.0");
+  if (trustProxyHops <= 0) return socketAddress;
+  const header = req.headers["x-forwarded-for"];
+  const chain = (Array.isArray(header) ? header.join(",") : (header ?? ""))
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const candidate = chain[chain.length - trustProxyHops];
+  return candidate && ipaddr.isValid(candidate) ? normalise(candidate) : socketAddress;
+}
+
+/** The protocol the client used, honouring X-Forwarded-Proto only behind trusted proxies. */
+export function clientProtocol(req: IncomingMessage, trustProxyHops: number, socketIsTls: boolean): "http" | "https" {
+  if (trustProxyHops > 0) {
+    const header = req.headers["x-forwarded-proto"];
+    const value = (Array.isArray(header) ? header[0] : header)?.split(",")[0]?.trim().toLowerCase();
+    if (value === "http" || value === "https") return value;
+  }
+  return socketIsTls ? "https" : "http";
+}

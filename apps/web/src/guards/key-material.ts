@@ -1,0 +1,28 @@
+import { AppError, recordAuditEvent } from "@qc/core";
+import { findKeyMaterial } from "@qc/core/guards/key-material";
+import type { AppDeps, RequestInfo } from "@qc/api";
+
+/**
+ * CONTRACT §9: a body holding key material is refused before any handler runs. The audit row
+ * names the route, the JSON path and the kind of material, never the value.
+ */
+export async function rejectKeyMaterial(body: unknown, request: RequestInfo, deps: AppDeps): Promise<void> {
+  if (body === undefined) return;
+  const finding = findKeyMaterial(body);
+  if (!finding) return;
+  try {
+    await recordAuditEvent(deps.database.db, {
+      action: "request.key_material_rejected",
+      actorType: "anonymous",
+      requestId: request.requestId,
+      ip: request.ip,
+      details: { method: request.method, path: request.path, jsonPath: finding.path, kind: finding.kind },
+    });
+  } catch (error) {
+    // The refusal never depends on the audit write; a lost row is logged loudly instead.
+    deps.log.error({ err: error, requestId: request.requestId }, "could not audit a key-material rejection");
+  }
+  throw new AppError("KEY_MATERIAL_REJECTED", "request body contains private key material; the service never takes custody of keys", {
+    details: { path: finding.path, kind: finding.kind },
+  });
+}

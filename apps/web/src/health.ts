@@ -1,0 +1,49 @@
+import { migrationStatus, type DatabaseHandle } from "@qc/db";
+
+export interface ReadinessCheck {
+  status: "ok" | "fail";
+  [detail: string]: unknown;
+}
+
+export interface Readiness {
+  ready: boolean;
+  checks: Record<string, ReadinessCheck>;
+}
+
+/** Additional checks (chain RPC per network) registered by the process that owns them. */
+export type ReadinessProbe = () => Promise<Record<string, ReadinessCheck>>;
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return Promise.race([promise, new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms).unref())]);
+}
+
+/**
+ * Ready when the database answers and every shipped migration is applied. Extra probes (chain
+ * RPC) are reported in `checks` but do not decide readiness: the API serves reads and queues
+ * work while a chain endpoint is down, and says so per request (503 UNAVAILABLE).
+ */
+export async function checkReadiness(database: DatabaseHandle, probes: ReadinessProbe[] = []): Promise<Readiness> {
+  const checks: Record<string, ReadinessCheck> = {};
+  try {
+    const started = performance.now();
+    await withTimeout(database.query("select 1"), 2_000);
+    checks.database = { status: "ok", latencyMs: Math.round(performance.now() - started) };
+    try {
+      const migrations = await withTimeout(migrationStatus(database.query), 2_000);
+      checks.migrations = { status: migrations.upToDate ? "ok" : "fail", applied: migrations.applied, expected: migrations.expected };
+    } catch (error) {
+      checks.migrations = { status: "fail", error: (error as Error).message };
+    }
+  } catch {
+    checks.database = { status: "fail", error: "database unreachable" };
+    checks.migrations = { status: "fail", error: "database unreachable" };
+  }
+  for (const probe of probes) {
+    try {
+      Object.assign(checks, await withTimeout(probe(), 3_000));
+    } catch (error) {
+      checks.probe = { status: "fail", error: (error as Error).message };
+    }
+  }
+  return { ready: checks.database?.status === "ok" && checks.migrations?.status === "ok", checks };
+}

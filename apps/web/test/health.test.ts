@@ -1,0 +1,82 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { createDatabase, runMigrations } from "@qc/db";
+import { startEmbeddedPostgres } from "@qc/db/embedded";
+import { createEmptyDatabase, freePort, useTestDatabase } from "@qc/db/testing";
+import { call, startTestServer } from "./harness";
+
+describe("/healthz and /readyz", () => {
+  const t = useTestDatabase();
+
+  it("are 200 on a migrated database, without authentication", async () => {
+    const server = await startTestServer({ database: t });
+    try {
+      const health = await call(server, "/healthz");
+      expect(health.status).toBe(200);
+      expect(health.json()).toEqual({ status: "ok" });
+      const ready = await call(server, "/readyz");
+      expect(ready.status).toBe(200);
+      expect(ready.json()).toMatchObject({ status: "ready", checks: { database: { status: "ok" }, migrations: { status: "ok" } } });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("/readyz is 503 when migrations are not applied", async () => {
+    const empty = await createEmptyDatabase();
+    const database = createDatabase({ url: empty.url });
+    const server = await startTestServer({ database });
+    try {
+      const ready = await call(server, "/readyz");
+      expect(ready.status).toBe(503);
+      expect(ready.json()).toMatchObject({ status: "not_ready", checks: { database: { status: "ok" }, migrations: { status: "fail", applied: 0 } } });
+    } finally {
+      await server.close();
+      await database.close();
+      await empty.drop();
+    }
+  });
+
+  it("reports extra probes (chain RPC) without letting them decide readiness", async () => {
+    const server = await startTestServer({
+      database: t,
+      readinessProbes: [async () => ({ QUANTUM_SANDBOX: { status: "fail", error: "rpc unreachable" } })],
+    });
+    try {
+      const ready = await call(server, "/readyz");
+      expect(ready.status).toBe(200);
+      expect(ready.json().checks.QUANTUM_SANDBOX).toEqual({ status: "fail", error: "rpc unreachable" });
+    } finally {
+      await server.close();
+    }
+  });
+
+  describe("with the database stopped", () => {
+    const dir = mkdtempSync(join(tmpdir(), "qc-readyz-pg-"));
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+    it("/readyz is 503 with the failing checks, /healthz stays 200, and both recover", async () => {
+      const port = await freePort();
+      let pg = await startEmbeddedPostgres({ dataDir: join(dir, "pg"), port, unsafeFast: true });
+      await runMigrations(pg.url);
+      const database = createDatabase({ url: pg.url });
+      const server = await startTestServer({ database });
+      try {
+        expect((await call(server, "/readyz")).status).toBe(200);
+        await pg.stop();
+        const down = await call(server, "/readyz");
+        expect(down.status).toBe(503);
+        expect(down.json()).toMatchObject({ status: "not_ready", checks: { database: { status: "fail" } } });
+        expect((await call(server, "/healthz")).status).toBe(200);
+        pg = await startEmbeddedPostgres({ dataDir: join(dir, "pg"), port, unsafeFast: true });
+        expect((await call(server, "/readyz")).status).toBe(200);
+      } finally {
+        await server.close();
+        await database.close();
+        await pg.stop();
+      }
+    });
+  });
+});

@@ -1,0 +1,5 @@
+export * from "./context";
+export * from "./errors";
+export * from "./openapi";
+export * from "./trpc";
+export { appRouter, type AppRouter } from "./router";

@@ -1,0 +1,31 @@
+import { schema, type Executor } from "@qc/db";
+
+export type AuditActorType = "anonymous" | "user" | "api_key" | "system" | "provider";
+
+export interface AuditEventInput {
+  action: string;
+  actorType: AuditActorType;
+  actorId?: string | null;
+  tenantId?: string | null;
+  targetType?: string | null;
+  targetId?: string | null;
+  requestId?: string | null;
+  ip?: string | null;
+  /** Never a secret's value: names, kinds, paths and ids only. */
+  details?: Record<string, unknown>;
+}
+
+/** Appends one audit row; pass the open transaction so it commits with the change it records. */
+export async function recordAuditEvent(db: Executor, input: AuditEventInput): Promise<void> {
+  await db.insert(schema.auditEvents).values({
+    action: input.action,
+    actorType: input.actorType,
+    actorId: input.actorId ?? null,
+    tenantId: input.tenantId ?? null,
+    targetType: input.targetType ?? null,
+    targetId: input.targetId ?? null,
+    requestId: input.requestId ?? null,
+    ip: input.ip ?? null,
+    details: input.details ?? {},
+  });
+}

@@ -1,0 +1,76 @@
+import { sql, type Executor } from "@qc/db";
+import { fromDrizzle, PgBoss } from "pg-boss";
+import { deadLetterQueue, JOBS, type JobName, type JobPayload } from "./catalog";
+
+export interface SendOptions {
+  /** At most one queued job per key (pg-boss singleton). */
+  singletonKey?: string;
+  startAfter?: Date | number;
+}
+
+export interface JobQueue {
+  /**
+   * Enqueues inside `tx`, the transaction that makes the change the job follows from: the job
+   * exists if and only if the change committed.
+   */
+  send<N extends JobName>(tx: Executor, name: N, payload: JobPayload<N>, options?: SendOptions): Promise<string | null>;
+  boss: PgBoss;
+}
+
+export function createJobQueue(boss: PgBoss): JobQueue {
+  return {
+    boss,
+    async send(tx, name, payload, options = {}) {
+      const data = JOBS[name].payload.parse(payload) as object;
+      return boss.send(name, data, {
+        db: fromDrizzle(tx as never, sql as never),
+        ...(options.singletonKey ? { singletonKey: options.singletonKey } : {}),
+        ...(options.startAfter !== undefined ? { startAfter: options.startAfter } : {}),
+      });
+    },
+  };
+}
+
+export interface CreateBossOptions {
+  url: string;
+  /** Daemons run maintenance and cron; web instances only send. */
+  role: "daemon" | "web";
+  applicationName?: string;
+  max?: number;
+}
+
+/** A pg-boss instance on the service database, with every catalog queue created. */
+export async function startBoss(options: CreateBossOptions): Promise<PgBoss> {
+  const daemon = options.role === "daemon";
+  const boss = new PgBoss({
+    connectionString: options.url,
+    application_name: options.applicationName ?? `qc-${options.role}-boss`,
+    max: options.max ?? (daemon ? 10 : 4),
+    supervise: daemon,
+    schedule: daemon,
+    useListenNotify: daemon,
+  });
+  boss.on("error", () => {}); // surfaced through the owner's logger (see apps/daemon)
+  await boss.start();
+  await ensureQueues(boss);
+  return boss;
+}
+
+export async function ensureQueues(boss: PgBoss): Promise<void> {
+  for (const name of Object.keys(JOBS) as JobName[]) {
+    const job = JOBS[name];
+    const dead = deadLetterQueue(name);
+    if (!(await boss.getQueue(dead))) await boss.createQueue(dead, { retentionSeconds: 14 * 24 * 3600 });
+    const policy = {
+      retryLimit: job.retryLimit,
+      retryDelay: job.retryDelay,
+      retryBackoff: job.retryBackoff,
+      ...(job.retryDelayMax ? { retryDelayMax: job.retryDelayMax } : {}),
+      expireInSeconds: job.expireInSeconds,
+      deadLetter: dead,
+      notify: true,
+    };
+    if (await boss.getQueue(name)) await boss.updateQueue(name, policy as never);
+    else await boss.createQueue(name, policy as never);
+  }
+}

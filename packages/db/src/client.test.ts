@@ -1,0 +1,55 @@
+import { eq, sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { resolveDriver } from "./client";
+import { auditEvents, eventOutbox } from "./schema";
+import { useTestDatabase } from "./testing";
+
+describe("resolveDriver", () => {
+  it("picks neon for Neon hosts or when asked, node-postgres otherwise", () => {
+    expect(resolveDriver("postgres://u:p@ep-cool-1.eu-central-1.aws.neon.tech/db")).toBe("neon");
+    expect(resolveDriver("postgres://u:p@127.0.0.1:5432/db")).toBe("pg");
+    expect(resolveDriver("postgres://u:p@127.0.0.1:5432/db", "neon")).toBe("neon");
+  });
+});
+
+describe("database client", () => {
+  const t = useTestDatabase();
+
+  it("runs on the driver this project selected", () => {
+    expect(t.driver).toBe(process.env.DB_DRIVER ?? "pg");
+  });
+
+  it("commits a transaction and rolls one back on error", async () => {
+    const tenantId = "0194f2c4-0000-7000-8000-000000000001";
+    await t.db.transaction(async (tx) => {
+      await tx.insert(eventOutbox).values({ tenantId, type: "test.committed", data: { n: 1 } });
+    });
+    await expect(
+      t.db.transaction(async (tx) => {
+        await tx.insert(eventOutbox).values({ tenantId, type: "test.rolled_back", data: { n: 2 } });
+        throw new Error("abort");
+      }),
+    ).rejects.toThrow("abort");
+    const rows = await t.db.select().from(eventOutbox).where(eq(eventOutbox.tenantId, tenantId));
+    expect(rows.map((r) => r.type)).toEqual(["test.committed"]);
+  });
+
+  it("issues time-ordered UUIDv7 identifiers", async () => {
+    const inserted = [];
+    for (let i = 0; i < 5; i++) {
+      const [row] = await t.db.insert(auditEvents).values({ actorType: "system", action: `test.order.${i}` }).returning();
+      inserted.push(row!.id);
+    }
+    for (const id of inserted) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect([...inserted].sort()).toEqual(inserted);
+  });
+
+  it("keeps the audit log append-only: UPDATE, DELETE and TRUNCATE fail", async () => {
+    const [row] = await t.db.insert(auditEvents).values({ actorType: "system", action: "test.append_only" }).returning();
+    await expect(t.db.update(auditEvents).set({ action: "tampered" }).where(eq(auditEvents.id, row!.id))).rejects.toThrow();
+    await expect(t.db.delete(auditEvents).where(eq(auditEvents.id, row!.id))).rejects.toThrow();
+    await expect(t.db.execute(sql`truncate audit_events`)).rejects.toThrow();
+    const [still] = await t.db.select().from(auditEvents).where(eq(auditEvents.id, row!.id));
+    expect(still?.action).toBe("test.append_only");
+  });
+});

@@ -1,0 +1,87 @@
+import { neonConfig, Pool as NeonPool } from "@neondatabase/serverless";
+import { drizzle as drizzleNeon } from "drizzle-orm/neon-serverless";
+import { drizzle as drizzleNodePg, type NodePgDatabase } from "drizzle-orm/node-postgres";
+import pg from "pg";
+import ws from "ws";
+import { readDbEnv } from "./env";
+import * as schema from "./schema";
+
+export type Schema = typeof schema;
+/** Both drivers expose the same drizzle PostgreSQL API; the node-postgres type is the common one. */
+export type Database = NodePgDatabase<Schema>;
+export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
+/** Anything that can run a drizzle query: the database or an open transaction. */
+export type Executor = Database | Transaction;
+
+export type DbDriver = "pg" | "neon";
+
+export interface DatabaseHandle {
+  db: Database;
+  driver: DbDriver;
+  /** Raw SQL on the pool (pg-boss, health checks). */
+  query<R extends Record<string, unknown> = Record<string, unknown>>(text: string, values?: unknown[]): Promise<{ rows: R[] }>;
+  close(): Promise<void>;
+}
+
+export interface CreateDatabaseOptions {
+  url: string;
+  driver?: DbDriver;
+  poolMax?: number;
+  /** Application name shown in pg_stat_activity. */
+  applicationName?: string;
+}
+
+/** Neon is chosen for neon.tech hosts or when DB_DRIVER=neon; node-postgres otherwise. */
+export function resolveDriver(url: string, explicit?: DbDriver): DbDriver {
+  if (explicit) return explicit;
+  const host = new URL(url).hostname;
+  return host.endsWith(".neon.tech") || host.endsWith(".neon.build") ? "neon" : "pg";
+}
+
+function configureNeonTransport(proxy: string | undefined) {
+  neonConfig.webSocketConstructor = ws;
+  if (proxy) {
+    // A plain WebSocket-to-TCP proxy in front of an ordinary PostgreSQL (tests, offline work).
+    neonConfig.wsProxy = (host, port) => `${proxy}?address=${host}:${port}`;
+    neonConfig.useSecureWebSocket = false;
+    neonConfig.pipelineConnect = false;
+    neonConfig.pipelineTLS = false;
+    neonConfig.forceDisablePgSSL = true;
+  }
+}
+
+export function createDatabase(options: CreateDatabaseOptions): DatabaseHandle {
+  const env = readDbEnv();
+  const driver = resolveDriver(options.url, options.driver ?? env.DB_DRIVER);
+  const max = options.poolMax ?? env.DB_POOL_MAX;
+  if (driver === "neon") {
+    configureNeonTransport(env.NEON_WS_PROXY);
+    const pool = new NeonPool({ connectionString: options.url, max });
+    pool.on("error", () => {}); // idle-client errors surface on the next query instead of crashing
+    pool.on("connect", (client: { on(event: "error", listener: () => void): unknown }) => client.on("error", () => {}));
+    const db = drizzleNeon({ client: pool, schema }) as unknown as Database;
+    return {
+      db,
+      driver,
+      query: async (text, values) => (await pool.query(text, values as unknown[])) as never,
+      close: () => pool.end(),
+    };
+  }
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max,
+    application_name: options.applicationName ?? "quantum-custody",
+    connectionTimeoutMillis: 5_000,
+  });
+  pool.on("error", () => {});
+  // An error on a checked-out connection (server restart, admin shutdown) must fail that
+  // query, not the process: without a listener node-postgres rethrows it as uncaught.
+  pool.on("connect", (client) => client.on("error", () => {}));
+  const db = drizzleNodePg({ client: pool, schema });
+  return {
+    db,
+    driver,
+    query: async (text, values) => (await pool.query(text, values)) as never,
+    close: () => pool.end(),
+  };
+}

