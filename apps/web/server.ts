@@ -4,12 +4,13 @@
  */
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
-import { appRouter, type AppDeps } from "@qc/api";
+import { appRouter, createAppDeps } from "@qc/api";
 import { createLogger } from "@qc/core";
 import { createDatabase, runMigrations } from "@qc/db";
-import { readWebEnv } from "./src/env";
+import { readWebEnv, rpcUrlsFromEnv } from "./src/env";
 import { startWebServer } from "./src/server";
 import { loadTlsMaterial } from "./src/tls";
+import { loadPepper } from "./src/secrets";
 import type { PageHandler } from "./src/app";
 
 const env = readWebEnv();
@@ -21,7 +22,30 @@ if (!env.DATABASE_URL) {
 
 await runMigrations(env.DATABASE_URL);
 const database = createDatabase({ url: env.DATABASE_URL, applicationName: "qc-web" });
-const deps: AppDeps = { database, log, now: () => new Date() };
+const production = env.NODE_ENV === "production";
+const deps = await createAppDeps({
+  database,
+  databaseUrl: env.DATABASE_URL,
+  log,
+  config: {
+    publicUrl: env.PUBLIC_URL ?? `https://localhost:${env.HTTPS_PORT}`,
+    apiKeyPepper: loadPepper({ configured: env.API_KEY_PEPPER, dataDir: env.DATA_DIR, production }),
+    production,
+    smtpUrl: env.SMTP_URL,
+    kyc: {
+      provider: env.KYC_PROVIDER,
+      // Development default only; production refuses to start without a configured secret.
+      webhookSecret: env.KYC_WEBHOOK_SECRET ?? (production ? fail("KYC_WEBHOOK_SECRET is required in production") : "dev-kyc-webhook-secret-not-for-production"),
+      sandboxDelayMs: env.KYC_SANDBOX_DELAY_MS,
+    },
+    rpcUrls: rpcUrlsFromEnv(env),
+  },
+});
+
+function fail(message: string): never {
+  log.fatal(message);
+  process.exit(1);
+}
 
 let pages: PageHandler | undefined;
 if (env.WEB_DASHBOARD) {
@@ -51,6 +75,7 @@ async function stop(signal: string) {
   stopping = true;
   log.info({ signal }, "web stopping");
   await server.close();
+  await deps.close();
   await database.close();
   process.exit(0);
 }

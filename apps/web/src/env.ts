@@ -21,7 +21,20 @@ const schema = z.object({
   /** Serve the dashboard pages through Next (off for API-only instances). */
   WEB_DASHBOARD: flag("true"),
   LOG_LEVEL: z.string().default("info"),
+  /** ≥ 32 bytes, hex or base64: keys API-secret hashes. Required in production; generated under DATA_DIR otherwise. */
+  API_KEY_PEPPER: z.string().min(32).optional(),
+  SMTP_URL: z.string().url().optional(),
+  KYC_PROVIDER: z.string().default("sandbox"),
+  KYC_WEBHOOK_SECRET: z.string().min(16).optional(),
+  KYC_SANDBOX_DELAY_MS: z.coerce.number().int().min(0).default(2000),
+  QUANTUM_SANDBOX_RPC_URL: z.string().optional(),
+  QUANTUM_MAINNET_RPC_URL: z.string().optional(),
 });
+
+export function rpcUrlsFromEnv(env: WebEnv): Partial<Record<"QUANTUM_SANDBOX" | "QUANTUM_MAINNET", string[]>> {
+  const split = (v?: string) => (v ? v.split(",").map((s) => s.trim()).filter(Boolean) : undefined);
+  return { QUANTUM_SANDBOX: split(env.QUANTUM_SANDBOX_RPC_URL), QUANTUM_MAINNET: split(env.QUANTUM_MAINNET_RPC_URL) };
+}
 
 export type WebEnv = z.infer<typeof schema>;
 

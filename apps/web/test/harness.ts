@@ -4,7 +4,8 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AnyRouter } from "@trpc/server";
-import { appRouter, type AppDeps } from "@qc/api";
+import { randomBytes } from "node:crypto";
+import { appRouter, createAppDeps, type AppConfig, type AppDeps } from "@qc/api";
 import { createLogger } from "@qc/core";
 import type { DatabaseHandle } from "@qc/db";
 import { startWebServer, type WebServer } from "../src/server";
@@ -16,15 +17,40 @@ export interface TestServer extends WebServer {
   deps: AppDeps;
 }
 
+/** One pepper for the whole test process, so fixtures and servers agree on key hashes. */
+export const TEST_PEPPER = randomBytes(32);
+export const TEST_KYC_SECRET = "test-kyc-webhook-secret-0123456789";
+
 /** The real web server (HTTPS + redirector) on random ports, API only, over the given database. */
 export async function startTestServer(options: {
-  database: DatabaseHandle;
+  database: DatabaseHandle & { url?: string };
+  databaseUrl?: string;
   router?: AnyRouter;
   trustProxyHops?: number;
   readinessProbes?: ReadinessProbe[];
+  lockout?: Parameters<typeof createAppDeps>[0]["lockout"];
+  /** Overrides of the test configuration (SMTP, KYC, RPC URLs). */
+  config?: Partial<AppConfig>;
+  rateLimits?: Parameters<typeof createAppDeps>[0]["rateLimits"];
 }): Promise<TestServer> {
-  const tls = await loadTlsMaterial({ dataDir: mkdtempSync(join(tmpdir(), "qc-web-tls-")) });
-  const deps: AppDeps = { database: options.database, log: createLogger("web-test", "silent"), now: () => new Date() };
+  const tls = await loadTlsMaterial({ dataDir: tlsDir() });
+  const databaseUrl = options.databaseUrl ?? options.database.url;
+  if (!databaseUrl) throw new Error("startTestServer needs the database URL");
+  const deps = await createAppDeps({
+    database: options.database,
+    databaseUrl,
+    log: createLogger("web-test", process.env.TEST_LOG_LEVEL ?? "silent"),
+    config: {
+      publicUrl: "https://localhost",
+      apiKeyPepper: TEST_PEPPER,
+      production: false,
+      kyc: { provider: "sandbox", webhookSecret: TEST_KYC_SECRET, sandboxDelayMs: 0 },
+      rpcUrls: {},
+      ...options.config,
+    },
+    lockout: options.lockout,
+    rateLimits: options.rateLimits,
+  });
   const server = await startWebServer({
     deps,
     router: options.router ?? appRouter,
@@ -35,7 +61,21 @@ export async function startTestServer(options: {
     trustProxyHops: options.trustProxyHops ?? 0,
     readinessProbes: options.readinessProbes,
   });
-  return { ...server, tls, deps };
+  return {
+    ...server,
+    tls,
+    deps,
+    close: async () => {
+      await server.close();
+      await deps.close();
+    },
+  };
+}
+
+let sharedTlsDir: string | undefined;
+function tlsDir(): string {
+  sharedTlsDir ??= mkdtempSync(join(tmpdir(), "qc-web-tls-"));
+  return sharedTlsDir;
 }
 
 export interface TestResponse {

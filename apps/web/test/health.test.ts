@@ -27,7 +27,7 @@ describe("/healthz and /readyz", () => {
   it("/readyz is 503 when migrations are not applied", async () => {
     const empty = await createEmptyDatabase();
     const database = createDatabase({ url: empty.url });
-    const server = await startTestServer({ database });
+    const server = await startTestServer({ database, databaseUrl: empty.url });
     try {
       const ready = await call(server, "/readyz");
       expect(ready.status).toBe(503);
@@ -62,7 +62,7 @@ describe("/healthz and /readyz", () => {
       let pg = await startEmbeddedPostgres({ dataDir: join(dir, "pg"), port, unsafeFast: true });
       await runMigrations(pg.url);
       const database = createDatabase({ url: pg.url });
-      const server = await startTestServer({ database });
+      const server = await startTestServer({ database, databaseUrl: pg.url });
       try {
         expect((await call(server, "/readyz")).status).toBe(200);
         await pg.stop();

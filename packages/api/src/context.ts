@@ -1,6 +1,21 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { DatabaseHandle } from "@qc/db";
-import type { Logger } from "@qc/core";
+import type { Authenticator, JobQueue, Logger, Principal, RateLimits } from "@qc/core";
+import type { NetworkCode, QuantumPublicClient } from "@qc/chain";
+
+export interface AppConfig {
+  /** Base of links in emails (CONTRACT §3): PUBLIC_URL. */
+  publicUrl: string;
+  /** Server pepper for API-key secret hashes. */
+  apiKeyPepper: Buffer;
+  production: boolean;
+  /** SMTP_URL; unset: emails stay in the dev outbox (never in production). */
+  smtpUrl?: string;
+  /** KYC_PROVIDER ("sandbox" outside production), KYC_WEBHOOK_SECRET, KYC_SANDBOX_DELAY_MS. */
+  kyc: { provider: string; webhookSecret: string; sandboxDelayMs: number };
+  /** JSON-RPC endpoints per network (QUANTUM_*_RPC_URL, comma-separated for fallback). */
+  rpcUrls: Partial<Record<NetworkCode, string[]>>;
+}
 
 /** Long-lived dependencies, built once per process and shared by every request. */
 export interface AppDeps {
@@ -8,6 +23,16 @@ export interface AppDeps {
   log: Logger;
   /** The clock every rule reads (tests control it). */
   now(): Date;
+  config: AppConfig;
+  authenticator: Authenticator;
+  rateLimits: RateLimits;
+  jobs: JobQueue;
+  /** A viem public client per configured network; 503 UNAVAILABLE for one that is not. */
+  chain: ChainClients;
+}
+
+export interface ChainClients {
+  client(networkCode: NetworkCode): QuantumPublicClient;
 }
 
 /** Facts about the HTTP request, gathered by the server's guards before any procedure runs. */
@@ -30,6 +55,8 @@ export interface Context {
   responseHeaders: Map<string, string | string[]>;
   /** Status for a successful response (201 on create); REST only, tRPC always answers 200. */
   responseStatus?: number;
+  /** The authenticated caller; set by the authed procedure tiers. */
+  auth?: Principal;
 }
 
 export function createContext(deps: AppDeps, request: RequestInfo): Context {

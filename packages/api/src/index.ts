@@ -3,3 +3,4 @@ export * from "./errors";
 export * from "./openapi";
 export * from "./trpc";
 export { appRouter, type AppRouter } from "./router";
+export * from "./deps";

@@ -1,11 +1,13 @@
 import { initTRPC } from "@trpc/server";
-import { errorBody, toAppError, type ErrorBody } from "@qc/core";
+import { AppError, errorBody, hasScope, ipAllowed, recordAuditEvent, toAppError, type ErrorBody, type Principal } from "@qc/core";
+import { eq, schema } from "@qc/db";
 import superjson from "superjson";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import type { Context } from "./context";
 import { appErrorFromTrpc, toTrpcError } from "./errors";
 
-export type Scope = "read" | "write" | "admin";
+export type { Scope } from "@qc/core";
+import type { Scope } from "@qc/core";
 
 export type Meta = OpenApiMeta<{
   /** Least scope an API key needs (CONTRACT §3). Shown in the OpenAPI document as x-scope. */
@@ -52,5 +54,75 @@ const normaliseErrors = t.middleware(async ({ ctx, next, path }) => {
 });
 
 export const publicProcedure = t.procedure.use(normaliseErrors);
+
+function header(ctx: Context, name: string): string | undefined {
+  const value = ctx.request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * The one place credentials, allowlist, scope and rate limit are enforced, in that order.
+ * The scope comes from the procedure's meta (shown in the OpenAPI document); a procedure that
+ * declares none needs `admin`, so forgetting it fails closed.
+ */
+const authenticate = t.middleware(async ({ ctx, meta, next }) => {
+  const { authenticator, rateLimits } = ctx.deps;
+  const principal = await authenticator.authenticate({
+    authorization: header(ctx, "authorization"),
+    cookie: header(ctx, "cookie"),
+    ip: ctx.request.ip,
+    requestId: ctx.request.requestId,
+    userAgent: header(ctx, "user-agent"),
+  });
+  if (principal.kind === "api_key" && !ipAllowed(ctx.request.ip, await authenticator.allowlist(principal.tenantId))) {
+    await audit(ctx, principal, "auth.ip_not_allowed", { ip: ctx.request.ip });
+    throw new AppError("IP_NOT_ALLOWED", "requests from this address are not allowed for this tenant");
+  }
+  const required: Scope = meta?.scope ?? "admin";
+  if (!hasScope(principal.scopes, required)) {
+    await audit(ctx, principal, "auth.insufficient_scope", { required, granted: principal.scopes, path: ctx.request.path });
+    throw new AppError("INSUFFICIENT_SCOPE", `this route needs the ${required} scope`);
+  }
+  const limits = await rateLimits.consumeTenant(principal.tenantId);
+  for (const [name, value] of Object.entries(limits)) ctx.responseHeaders.set(name, value);
+  return next({ ctx: { ...ctx, auth: principal, log: ctx.log.child({ tenantId: principal.tenantId }) } });
+});
+
+async function audit(ctx: Context, principal: Principal, action: string, details: Record<string, unknown>) {
+  await recordAuditEvent(ctx.deps.database.db, {
+    action,
+    actorType: principal.kind === "api_key" ? "api_key" : "user",
+    actorId: principal.keyId ?? principal.userId ?? null,
+    tenantId: principal.tenantId,
+    requestId: ctx.request.requestId,
+    ip: ctx.request.ip,
+    details,
+  });
+}
+
+/** API key or dashboard session, with the scope the meta declares. */
+export const authedProcedure = publicProcedure.use(authenticate);
+
+/** Dashboard session only (e.g. issuing API keys: a key cannot mint keys). */
+export const sessionProcedure = authedProcedure.use(({ ctx, next }) => {
+  if (ctx.auth.kind !== "session") throw new AppError("INSUFFICIENT_SCOPE", "this operation needs a dashboard session");
+  return next({ ctx: { ...ctx, userId: ctx.auth.userId! } });
+});
+
+/**
+ * Value-moving routes (transfers, signature submission, deployments): refused with
+ * TENANT_NOT_VERIFIED until KYC/KYB approves the tenant. Reads the tenant's status fresh,
+ * never from a cache, so an approval or a rejection takes effect on the next request.
+ */
+export const valueMovingProcedure = authedProcedure.use(async ({ ctx, next }) => {
+  const [tenant] = await ctx.deps.database.db
+    .select({ status: schema.tenants.status })
+    .from(schema.tenants)
+    .where(eq(schema.tenants.id, ctx.auth.tenantId));
+  if (tenant?.status !== "VERIFIED") {
+    throw new AppError("TENANT_NOT_VERIFIED", "identity verification (KYC/KYB) must complete before value can move");
+  }
+  return next();
+});
 
 export { t as trpcRoot };

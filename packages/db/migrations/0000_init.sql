@@ -1,3 +1,8 @@
+CREATE TYPE "public"."account_type" AS ENUM('BUSINESS', 'INDIVIDUAL');--> statement-breakpoint
+CREATE TYPE "public"."api_key_status" AS ENUM('ACTIVE', 'REVOKED');--> statement-breakpoint
+CREATE TYPE "public"."kyc_status" AS ENUM('PENDING', 'APPROVED', 'REJECTED');--> statement-breakpoint
+CREATE TYPE "public"."tenant_status" AS ENUM('PENDING_VERIFICATION', 'VERIFIED', 'REJECTED');--> statement-breakpoint
+CREATE TYPE "public"."user_status" AS ENUM('PENDING_EMAIL_VERIFICATION', 'EMAIL_VERIFIED');--> statement-breakpoint
 CREATE TABLE "audit_events" (
 	"id" uuid PRIMARY KEY NOT NULL,
 	"tenant_id" uuid,
@@ -34,6 +39,129 @@ CREATE TABLE "event_outbox" (
 	CONSTRAINT "event_outbox_id_unique" UNIQUE("id")
 );
 --> statement-breakpoint
+CREATE TABLE "api_keys" (
+	"id" uuid PRIMARY KEY NOT NULL,
+	"tenant_id" uuid NOT NULL,
+	"key_id" varchar(35) NOT NULL,
+	"secret_hash" text NOT NULL,
+	"label" text NOT NULL,
+	"scopes" text[] DEFAULT '{}'::text[] NOT NULL,
+	"status" "api_key_status" DEFAULT 'ACTIVE' NOT NULL,
+	"expires_at" timestamp (3) with time zone,
+	"last_used_at" timestamp (3) with time zone,
+	"rotated_at" timestamp (3) with time zone,
+	"grace_ends_at" timestamp (3) with time zone,
+	"replaced_by_key_id" varchar(35),
+	"revoked_at" timestamp (3) with time zone,
+	"exposed_at" timestamp (3) with time zone,
+	"created_by_user_id" uuid,
+	"created_at" timestamp (3) with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "email_tokens" (
+	"id" uuid PRIMARY KEY NOT NULL,
+	"user_id" uuid NOT NULL,
+	"purpose" text NOT NULL,
+	"token_hash" text NOT NULL,
+	"expires_at" timestamp (3) with time zone NOT NULL,
+	"used_at" timestamp (3) with time zone,
+	"created_at" timestamp (3) with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "emails" (
+	"id" uuid PRIMARY KEY NOT NULL,
+	"tenant_id" uuid,
+	"to" text NOT NULL,
+	"subject" text NOT NULL,
+	"text" text NOT NULL,
+	"kind" text NOT NULL,
+	"transport" text,
+	"attempts" integer DEFAULT 0 NOT NULL,
+	"last_error" text,
+	"sent_at" timestamp (3) with time zone,
+	"created_at" timestamp (3) with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "ip_allowlist_entries" (
+	"id" uuid PRIMARY KEY NOT NULL,
+	"tenant_id" uuid NOT NULL,
+	"cidr" text NOT NULL,
+	"label" text DEFAULT '' NOT NULL,
+	"position" integer NOT NULL,
+	"created_at" timestamp (3) with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "kyc_cases" (
+	"id" uuid PRIMARY KEY NOT NULL,
+	"tenant_id" uuid NOT NULL,
+	"provider" text NOT NULL,
+	"reference" text NOT NULL,
+	"status" "kyc_status" DEFAULT 'PENDING' NOT NULL,
+	"reason" text,
+	"started_at" timestamp (3) with time zone NOT NULL,
+	"decided_at" timestamp (3) with time zone
+);
+--> statement-breakpoint
+CREATE TABLE "rate_limits" (
+	"key" varchar(255) PRIMARY KEY NOT NULL,
+	"points" integer DEFAULT 0 NOT NULL,
+	"expire" bigint
+);
+--> statement-breakpoint
+CREATE TABLE "sessions" (
+	"id" uuid PRIMARY KEY NOT NULL,
+	"user_id" uuid NOT NULL,
+	"tenant_id" uuid NOT NULL,
+	"token_hash" text NOT NULL,
+	"expires_at" timestamp (3) with time zone NOT NULL,
+	"last_seen_at" timestamp (3) with time zone NOT NULL,
+	"revoked_at" timestamp (3) with time zone,
+	"ip" text,
+	"user_agent" text,
+	"created_at" timestamp (3) with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "tenants" (
+	"id" uuid PRIMARY KEY NOT NULL,
+	"name" text NOT NULL,
+	"account_type" "account_type" DEFAULT 'BUSINESS' NOT NULL,
+	"status" "tenant_status" DEFAULT 'PENDING_VERIFICATION' NOT NULL,
+	"created_at" timestamp (3) with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp (3) with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "users" (
+	"id" uuid PRIMARY KEY NOT NULL,
+	"tenant_id" uuid NOT NULL,
+	"email" text NOT NULL,
+	"name" text,
+	"password_hash" text NOT NULL,
+	"role" text DEFAULT 'ADMIN' NOT NULL,
+	"status" "user_status" DEFAULT 'PENDING_EMAIL_VERIFICATION' NOT NULL,
+	"email_verified_at" timestamp (3) with time zone,
+	"created_at" timestamp (3) with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp (3) with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+ALTER TABLE "api_keys" ADD CONSTRAINT "api_keys_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "email_tokens" ADD CONSTRAINT "email_tokens_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "ip_allowlist_entries" ADD CONSTRAINT "ip_allowlist_entries_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "kyc_cases" ADD CONSTRAINT "kyc_cases_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "sessions" ADD CONSTRAINT "sessions_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "sessions" ADD CONSTRAINT "sessions_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "users" ADD CONSTRAINT "users_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "audit_events_tenant_created_idx" ON "audit_events" USING btree ("tenant_id","id");--> statement-breakpoint
 CREATE INDEX "audit_events_action_idx" ON "audit_events" USING btree ("action");--> statement-breakpoint
-CREATE INDEX "event_outbox_undispatched_idx" ON "event_outbox" USING btree ("seq") WHERE "event_outbox"."dispatched_at" is null;
+CREATE INDEX "event_outbox_undispatched_idx" ON "event_outbox" USING btree ("seq") WHERE "event_outbox"."dispatched_at" is null;--> statement-breakpoint
+CREATE UNIQUE INDEX "api_keys_key_id_unique" ON "api_keys" USING btree ("key_id");--> statement-breakpoint
+CREATE INDEX "api_keys_tenant_idx" ON "api_keys" USING btree ("tenant_id","id");--> statement-breakpoint
+CREATE UNIQUE INDEX "email_tokens_hash_unique" ON "email_tokens" USING btree ("token_hash");--> statement-breakpoint
+CREATE INDEX "email_tokens_user_idx" ON "email_tokens" USING btree ("user_id");--> statement-breakpoint
+CREATE INDEX "emails_to_idx" ON "emails" USING btree ("to","created_at");--> statement-breakpoint
+CREATE INDEX "ip_allowlist_tenant_idx" ON "ip_allowlist_entries" USING btree ("tenant_id");--> statement-breakpoint
+CREATE UNIQUE INDEX "kyc_cases_reference_unique" ON "kyc_cases" USING btree ("reference");--> statement-breakpoint
+CREATE INDEX "kyc_cases_tenant_idx" ON "kyc_cases" USING btree ("tenant_id","started_at");--> statement-breakpoint
+CREATE UNIQUE INDEX "sessions_token_hash_unique" ON "sessions" USING btree ("token_hash");--> statement-breakpoint
+CREATE INDEX "sessions_user_idx" ON "sessions" USING btree ("user_id");--> statement-breakpoint
+CREATE UNIQUE INDEX "users_email_unique" ON "users" USING btree ("email");--> statement-breakpoint
+CREATE INDEX "users_tenant_idx" ON "users" USING btree ("tenant_id");

@@ -18,6 +18,8 @@ export type DbDriver = "pg" | "neon";
 export interface DatabaseHandle {
   db: Database;
   driver: DbDriver;
+  /** The driver's pool (node-postgres or neon, same API), for libraries that take one. */
+  pool: pg.Pool;
   /** Raw SQL on the pool (pg-boss, health checks). */
   query<R extends Record<string, unknown> = Record<string, unknown>>(text: string, values?: unknown[]): Promise<{ rows: R[] }>;
   close(): Promise<void>;
@@ -63,6 +65,7 @@ export function createDatabase(options: CreateDatabaseOptions): DatabaseHandle {
     return {
       db,
       driver,
+      pool: pool as unknown as pg.Pool,
       query: async (text, values) => (await pool.query(text, values as unknown[])) as never,
       close: () => pool.end(),
     };
@@ -81,6 +84,7 @@ export function createDatabase(options: CreateDatabaseOptions): DatabaseHandle {
   return {
     db,
     driver,
+    pool,
     query: async (text, values) => (await pool.query(text, values)) as never,
     close: () => pool.end(),
   };

@@ -1,0 +1,16 @@
+import { revokeApiKey } from "@qc/core";
+import { z } from "zod";
+import { sessionProcedure } from "../../trpc";
+import { apiKeyRecord } from "./schemas";
+
+/** Dashboard only: immediate, no grace period. */
+export const revokeCredential = sessionProcedure
+  .meta({ scope: "admin" })
+  .input(z.object({ keyId: z.string().regex(/^qc_[0-9a-f]{32}$/) }))
+  .output(apiKeyRecord)
+  .mutation(({ ctx, input }) =>
+    revokeApiKey(
+      { db: ctx.deps.database.db, now: ctx.deps.now },
+      { tenantId: ctx.auth.tenantId, keyId: input.keyId, userId: ctx.userId, requestId: ctx.request.requestId, ip: ctx.request.ip },
+    ) as never,
+  );

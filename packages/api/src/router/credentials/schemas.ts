@@ -1,0 +1,14 @@
+import { z } from "zod";
+import { scope, timestamp } from "../../schemas/common";
+
+export const apiKeyRecord = z.object({
+  keyId: z.string().regex(/^qc_[0-9a-f]{32}$/),
+  tenantId: z.uuid(),
+  label: z.string(),
+  status: z.enum(["ACTIVE", "ROTATING", "ROTATED", "EXPIRED", "REVOKED"]),
+  scopes: z.array(scope),
+  createdAt: timestamp,
+  expiresAt: timestamp.nullable(),
+  lastUsedAt: timestamp.nullable(),
+  exposed: z.boolean().meta({ description: "the key was sent over plain HTTP and must be rotated" }),
+});

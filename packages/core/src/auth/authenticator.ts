@@ -1,0 +1,262 @@
+import { and, eq, schema, sql, type DatabaseHandle, type Executor } from "@qc/db";
+import pg from "pg";
+import { RateLimiterPostgres, type RateLimiterRes } from "rate-limiter-flexible";
+import { recordAuditEvent } from "../audit/record-audit-event";
+import { AppError } from "../errors";
+import type { Logger } from "../logger";
+import type { Scope } from "./scopes";
+import { digestsEqual, hashApiSecret, hashToken, parseCredentials } from "./tokens";
+
+export interface Principal {
+  kind: "api_key" | "session";
+  tenantId: string;
+  /** Empty means full access (CONTRACT §3). Sessions are the tenant's admins: full access. */
+  scopes: Scope[];
+  keyId?: string;
+  userId?: string;
+  sessionId?: string;
+}
+
+export interface CredentialRequest {
+  authorization?: string;
+  cookie?: string;
+  ip: string;
+  requestId: string;
+  userAgent?: string;
+}
+
+export interface LockoutPolicy {
+  failures: number;
+  windowSeconds: number;
+  lockSeconds: number;
+}
+
+export const DEFAULT_LOCKOUT: LockoutPolicy = { failures: 10, windowSeconds: 600, lockSeconds: 900 };
+export const SESSION_TTL_MS = 12 * 3600_000;
+/** A session's expiry slides forward at most this often (one write per minute, not per request). */
+const SESSION_TOUCH_MS = 60_000;
+const KEY_CACHE_TTL_MS = 60_000;
+const AUTH_CHANNEL = "qc_auth";
+
+interface CachedKey {
+  tenantId: string;
+  secretHash: string;
+  scopes: Scope[];
+  status: "ACTIVE" | "REVOKED";
+  expiresAt: Date | null;
+  graceEndsAt: Date | null;
+  loadedAt: number;
+}
+
+/**
+ * Announces a credential or tenant-setting change to every instance's caches. Call inside the
+ * transaction that makes the change: PostgreSQL delivers the notification only on commit.
+ */
+export async function announceAuthChange(tx: Executor, subject: `key:${string}` | `tenant:${string}`): Promise<void> {
+  await tx.execute(sql`select pg_notify(${AUTH_CHANNEL}, ${subject})`);
+}
+
+export interface AuthenticatorOptions {
+  database: DatabaseHandle;
+  /** For the LISTEN connection that keeps caches coherent across instances. */
+  databaseUrl?: string;
+  pepper: Buffer;
+  now(): Date;
+  log: Logger;
+  lockout?: LockoutPolicy;
+}
+
+/**
+ * Authentication for every route: API keys (cached, constant-time HMAC check), dashboard
+ * sessions, the per-source brute-force lockout, and each tenant's IP allowlist (cached).
+ */
+export class Authenticator {
+  private readonly keys = new Map<string, CachedKey>();
+  private readonly allowlists = new Map<string, { entries: string[]; loadedAt: number }>();
+  private readonly lastUsed = new Map<string, Date>();
+  private readonly lockoutLimiter: RateLimiterPostgres;
+  private readonly lockout: LockoutPolicy;
+  private flushTimer: NodeJS.Timeout;
+  private listener?: pg.Client;
+
+  constructor(private readonly options: AuthenticatorOptions) {
+    this.lockout = options.lockout ?? DEFAULT_LOCKOUT;
+    this.lockoutLimiter = new RateLimiterPostgres({
+      storeClient: options.database.pool,
+      storeType: "pool",
+      tableName: "rate_limits",
+      tableCreated: true,
+      clearExpiredByTimeout: false,
+      keyPrefix: "lockout",
+      points: this.lockout.failures,
+      duration: this.lockout.windowSeconds,
+      blockDuration: this.lockout.lockSeconds,
+    });
+    this.flushTimer = setInterval(() => void this.flushLastUsed().catch((err: unknown) => options.log.error({ err }, "lastUsedAt flush failed")), 10_000);
+    this.flushTimer.unref();
+  }
+
+  /** Subscribes to credential changes made by other instances. */
+  async listen(): Promise<void> {
+    if (!this.options.databaseUrl) return;
+    const client = new pg.Client({ connectionString: this.options.databaseUrl, application_name: "qc-auth-listener" });
+    client.on("error", (err) => {
+      this.options.log.warn({ err }, "auth listener lost; caches fall back to their TTL");
+      this.keys.clear();
+      this.allowlists.clear();
+    });
+    client.on("notification", (message) => this.invalidate(message.payload ?? ""));
+    await client.connect();
+    await client.query(`listen ${AUTH_CHANNEL}`);
+    this.listener = client;
+  }
+
+  invalidate(subject: string): void {
+    if (subject.startsWith("key:")) this.keys.delete(subject.slice(4));
+    else if (subject.startsWith("tenant:")) this.allowlists.delete(subject.slice(7));
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.flushTimer);
+    await this.flushLastUsed().catch(() => {});
+    await this.listener?.end().catch(() => {});
+  }
+
+  /** Resolves the caller or throws the contract's 401/429; records and counts failures. */
+  async authenticate(request: CredentialRequest): Promise<Principal> {
+    const credentials = parseCredentials(request.authorization, request.cookie);
+    if (credentials.kind === "missing") {
+      await this.fail(request, "missing", false, new AppError("UNAUTHENTICATED", "authentication required: send Authorization: Bearer <keyId>:<secret>"));
+    }
+    await this.refuseIfLockedOut(request.ip);
+    if (credentials.kind === "malformed") {
+      await this.fail(request, "malformed", true, new AppError("UNAUTHENTICATED", "malformed credentials"));
+    }
+    if (credentials.kind === "api_key") return this.authenticateKey(request, credentials.keyId, credentials.secret);
+    if (credentials.kind === "session") return this.authenticateSession(request, credentials.token);
+    throw new AppError("UNAUTHENTICATED", "authentication required");
+  }
+
+  private async authenticateKey(request: CredentialRequest, keyId: string, secret: string): Promise<Principal> {
+    const key = await this.loadKey(keyId);
+    const presented = hashApiSecret(this.options.pepper, secret);
+    // The same comparison runs whether or not the key exists, so timing does not tell them apart.
+    const matches = digestsEqual(presented, key?.secretHash ?? "0".repeat(64)) && key !== undefined;
+    if (!key || !matches) {
+      return this.fail(request, "bad_key_or_secret", true, new AppError("UNAUTHENTICATED", "invalid credentials"), { keyId });
+    }
+    const now = this.options.now();
+    if (key.status === "REVOKED") return this.fail(request, "revoked", false, new AppError("CREDENTIAL_REVOKED", "credential revoked"), { keyId, tenantId: key.tenantId });
+    if (key.graceEndsAt && key.graceEndsAt <= now) {
+      return this.fail(request, "rotated", false, new AppError("CREDENTIAL_ROTATED", "credential rotated and grace period expired"), { keyId, tenantId: key.tenantId });
+    }
+    if (key.expiresAt && key.expiresAt <= now) return this.fail(request, "expired", false, new AppError("CREDENTIAL_EXPIRED", "credential expired"), { keyId, tenantId: key.tenantId });
+    this.lastUsed.set(keyId, now);
+    return { kind: "api_key", tenantId: key.tenantId, scopes: key.scopes, keyId };
+  }
+
+  private async loadKey(keyId: string): Promise<CachedKey | undefined> {
+    const cached = this.keys.get(keyId);
+    if (cached && Date.now() - cached.loadedAt < KEY_CACHE_TTL_MS) return cached;
+    const [row] = await this.options.database.db
+      .select({
+        tenantId: schema.apiKeys.tenantId,
+        secretHash: schema.apiKeys.secretHash,
+        scopes: schema.apiKeys.scopes,
+        status: schema.apiKeys.status,
+        expiresAt: schema.apiKeys.expiresAt,
+        graceEndsAt: schema.apiKeys.graceEndsAt,
+      })
+      .from(schema.apiKeys)
+      .where(eq(schema.apiKeys.keyId, keyId));
+    if (!row) {
+      this.keys.delete(keyId);
+      return undefined;
+    }
+    const entry: CachedKey = { ...row, scopes: row.scopes as Scope[], loadedAt: Date.now() };
+    this.keys.set(keyId, entry);
+    return entry;
+  }
+
+  private async authenticateSession(request: CredentialRequest, token: string): Promise<Principal> {
+    const { db } = this.options.database;
+    const [row] = await db
+      .select({ id: schema.sessions.id, userId: schema.sessions.userId, tenantId: schema.sessions.tenantId, expiresAt: schema.sessions.expiresAt, lastSeenAt: schema.sessions.lastSeenAt, revokedAt: schema.sessions.revokedAt })
+      .from(schema.sessions)
+      .where(eq(schema.sessions.tokenHash, hashToken(token)));
+    if (!row) return this.fail(request, "unknown_session", true, new AppError("UNAUTHENTICATED", "invalid credentials"));
+    const now = this.options.now();
+    if (row.revokedAt || row.expiresAt <= now) {
+      // Expired or logged-out sessions are audited but are not password guessing.
+      return this.fail(request, "session_expired", false, new AppError("UNAUTHENTICATED", "session expired; log in again"), { tenantId: row.tenantId, userId: row.userId });
+    }
+    if (now.getTime() - row.lastSeenAt.getTime() > SESSION_TOUCH_MS) {
+      await db
+        .update(schema.sessions)
+        .set({ lastSeenAt: now, expiresAt: new Date(now.getTime() + SESSION_TTL_MS) })
+        .where(and(eq(schema.sessions.id, row.id), sql`${schema.sessions.revokedAt} is null`));
+    }
+    return { kind: "session", tenantId: row.tenantId, scopes: [], userId: row.userId, sessionId: row.id };
+  }
+
+  /** Throws LOCKED_OUT while the source is locked, whatever the credentials. */
+  async refuseIfLockedOut(ip: string): Promise<void> {
+    const state = await this.lockoutLimiter.get(ip);
+    if (state && state.consumedPoints > this.lockout.failures && state.msBeforeNext > 0) {
+      throw new AppError("LOCKED_OUT", "too many failed authentication attempts from this address", { retryAfter: state.msBeforeNext / 1000 });
+    }
+  }
+
+  /** Counts a failed credential check from `ip` (also used by login for wrong passwords). */
+  async countFailure(ip: string): Promise<void> {
+    await this.lockoutLimiter.consume(ip).catch((res: RateLimiterRes | Error) => {
+      if (res instanceof Error) throw res;
+    });
+  }
+
+  private async fail(
+    request: CredentialRequest,
+    reason: string,
+    counts: boolean,
+    error: AppError,
+    extra: { keyId?: string; tenantId?: string; userId?: string } = {},
+  ): Promise<never> {
+    if (counts) await this.countFailure(request.ip);
+    await recordAuditEvent(this.options.database.db, {
+      action: "auth.failed",
+      actorType: "anonymous",
+      actorId: extra.keyId ?? extra.userId ?? null,
+      tenantId: extra.tenantId ?? null,
+      requestId: request.requestId,
+      ip: request.ip,
+      details: { reason, counted: counts, ...(extra.keyId ? { keyId: extra.keyId } : {}) },
+    }).catch((err: unknown) => this.options.log.error({ err }, "could not audit an authentication failure"));
+    throw error;
+  }
+
+  /** The tenant's allowlist CIDRs (empty: all allowed), cached and invalidated on change. */
+  async allowlist(tenantId: string): Promise<string[]> {
+    const cached = this.allowlists.get(tenantId);
+    if (cached && Date.now() - cached.loadedAt < KEY_CACHE_TTL_MS) return cached.entries;
+    const rows = await this.options.database.db
+      .select({ cidr: schema.ipAllowlistEntries.cidr })
+      .from(schema.ipAllowlistEntries)
+      .where(eq(schema.ipAllowlistEntries.tenantId, tenantId));
+    const entries = rows.map((r) => r.cidr);
+    this.allowlists.set(tenantId, { entries, loadedAt: Date.now() });
+    return entries;
+  }
+
+  /** Writes the batched lastUsedAt values: one UPDATE for every key used since the last flush. */
+  async flushLastUsed(): Promise<void> {
+    if (this.lastUsed.size === 0) return;
+    const batch = [...this.lastUsed.entries()];
+    this.lastUsed.clear();
+    const keyIds = batch.map(([k]) => k);
+    const times = batch.map(([, t]) => t.toISOString());
+    await this.options.database.db.execute(sql`
+      update api_keys set last_used_at = v.t
+        from unnest(${keyIds}::text[], ${times}::timestamptz[]) as v(key_id, t)
+       where api_keys.key_id = v.key_id and (api_keys.last_used_at is null or api_keys.last_used_at < v.t)`);
+  }
+}
