@@ -1,0 +1,39 @@
+import type { Chain, Client, Hex, Transport } from "viem";
+import { sendRawTransaction } from "viem/actions";
+import { mapRpcError, type MappedRpcError } from "../errors/node";
+import type { InvalidSerializedTransactionErrorType } from "../errors/transaction";
+import { isSignedQuantumTransaction, parseQuantumTransaction } from "../protocol/transaction";
+import { InvalidSerializedTransactionError } from "../errors/transaction";
+
+export type SendRawQuantumTransactionParameters = {
+  serializedTransaction: Hex;
+};
+
+export type SendRawQuantumTransactionReturnType = {
+  /** keccak256 of the raw transaction: the hash the chain uses everywhere. */
+  hash: Hex;
+};
+
+export type SendRawQuantumTransactionErrorType = InvalidSerializedTransactionErrorType | MappedRpcError;
+
+/**
+ * Broadcasts a signed `0x51` transaction. The raw bytes are parsed first (so garbage never
+ * reaches the node) and the node's hash is checked against keccak256(raw).
+ */
+export async function sendRawQuantumTransaction(
+  client: Client<Transport, Chain | undefined>,
+  { serializedTransaction }: SendRawQuantumTransactionParameters,
+): Promise<SendRawQuantumTransactionReturnType> {
+  const parsed = parseQuantumTransaction(serializedTransaction);
+  if (!isSignedQuantumTransaction(parsed)) throw new InvalidSerializedTransactionError({ reason: "transaction is not signed" });
+  let hash: Hex;
+  try {
+    hash = await sendRawTransaction(client, { serializedTransaction });
+  } catch (error) {
+    throw mapRpcError(error);
+  }
+  if (hash.toLowerCase() !== parsed.hash) {
+    throw new InvalidSerializedTransactionError({ reason: `node answered hash ${hash}, expected ${parsed.hash}` });
+  }
+  return { hash: parsed.hash };
+}
