@@ -4,7 +4,7 @@ import { createJobQueue, JOBS, startBoss, type JobName, type JobQueue, type Logg
 import { createDatabase, type DatabaseHandle } from "@qc/db";
 import type { Job, JobResult, PgBoss } from "pg-boss";
 import { handlers as defaultHandlers, schedules as defaultSchedules, type JobHandlers } from "./catalog";
-import type { JobContext } from "./context";
+import type { DaemonConfig, JobContext } from "./context";
 import { NonRetryableJobError } from "./errors";
 import { startHeartbeat } from "./heartbeat";
 
@@ -17,7 +17,11 @@ export interface DaemonOptions {
   schedules?: typeof defaultSchedules;
   now?: () => Date;
   version?: string;
+  /** SMTP and sender settings; the defaults deliver to the dev outbox. */
+  config?: Partial<DaemonConfig>;
 }
+
+export const DEFAULT_EMAIL_FROM = "Quantum Custody <no-reply@quantum-custody.localhost>";
 
 export interface Daemon {
   instanceId: string;
@@ -37,7 +41,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   boss.on("error", (err) => log.error({ err }, "pg-boss error"));
   boss.on("warning", (warning) => log.warn({ warning }, "pg-boss warning"));
   const jobs = createJobQueue(boss);
-  const ctx: JobContext = { database, jobs, log, now };
+  const config: DaemonConfig = { emailFrom: DEFAULT_EMAIL_FROM, production: false, ...options.config };
+  const ctx: JobContext = { database, jobs, log, now, config };
   const handlers = { ...defaultHandlers, ...options.handlers } as JobHandlers;
   const queues = Object.keys(JOBS) as JobName[];
 

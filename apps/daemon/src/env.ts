@@ -6,6 +6,11 @@ const schema = z.object({
   DAEMON_INSTANCE_ID: z.string().min(1).optional(),
   DAEMON_HEARTBEAT_SECONDS: z.coerce.number().int().min(1).max(300).default(5),
   LOG_LEVEL: z.string().default("info"),
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  /** Outgoing mail, e.g. smtp://user:pass@mail.example:587; unset: the dev outbox. */
+  SMTP_URL: z.string().url().optional(),
+  /** Sender of every email (RFC 5322 address, optionally with a display name). */
+  EMAIL_FROM: z.string().min(3).optional(),
   npm_package_version: z.string().default("0.0.0"),
 });
 

@@ -1,3 +1,3 @@
 export { startDaemon, type Daemon, type DaemonOptions } from "./daemon";
 export { NonRetryableJobError } from "./errors";
-export type { JobContext } from "./context";
+export type { DaemonConfig, JobContext } from "./context";

@@ -12,7 +12,9 @@ const daemon = await startDaemon({
   instanceId: env.DAEMON_INSTANCE_ID,
   heartbeatSeconds: env.DAEMON_HEARTBEAT_SECONDS,
   version: env.npm_package_version,
+  config: { smtpUrl: env.SMTP_URL, production: env.NODE_ENV === "production", ...(env.EMAIL_FROM ? { emailFrom: env.EMAIL_FROM } : {}) },
 });
+if (env.NODE_ENV === "production" && !env.SMTP_URL) log.error("SMTP_URL is not set: emails stay queued (and retried) until it is");
 
 let stopping = false;
 for (const signal of ["SIGTERM", "SIGINT"] as const) {

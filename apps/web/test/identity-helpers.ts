@@ -1,0 +1,193 @@
+import type { AddressInfo } from "node:net";
+import { SMTPServer } from "smtp-server";
+import { createLogger, signKycCallback } from "@qc/core";
+import { desc, eq, schema, type Database } from "@qc/db";
+import { startDaemon, type Daemon, type DaemonOptions } from "@qc/daemon";
+import { call, json, TEST_KYC_SECRET, type TestResponse, type TestServer } from "./harness";
+
+export interface ReceivedMail {
+  from: string;
+  to: string[];
+  subject: string;
+  /** The decoded text part. */
+  text: string;
+  raw: string;
+}
+
+export interface SmtpSink {
+  url: string;
+  port: number;
+  messages: ReceivedMail[];
+  /** Resolves with the first message (received so far or later) that matches. */
+  waitFor(match: (mail: ReceivedMail) => boolean, timeoutMs?: number): Promise<ReceivedMail>;
+  close(): Promise<void>;
+}
+
+/** A real SMTP server on 127.0.0.1 (random port, or the given one) that keeps what it receives. */
+export async function startSmtpSink(port = 0): Promise<SmtpSink> {
+  const messages: ReceivedMail[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS"],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+      stream.on("end", () => {
+        const raw = Buffer.concat(chunks).toString("utf8");
+        const parsed = parseMessage(raw);
+        messages.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
+          to: session.envelope.rcptTo.map((r) => r.address),
+          subject: parsed.headers.get("subject") ?? "",
+          text: parsed.text,
+          raw,
+        });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.server.once("error", reject);
+    server.listen(port, "127.0.0.1", () => resolve());
+  });
+  const bound = (server.server.address() as AddressInfo).port;
+  return {
+    url: `smtp://127.0.0.1:${bound}`,
+    port: bound,
+    messages,
+    async waitFor(match, timeoutMs = 20_000) {
+      const deadline = performance.now() + timeoutMs;
+      while (performance.now() < deadline) {
+        const found = messages.find(match);
+        if (found) return found;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      throw new Error(`no matching email within ${timeoutMs} ms (received ${messages.length})`);
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** Headers and the decoded body of a single-part text message (what the service sends). */
+export function parseMessage(raw: string): { headers: Map<string, string>; text: string } {
+  const split = raw.indexOf("\r\n\r\n");
+  const head = raw.slice(0, split).replace(/\r\n[ \t]+/g, " ");
+  const body = raw.slice(split + 4);
+  const headers = new Map<string, string>();
+  for (const line of head.split("\r\n")) {
+    const colon = line.indexOf(":");
+    if (colon > 0) headers.set(line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim());
+  }
+  const encoding = (headers.get("content-transfer-encoding") ?? "7bit").toLowerCase();
+  let text: string;
+  if (encoding === "quoted-printable") {
+    const bytes = body.replace(/=\r?\n/g, "").replace(/=([0-9A-Fa-f]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+    text = Buffer.from(bytes, "latin1").toString("utf8");
+  } else if (encoding === "base64") {
+    text = Buffer.from(body.replace(/\s+/g, ""), "base64").toString("utf8");
+  } else {
+    text = body;
+  }
+  return { headers, text: text.replace(/\r\n/g, "\n").replace(/\n$/, "") };
+}
+
+/** The token of the verification link `<publicUrl>/verify-email?token=<token>` in an email text. */
+export function verificationToken(text: string, publicUrl = "https://localhost"): string {
+  const escaped = publicUrl.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const match = new RegExp(`${escaped}/verify-email\\?token=([A-Za-z0-9_-]{43})(?:\\s|$)`).exec(text);
+  if (!match) throw new Error(`no verification link in: ${text}`);
+  return match[1]!;
+}
+
+let emailCounter = 0;
+/** A unique address per call (the users.email index is service-wide). */
+export function uniqueEmail(prefix = "user"): string {
+  emailCounter += 1;
+  return `${prefix}-${Date.now().toString(36)}-${emailCounter}@example.com`;
+}
+
+export const STRONG_PASSWORD = "correct horse battery staple";
+
+export function signupBody(overrides: Record<string, unknown> = {}) {
+  return { organizationName: "Acme Custody Ltd", email: uniqueEmail(), name: "Alice Admin", password: STRONG_PASSWORD, ...overrides };
+}
+
+/** A client address per test, through X-Forwarded-For (the server must trust one proxy hop). */
+export function fromIp(ip: string, headers: Record<string, string> = {}): Record<string, string> {
+  return { "x-forwarded-for": ip, ...headers };
+}
+
+/** POST a JSON body, optionally with extra headers. */
+export function postJson(server: TestServer, path: string, body: unknown, headers: Record<string, string> = {}): Promise<TestResponse> {
+  const request = json(body);
+  return call(server, path, { method: "POST", body: request.body, headers: { ...request.headers, ...headers } });
+}
+
+/** A tRPC mutation over HTTP, as the dashboard sends it (superjson envelope). */
+export async function trpcMutation(server: TestServer, path: string, input: unknown, headers: Record<string, string>): Promise<TestResponse> {
+  return postJson(server, `/api/trpc/${path}`, { json: input }, headers);
+}
+
+/** A provider callback signed over exactly the bytes sent. */
+export function signedKycCallback(server: TestServer, body: unknown, options: { secret?: string; signature?: string | null; raw?: string } = {}) {
+  const raw = options.raw ?? JSON.stringify(body);
+  const headers: Record<string, string> = { "content-type": "application/json" };
+  const signature = options.signature === undefined ? signKycCallback(options.secret ?? TEST_KYC_SECRET, raw) : options.signature;
+  if (signature !== null) headers["x-kyc-signature"] = signature;
+  return call(server, "/v1/onboarding/kyc/callback", { method: "POST", body: raw, headers });
+}
+
+/** The daemon, in-process, on the test's database; silent unless TEST_LOG_LEVEL says otherwise. */
+export function startTestDaemon(databaseUrl: string, options: Partial<DaemonOptions> = {}): Promise<Daemon> {
+  return startDaemon({
+    databaseUrl,
+    log: createLogger("daemon-test", process.env.TEST_LOG_LEVEL ?? "silent"),
+    heartbeatSeconds: 60,
+    schedules: [],
+    ...options,
+  });
+}
+
+/** Polls until the probe returns a truthy value (bounded). */
+export async function eventually<T>(probe: () => Promise<T | undefined | null | false>, timeoutMs = 20_000, intervalMs = 50): Promise<T> {
+  // performance.now(), not Date: tests that fake Date must still time out.
+  const deadline = performance.now() + timeoutMs;
+  let last: unknown;
+  while (performance.now() < deadline) {
+    try {
+      const value = await probe();
+      if (value) return value;
+    } catch (error) {
+      last = error;
+    }
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+  throw new Error(`condition not met within ${timeoutMs} ms${last ? `: ${String(last)}` : ""}`);
+}
+
+/** The verification token of the newest email to `to`, read from the dev outbox (the emails table). */
+export async function tokenFromOutbox(db: Database, to: string): Promise<string> {
+  const [email] = await db.select().from(schema.emails).where(eq(schema.emails.to, to)).orderBy(desc(schema.emails.createdAt), desc(schema.emails.id)).limit(1);
+  if (!email) throw new Error(`no email to ${to}`);
+  return verificationToken(email.text);
+}
+
+/** A verified admin, made through the real routes: signup, then the emailed link. */
+export async function signUpAndVerify(server: TestServer, db: Database, headers: Record<string, string>, overrides: Record<string, unknown> = {}) {
+  const body = signupBody(overrides);
+  const signup = await postJson(server, "/v1/signup", body, headers);
+  if (signup.status !== 201) throw new Error(`signup failed: ${signup.status} ${signup.text}`);
+  const verified = await postJson(server, "/v1/signup/verify-email", { token: await tokenFromOutbox(db, String(body.email).toLowerCase()) }, headers);
+  if (verified.status !== 200) throw new Error(`verification failed: ${verified.status} ${verified.text}`);
+  const { tenantId, userId } = signup.json<{ tenantId: string; userId: string }>();
+  return { tenantId, userId, email: String(body.email).toLowerCase(), password: String(body.password) };
+}
+
+/** Logs in and returns the session token with ready-made headers. */
+export async function logInAs(server: TestServer, account: { email: string; password: string }, headers: Record<string, string>) {
+  const res = await postJson(server, "/v1/auth/login", { email: account.email, password: account.password }, headers);
+  if (res.status !== 200) throw new Error(`login failed: ${res.status} ${res.text}`);
+  const token = res.json<{ token: string }>().token;
+  return { token, headers: { ...headers, authorization: `Bearer ${token}` } };
+}

@@ -1,0 +1,46 @@
+import { and, eq, isNull, schema, sql, type Database } from "@qc/db";
+import type { Logger } from "../logger";
+
+export interface EmailMessage {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+/** How an email leaves: over SMTP, or into the dev outbox (the row itself; never in production). */
+export interface EmailTransport {
+  name: "smtp" | "outbox";
+  send(message: EmailMessage): Promise<void>;
+}
+
+export type DeliverEmailResult = { status: "sent"; transport: EmailTransport["name"] } | { status: "already_sent" } | { status: "missing" };
+
+/**
+ * Delivers one stored email (job `email.send`). Re-reads the row and does nothing when it is
+ * already sent, so a retried or duplicated job never sends twice after a recorded success. A
+ * transport failure is recorded on the row (attempts, last error) and rethrown, so the job is
+ * retried with its backoff and nothing is lost while the SMTP server is down.
+ */
+export async function deliverEmail(deps: { db: Database; now(): Date; log: Logger }, emailId: string, transport: EmailTransport): Promise<DeliverEmailResult> {
+  const { emails } = schema;
+  const [email] = await deps.db.select().from(emails).where(eq(emails.id, emailId));
+  if (!email) return { status: "missing" };
+  if (email.sentAt) return { status: "already_sent" };
+  try {
+    await transport.send({ to: email.to, subject: email.subject, text: email.text });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    await deps.db
+      .update(emails)
+      .set({ attempts: sql`${emails.attempts} + 1`, lastError: message.slice(0, 500) })
+      .where(eq(emails.id, emailId));
+    throw error;
+  }
+  await deps.db
+    .update(emails)
+    .set({ attempts: sql`${emails.attempts} + 1`, lastError: null, sentAt: deps.now(), transport: transport.name })
+    .where(and(eq(emails.id, emailId), isNull(emails.sentAt)));
+  // The recipient and subject only: the text carries single-use links, which are secrets.
+  deps.log.info({ emailId, to: email.to, subject: email.subject, kind: email.kind, transport: transport.name }, transport.name === "outbox" ? "email delivered to the dev outbox (shown at /dev/mailbox)" : "email sent");
+  return { status: "sent", transport: transport.name };
+}

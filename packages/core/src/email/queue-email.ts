@@ -1,0 +1,23 @@
+import { schema, type Executor } from "@qc/db";
+import type { JobQueue } from "../jobs/queue";
+
+export interface OutgoingEmail {
+  tenantId: string | null;
+  to: string;
+  subject: string;
+  /** Plain text; the only part sent (links must survive any client). */
+  text: string;
+  /** What the email is for, e.g. "verify_email"; shown in the dev mailbox. */
+  kind: string;
+}
+
+/**
+ * Stores the email and enqueues its delivery (job `email.send`) inside the caller's
+ * transaction: the email exists, and will be retried until delivered, if and only if the change
+ * that caused it committed.
+ */
+export async function queueEmail(tx: Executor, jobs: JobQueue, email: OutgoingEmail): Promise<string> {
+  const [row] = await tx.insert(schema.emails).values(email).returning({ id: schema.emails.id });
+  await jobs.send(tx, "email.send", { emailId: row!.id });
+  return row!.id;
+}

@@ -1,0 +1,50 @@
+import { schema, type Executor } from "@qc/db";
+import { generateEmailToken, hashToken } from "../auth/tokens";
+import type { JobQueue } from "../jobs/queue";
+import { queueEmail } from "./queue-email";
+
+export const EMAIL_TOKEN_TTL_MS = 24 * 3600_000;
+export const VERIFY_EMAIL_PURPOSE = "VERIFY_EMAIL";
+
+/** CONTRACT §3: the text part carries exactly `<PUBLIC_URL>/verify-email?token=<token>`. */
+export function verificationLink(publicUrl: string, token: string): string {
+  return `${publicUrl.replace(/\/+$/, "")}/verify-email?token=${token}`;
+}
+
+export function composeVerificationEmail(input: { publicUrl: string; token: string; name: string | null; organizationName: string }) {
+  const link = verificationLink(input.publicUrl, input.token);
+  return {
+    subject: "Verify your email for Quantum Custody",
+    text: [
+      `Hello${input.name ? ` ${input.name}` : ""},`,
+      "",
+      `Confirm your email address to finish creating the Quantum Custody account of ${input.organizationName}:`,
+      "",
+      link,
+      "",
+      "The link works once and expires in 24 hours. If you did not sign up, ignore this email.",
+    ].join("\n"),
+  };
+}
+
+/**
+ * Issues a fresh verification token for the user (32 random bytes, base64url, stored only as
+ * its SHA-256, single use, 24 h) and queues the email carrying it, in the caller's transaction.
+ * The plaintext token exists only in the email.
+ */
+export async function issueVerificationEmail(
+  tx: Executor,
+  deps: { jobs: JobQueue; publicUrl: string; now: Date },
+  user: { id: string; tenantId: string; email: string; name: string | null; organizationName: string },
+): Promise<{ emailId: string }> {
+  const token = generateEmailToken();
+  await tx.insert(schema.emailTokens).values({
+    userId: user.id,
+    purpose: VERIFY_EMAIL_PURPOSE,
+    tokenHash: hashToken(token),
+    expiresAt: new Date(deps.now.getTime() + EMAIL_TOKEN_TTL_MS),
+  });
+  const message = composeVerificationEmail({ publicUrl: deps.publicUrl, token, name: user.name, organizationName: user.organizationName });
+  const emailId = await queueEmail(tx, deps.jobs, { tenantId: user.tenantId, to: user.email, kind: "verify_email", ...message });
+  return { emailId };
+}

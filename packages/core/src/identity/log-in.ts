@@ -1,0 +1,104 @@
+import { eq, schema, type Database } from "@qc/db";
+import { recordAuditEvent } from "../audit/record-audit-event";
+import { SESSION_COOKIE, generateSessionToken, hashToken } from "../auth/tokens";
+import { SESSION_TTL_MS, type Authenticator } from "../auth/authenticator";
+import { AppError } from "../errors";
+import { verifyAgainstDummyHash, verifyPassword } from "./passwords";
+
+export interface LogInInput {
+  /** Lower-cased and trimmed at the boundary. */
+  email: string;
+  password: string;
+  ip: string;
+  requestId?: string;
+  userAgent?: string;
+}
+
+export interface LogInResult {
+  /** `qs_` + 64 hex; returned here only, stored as its SHA-256. */
+  token: string;
+  expiresAt: string;
+  user: { id: string; email: string; name: string | null };
+  tenant: { id: string; name: string; status: "PENDING_VERIFICATION" | "VERIFIED" | "REJECTED" };
+}
+
+/** One message for an unknown email and a wrong password: the answer does not tell them apart. */
+const WRONG_CREDENTIALS = "invalid email or password";
+
+/**
+ * Dashboard login. A locked-out source is refused first, whatever the password. Every attempt
+ * runs exactly one Argon2id verification (against a dummy hash when the email is unknown), so
+ * an unknown email and a wrong password cost the same time and get the same 401; both count
+ * towards the source's lockout and are audited with their reason, never with the password.
+ */
+export async function logIn(deps: { db: Database; now(): Date; authenticator: Authenticator }, input: LogInInput): Promise<LogInResult> {
+  await deps.authenticator.refuseIfLockedOut(input.ip);
+  const { tenants, users } = schema;
+  const [user] = await deps.db
+    .select({
+      id: users.id,
+      email: users.email,
+      name: users.name,
+      passwordHash: users.passwordHash,
+      status: users.status,
+      tenantId: tenants.id,
+      tenantName: tenants.name,
+      tenantStatus: tenants.status,
+    })
+    .from(users)
+    .innerJoin(tenants, eq(tenants.id, users.tenantId))
+    .where(eq(users.email, input.email));
+  const passwordMatches = user ? await verifyPassword(user.passwordHash, input.password) : await verifyAgainstDummyHash(input.password);
+  if (!user || !passwordMatches) {
+    await deps.authenticator.countFailure(input.ip);
+    await recordAuditEvent(deps.db, {
+      action: "auth.failed",
+      actorType: "anonymous",
+      // The typed email is not kept for an unknown address: people type passwords into it.
+      actorId: user?.id ?? null,
+      tenantId: user?.tenantId ?? null,
+      requestId: input.requestId,
+      ip: input.ip,
+      details: { reason: user ? "wrong_password" : "unknown_email", counted: true, via: "login" },
+    });
+    throw new AppError("UNAUTHENTICATED", WRONG_CREDENTIALS);
+  }
+  if (user.status !== "EMAIL_VERIFIED") {
+    throw new AppError("EMAIL_NOT_VERIFIED", "verify your email address first: follow the link we emailed, or ask for a new one");
+  }
+  const now = deps.now();
+  const token = generateSessionToken();
+  const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
+  await deps.db.transaction(async (tx) => {
+    const [session] = await tx
+      .insert(schema.sessions)
+      .values({ userId: user.id, tenantId: user.tenantId, tokenHash: hashToken(token), expiresAt, lastSeenAt: now, ip: input.ip, userAgent: input.userAgent?.slice(0, 500) ?? null })
+      .returning({ id: schema.sessions.id });
+    await recordAuditEvent(tx, {
+      action: "auth.logged_in",
+      actorType: "user",
+      actorId: user.id,
+      tenantId: user.tenantId,
+      targetType: "session",
+      targetId: session!.id,
+      requestId: input.requestId,
+      ip: input.ip,
+    });
+  });
+  return {
+    token,
+    expiresAt: expiresAt.toISOString(),
+    user: { id: user.id, email: user.email, name: user.name },
+    tenant: { id: user.tenantId, name: user.tenantName, status: user.tenantStatus },
+  };
+}
+
+/** The dashboard cookie carrying the session token (CONTRACT §3). */
+export function sessionCookie(token: string, maxAgeSeconds = SESSION_TTL_MS / 1000): string {
+  return `${SESSION_COOKIE}=${token}; HttpOnly; Secure; SameSite=Strict; Path=/; Max-Age=${maxAgeSeconds}`;
+}
+
+/** Clears the dashboard cookie. */
+export function expiredSessionCookie(): string {
+  return `${SESSION_COOKIE}=; HttpOnly; Secure; SameSite=Strict; Path=/; Max-Age=0`;
+}
