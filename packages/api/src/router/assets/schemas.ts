@@ -1,0 +1,12 @@
+import { z } from "zod";
+import { networkCode } from "../vaults/schemas";
+
+export const assetRecord = z.object({
+  id: z.uuid().meta({ description: "native assets: UUIDv5 of `<networkCode>:native` in the URL namespace" }),
+  networkCode,
+  kind: z.enum(["NATIVE", "TOKEN"]),
+  symbol: z.string(),
+  name: z.string(),
+  decimals: z.number().int(),
+  contractAddress: z.string().nullable().meta({ description: "lower-case 0x + 40 hex; null for the native asset" }),
+});
