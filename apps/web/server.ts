@@ -5,11 +5,13 @@
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { appRouter, createAppDeps } from "@qc/api";
-import { createLogger } from "@qc/core";
+import { createLogger, DEFAULT_RATE_LIMITS } from "@qc/core";
 import { createDatabase, runMigrations } from "@qc/db";
 import { readWebEnv, rpcUrlsFromEnv } from "./src/env";
 import { startWebServer } from "./src/server";
 import { loadTlsMaterial } from "./src/tls";
+import { chainReadinessProbe } from "./src/health";
+import type { NetworkCode } from "@qc/chain";
 import { loadPepper } from "./src/secrets";
 import type { PageHandler } from "./src/app";
 
@@ -40,6 +42,14 @@ const deps = await createAppDeps({
     },
     rpcUrls: rpcUrlsFromEnv(env),
   },
+  lockout: { failures: env.LOCKOUT_FAILURES, windowSeconds: env.LOCKOUT_WINDOW_SECONDS, lockSeconds: env.LOCKOUT_SECONDS },
+  rateLimits: {
+    ...DEFAULT_RATE_LIMITS,
+    tenantPerSecond: env.RATE_LIMIT_PER_SECOND,
+    tenantBurst: env.RATE_LIMIT_BURST,
+    signupPerHour: env.SIGNUP_LIMIT_PER_HOUR,
+    signupLockSeconds: env.SIGNUP_LOCKOUT_SECONDS,
+  },
 });
 
 function fail(message: string): never {
@@ -66,6 +76,7 @@ const server = await startWebServer({
   publicUrl: env.PUBLIC_URL,
   trustProxyHops: env.TRUST_PROXY_HOPS,
   pages,
+  readinessProbes: [chainReadinessProbe(deps.chain, Object.keys(rpcUrlsFromEnv(env)).filter((n) => rpcUrlsFromEnv(env)[n as NetworkCode]) as NetworkCode[])],
 });
 log.info({ https: server.httpsUrl, http: server.httpUrl }, "web listening");
 

@@ -4,7 +4,7 @@ import { buildOpenApiDocument, type AppDeps, type RequestInfo } from "@qc/api";
 import { AppError, toAppError } from "@qc/core";
 import { clientAddress, clientProtocol } from "./guards/client-address";
 import { rejectKeyMaterial } from "./guards/key-material";
-import { readJsonBody } from "./guards/read-json-body";
+import { readJsonBody, readJsonBodyWithRaw } from "./guards/read-json-body";
 import { resolveRequestId } from "./guards/request-id";
 import { checkReadiness, type ReadinessProbe } from "./health";
 import { sendError, sendJson } from "./http/respond";
@@ -81,7 +81,8 @@ export function createRequestHandler(options: AppOptions) {
         const allowed = routes.allowedMethods(path);
         if (!allowed) throw new AppError("NOT_FOUND", `no route ${path}`);
         if (!allowed.includes(method)) throw methodNotAllowed(allowed, res);
-        const body = await readJsonBody(req);
+        const { body, raw } = await readJsonBodyWithRaw(req);
+        request.rawBody = raw;
         await rejectKeyMaterial(body, request, deps);
         return await rest(req, res, request, body);
       }

@@ -27,6 +27,14 @@ const schema = z.object({
   KYC_PROVIDER: z.string().default("sandbox"),
   KYC_WEBHOOK_SECRET: z.string().min(16).optional(),
   KYC_SANDBOX_DELAY_MS: z.coerce.number().int().min(0).default(2000),
+  // Thresholds (CONTRACT §3 defaults; configurable).
+  LOCKOUT_FAILURES: z.coerce.number().int().min(1).default(10),
+  LOCKOUT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(600),
+  LOCKOUT_SECONDS: z.coerce.number().int().min(1).default(900),
+  RATE_LIMIT_PER_SECOND: z.coerce.number().int().min(1).default(100),
+  RATE_LIMIT_BURST: z.coerce.number().int().min(0).default(100),
+  SIGNUP_LIMIT_PER_HOUR: z.coerce.number().int().min(1).default(30),
+  SIGNUP_LOCKOUT_SECONDS: z.coerce.number().int().min(1).default(600),
   QUANTUM_SANDBOX_RPC_URL: z.string().optional(),
   QUANTUM_MAINNET_RPC_URL: z.string().optional(),
 });

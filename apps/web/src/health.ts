@@ -1,4 +1,6 @@
 import { migrationStatus, type DatabaseHandle } from "@qc/db";
+import type { ChainClients } from "@qc/api";
+import type { NetworkCode } from "@qc/chain";
 
 export interface ReadinessCheck {
   status: "ok" | "fail";
@@ -46,4 +48,22 @@ export async function checkReadiness(database: DatabaseHandle, probes: Readiness
     }
   }
   return { ready: checks.database?.status === "ok" && checks.migrations?.status === "ok", checks };
+}
+
+/** Reports each configured network's RPC (block number and latency) in /readyz `checks`. */
+export function chainReadinessProbe(chain: ChainClients, networks: NetworkCode[]): ReadinessProbe {
+  return async () => {
+    const entries = await Promise.all(
+      networks.map(async (network): Promise<[string, ReadinessCheck]> => {
+        const started = performance.now();
+        try {
+          const blockNumber = await withTimeout(chain.client(network).getBlockNumber({ cacheTime: 0 }), 2_000);
+          return [network, { status: "ok", blockNumber: Number(blockNumber), latencyMs: Math.round(performance.now() - started) }];
+        } catch {
+          return [network, { status: "fail", error: "RPC unreachable" }];
+        }
+      }),
+    );
+    return Object.fromEntries(entries);
+  };
 }

@@ -1,7 +1,10 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
+import { markExposedCredentials } from "@qc/core";
 import { createRequestHandler, type AppOptions } from "./app";
+import { clientAddress } from "./guards/client-address";
+import { resolveRequestId } from "./guards/request-id";
 import type { TlsMaterial } from "./tls";
 
 export interface WebServerOptions extends Omit<AppOptions, "redirectTarget" | "publicUrl"> {
@@ -10,8 +13,6 @@ export interface WebServerOptions extends Omit<AppOptions, "redirectTarget" | "p
   httpsPort: number;
   httpPort: number;
   publicUrl?: string;
-  /** Called for a plain-HTTP request that carried credentials (CONTRACT §10): mark them exposed. */
-  onInsecureCredentials?: (req: IncomingMessage) => Promise<void>;
 }
 
 export interface WebServer {
@@ -50,8 +51,13 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   });
   https.keepAliveTimeout = 65_000;
   const http = createHttpServer((req, res) => {
-    if (req.headers.authorization && options.onInsecureCredentials) {
-      options.onInsecureCredentials(req).catch((err: unknown) => options.deps.log.error({ err }, "could not record exposed credentials"));
+    const authorization = req.headers.authorization;
+    if (authorization) {
+      // CONTRACT §10: a key sent in clear is compromised; mark it so the dashboard asks for rotation.
+      const { database, now, log } = options.deps;
+      markExposedCredentials({ db: database.db, now }, { authorization, ip: clientAddress(req, options.trustProxyHops), requestId: resolveRequestId(req) })
+        .then((key) => key && log.warn({ keyId: key.keyId, tenantId: key.tenantId }, "API key sent over plain HTTP: marked exposed"))
+        .catch((err: unknown) => log.error({ err }, "could not record exposed credentials"));
     }
     req.resume(); // read nothing into memory; the body is discarded
     res.statusCode = 308;

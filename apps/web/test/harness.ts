@@ -29,6 +29,10 @@ export async function startTestServer(options: {
   trustProxyHops?: number;
   readinessProbes?: ReadinessProbe[];
   lockout?: Parameters<typeof createAppDeps>[0]["lockout"];
+  /** The clock the services read (expiry, grace periods); real time by default. */
+  now?: () => Date;
+  /** Listen address: "::" gives dual-stack, so tests can call from 127.0.0.1 and ::1. */
+  host?: string;
   /** Overrides of the test configuration (SMTP, KYC, RPC URLs). */
   config?: Partial<AppConfig>;
   rateLimits?: Parameters<typeof createAppDeps>[0]["rateLimits"];
@@ -50,12 +54,13 @@ export async function startTestServer(options: {
     },
     lockout: options.lockout,
     rateLimits: options.rateLimits,
+    now: options.now,
   });
   const server = await startWebServer({
     deps,
     router: options.router ?? appRouter,
     tls,
-    host: "127.0.0.1",
+    host: options.host ?? "127.0.0.1",
     httpsPort: 0,
     httpPort: 0,
     trustProxyHops: options.trustProxyHops ?? 0,
@@ -91,6 +96,8 @@ export interface RequestOptions {
   body?: string | Buffer;
   /** Plain HTTP to the redirector instead of HTTPS. */
   plain?: boolean;
+  /** Source/target address: "127.0.0.1" (default) or "::1" (server must listen on "::"). */
+  address?: string;
 }
 
 /** One HTTP(S) exchange; HTTPS verifies the server against its own self-signed certificate. */
@@ -98,7 +105,7 @@ export function call(server: TestServer, path: string, options: RequestOptions =
   return new Promise((resolve, reject) => {
     const headers: Record<string, string | number> = { ...options.headers };
     if (options.body !== undefined) headers["content-length"] = Buffer.byteLength(options.body);
-    const common = { host: "127.0.0.1", path, method: options.method ?? "GET", headers };
+    const common = { host: options.address ?? "127.0.0.1", path, method: options.method ?? "GET", headers };
     const onResponse = (res: import("node:http").IncomingMessage) => {
       const chunks: Buffer[] = [];
       res.on("data", (c: Buffer) => chunks.push(c));

@@ -5,6 +5,9 @@ import { afterAll, describe, expect, it } from "vitest";
 import { createDatabase, runMigrations } from "@qc/db";
 import { startEmbeddedPostgres } from "@qc/db/embedded";
 import { createEmptyDatabase, freePort, useTestDatabase } from "@qc/db/testing";
+import { createChainClients } from "@qc/api";
+import { startTestDevnet } from "@qc/devnet/testing";
+import { chainReadinessProbe } from "../src/health";
 import { call, startTestServer } from "./harness";
 
 describe("/healthz and /readyz", () => {
@@ -36,6 +39,23 @@ describe("/healthz and /readyz", () => {
       await server.close();
       await database.close();
       await empty.drop();
+    }
+  });
+
+  it("reports each network's chain RPC in checks: a live devnet and an unreachable endpoint", async () => {
+    const devnet = await startTestDevnet();
+    const networks = ["QUANTUM_SANDBOX", "QUANTUM_MAINNET"] as const;
+    const chain = createChainClients({ QUANTUM_SANDBOX: [devnet.url], QUANTUM_MAINNET: ["http://127.0.0.1:1"] });
+    const server = await startTestServer({ database: t, readinessProbes: [chainReadinessProbe(chain, [...networks])] });
+    try {
+      await devnet.mine(3);
+      const ready = await call(server, "/readyz");
+      expect(ready.status).toBe(200);
+      expect(ready.json().checks.QUANTUM_SANDBOX).toMatchObject({ status: "ok", blockNumber: 3 });
+      expect(ready.json().checks.QUANTUM_MAINNET).toEqual({ status: "fail", error: "RPC unreachable" });
+    } finally {
+      await server.close();
+      await devnet.close();
     }
   });
 

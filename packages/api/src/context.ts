@@ -45,6 +45,8 @@ export interface RequestInfo {
   headers: IncomingHttpHeaders;
   /** "rest" for /v1, "trpc" for /api/trpc. */
   transport: "rest" | "trpc";
+  /** The exact body bytes as received (REST only), for signatures over the raw body. */
+  rawBody?: Buffer;
 }
 
 export interface Context {
@@ -55,15 +57,29 @@ export interface Context {
   responseHeaders: Map<string, string | string[]>;
   /** Status for a successful response (201 on create); REST only, tRPC always answers 200. */
   responseStatus?: number;
+  /**
+   * The same status, in an object every copy of the context shares: middlewares that extend the
+   * context (authedProcedure) hand the procedure a copy, where `responseStatus` would be lost.
+   * Procedures behind them set `ctx.response.status`.
+   */
+  response: { status?: number };
   /** The authenticated caller; set by the authed procedure tiers. */
   auth?: Principal;
 }
 
 export function createContext(deps: AppDeps, request: RequestInfo): Context {
+  const response: { status?: number } = {};
   return {
     deps,
     request,
     log: deps.log.child({ requestId: request.requestId }),
     responseHeaders: new Map(),
+    response,
+    get responseStatus() {
+      return response.status;
+    },
+    set responseStatus(status) {
+      response.status = status;
+    },
   };
 }

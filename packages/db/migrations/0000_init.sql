@@ -3,6 +3,11 @@ CREATE TYPE "public"."api_key_status" AS ENUM('ACTIVE', 'REVOKED');--> statement
 CREATE TYPE "public"."kyc_status" AS ENUM('PENDING', 'APPROVED', 'REJECTED');--> statement-breakpoint
 CREATE TYPE "public"."tenant_status" AS ENUM('PENDING_VERIFICATION', 'VERIFIED', 'REJECTED');--> statement-breakpoint
 CREATE TYPE "public"."user_status" AS ENUM('PENDING_EMAIL_VERIFICATION', 'EMAIL_VERIFIED');--> statement-breakpoint
+CREATE TYPE "public"."asset_kind" AS ENUM('NATIVE', 'TOKEN');--> statement-breakpoint
+CREATE TYPE "public"."network_code" AS ENUM('QUANTUM_MAINNET', 'QUANTUM_SANDBOX');--> statement-breakpoint
+CREATE TYPE "public"."vault_status" AS ENUM('ACTIVE', 'ARCHIVED');--> statement-breakpoint
+CREATE TYPE "public"."wallet_status" AS ENUM('ACTIVE', 'ARCHIVED');--> statement-breakpoint
+CREATE TYPE "public"."wallet_type" AS ENUM('SIGNER_MANAGED', 'REGISTERED', 'WATCH_ONLY');--> statement-breakpoint
 CREATE TABLE "audit_events" (
 	"id" uuid PRIMARY KEY NOT NULL,
 	"tenant_id" uuid,
@@ -143,6 +148,69 @@ CREATE TABLE "users" (
 	"updated_at" timestamp (3) with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE "assets" (
+	"id" uuid PRIMARY KEY NOT NULL,
+	"tenant_id" uuid,
+	"network_code" "network_code" NOT NULL,
+	"kind" "asset_kind" NOT NULL,
+	"symbol" text NOT NULL,
+	"name" text NOT NULL,
+	"decimals" integer NOT NULL,
+	"contract_address" text,
+	"created_at" timestamp (3) with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "assets_kind_shape" CHECK (("assets"."kind" = 'NATIVE' and "assets"."tenant_id" is null and "assets"."contract_address" is null) or ("assets"."kind" = 'TOKEN' and "assets"."tenant_id" is not null and "assets"."contract_address" ~ '^0x[0-9a-f]{40}$')),
+	CONSTRAINT "assets_decimals_range" CHECK ("assets"."decimals" between 0 and 255)
+);
+--> statement-breakpoint
+CREATE TABLE "signer_keys" (
+	"id" uuid PRIMARY KEY NOT NULL,
+	"tenant_id" uuid NOT NULL,
+	"address" text NOT NULL,
+	"public_key" text NOT NULL,
+	"wallet_id" uuid,
+	"assigned_at" timestamp (3) with time zone,
+	"created_at" timestamp (3) with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "signer_keys_address_canonical" CHECK ("signer_keys"."address" ~ '^0x[0-9a-f]{40}$')
+);
+--> statement-breakpoint
+CREATE TABLE "vaults" (
+	"id" uuid PRIMARY KEY NOT NULL,
+	"tenant_id" uuid NOT NULL,
+	"network_code" "network_code" NOT NULL,
+	"name" text NOT NULL,
+	"status" "vault_status" DEFAULT 'ACTIVE' NOT NULL,
+	"metadata" jsonb DEFAULT '{}'::jsonb NOT NULL,
+	"archived_at" timestamp (3) with time zone,
+	"created_at" timestamp (3) with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp (3) with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "wallet_network_links" (
+	"id" uuid PRIMARY KEY NOT NULL,
+	"tenant_id" uuid NOT NULL,
+	"wallet_id" uuid NOT NULL,
+	"network_code" "network_code" NOT NULL,
+	"vault_id" uuid NOT NULL,
+	"created_at" timestamp (3) with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "wallets" (
+	"id" uuid PRIMARY KEY NOT NULL,
+	"tenant_id" uuid NOT NULL,
+	"vault_id" uuid NOT NULL,
+	"type" "wallet_type" NOT NULL,
+	"status" "wallet_status" DEFAULT 'ACTIVE' NOT NULL,
+	"address" text NOT NULL,
+	"public_key" text,
+	"label" text,
+	"asset_ids" uuid[] DEFAULT '{}'::uuid[] NOT NULL,
+	"archived_at" timestamp (3) with time zone,
+	"created_at" timestamp (3) with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp (3) with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "wallets_address_canonical" CHECK ("wallets"."address" ~ '^0x[0-9a-f]{40}$'),
+	CONSTRAINT "wallets_public_key_by_type" CHECK (("wallets"."type" = 'WATCH_ONLY') = ("wallets"."public_key" is null))
+);
+--> statement-breakpoint
 ALTER TABLE "api_keys" ADD CONSTRAINT "api_keys_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "email_tokens" ADD CONSTRAINT "email_tokens_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "ip_allowlist_entries" ADD CONSTRAINT "ip_allowlist_entries_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
@@ -150,6 +218,15 @@ ALTER TABLE "kyc_cases" ADD CONSTRAINT "kyc_cases_tenant_id_tenants_id_fk" FOREI
 ALTER TABLE "sessions" ADD CONSTRAINT "sessions_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "sessions" ADD CONSTRAINT "sessions_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "users" ADD CONSTRAINT "users_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "assets" ADD CONSTRAINT "assets_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "signer_keys" ADD CONSTRAINT "signer_keys_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "signer_keys" ADD CONSTRAINT "signer_keys_wallet_id_wallets_id_fk" FOREIGN KEY ("wallet_id") REFERENCES "public"."wallets"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "vaults" ADD CONSTRAINT "vaults_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "wallet_network_links" ADD CONSTRAINT "wallet_network_links_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "wallet_network_links" ADD CONSTRAINT "wallet_network_links_wallet_id_wallets_id_fk" FOREIGN KEY ("wallet_id") REFERENCES "public"."wallets"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "wallet_network_links" ADD CONSTRAINT "wallet_network_links_vault_id_vaults_id_fk" FOREIGN KEY ("vault_id") REFERENCES "public"."vaults"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "wallets" ADD CONSTRAINT "wallets_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "wallets" ADD CONSTRAINT "wallets_vault_id_vaults_id_fk" FOREIGN KEY ("vault_id") REFERENCES "public"."vaults"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "audit_events_tenant_created_idx" ON "audit_events" USING btree ("tenant_id","id");--> statement-breakpoint
 CREATE INDEX "audit_events_action_idx" ON "audit_events" USING btree ("action");--> statement-breakpoint
 CREATE INDEX "event_outbox_undispatched_idx" ON "event_outbox" USING btree ("seq") WHERE "event_outbox"."dispatched_at" is null;--> statement-breakpoint
@@ -164,4 +241,14 @@ CREATE INDEX "kyc_cases_tenant_idx" ON "kyc_cases" USING btree ("tenant_id","sta
 CREATE UNIQUE INDEX "sessions_token_hash_unique" ON "sessions" USING btree ("token_hash");--> statement-breakpoint
 CREATE INDEX "sessions_user_idx" ON "sessions" USING btree ("user_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "users_email_unique" ON "users" USING btree ("email");--> statement-breakpoint
-CREATE INDEX "users_tenant_idx" ON "users" USING btree ("tenant_id");
+CREATE INDEX "users_tenant_idx" ON "users" USING btree ("tenant_id");--> statement-breakpoint
+CREATE UNIQUE INDEX "assets_tenant_network_contract_unique" ON "assets" USING btree ("tenant_id","network_code","contract_address");--> statement-breakpoint
+CREATE UNIQUE INDEX "assets_native_network_unique" ON "assets" USING btree ("network_code") WHERE "assets"."kind" = 'NATIVE';--> statement-breakpoint
+CREATE UNIQUE INDEX "signer_keys_tenant_address_unique" ON "signer_keys" USING btree ("tenant_id","address");--> statement-breakpoint
+CREATE UNIQUE INDEX "signer_keys_wallet_unique" ON "signer_keys" USING btree ("wallet_id");--> statement-breakpoint
+CREATE INDEX "signer_keys_available_idx" ON "signer_keys" USING btree ("tenant_id","id") WHERE "signer_keys"."wallet_id" is null;--> statement-breakpoint
+CREATE INDEX "vaults_tenant_idx" ON "vaults" USING btree ("tenant_id","id");--> statement-breakpoint
+CREATE UNIQUE INDEX "wallet_network_links_wallet_network_unique" ON "wallet_network_links" USING btree ("wallet_id","network_code");--> statement-breakpoint
+CREATE INDEX "wallet_network_links_vault_wallet_idx" ON "wallet_network_links" USING btree ("vault_id","wallet_id");--> statement-breakpoint
+CREATE UNIQUE INDEX "wallets_tenant_address_unique" ON "wallets" USING btree ("tenant_id","address");--> statement-breakpoint
+CREATE INDEX "wallets_tenant_idx" ON "wallets" USING btree ("tenant_id","id");

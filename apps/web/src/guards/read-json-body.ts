@@ -19,7 +19,12 @@ export function hasBody(req: IncomingMessage): boolean {
  * being buffered at that byte. An empty body reads as undefined.
  */
 export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
-  if (!hasBody(req)) return undefined;
+  return (await readJsonBodyWithRaw(req)).body;
+}
+
+/** As readJsonBody, keeping the exact bytes too (signed callbacks verify the raw body). */
+export async function readJsonBodyWithRaw(req: IncomingMessage): Promise<{ body: unknown; raw?: Buffer }> {
+  if (!hasBody(req)) return { body: undefined };
   const declared = req.headers["content-length"];
   if (declared !== undefined && Number(declared) > MAX_BODY_BYTES) {
     throw new AppError("PAYLOAD_TOO_LARGE", `request body exceeds ${MAX_BODY_BYTES} bytes`);
@@ -29,10 +34,10 @@ export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
     throw new AppError("UNSUPPORTED_MEDIA_TYPE", "request body must be application/json");
   }
   const { chunks, size } = await collect(req);
-  if (size === 0) return undefined;
-  const text = Buffer.concat(chunks, size).toString("utf8");
+  if (size === 0) return { body: undefined };
+  const raw = Buffer.concat(chunks, size);
   try {
-    return JSON.parse(text) as unknown;
+    return { body: JSON.parse(raw.toString("utf8")) as unknown, raw };
   } catch {
     throw new AppError("VALIDATION_FAILED", "malformed JSON body");
   }

@@ -1,9 +1,29 @@
 import { createRouter } from "../trpc";
+import { listAuditEventsProcedure } from "./audit/list-audit-events";
+import { authRouter } from "./auth";
 import { credentialsRouter } from "./credentials";
+import { devMailboxRouter } from "./dev";
+import { onboardingRouter } from "./onboarding";
+import { signupRouter } from "./signup";
+import { settingsRouter } from "./settings";
+import { vaultsRouter } from "./vaults";
+import { walletsRouter } from "./wallets";
+import { assetsRouter } from "./assets";
+import { signerRouter } from "./signer";
 
 /** Every area's router, merged; the same object serves /api/trpc and /v1. */
 export const appRouter = createRouter({
   credentials: credentialsRouter,
+  signup: signupRouter,
+  auth: authRouter,
+  onboarding: onboardingRouter,
+  devMailbox: devMailboxRouter,
+  settings: settingsRouter,
+  auditEvents: createRouter({ list: listAuditEventsProcedure }),
+  vaults: vaultsRouter,
+  wallets: walletsRouter,
+  assets: assetsRouter,
+  signer: signerRouter,
 });
 
 export type AppRouter = typeof appRouter;

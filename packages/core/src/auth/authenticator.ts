@@ -1,7 +1,7 @@
 import { and, eq, schema, sql, type DatabaseHandle, type Executor } from "@qc/db";
 import pg from "pg";
 import { RateLimiterPostgres, type RateLimiterRes } from "rate-limiter-flexible";
-import { recordAuditEvent } from "../audit/record-audit-event";
+import { AuditBuffer } from "../audit/audit-buffer";
 import { AppError } from "../errors";
 import type { Logger } from "../logger";
 import type { Scope } from "./scopes";
@@ -36,6 +36,8 @@ export const SESSION_TTL_MS = 12 * 3600_000;
 /** A session's expiry slides forward at most this often (one write per minute, not per request). */
 const SESSION_TOUCH_MS = 60_000;
 const KEY_CACHE_TTL_MS = 60_000;
+/** How long a source's "not locked out" answer is reused before asking the shared store again. */
+const LOCKOUT_CACHE_MS = 1_000;
 const AUTH_CHANNEL = "qc_auth";
 
 interface CachedKey {
@@ -74,6 +76,9 @@ export class Authenticator {
   private readonly keys = new Map<string, CachedKey>();
   private readonly allowlists = new Map<string, { entries: string[]; loadedAt: number }>();
   private readonly lastUsed = new Map<string, Date>();
+  /** Per source: locked until (ms epoch, 0 = not locked) and when that was read. */
+  private readonly lockouts = new Map<string, { lockedUntil: number; readAt: number }>();
+  private readonly audit: AuditBuffer;
   private readonly lockoutLimiter: RateLimiterPostgres;
   private readonly lockout: LockoutPolicy;
   private flushTimer: NodeJS.Timeout;
@@ -88,10 +93,12 @@ export class Authenticator {
       tableCreated: true,
       clearExpiredByTimeout: false,
       keyPrefix: "lockout",
-      points: this.lockout.failures,
+      // The library blocks when consumption *exceeds* points: the Nth failure must exceed.
+      points: this.lockout.failures - 1,
       duration: this.lockout.windowSeconds,
       blockDuration: this.lockout.lockSeconds,
     });
+    this.audit = new AuditBuffer(options.database.db, options.log);
     this.flushTimer = setInterval(() => void this.flushLastUsed().catch((err: unknown) => options.log.error({ err }, "lastUsedAt flush failed")), 10_000);
     this.flushTimer.unref();
   }
@@ -116,9 +123,15 @@ export class Authenticator {
     else if (subject.startsWith("tenant:")) this.allowlists.delete(subject.slice(7));
   }
 
+  /** Writes the buffered authentication-failure audit rows now (tests, shutdown). */
+  flushAudit(): Promise<void> {
+    return this.audit.flush();
+  }
+
   async close(): Promise<void> {
     clearInterval(this.flushTimer);
     await this.flushLastUsed().catch(() => {});
+    await this.audit.close();
     await this.listener?.end().catch(() => {});
   }
 
@@ -201,17 +214,33 @@ export class Authenticator {
 
   /** Throws LOCKED_OUT while the source is locked, whatever the credentials. */
   async refuseIfLockedOut(ip: string): Promise<void> {
-    const state = await this.lockoutLimiter.get(ip);
-    if (state && state.consumedPoints > this.lockout.failures && state.msBeforeNext > 0) {
-      throw new AppError("LOCKED_OUT", "too many failed authentication attempts from this address", { retryAfter: state.msBeforeNext / 1000 });
+    const now = Date.now();
+    let entry = this.lockouts.get(ip);
+    if (!entry || (entry.lockedUntil <= now && now - entry.readAt > LOCKOUT_CACHE_MS)) {
+      const state = await this.lockoutLimiter.get(ip);
+      const locked = state !== null && state.consumedPoints >= this.lockout.failures && state.msBeforeNext > 0;
+      entry = { lockedUntil: locked ? now + state.msBeforeNext : 0, readAt: now };
+      this.rememberLockout(ip, entry);
+    }
+    if (entry.lockedUntil > now) {
+      throw new AppError("LOCKED_OUT", "too many failed authentication attempts from this address", { retryAfter: (entry.lockedUntil - now) / 1000 });
     }
   }
 
   /** Counts a failed credential check from `ip` (also used by login for wrong passwords). */
   async countFailure(ip: string): Promise<void> {
-    await this.lockoutLimiter.consume(ip).catch((res: RateLimiterRes | Error) => {
-      if (res instanceof Error) throw res;
+    const res = await this.lockoutLimiter.consume(ip).catch((rejection: RateLimiterRes | Error) => {
+      if (rejection instanceof Error) throw rejection;
+      return rejection;
     });
+    const now = Date.now();
+    const locked = res.consumedPoints >= this.lockout.failures && res.msBeforeNext > 0;
+    this.rememberLockout(ip, { lockedUntil: locked ? now + res.msBeforeNext : 0, readAt: now });
+  }
+
+  private rememberLockout(ip: string, entry: { lockedUntil: number; readAt: number }) {
+    if (this.lockouts.size > 50_000) this.lockouts.clear(); // bounded: a cache, not the source of truth
+    this.lockouts.set(ip, entry);
   }
 
   private async fail(
@@ -222,7 +251,7 @@ export class Authenticator {
     extra: { keyId?: string; tenantId?: string; userId?: string } = {},
   ): Promise<never> {
     if (counts) await this.countFailure(request.ip);
-    await recordAuditEvent(this.options.database.db, {
+    this.audit.add({
       action: "auth.failed",
       actorType: "anonymous",
       actorId: extra.keyId ?? extra.userId ?? null,
@@ -230,7 +259,7 @@ export class Authenticator {
       requestId: request.requestId,
       ip: request.ip,
       details: { reason, counted: counts, ...(extra.keyId ? { keyId: extra.keyId } : {}) },
-    }).catch((err: unknown) => this.options.log.error({ err }, "could not audit an authentication failure"));
+    });
     throw error;
   }
 
@@ -252,11 +281,10 @@ export class Authenticator {
     if (this.lastUsed.size === 0) return;
     const batch = [...this.lastUsed.entries()];
     this.lastUsed.clear();
-    const keyIds = batch.map(([k]) => k);
-    const times = batch.map(([, t]) => t.toISOString());
+    const rows = JSON.stringify(batch.map(([keyId, t]) => ({ key_id: keyId, t: t.toISOString() })));
     await this.options.database.db.execute(sql`
       update api_keys set last_used_at = v.t
-        from unnest(${keyIds}::text[], ${times}::timestamptz[]) as v(key_id, t)
+        from jsonb_to_recordset(${rows}::jsonb) as v(key_id text, t timestamptz)
        where api_keys.key_id = v.key_id and (api_keys.last_used_at is null or api_keys.last_used_at < v.t)`);
   }
 }

@@ -33,6 +33,32 @@ export const JOBS = {
     batchSize: 1,
     localConcurrency: 1,
   }),
+  /**
+   * Delivers one row of `emails` (SMTP, or the dev outbox). Retried for about half an hour
+   * (10 s doubling, at most 10 min apart) so an SMTP outage loses nothing; the handler re-reads the
+   * row and never sends one already sent.
+   */
+  "email.send": define({
+    payload: z.object({ emailId: z.uuid() }),
+    retryLimit: 8,
+    retryDelay: 10,
+    retryBackoff: true,
+    retryDelayMax: 600,
+    expireInSeconds: 60,
+    batchSize: 5,
+    localConcurrency: 2,
+  }),
+  /** The sandbox KYC provider's decision: approves the case once its delay has passed. */
+  "kyc.sandbox-decide": define({
+    payload: z.object({ tenantId: z.uuid(), reference: z.string().min(1).max(200) }),
+    retryLimit: 5,
+    retryDelay: 5,
+    retryBackoff: true,
+    retryDelayMax: 300,
+    expireInSeconds: 60,
+    batchSize: 5,
+    localConcurrency: 1,
+  }),
 } as const;
 
 export type JobName = keyof typeof JOBS;

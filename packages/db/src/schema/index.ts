@@ -1,2 +1,3 @@
 export * from "./system";
 export * from "./identity";
+export * from "./custody";

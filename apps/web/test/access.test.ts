@@ -1,0 +1,245 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApiKey } from "@qc/core";
+import { createKeyFixture, createSessionFixture, createTenantFixture, type TenantFixture } from "@qc/core/testing";
+import { and, eq, schema } from "@qc/db";
+import { useTestDatabase } from "@qc/db/testing";
+import { call, json, startTestServer, TEST_PEPPER, type TestServer } from "./harness";
+
+/** A clock the server reads for expiry and grace periods, moved by the tests. */
+const clock = { offsetMs: 0, now: () => new Date(Date.now() + clock.offsetMs) };
+const minutes = (n: number) => n * 60_000;
+
+async function until<T>(probe: () => Promise<T | undefined>, timeoutMs = 5_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error("condition not met in time");
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+describe("credentials, scopes, allowlist, lockout, rate limits, audit", () => {
+  const t = useTestDatabase();
+  let server: TestServer;
+  let a: TenantFixture;
+  let b: TenantFixture;
+  const deps = () => ({ db: t.db, pepper: TEST_PEPPER, now: clock.now });
+
+  beforeAll(async () => {
+    server = await startTestServer({ database: t, now: clock.now, host: "::" });
+    a = await createTenantFixture(deps());
+    b = await createTenantFixture(deps());
+  });
+  afterAll(() => server?.close());
+
+  it("lists keys without secrets, rotates with a grace period, then refuses the old key with the exact message", async () => {
+    const list = await call(server, "/v1/credentials", { headers: { authorization: a.authorization } });
+    expect(list.status).toBe(200);
+    expect(list.json().data[0]).toMatchObject({ keyId: a.keyId, tenantId: a.tenantId, label: "fixture", status: "ACTIVE" });
+    expect(list.text).not.toContain(a.secret);
+    expect(list.text).not.toMatch(/secret/i);
+
+    const rotated = await call(server, "/v1/credentials/rotate", { method: "POST", headers: { authorization: a.authorization, "content-type": "application/json" }, body: JSON.stringify({ keyId: a.keyId, gracePeriodMinutes: 5 }) });
+    expect(rotated.status).toBe(200);
+    const { newKeyId, secret, oldKeyId, oldKeyExpiresAt } = rotated.json();
+    expect(newKeyId).toMatch(/^qc_[0-9a-f]{32}$/);
+    expect(secret).toMatch(/^[0-9a-f]{64}$/);
+    expect(oldKeyId).toBe(a.keyId);
+    expect(new Date(oldKeyExpiresAt).getTime() - clock.now().getTime()).toBeGreaterThan(minutes(4));
+    const fresh = `Bearer ${newKeyId}:${secret}`;
+
+    expect((await call(server, "/v1/credentials", { headers: { authorization: a.authorization } })).status).toBe(200);
+    const again = await call(server, "/v1/credentials/rotate", { method: "POST", ...json({ keyId: a.keyId }), headers: { authorization: fresh, "content-type": "application/json" } });
+    expect(again.status).toBe(409);
+
+    clock.offsetMs += minutes(6);
+    const refused = await call(server, "/v1/credentials", { headers: { authorization: a.authorization } });
+    expect(refused.status).toBe(401);
+    expect(refused.json()).toMatchObject({ error: "CREDENTIAL_ROTATED", code: 1012, message: "credential rotated and grace period expired" });
+    const listed = await call(server, "/v1/credentials", { headers: { authorization: fresh } });
+    expect(listed.status).toBe(200);
+    expect(listed.json().data.find((k: { keyId: string }) => k.keyId === a.keyId).status).toBe("ROTATED");
+    expect(listed.text).not.toContain(secret);
+    a = { ...a, keyId: newKeyId, secret, authorization: fresh };
+  });
+
+  it("refuses an expired key with the exact message", async () => {
+    const key = await createApiKey(deps(), { tenantId: a.tenantId, userId: a.userId, label: "short-lived", expiresAt: new Date(clock.now().getTime() + minutes(1)) });
+    const authorization = `Bearer ${key.keyId}:${key.secret}`;
+    expect((await call(server, "/v1/credentials", { headers: { authorization } })).status).toBe(200);
+    clock.offsetMs += minutes(2);
+    const res = await call(server, "/v1/credentials", { headers: { authorization } });
+    expect(res.status).toBe(401);
+    expect(res.json()).toMatchObject({ error: "CREDENTIAL_EXPIRED", code: 1011, message: "credential expired" });
+  });
+
+  it("issues keys from a dashboard session only, and revocation reaches the cache at once", async () => {
+    const session = await createSessionFixture(deps(), a);
+    const viaKey = await call(server, "/api/trpc/credentials.create", { method: "POST", headers: { authorization: a.authorization, "content-type": "application/json" }, body: JSON.stringify({ json: { label: "nope" } }) });
+    expect(viaKey.status).toBe(403);
+    const created = await call(server, "/api/trpc/credentials.create", { method: "POST", headers: { cookie: `qc_session=${session.token}`, "content-type": "application/json" }, body: JSON.stringify({ json: { label: "ci", scopes: ["read"] } }) });
+    expect(created.status).toBe(200);
+    const key = created.json().result.data.json;
+    expect(key).toMatchObject({ label: "ci", scopes: ["read"], status: "ACTIVE" });
+    const authorization = `Bearer ${key.keyId}:${key.secret}`;
+    expect((await call(server, "/v1/audit-events?limit=1", { headers: { authorization } })).status).toBe(403); // read < admin
+    expect((await call(server, "/v1/settings/ip-allowlist", { headers: { authorization: a.authorization } })).status).toBe(200);
+
+    // Cache the key, revoke it, and see the refusal without waiting for the cache TTL (60 s).
+    await call(server, "/v1/credentials", { headers: { authorization } });
+    const revoked = await call(server, "/api/trpc/credentials.revoke", { method: "POST", headers: { authorization: session.authorization, "content-type": "application/json" }, body: JSON.stringify({ json: { keyId: key.keyId } }) });
+    expect(revoked.status).toBe(200);
+    const refusal = await until(async () => {
+      const res = await call(server, "/v1/settings/ip-allowlist", { headers: { authorization } });
+      return res.status === 401 ? res : undefined;
+    });
+    expect(refusal.json()).toMatchObject({ error: "CREDENTIAL_REVOKED", code: 1013 });
+  });
+
+  it("records lastUsedAt without a write per request (batched)", async () => {
+    await call(server, "/v1/credentials", { headers: { authorization: a.authorization } });
+    const before = await t.db.select({ lastUsedAt: schema.apiKeys.lastUsedAt }).from(schema.apiKeys).where(eq(schema.apiKeys.keyId, a.keyId));
+    expect(before[0]!.lastUsedAt).toBeNull();
+    await server.deps.authenticator.flushLastUsed();
+    const after = await t.db.select({ lastUsedAt: schema.apiKeys.lastUsedAt }).from(schema.apiKeys).where(eq(schema.apiKeys.keyId, a.keyId));
+    expect(after[0]!.lastUsedAt).toBeInstanceOf(Date);
+  });
+
+  it("enforces scopes on every write and admin route of the OpenAPI document", async () => {
+    const reader = await createKeyFixture({ db: t.db, pepper: TEST_PEPPER }, a, ["read"]);
+    const writer = await createKeyFixture({ db: t.db, pepper: TEST_PEPPER }, a, ["write"]);
+    const document = (await call(server, "/v1/openapi.json")).json();
+    const operations: { method: string; path: string; scope: string }[] = [];
+    for (const [path, item] of Object.entries<Record<string, { "x-scope"?: string }>>(document.paths)) {
+      for (const [method, op] of Object.entries(item)) if (op["x-scope"]) operations.push({ method: method.toUpperCase(), path, scope: op["x-scope"] });
+    }
+    expect(operations.length).toBeGreaterThanOrEqual(4);
+    const fill = (path: string) => path.replace(/\{[^}]+\}/g, "0194f2c4-0000-7000-8000-00000000abcd");
+    for (const op of operations) {
+      const send = (authorization: string) =>
+        call(server, fill(op.path), { method: op.method, headers: { authorization, ...(op.method === "GET" ? {} : { "content-type": "application/json" }) }, ...(op.method === "GET" ? {} : { body: "{}" }) });
+      const asReader = await send(reader.authorization);
+      if (op.scope === "read") expect(asReader.status, `${op.method} ${op.path}`).not.toBe(403);
+      else {
+        expect(asReader.status, `${op.method} ${op.path}`).toBe(403);
+        expect(asReader.json().error).toBe("INSUFFICIENT_SCOPE");
+      }
+      if (op.scope === "admin") expect((await send(writer.authorization)).status, `${op.method} ${op.path}`).toBe(403);
+      const anonymous = await call(server, fill(op.path), { method: op.method });
+      expect(anonymous.status, `${op.method} ${op.path}`).toBe(401);
+    }
+  });
+
+  it("keeps tenants apart: another tenant's key id is not found", async () => {
+    const res = await call(server, "/v1/credentials/rotate", { method: "POST", headers: { authorization: b.authorization, "content-type": "application/json" }, body: JSON.stringify({ keyId: a.keyId }) });
+    expect(res.status).toBe(404);
+    expect(res.json().error).toBe("NOT_FOUND");
+    const listB = await call(server, "/v1/credentials", { headers: { authorization: b.authorization } });
+    expect(listB.json().data.map((k: { tenantId: string }) => k.tenantId)).toEqual([b.tenantId]);
+  });
+
+  it("applies the IP allowlist over real IPv4 and IPv6 sockets, and refuses a self-lockout", async () => {
+    const put = (entries: unknown[], extra: Record<string, unknown> = {}, address = "127.0.0.1") =>
+      call(server, "/v1/settings/ip-allowlist", { method: "PUT", address, headers: { authorization: b.authorization, "content-type": "application/json" }, body: JSON.stringify({ entries, ...extra }) });
+    const get = (address: string) => call(server, "/v1/settings/ip-allowlist", { address, headers: { authorization: b.authorization } });
+
+    expect((await put([{ cidr: "not-an-ip" }])).json()).toMatchObject({ error: "VALIDATION_FAILED", details: { fields: [{ path: "entries.0.cidr" }] } });
+    const v4 = await put([{ cidr: "127.0.0.0/8", label: "loopback v4" }, { cidr: "203.0.113.7" }]);
+    expect(v4.status).toBe(200);
+    expect(v4.json().entries).toEqual([{ cidr: "127.0.0.0/8", label: "loopback v4" }, { cidr: "203.0.113.7/32", label: "" }]);
+    expect((await get("127.0.0.1")).status).toBe(200);
+    const outV6 = await get("::1");
+    expect(outV6.status).toBe(403);
+    expect(outV6.json()).toMatchObject({ error: "IP_NOT_ALLOWED", code: 1021 });
+
+    const lockout = await put([{ cidr: "::1/128" }]);
+    expect(lockout.status).toBe(409);
+    expect(lockout.json().message).toContain("allowSelfLockout");
+    expect((await put([{ cidr: "::1/128", label: "v6 only" }], { allowSelfLockout: true })).status).toBe(200);
+    expect((await get("::1")).status).toBe(200);
+    expect((await get("127.0.0.1")).status).toBe(403);
+
+    // A dashboard session is not subject to the allowlist, so an admin can always repair it.
+    const session = await createSessionFixture(deps(), b);
+    const repaired = await call(server, "/v1/settings/ip-allowlist", { method: "PUT", headers: { authorization: session.authorization, "content-type": "application/json" }, body: JSON.stringify({ entries: [] }) });
+    expect(repaired.status).toBe(200);
+    expect((await until(async () => ((await get("127.0.0.1")).status === 200 ? true : undefined)))).toBe(true);
+    const audit = await t.db.select().from(schema.auditEvents).where(and(eq(schema.auditEvents.tenantId, b.tenantId), eq(schema.auditEvents.action, "settings.ip_allowlist_replaced")));
+    expect(audit).toHaveLength(3);
+    expect((await t.db.select().from(schema.auditEvents).where(eq(schema.auditEvents.action, "auth.ip_not_allowed"))).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it("locks a source out after 10 failures (missing headers do not count), even with good credentials", async () => {
+    const c = await createTenantFixture(deps());
+    for (let i = 0; i < 15; i++) expect((await call(server, "/v1/credentials", { address: "::1" })).status).toBe(401);
+    expect((await call(server, "/v1/credentials", { address: "::1", headers: { authorization: c.authorization } })).status).toBe(200);
+    const wrong = `Bearer ${c.keyId}:${"0".repeat(64)}`;
+    for (let i = 0; i < 10; i++) {
+      const res = await call(server, "/v1/credentials", { address: "::1", headers: { authorization: wrong } });
+      expect(res.status).toBe(401);
+      expect(res.json().error).toBe("UNAUTHENTICATED");
+    }
+    const locked = await call(server, "/v1/credentials", { address: "::1", headers: { authorization: c.authorization } });
+    expect(locked.status).toBe(429);
+    expect(locked.json()).toMatchObject({ error: "LOCKED_OUT", code: 1061 });
+    expect(Number(locked.headers["retry-after"])).toBeGreaterThan(600);
+    // Another source is not affected.
+    expect((await call(server, "/v1/credentials", { address: "127.0.0.1", headers: { authorization: c.authorization } })).status).toBe(200);
+    await server.deps.authenticator.flushAudit();
+    const failures = await t.db.select().from(schema.auditEvents).where(and(eq(schema.auditEvents.action, "auth.failed"), eq(schema.auditEvents.ip, "::1")));
+    expect(failures.filter((f) => f.details.counted === true)).toHaveLength(10);
+    expect(failures.filter((f) => f.details.reason === "missing")).toHaveLength(15);
+    expect(JSON.stringify(failures)).not.toContain("0".repeat(64));
+  });
+
+  it("marks a key sent over plain HTTP as exposed, processing nothing", async () => {
+    const d = await createTenantFixture(deps());
+    const res = await call(server, "/v1/credentials", { plain: true, headers: { authorization: d.authorization } });
+    expect(res.status).toBe(308);
+    const listed = await until(async () => {
+      const list = (await call(server, "/v1/credentials", { headers: { authorization: d.authorization } })).json();
+      return list.data[0].exposed ? list : undefined;
+    });
+    expect(listed.data[0]).toMatchObject({ keyId: d.keyId, exposed: true });
+    const [audit] = await t.db.select().from(schema.auditEvents).where(and(eq(schema.auditEvents.action, "credential.exposed"), eq(schema.auditEvents.targetId, d.keyId)));
+    expect(audit).toBeDefined();
+  });
+
+  it("serves the audit trail to admins, newest first, paginated", async () => {
+    const page1 = await call(server, "/v1/audit-events?limit=2", { headers: { authorization: b.authorization } });
+    expect(page1.status).toBe(200);
+    const body = page1.json();
+    expect(body.events).toHaveLength(2);
+    expect(body.page.hasMore).toBe(true);
+    expect(body.events[0].id > body.events[1].id).toBe(true);
+    const page2 = (await call(server, `/v1/audit-events?limit=2&cursor=${body.page.nextCursor}`, { headers: { authorization: b.authorization } })).json();
+    expect(page2.events[0].id < body.events[1].id).toBe(true);
+    const bad = await call(server, "/v1/audit-events?cursor=zzz", { headers: { authorization: b.authorization } });
+    expect(bad.status).toBe(400);
+  });
+});
+
+describe("per-tenant rate limit", () => {
+  const t = useTestDatabase();
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ database: t, rateLimits: { tenantPerSecond: 5, tenantBurst: 3, signupPerHour: 30, signupLockSeconds: 600, resendPerHourPerIp: 20, resendPerHourPerEmail: 5 } });
+  });
+  afterAll(() => server?.close());
+
+  it("answers RateLimit-* headers, then 429 RATE_LIMITED with Retry-After once the bucket is spent", async () => {
+    const tenant = await createTenantFixture({ db: t.db, pepper: TEST_PEPPER });
+    const statuses: number[] = [];
+    let limited: Awaited<ReturnType<typeof call>> | undefined;
+    for (let i = 0; i < 12 && !limited; i++) {
+      const res = await call(server, "/v1/credentials", { headers: { authorization: tenant.authorization } });
+      statuses.push(res.status);
+      if (res.status === 200) expect(res.headers["ratelimit-limit"]).toBe("5");
+      if (res.status === 429) limited = res;
+    }
+    expect(statuses.filter((s) => s === 200).length).toBeGreaterThanOrEqual(5);
+    expect(limited?.json()).toMatchObject({ error: "RATE_LIMITED", code: 1060 });
+    expect(Number(limited?.headers["retry-after"])).toBeGreaterThanOrEqual(1);
+  });
+});
