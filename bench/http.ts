@@ -9,29 +9,18 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import autocannon from "autocannon";
 import { createApiKey } from "@qc/core";
-import { createDatabase, runMigrations, schema } from "@qc/db";
-import { ensureDatabaseExists, startEmbeddedPostgres } from "@qc/db/embedded";
+import { createDatabase, schema } from "@qc/db";
+import { benchDatabase, freePort } from "./database";
 import { generate } from "selfsigned";
 
 const root = resolve(import.meta.dirname, "..");
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 process.env.NODE_TLS_REJECT_UNAUTHORIZED = "0"; // loopback, our own self-signed certificate
-
-async function freePort(): Promise<number> {
-  return new Promise((done) => {
-    const s = createServer().listen(0, "127.0.0.1", () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => done(port));
-    });
-  });
-}
 
 function start(args: string[], env: NodeJS.ProcessEnv, readyWhen: RegExp): Promise<ChildProcess> {
   return new Promise((done, fail) => {
@@ -64,18 +53,11 @@ async function load(name: string, url: string, headers: Record<string, string> =
   return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, statuses };
 }
 
-const work = mkdtempSync(join(tmpdir(), "qc-bench-"));
+const bench = await benchDatabase("qc-bench-http");
+const work = bench.work;
 const children: ChildProcess[] = [];
-let stopPg: (() => Promise<void>) | undefined;
 try {
-  let adminUrl = process.env.DATABASE_URL;
-  if (!adminUrl) {
-    const pg = await startEmbeddedPostgres({ dataDir: join(work, "pg"), port: await freePort(), persistent: false, unsafeFast: true });
-    stopPg = pg.stop;
-    adminUrl = pg.url;
-  }
-  const databaseUrl = await ensureDatabaseExists(adminUrl, `qc_bench_${randomBytes(4).toString("hex")}`);
-  await runMigrations(databaseUrl);
+  const databaseUrl = bench.url;
   const pepper = randomBytes(32);
   const database = createDatabase({ url: databaseUrl });
   const [tenant] = await database.db.insert(schema.tenants).values({ name: "Bench", status: "VERIFIED" }).returning();
@@ -135,6 +117,5 @@ try {
 } finally {
   for (const child of children) child.kill("SIGTERM");
   await new Promise((r) => setTimeout(r, 500));
-  await stopPg?.();
-  rmSync(work, { recursive: true, force: true });
+  await bench.dispose();
 }

@@ -54,8 +54,8 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     const authorization = req.headers.authorization;
     if (authorization) {
       // CONTRACT §10: a key sent in clear is compromised; mark it so the dashboard asks for rotation.
-      const { database, now, log } = options.deps;
-      markExposedCredentials({ db: database.db, now }, { authorization, ip: clientAddress(req, options.trustProxyHops), requestId: resolveRequestId(req) })
+      const { database, now, log, jobs } = options.deps;
+      markExposedCredentials({ db: database.db, now, jobs }, { authorization, ip: clientAddress(req, options.trustProxyHops), requestId: resolveRequestId(req) })
         .then((key) => key && log.warn({ keyId: key.keyId, tenantId: key.tenantId }, "API key sent over plain HTTP: marked exposed"))
         .catch((err: unknown) => log.error({ err }, "could not record exposed credentials"));
     }

@@ -204,6 +204,9 @@ describe("credentials, scopes, allowlist, lockout, rate limits, audit", () => {
     expect(listed.data[0]).toMatchObject({ keyId: d.keyId, exposed: true });
     const [audit] = await t.db.select().from(schema.auditEvents).where(and(eq(schema.auditEvents.action, "credential.exposed"), eq(schema.auditEvents.targetId, d.keyId)));
     expect(audit).toBeDefined();
+    const [mail] = await t.db.select().from(schema.emails).where(and(eq(schema.emails.to, d.email), eq(schema.emails.kind, "credential_exposed")));
+    expect(mail?.subject).toContain(d.keyId);
+    expect(mail?.text).not.toContain(d.secret);
   });
 
   it("serves the audit trail to admins, newest first, paginated", async () => {

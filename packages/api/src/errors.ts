@@ -64,7 +64,14 @@ export function appErrorFromTrpc(error: unknown): AppError {
 }
 
 export function toTrpcError(error: AppError): TRPCError {
-  return new TRPCError({ code: trpcCodeFor(error), message: error.message, cause: error });
+  // Like AppError: an expected refusal needs no stack (INTERNAL keeps one, through its cause).
+  const limit = Error.stackTraceLimit;
+  if (error.error !== "INTERNAL") Error.stackTraceLimit = 0;
+  try {
+    return new TRPCError({ code: trpcCodeFor(error), message: error.message, cause: error });
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
 }
 
 export { ERROR_CODES };

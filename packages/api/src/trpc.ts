@@ -26,6 +26,9 @@ const t = initTRPC
   .context<Context>()
   .meta<Meta>()
   .create({
+    // Never put stacks in error shapes (CONTRACT §2 bodies carry none), and do not make tRPC
+    // render them for every refused request either.
+    isDev: false,
     transformer: superjson,
     errorFormatter({ error, ctx }): ErrorShape {
       const appError = appErrorFromTrpc(error);

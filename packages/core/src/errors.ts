@@ -73,7 +73,13 @@ export class AppError extends Error {
   readonly retryAfter: number | undefined;
 
   constructor(error: ErrorName, message: string, options: AppErrorOptions = {}) {
+    // A 4xx/503 AppError is an answer, not a fault: its stack says nothing useful and capturing
+    // (and, with source maps, rendering) it dominated the cost of a refused request. INTERNAL
+    // keeps its stack, and the cause it wraps keeps its own.
+    const limit = Error.stackTraceLimit;
+    if (error !== "INTERNAL") Error.stackTraceLimit = 0;
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    Error.stackTraceLimit = limit;
     this.error = error;
     this.code = ERROR_CODES[error].code;
     this.status = ERROR_CODES[error].status;

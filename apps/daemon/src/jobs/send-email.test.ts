@@ -60,7 +60,7 @@ describe("job email.send", () => {
     ({ database: t, log, now: () => new Date(), config: { emailFrom: "Custody <no-reply@custody.test>", production: false, ...config } }) as unknown as JobContext;
   const rowOf = async (id: string) => (await t.db.select().from(schema.emails).where(eq(schema.emails.id, id)))[0]!;
 
-  it("without SMTP_URL marks the email delivered to the dev outbox and logs recipient and subject, never the link", async () => {
+  it("without SMTP_URL (development) marks the email delivered to the dev outbox and writes it to the log (CONTRACT §3)", async () => {
     const email = await insertEmail("outbox@example.com");
     const { log, lines } = capturingLogger();
     expect(await sendEmail({ emailId: email.id }, ctx({}, log))).toEqual({ status: "sent", transport: "outbox" });
@@ -71,7 +71,7 @@ describe("job email.send", () => {
     expect(logged).toContain("outbox@example.com");
     expect(logged).toContain("Verify your email");
     expect(logged).toContain("dev outbox");
-    expect(logged).not.toContain("SECRET_TOKEN");
+    expect(logged).toContain(TOKEN_LINK);
     // Already sent: nothing more happens.
     expect(await sendEmail({ emailId: email.id }, ctx({}, log))).toEqual({ status: "already_sent" });
     expect((await rowOf(email.id)).attempts).toBe(1);
@@ -82,7 +82,9 @@ describe("job email.send", () => {
     cleanup.push(sink.close);
     const email = await insertEmail("smtp@example.com");
     const config = { smtpUrl: `smtp://127.0.0.1:${sink.port}` };
-    expect(await sendEmail({ emailId: email.id }, ctx(config))).toEqual({ status: "sent", transport: "smtp" });
+    const { log, lines } = capturingLogger();
+    expect(await sendEmail({ emailId: email.id }, ctx(config, log))).toEqual({ status: "sent", transport: "smtp" });
+    expect(lines.join("\n")).not.toContain("SECRET_TOKEN"); // over SMTP the text never reaches a log
     expect(await sendEmail({ emailId: email.id }, ctx(config))).toEqual({ status: "already_sent" });
     expect(sink.received).toHaveLength(1);
     expect(sink.received[0]!.to).toEqual(["smtp@example.com"]);

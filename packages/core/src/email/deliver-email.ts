@@ -40,7 +40,13 @@ export async function deliverEmail(deps: { db: Database; now(): Date; log: Logge
     .update(emails)
     .set({ attempts: sql`${emails.attempts} + 1`, lastError: null, sentAt: deps.now(), transport: transport.name })
     .where(and(eq(emails.id, emailId), isNull(emails.sentAt)));
-  // The recipient and subject only: the text carries single-use links, which are secrets.
-  deps.log.info({ emailId, to: email.to, subject: email.subject, kind: email.kind, transport: transport.name }, transport.name === "outbox" ? "email delivered to the dev outbox (shown at /dev/mailbox)" : "email sent");
+  // CONTRACT §3: without SMTP (development only; production refuses the outbox) the email is
+  // written to the log as well as the dev outbox, text included. Over SMTP the text, which
+  // carries single-use links, never reaches a log.
+  const outbox = transport.name === "outbox";
+  deps.log.info(
+    { emailId, to: email.to, subject: email.subject, kind: email.kind, transport: transport.name, ...(outbox ? { text: email.text } : {}) },
+    outbox ? "email delivered to the dev outbox (shown at /dev/mailbox)" : "email sent",
+  );
   return { status: "sent", transport: transport.name };
 }
