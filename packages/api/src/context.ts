@@ -55,12 +55,10 @@ export interface Context {
   log: Logger;
   /** Response headers a procedure wants sent (RateLimit-*, Retry-After, Set-Cookie). */
   responseHeaders: Map<string, string | string[]>;
-  /** Status for a successful response (201 on create); REST only, tRPC always answers 200. */
-  responseStatus?: number;
   /**
-   * The same status, in an object every copy of the context shares: middlewares that extend the
-   * context (authedProcedure) hand the procedure a copy, where `responseStatus` would be lost.
-   * Procedures behind them set `ctx.response.status`.
+   * Status for a successful REST response (201 on create; tRPC always answers 200). An object
+   * every copy of the context shares: middlewares that extend the context (authedProcedure)
+   * hand the procedure a copy, where a plain field would be lost.
    */
   response: { status?: number };
   /** The authenticated caller; set by the authed procedure tiers. */
@@ -75,11 +73,5 @@ export function createContext(deps: AppDeps, request: RequestInfo): Context {
     log: deps.log.child({ requestId: request.requestId }),
     responseHeaders: new Map(),
     response,
-    get responseStatus() {
-      return response.status;
-    },
-    set responseStatus(status) {
-      response.status = status;
-    },
   };
 }

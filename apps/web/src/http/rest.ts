@@ -20,7 +20,7 @@ export function createRestHandler(router: AnyRouter, deps: AppDeps) {
     responseMeta: ({ ctx, errors }: { ctx?: Context; errors: unknown[] }) => {
       const headers: Record<string, string | string[]> = {};
       ctx?.responseHeaders.forEach((value, name) => (headers[name] = value));
-      return errors.length ? { headers } : { headers, status: ctx?.responseStatus ?? 200 };
+      return errors.length ? { headers } : { headers, status: ctx?.response.status ?? 200 };
     },
     onError: ({ error, req }: { error: unknown; req: IncomingMessage }) => {
       failures.set(req, appErrorFromTrpc(error));
