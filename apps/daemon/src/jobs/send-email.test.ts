@@ -1,7 +1,6 @@
 import { Writable } from "node:stream";
-import type { AddressInfo } from "node:net";
 import pino from "pino";
-import { SMTPServer } from "smtp-server";
+import { startSmtpSink } from "../../test/smtp-sink";
 import { afterEach, describe, expect, it } from "vitest";
 import { createLogger, JOBS } from "@qc/core";
 import { eq, schema } from "@qc/db";
@@ -13,25 +12,6 @@ import { sendEmail } from "./send-email";
 
 const TOKEN_LINK = "https://localhost/verify-email?token=SECRET_TOKEN_abcdefghijklmnopqrstuvwxyz0123456";
 
-/** A real SMTP server on 127.0.0.1 that records the envelope recipients and raw messages. */
-async function startSink(port = 0) {
-  const received: { to: string[]; raw: string }[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS"],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on("data", (c: Buffer) => chunks.push(c));
-      stream.on("end", () => {
-        received.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString("utf8") });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", () => resolve()));
-  return { received, port: (server.server.address() as AddressInfo).port, close: () => new Promise<void>((r) => server.close(() => r())) };
-}
 
 /** A logger whose JSON lines the test can read. */
 function capturingLogger() {
@@ -78,7 +58,7 @@ describe("job email.send", () => {
   });
 
   it("sends over SMTP_URL, once, and refuses the outbox in production", async () => {
-    const sink = await startSink();
+    const sink = await startSmtpSink();
     cleanup.push(sink.close);
     const email = await insertEmail("smtp@example.com");
     const config = { smtpUrl: `smtp://127.0.0.1:${sink.port}` };
@@ -86,9 +66,9 @@ describe("job email.send", () => {
     expect(await sendEmail({ emailId: email.id }, ctx(config, log))).toEqual({ status: "sent", transport: "smtp" });
     expect(lines.join("\n")).not.toContain("SECRET_TOKEN"); // over SMTP the text never reaches a log
     expect(await sendEmail({ emailId: email.id }, ctx(config))).toEqual({ status: "already_sent" });
-    expect(sink.received).toHaveLength(1);
-    expect(sink.received[0]!.to).toEqual(["smtp@example.com"]);
-    expect(sink.received[0]!.raw).toMatch(/^From: Custody <no-reply@custody\.test>/m);
+    expect(sink.messages).toHaveLength(1);
+    expect(sink.messages[0]!.to).toEqual(["smtp@example.com"]);
+    expect(sink.messages[0]!.raw).toMatch(/^From: Custody <no-reply@custody\.test>/m);
     expect(await rowOf(email.id)).toMatchObject({ transport: "smtp", attempts: 1 });
 
     const production = await insertEmail("prod@example.com");
@@ -119,12 +99,12 @@ describe("job email.send", () => {
     expect(failed.attempts).toBeGreaterThanOrEqual(1);
     expect(failed.lastError).toMatch(/ECONNREFUSED|connect/i);
 
-    const sink = await startSink(port);
+    const sink = await startSmtpSink(port);
     cleanup.push(sink.close);
     const done = await waitForJobState(daemon.boss, "email.send", jobId!, ["completed"], 30_000);
     expect(done.retryCount).toBeGreaterThanOrEqual(1);
-    await waitFor(async () => sink.received.length === 1);
-    expect(sink.received[0]!.to).toEqual(["later@example.com"]);
+    await waitFor(async () => sink.messages.length === 1);
+    expect(sink.messages[0]!.to).toEqual(["later@example.com"]);
     expect(await rowOf(email.id)).toMatchObject({ transport: "smtp", lastError: null });
   });
 });
