@@ -21,6 +21,5 @@ export const listAuditEventsProcedure = authedProcedure
   .input(pageQuery.extend({ action: z.string().max(100).optional() }))
   .output(z.object({ events: z.array(auditEvent), page: pageInfo }))
   .query(async ({ ctx, input }) => {
-    const { events, nextCursor } = await listAuditEvents(ctx.deps.database.db, { tenantId: ctx.auth.tenantId, ...input });
-    return { events, page: { nextCursor, hasMore: nextCursor !== null } };
+    return listAuditEvents(ctx.deps.database.db, { tenantId: ctx.auth.tenantId, ...input });
   });
