@@ -6,6 +6,6 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     projects: ["packages/*/vitest.config.ts", "packages/db/vitest.neon.config.ts", "apps/*/vitest.config.ts"],
-    reporters: process.env.CI ? ["default"] : ["default"],
+    reporters: ["default", "./scripts/summary-reporter.ts"],
   },
 });
