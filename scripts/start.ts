@@ -6,7 +6,7 @@
  * - web (HTTPS + redirector, dashboard, /v1, /api/trpc) and daemon (pg-boss workers).
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { request } from "node:https";
 import { join, resolve } from "node:path";
 import { runMigrations } from "@qc/db";
@@ -121,7 +121,6 @@ try {
       say(`${devnet.network}: ${env[devnet.variable]} (${devnet.variable})`);
       continue;
     }
-    if (!existsSync(devnetMain)) continue;
     const slug = devnet.network.toLowerCase().replace("quantum_", "");
     run(`devnet-${slug}`, [devnetMain, "--chain-id", String(devnet.chainId), "--port", String(devnet.port), "--host", "127.0.0.1", "--data-dir", join(dataDir, `devnet-${slug}`)]);
     env[devnet.variable] = `http://127.0.0.1:${devnet.port}`;

@@ -76,7 +76,7 @@ const server = await startWebServer({
   publicUrl: env.PUBLIC_URL,
   trustProxyHops: env.TRUST_PROXY_HOPS,
   pages,
-  readinessProbes: [chainReadinessProbe(deps.chain, Object.keys(rpcUrlsFromEnv(env)).filter((n) => rpcUrlsFromEnv(env)[n as NetworkCode]) as NetworkCode[])],
+  readinessProbes: [chainReadinessProbe(deps.chain, Object.keys(deps.config.rpcUrls) as NetworkCode[])],
 });
 log.info({ https: server.httpsUrl, http: server.httpUrl }, "web listening");
 

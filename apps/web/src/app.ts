@@ -4,7 +4,7 @@ import { buildOpenApiDocument, type AppDeps, type RequestInfo } from "@qc/api";
 import { AppError, toAppError } from "@qc/core";
 import { clientAddress, clientProtocol } from "./guards/client-address";
 import { rejectKeyMaterial } from "./guards/key-material";
-import { readJsonBody, readJsonBodyWithRaw } from "./guards/read-json-body";
+import { readJsonBody } from "./guards/read-json-body";
 import { resolveRequestId } from "./guards/request-id";
 import { checkReadiness, type ReadinessProbe } from "./health";
 import { sendError, sendJson } from "./http/respond";
@@ -36,7 +36,7 @@ const HSTS = "max-age=63072000; includeSubDomains";
  */
 export function createRequestHandler(options: AppOptions) {
   const { deps, router } = options;
-  const openApiDocument = buildOpenApiDocument(router as never, `${options.publicUrl}/v1`.replace(/\/v1$/, ""));
+  const openApiDocument = buildOpenApiDocument(router as never, options.publicUrl);
   const routes = createRouteTable(openApiDocument.paths as Record<string, Record<string, unknown>>);
   const rest = createRestHandler(router, deps);
   const trpc = createTrpcHandler(router, deps);
@@ -81,13 +81,13 @@ export function createRequestHandler(options: AppOptions) {
         const allowed = routes.allowedMethods(path);
         if (!allowed) throw new AppError("NOT_FOUND", `no route ${path}`);
         if (!allowed.includes(method)) throw methodNotAllowed(allowed, res);
-        const { body, raw } = await readJsonBodyWithRaw(req);
+        const { body, raw } = await readJsonBody(req);
         request.rawBody = raw;
         await rejectKeyMaterial(body, request, deps);
         return await rest(req, res, request, body);
       }
       if (path.startsWith(TRPC_PREFIX)) {
-        const body = method === "GET" ? undefined : await readJsonBody(req);
+        const body = method === "GET" ? undefined : (await readJsonBody(req)).body;
         await rejectKeyMaterial(body ?? queryInput(req), request, deps);
         return await trpc(req, res, request, body, path.slice(TRPC_PREFIX.length));
       }

@@ -39,9 +39,14 @@ const schema = z.object({
   QUANTUM_MAINNET_RPC_URL: z.string().optional(),
 });
 
+/** The configured RPC endpoints per network; a network without one is left out. */
 export function rpcUrlsFromEnv(env: WebEnv): Partial<Record<"QUANTUM_SANDBOX" | "QUANTUM_MAINNET", string[]>> {
-  const split = (v?: string) => (v ? v.split(",").map((s) => s.trim()).filter(Boolean) : undefined);
-  return { QUANTUM_SANDBOX: split(env.QUANTUM_SANDBOX_RPC_URL), QUANTUM_MAINNET: split(env.QUANTUM_MAINNET_RPC_URL) };
+  const urls: Partial<Record<"QUANTUM_SANDBOX" | "QUANTUM_MAINNET", string[]>> = {};
+  for (const [network, value] of [["QUANTUM_SANDBOX", env.QUANTUM_SANDBOX_RPC_URL], ["QUANTUM_MAINNET", env.QUANTUM_MAINNET_RPC_URL]] as const) {
+    const list = value?.split(",").map((s) => s.trim()).filter(Boolean);
+    if (list?.length) urls[network] = list;
+  }
+  return urls;
 }
 
 export type WebEnv = z.infer<typeof schema>;

@@ -51,7 +51,7 @@ export function buildOpenApiDocument(router: OpenApiRouter, baseUrl: string) {
   }
   for (const [path, item] of Object.entries(document.paths ?? {})) {
     for (const [method, op] of Object.entries(item as Record<string, Operation>)) {
-      const meta = scopes.get(`${method} ${path.replace(/\{(\w+)\}/g, "{$1}")}`);
+      const meta = scopes.get(`${method} ${path}`);
       if (meta?.scope) op["x-scope"] = meta.scope;
       if (meta?.valueMoving) op["x-value-moving"] = true;
       for (const [status, response] of Object.entries(op.responses ?? {})) {

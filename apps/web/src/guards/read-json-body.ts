@@ -16,14 +16,10 @@ export function hasBody(req: IncomingMessage): boolean {
 /**
  * Reads and parses a JSON body, enforcing the 1 MB limit while streaming: a declared length
  * over the limit is refused before a byte is read, and a stream that passes the limit stops
- * being buffered at that byte. An empty body reads as undefined.
+ * being buffered at that byte. An empty body reads as undefined. The exact bytes are returned
+ * too: signed callbacks verify the raw body.
  */
-export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
-  return (await readJsonBodyWithRaw(req)).body;
-}
-
-/** As readJsonBody, keeping the exact bytes too (signed callbacks verify the raw body). */
-export async function readJsonBodyWithRaw(req: IncomingMessage): Promise<{ body: unknown; raw?: Buffer }> {
+export async function readJsonBody(req: IncomingMessage): Promise<{ body: unknown; raw?: Buffer }> {
   if (!hasBody(req)) return { body: undefined };
   const declared = req.headers["content-length"];
   if (declared !== undefined && Number(declared) > MAX_BODY_BYTES) {

@@ -2,16 +2,7 @@
 
 import { useCallback, useEffect, useState, type FormEvent } from "react";
 
-interface Email {
-  id: string;
-  to: string;
-  subject: string;
-  text: string;
-  kind: string;
-  transport: string | null;
-  sentAt: string | null;
-  createdAt: string;
-}
+import type { DevMailboxEmail as Email } from "@qc/core";
 
 /** tRPC GET as the tRPC client sends it: the input as superjson in ?input=. */
 async function listEmails(to: string): Promise<Email[]> {
