@@ -8,6 +8,11 @@ CREATE TYPE "public"."network_code" AS ENUM('QUANTUM_MAINNET', 'QUANTUM_SANDBOX'
 CREATE TYPE "public"."vault_status" AS ENUM('ACTIVE', 'ARCHIVED');--> statement-breakpoint
 CREATE TYPE "public"."wallet_status" AS ENUM('ACTIVE', 'ARCHIVED');--> statement-breakpoint
 CREATE TYPE "public"."wallet_type" AS ENUM('SIGNER_MANAGED', 'REGISTERED', 'WATCH_ONLY');--> statement-breakpoint
+CREATE TYPE "public"."webhook_delivery_status" AS ENUM('PENDING', 'DELIVERED', 'FAILED', 'DISABLED');--> statement-breakpoint
+CREATE TYPE "public"."webhook_endpoint_status" AS ENUM('ENABLED', 'DISABLED');--> statement-breakpoint
+CREATE TYPE "public"."transaction_status" AS ENUM('SUBMITTED', 'QUEUED', 'PENDING_SIGNATURE', 'SIGNED', 'BROADCASTING', 'CONFIRMING', 'COMPLETED', 'BLOCKED', 'REJECTED', 'CANCELLED', 'EXPIRED', 'FAILED');--> statement-breakpoint
+CREATE TYPE "public"."transaction_sub_status" AS ENUM('BLOCKED_BY_POLICY', 'REJECTED_AML_SCREENING', 'QUOTA_EXCEEDED', 'REJECTED_BY_SIGNER', 'CANCELLED_BY_USER', 'SIGNING_TIMEOUT', 'SIGNATURE_MISMATCH', 'INSUFFICIENT_FUNDS', 'DROPPED_BY_CHAIN', 'REVERTED_ON_CHAIN', 'INTERNAL_ERROR');--> statement-breakpoint
+CREATE TYPE "public"."transaction_type" AS ENUM('TRANSFER', 'CONTRACT_DEPLOY');--> statement-breakpoint
 CREATE TABLE "audit_events" (
 	"id" uuid PRIMARY KEY NOT NULL,
 	"tenant_id" uuid,
@@ -38,6 +43,9 @@ CREATE TABLE "event_outbox" (
 	"id" uuid NOT NULL,
 	"tenant_id" uuid NOT NULL,
 	"type" text NOT NULL,
+	"aggregate_type" text NOT NULL,
+	"aggregate_id" text NOT NULL,
+	"sequence" integer NOT NULL,
 	"data" jsonb NOT NULL,
 	"created_at" timestamp (3) with time zone DEFAULT now() NOT NULL,
 	"dispatched_at" timestamp (3) with time zone,
@@ -70,7 +78,8 @@ CREATE TABLE "email_tokens" (
 	"token_hash" text NOT NULL,
 	"expires_at" timestamp (3) with time zone NOT NULL,
 	"used_at" timestamp (3) with time zone,
-	"created_at" timestamp (3) with time zone DEFAULT now() NOT NULL
+	"created_at" timestamp (3) with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "email_tokens_purpose_known" CHECK ("email_tokens"."purpose" in ('VERIFY_EMAIL', 'PASSWORD_RESET'))
 );
 --> statement-breakpoint
 CREATE TABLE "emails" (
@@ -211,6 +220,174 @@ CREATE TABLE "wallets" (
 	CONSTRAINT "wallets_public_key_by_type" CHECK (("wallets"."type" = 'WATCH_ONLY') = ("wallets"."public_key" is null))
 );
 --> statement-breakpoint
+CREATE TABLE "webhook_deliveries" (
+	"id" uuid PRIMARY KEY NOT NULL,
+	"tenant_id" uuid NOT NULL,
+	"endpoint_id" uuid NOT NULL,
+	"event_id" uuid NOT NULL,
+	"event_type" text NOT NULL,
+	"status" "webhook_delivery_status" DEFAULT 'PENDING' NOT NULL,
+	"attempt_count" integer DEFAULT 0 NOT NULL,
+	"next_attempt_at" timestamp (3) with time zone,
+	"last_status_code" integer,
+	"last_error" text,
+	"delivered_at" timestamp (3) with time zone,
+	"created_at" timestamp (3) with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp (3) with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "webhook_deliveries_attempt_count" CHECK ("webhook_deliveries"."attempt_count" >= 0),
+	CONSTRAINT "webhook_deliveries_pending_has_next" CHECK (("webhook_deliveries"."status" = 'PENDING') = ("webhook_deliveries"."next_attempt_at" is not null))
+);
+--> statement-breakpoint
+CREATE TABLE "webhook_delivery_attempts" (
+	"id" uuid PRIMARY KEY NOT NULL,
+	"tenant_id" uuid NOT NULL,
+	"delivery_id" uuid NOT NULL,
+	"attempted_at" timestamp (3) with time zone DEFAULT now() NOT NULL,
+	"status_code" integer,
+	"duration_ms" integer NOT NULL,
+	"response_excerpt" text,
+	"error" text,
+	CONSTRAINT "webhook_delivery_attempts_duration" CHECK ("webhook_delivery_attempts"."duration_ms" >= 0)
+);
+--> statement-breakpoint
+CREATE TABLE "webhook_endpoints" (
+	"id" uuid PRIMARY KEY NOT NULL,
+	"tenant_id" uuid NOT NULL,
+	"url" text NOT NULL,
+	"description" text,
+	"event_types" text[] DEFAULT '{}'::text[] NOT NULL,
+	"status" "webhook_endpoint_status" DEFAULT 'ENABLED' NOT NULL,
+	"disabled_reason" text,
+	"disabled_at" timestamp (3) with time zone,
+	"secret_ciphertext" text NOT NULL,
+	"previous_secret_ciphertext" text,
+	"previous_secret_expires_at" timestamp (3) with time zone,
+	"failing_since" timestamp (3) with time zone,
+	"created_at" timestamp (3) with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp (3) with time zone DEFAULT now() NOT NULL,
+	"deleted_at" timestamp (3) with time zone,
+	CONSTRAINT "webhook_endpoints_url_scheme" CHECK ("webhook_endpoints"."url" ~ '^https?://'),
+	CONSTRAINT "webhook_endpoints_disabled_shape" CHECK (("webhook_endpoints"."status" = 'DISABLED') = ("webhook_endpoints"."disabled_at" is not null) and ("webhook_endpoints"."status" = 'DISABLED' or "webhook_endpoints"."disabled_reason" is null)),
+	CONSTRAINT "webhook_endpoints_previous_secret_pair" CHECK (("webhook_endpoints"."previous_secret_ciphertext" is null) = ("webhook_endpoints"."previous_secret_expires_at" is null))
+);
+--> statement-breakpoint
+CREATE TABLE "idempotency_keys" (
+	"id" uuid PRIMARY KEY NOT NULL,
+	"tenant_id" uuid NOT NULL,
+	"key" text NOT NULL,
+	"request_hash" text NOT NULL,
+	"method" text NOT NULL,
+	"path" text NOT NULL,
+	"response_status" integer,
+	"response_body" json,
+	"created_at" timestamp (3) with time zone DEFAULT now() NOT NULL,
+	"completed_at" timestamp (3) with time zone,
+	"expires_at" timestamp (3) with time zone NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "policies" (
+	"id" uuid PRIMARY KEY NOT NULL,
+	"tenant_id" uuid NOT NULL,
+	"version" integer NOT NULL,
+	"document" jsonb NOT NULL,
+	"created_by" text,
+	"created_at" timestamp (3) with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "screening_denylist_entries" (
+	"id" uuid PRIMARY KEY NOT NULL,
+	"tenant_id" uuid NOT NULL,
+	"address" text NOT NULL,
+	"label" text DEFAULT '' NOT NULL,
+	"position" integer NOT NULL,
+	"created_at" timestamp (3) with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "screening_denylist_address_canonical" CHECK ("screening_denylist_entries"."address" ~ '^0x[0-9a-f]{40}$')
+);
+--> statement-breakpoint
+CREATE TABLE "transaction_status_history" (
+	"id" uuid PRIMARY KEY NOT NULL,
+	"tenant_id" uuid NOT NULL,
+	"transaction_id" uuid NOT NULL,
+	"from_status" "transaction_status",
+	"to_status" "transaction_status" NOT NULL,
+	"sub_status" "transaction_sub_status",
+	"reason" text,
+	"actor_type" text NOT NULL,
+	"actor_id" text,
+	"created_at" timestamp (3) with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "transactions" (
+	"id" uuid PRIMARY KEY NOT NULL,
+	"tenant_id" uuid NOT NULL,
+	"external_id" text,
+	"type" "transaction_type" DEFAULT 'TRANSFER' NOT NULL,
+	"network_code" "network_code" NOT NULL,
+	"chain_id" integer NOT NULL,
+	"source_wallet_id" uuid NOT NULL,
+	"source_address" text NOT NULL,
+	"destination_address" text,
+	"asset_id" uuid,
+	"amount" numeric(78, 0) NOT NULL,
+	"note" text,
+	"status" "transaction_status" DEFAULT 'SUBMITTED' NOT NULL,
+	"sub_status" "transaction_sub_status",
+	"status_reason" text,
+	"policy" jsonb,
+	"screening" jsonb,
+	"screening_attempts" integer DEFAULT 0 NOT NULL,
+	"nonce" integer,
+	"gas_limit" numeric(78, 0),
+	"max_fee_per_gas" numeric(78, 0),
+	"max_priority_fee_per_gas" numeric(78, 0),
+	"data" text,
+	"unsigned_transaction" text,
+	"signing_hash" text,
+	"signing_deadline" timestamp (3) with time zone,
+	"signature" text,
+	"raw_transaction" text,
+	"chain_tx_hash" text,
+	"send_attempts" integer DEFAULT 0 NOT NULL,
+	"block_number" bigint,
+	"block_hash" text,
+	"confirmations" integer DEFAULT 0 NOT NULL,
+	"required_confirmations" integer NOT NULL,
+	"contract_address" text,
+	"template_id" text,
+	"constructor_args" jsonb,
+	"created_at" timestamp (3) with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp (3) with time zone DEFAULT now() NOT NULL,
+	"signed_at" timestamp (3) with time zone,
+	"broadcast_at" timestamp (3) with time zone,
+	"completed_at" timestamp (3) with time zone,
+	CONSTRAINT "transactions_amount_nonnegative" CHECK ("transactions"."amount" >= 0),
+	CONSTRAINT "transactions_source_canonical" CHECK ("transactions"."source_address" ~ '^0x[0-9a-f]{40}$'),
+	CONSTRAINT "transactions_destination_canonical" CHECK ("transactions"."destination_address" is null or "transactions"."destination_address" ~ '^0x[0-9a-f]{40}$'),
+	CONSTRAINT "transactions_deploy_shape" CHECK (("transactions"."type" = 'CONTRACT_DEPLOY') = ("transactions"."template_id" is not null and "transactions"."constructor_args" is not null))
+);
+--> statement-breakpoint
+CREATE TABLE "operator_sessions" (
+	"id" uuid PRIMARY KEY NOT NULL,
+	"operator_id" uuid NOT NULL,
+	"token_hash" text NOT NULL,
+	"expires_at" timestamp (3) with time zone NOT NULL,
+	"last_seen_at" timestamp (3) with time zone NOT NULL,
+	"revoked_at" timestamp (3) with time zone,
+	"ip" text,
+	"user_agent" text,
+	"created_at" timestamp (3) with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "operators" (
+	"id" uuid PRIMARY KEY NOT NULL,
+	"email" text NOT NULL,
+	"name" text,
+	"password_hash" text NOT NULL,
+	"disabled_at" timestamp (3) with time zone,
+	"created_at" timestamp (3) with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp (3) with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
 ALTER TABLE "api_keys" ADD CONSTRAINT "api_keys_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "email_tokens" ADD CONSTRAINT "email_tokens_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "ip_allowlist_entries" ADD CONSTRAINT "ip_allowlist_entries_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
@@ -227,9 +404,25 @@ ALTER TABLE "wallet_network_links" ADD CONSTRAINT "wallet_network_links_wallet_i
 ALTER TABLE "wallet_network_links" ADD CONSTRAINT "wallet_network_links_vault_id_vaults_id_fk" FOREIGN KEY ("vault_id") REFERENCES "public"."vaults"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "wallets" ADD CONSTRAINT "wallets_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "wallets" ADD CONSTRAINT "wallets_vault_id_vaults_id_fk" FOREIGN KEY ("vault_id") REFERENCES "public"."vaults"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "webhook_deliveries" ADD CONSTRAINT "webhook_deliveries_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "webhook_deliveries" ADD CONSTRAINT "webhook_deliveries_endpoint_id_webhook_endpoints_id_fk" FOREIGN KEY ("endpoint_id") REFERENCES "public"."webhook_endpoints"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "webhook_delivery_attempts" ADD CONSTRAINT "webhook_delivery_attempts_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "webhook_delivery_attempts" ADD CONSTRAINT "webhook_delivery_attempts_delivery_id_webhook_deliveries_id_fk" FOREIGN KEY ("delivery_id") REFERENCES "public"."webhook_deliveries"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "webhook_endpoints" ADD CONSTRAINT "webhook_endpoints_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "idempotency_keys" ADD CONSTRAINT "idempotency_keys_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "policies" ADD CONSTRAINT "policies_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "screening_denylist_entries" ADD CONSTRAINT "screening_denylist_entries_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "transaction_status_history" ADD CONSTRAINT "transaction_status_history_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "transaction_status_history" ADD CONSTRAINT "transaction_status_history_transaction_id_transactions_id_fk" FOREIGN KEY ("transaction_id") REFERENCES "public"."transactions"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "transactions" ADD CONSTRAINT "transactions_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "transactions" ADD CONSTRAINT "transactions_source_wallet_id_wallets_id_fk" FOREIGN KEY ("source_wallet_id") REFERENCES "public"."wallets"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "transactions" ADD CONSTRAINT "transactions_asset_id_assets_id_fk" FOREIGN KEY ("asset_id") REFERENCES "public"."assets"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "operator_sessions" ADD CONSTRAINT "operator_sessions_operator_id_operators_id_fk" FOREIGN KEY ("operator_id") REFERENCES "public"."operators"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "audit_events_tenant_created_idx" ON "audit_events" USING btree ("tenant_id","id");--> statement-breakpoint
 CREATE INDEX "audit_events_action_idx" ON "audit_events" USING btree ("action");--> statement-breakpoint
 CREATE INDEX "event_outbox_undispatched_idx" ON "event_outbox" USING btree ("seq") WHERE "event_outbox"."dispatched_at" is null;--> statement-breakpoint
+CREATE UNIQUE INDEX "event_outbox_aggregate_sequence_unique" ON "event_outbox" USING btree ("aggregate_type","aggregate_id","sequence");--> statement-breakpoint
+CREATE INDEX "event_outbox_tenant_idx" ON "event_outbox" USING btree ("tenant_id","seq");--> statement-breakpoint
 CREATE UNIQUE INDEX "api_keys_key_id_unique" ON "api_keys" USING btree ("key_id");--> statement-breakpoint
 CREATE INDEX "api_keys_tenant_idx" ON "api_keys" USING btree ("tenant_id","id");--> statement-breakpoint
 CREATE UNIQUE INDEX "email_tokens_hash_unique" ON "email_tokens" USING btree ("token_hash");--> statement-breakpoint
@@ -251,4 +444,24 @@ CREATE INDEX "vaults_tenant_idx" ON "vaults" USING btree ("tenant_id","id");--> 
 CREATE UNIQUE INDEX "wallet_network_links_wallet_network_unique" ON "wallet_network_links" USING btree ("wallet_id","network_code");--> statement-breakpoint
 CREATE INDEX "wallet_network_links_vault_wallet_idx" ON "wallet_network_links" USING btree ("vault_id","wallet_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "wallets_tenant_address_unique" ON "wallets" USING btree ("tenant_id","address");--> statement-breakpoint
-CREATE INDEX "wallets_tenant_idx" ON "wallets" USING btree ("tenant_id","id");
+CREATE INDEX "wallets_tenant_idx" ON "wallets" USING btree ("tenant_id","id");--> statement-breakpoint
+CREATE UNIQUE INDEX "webhook_deliveries_endpoint_event_unique" ON "webhook_deliveries" USING btree ("endpoint_id","event_id");--> statement-breakpoint
+CREATE INDEX "webhook_deliveries_tenant_endpoint_idx" ON "webhook_deliveries" USING btree ("tenant_id","endpoint_id","id");--> statement-breakpoint
+CREATE INDEX "webhook_deliveries_due_idx" ON "webhook_deliveries" USING btree ("next_attempt_at") WHERE "webhook_deliveries"."status" = 'PENDING';--> statement-breakpoint
+CREATE INDEX "webhook_delivery_attempts_tenant_delivery_idx" ON "webhook_delivery_attempts" USING btree ("tenant_id","delivery_id","id");--> statement-breakpoint
+CREATE INDEX "webhook_endpoints_tenant_idx" ON "webhook_endpoints" USING btree ("tenant_id","id") WHERE "webhook_endpoints"."deleted_at" is null;--> statement-breakpoint
+CREATE INDEX "webhook_endpoints_tenant_enabled_idx" ON "webhook_endpoints" USING btree ("tenant_id") WHERE "webhook_endpoints"."status" = 'ENABLED' and "webhook_endpoints"."deleted_at" is null;--> statement-breakpoint
+CREATE UNIQUE INDEX "idempotency_keys_tenant_key_unique" ON "idempotency_keys" USING btree ("tenant_id","key");--> statement-breakpoint
+CREATE INDEX "idempotency_keys_expires_idx" ON "idempotency_keys" USING btree ("expires_at");--> statement-breakpoint
+CREATE UNIQUE INDEX "policies_tenant_version_unique" ON "policies" USING btree ("tenant_id","version");--> statement-breakpoint
+CREATE UNIQUE INDEX "screening_denylist_tenant_address_unique" ON "screening_denylist_entries" USING btree ("tenant_id","address");--> statement-breakpoint
+CREATE INDEX "transaction_status_history_tx_idx" ON "transaction_status_history" USING btree ("tenant_id","transaction_id","id");--> statement-breakpoint
+CREATE UNIQUE INDEX "transactions_tenant_external_id_unique" ON "transactions" USING btree ("tenant_id","external_id") WHERE "transactions"."external_id" is not null;--> statement-breakpoint
+CREATE UNIQUE INDEX "transactions_network_chain_tx_hash_unique" ON "transactions" USING btree ("network_code","chain_tx_hash") WHERE "transactions"."chain_tx_hash" is not null;--> statement-breakpoint
+CREATE INDEX "transactions_tenant_idx" ON "transactions" USING btree ("tenant_id","id");--> statement-breakpoint
+CREATE INDEX "transactions_tenant_status_idx" ON "transactions" USING btree ("tenant_id","status","id");--> statement-breakpoint
+CREATE INDEX "transactions_source_status_idx" ON "transactions" USING btree ("source_wallet_id","network_code","status");--> statement-breakpoint
+CREATE INDEX "transactions_tenant_asset_created_idx" ON "transactions" USING btree ("tenant_id","asset_id","created_at");--> statement-breakpoint
+CREATE UNIQUE INDEX "operator_sessions_token_hash_unique" ON "operator_sessions" USING btree ("token_hash");--> statement-breakpoint
+CREATE INDEX "operator_sessions_operator_idx" ON "operator_sessions" USING btree ("operator_id");--> statement-breakpoint
+CREATE UNIQUE INDEX "operators_email_unique" ON "operators" USING btree ("email");

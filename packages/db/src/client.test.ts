@@ -22,11 +22,11 @@ describe("database client", () => {
   it("commits a transaction and rolls one back on error", async () => {
     const tenantId = "0194f2c4-0000-7000-8000-000000000001";
     await t.db.transaction(async (tx) => {
-      await tx.insert(eventOutbox).values({ tenantId, type: "test.committed", data: { n: 1 } });
+      await tx.insert(eventOutbox).values({ tenantId, type: "test.committed", aggregateType: "test", aggregateId: tenantId, sequence: 1, data: { n: 1 } });
     });
     await expect(
       t.db.transaction(async (tx) => {
-        await tx.insert(eventOutbox).values({ tenantId, type: "test.rolled_back", data: { n: 2 } });
+        await tx.insert(eventOutbox).values({ tenantId, type: "test.rolled_back", aggregateType: "test", aggregateId: tenantId, sequence: 2, data: { n: 2 } });
         throw new Error("abort");
       }),
     ).rejects.toThrow("abort");

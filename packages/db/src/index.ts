@@ -1,4 +1,6 @@
 export * from "./client";
+export { isUniqueViolation } from "./errors";
+export { jobExecutor } from "./job-executor";
 export { migrationStatus, runMigrations, type MigrationStatus } from "./migrate";
 export { readDbEnv } from "./env";
 export * as schema from "./schema";

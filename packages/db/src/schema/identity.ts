@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, index, integer, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid, varchar } from "drizzle-orm/pg-core";
+import { bigint, check, index, integer, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid, varchar } from "drizzle-orm/pg-core";
 import { createdAt, id, updatedAt } from "./system";
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, precision: 3 });
@@ -36,19 +36,26 @@ export const users = pgTable(
   (t) => [uniqueIndex("users_email_unique").on(t.email), index("users_tenant_idx").on(t.tenantId)],
 );
 
-/** Single-use emailed tokens, stored as SHA-256 of the token only. */
+/**
+ * Single-use emailed tokens, stored as SHA-256 of the token only: email verification (24 h) and
+ * password reset (1 h). A token only ever works for its own purpose.
+ */
 export const emailTokens = pgTable(
   "email_tokens",
   {
     id: id(),
     userId: uuid("user_id").notNull().references(() => users.id),
-    purpose: text("purpose").notNull(), // "VERIFY_EMAIL"
+    purpose: text("purpose").notNull(),
     tokenHash: text("token_hash").notNull(),
     expiresAt: ts("expires_at").notNull(),
     usedAt: ts("used_at"),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("email_tokens_hash_unique").on(t.tokenHash), index("email_tokens_user_idx").on(t.userId)],
+  (t) => [
+    uniqueIndex("email_tokens_hash_unique").on(t.tokenHash),
+    index("email_tokens_user_idx").on(t.userId),
+    check("email_tokens_purpose_known", sql`${t.purpose} in ('VERIFY_EMAIL', 'PASSWORD_RESET')`),
+  ],
 );
 
 /** Dashboard sessions: `qs_` + 64 hex, stored as SHA-256; 12 h sliding. */

@@ -1,3 +1,6 @@
 export * from "./system";
 export * from "./identity";
 export * from "./custody";
+export * from "./webhooks";
+export * from "./transfers";
+export * from "./operators";

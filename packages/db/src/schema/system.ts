@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigserial, index, integer, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { bigserial, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { v7 as uuidv7 } from "uuid";
 
 export const id = () => uuid("id").primaryKey().$defaultFn(() => uuidv7());
@@ -40,11 +40,20 @@ export const eventOutbox = pgTable(
     id: uuid("id").notNull().unique().$defaultFn(() => uuidv7()),
     tenantId: uuid("tenant_id").notNull(),
     type: text("type").notNull(),
+    /** What the event is about ("transaction", "wallet", …) and its id. */
+    aggregateType: text("aggregate_type").notNull(),
+    aggregateId: text("aggregate_id").notNull(),
+    /** 1, 2, 3 … per aggregate, in commit order: receivers order a transaction's events by it. */
+    sequence: integer("sequence").notNull(),
     data: jsonb("data").$type<Record<string, unknown>>().notNull(),
     createdAt: createdAt(),
     dispatchedAt: timestamp("dispatched_at", { withTimezone: true, precision: 3 }),
   },
-  (t) => [index("event_outbox_undispatched_idx").on(t.seq).where(sql`${t.dispatchedAt} is null`)],
+  (t) => [
+    index("event_outbox_undispatched_idx").on(t.seq).where(sql`${t.dispatchedAt} is null`),
+    uniqueIndex("event_outbox_aggregate_sequence_unique").on(t.aggregateType, t.aggregateId, t.sequence),
+    index("event_outbox_tenant_idx").on(t.tenantId, t.seq),
+  ],
 );
 
 /** One row per running daemon process, refreshed every few seconds; shown to operators. */

@@ -1,0 +1,75 @@
+import { and, eq, isNull, sql } from "drizzle-orm";
+import type { Executor } from "../client";
+import { apiKeys, sessions } from "../schema/identity";
+
+/*
+ * What authentication reads on every request: a key by its id, a session by its token hash
+ * (the request names neither tenant; the row says which it is), and the batched bookkeeping.
+ */
+
+/** Sends `payload` on a LISTEN channel; inside a transaction PostgreSQL delivers it on commit. */
+export async function notifyChannel(db: Executor, params: { channel: string; payload: string }): Promise<void> {
+  await db.execute(sql`select pg_notify(${params.channel}, ${params.payload})`);
+}
+
+export interface ApiKeyCredentialRow {
+  tenantId: string;
+  secretHash: string;
+  scopes: string[];
+  status: "ACTIVE" | "REVOKED";
+  expiresAt: Date | null;
+  graceEndsAt: Date | null;
+}
+
+export async function findApiKeyCredential(db: Executor, params: { keyId: string }): Promise<ApiKeyCredentialRow | undefined> {
+  const [row] = await db
+    .select({
+      tenantId: apiKeys.tenantId,
+      secretHash: apiKeys.secretHash,
+      scopes: apiKeys.scopes,
+      status: apiKeys.status,
+      expiresAt: apiKeys.expiresAt,
+      graceEndsAt: apiKeys.graceEndsAt,
+    })
+    .from(apiKeys)
+    .where(eq(apiKeys.keyId, params.keyId));
+  return row;
+}
+
+export interface SessionCredentialRow {
+  id: string;
+  userId: string;
+  tenantId: string;
+  expiresAt: Date;
+  lastSeenAt: Date;
+  revokedAt: Date | null;
+}
+
+export async function findSessionByTokenHash(db: Executor, params: { tokenHash: string }): Promise<SessionCredentialRow | undefined> {
+  const [row] = await db
+    .select({ id: sessions.id, userId: sessions.userId, tenantId: sessions.tenantId, expiresAt: sessions.expiresAt, lastSeenAt: sessions.lastSeenAt, revokedAt: sessions.revokedAt })
+    .from(sessions)
+    .where(eq(sessions.tokenHash, params.tokenHash));
+  return row;
+}
+
+/** Slides an open session's expiry forward; a session revoked meanwhile stays revoked. */
+export async function touchSession(db: Executor, params: { tenantId: string; sessionId: string; lastSeenAt: Date; expiresAt: Date }): Promise<void> {
+  await db
+    .update(sessions)
+    .set({ lastSeenAt: params.lastSeenAt, expiresAt: params.expiresAt })
+    .where(and(eq(sessions.id, params.sessionId), eq(sessions.tenantId, params.tenantId), isNull(sessions.revokedAt)));
+}
+
+/**
+ * Records when keys were last used: one UPDATE for the whole batch, never moving a key's time
+ * backwards (instances flush independently and may be behind one another).
+ */
+export async function recordApiKeysLastUsed(db: Executor, uses: { keyId: string; usedAt: Date }[]): Promise<void> {
+  if (uses.length === 0) return;
+  const rows = JSON.stringify(uses.map((use) => ({ key_id: use.keyId, t: use.usedAt.toISOString() })));
+  await db.execute(sql`
+    update api_keys set last_used_at = v.t
+      from jsonb_to_recordset(${rows}::jsonb) as v(key_id text, t timestamptz)
+     where api_keys.key_id = v.key_id and (api_keys.last_used_at is null or api_keys.last_used_at < v.t)`);
+}

@@ -1,0 +1,27 @@
+/**
+ * The queries layer: every SQL statement of the service lives under packages/db/src/queries,
+ * one file per area, each function taking the executor (database or open transaction) first and
+ * the tenant id in every where-clause of tenant data. Core services call these; nothing above
+ * core writes SQL.
+ */
+export * from "./assets";
+export * from "./audit";
+export * from "./events";
+export * from "./heartbeats";
+export * from "./idempotency";
+export * from "./kyc";
+export * from "./policies";
+export * from "./screening";
+export * from "./settings";
+export * from "./signer-keys";
+export * from "./status";
+export * from "./tenants";
+export * from "./transactions";
+export * from "./vaults";
+export * from "./wallets";
+export * from "./webhooks";
+export * from "./operators";
+export * from "./identity";
+export * from "./email";
+export * from "./credentials";
+export * from "./auth";

@@ -1,0 +1,37 @@
+import { and, desc, eq, sql } from "drizzle-orm";
+import type { Executor } from "../client";
+import { policies } from "../schema/transfers";
+
+export type PolicyRow = typeof policies.$inferSelect;
+
+/** The tenant's newest policy version (the one that applies), or undefined when it never set one. */
+export async function findCurrentPolicy(db: Executor, params: { tenantId: string }): Promise<PolicyRow | undefined> {
+  const [row] = await db.select().from(policies).where(eq(policies.tenantId, params.tenantId)).orderBy(desc(policies.version)).limit(1);
+  return row;
+}
+
+/** One version of the tenant's policy, or undefined. */
+export async function findPolicyVersion(db: Executor, params: { tenantId: string; version: number }): Promise<PolicyRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(policies)
+    .where(and(eq(policies.tenantId, params.tenantId), eq(policies.version, params.version)));
+  return row;
+}
+
+/**
+ * Appends the tenant's next policy version (highest + 1, computed in the statement). Two
+ * concurrent writers compute the same number and the unique (tenant, version) index refuses
+ * the second: the caller turns that into a conflict.
+ */
+export async function insertPolicyVersion(
+  db: Executor,
+  params: { tenantId: string; document: Record<string, unknown>; createdBy: string | null; createdAt: Date },
+): Promise<PolicyRow> {
+  const next = sql<number>`(select coalesce(max(${policies.version}), 0) + 1 from ${policies} where ${policies.tenantId} = ${params.tenantId})`;
+  const [row] = await db
+    .insert(policies)
+    .values({ tenantId: params.tenantId, version: next, document: params.document, createdBy: params.createdBy, createdAt: params.createdAt })
+    .returning();
+  return row!;
+}

@@ -1,0 +1,26 @@
+import { and, eq, inArray } from "drizzle-orm";
+import type { AnyPgColumn, PgTable, PgUpdateSetSource } from "drizzle-orm/pg-core";
+import type { Executor } from "../client";
+
+/** A tenant-owned table with a status column: what a lifecycle transition moves. */
+export type StatusTable = PgTable & { id: AnyPgColumn; tenantId: AnyPgColumn; status: AnyPgColumn };
+
+/**
+ * The one shape of every state change: `UPDATE … SET … WHERE id = $id AND tenant_id = $tenant
+ * AND status IN ($expected) RETURNING *`. The row comes back only to the caller that moved it;
+ * a caller that finds nothing knows someone else moved it first (or it never existed).
+ */
+export async function updateWhereStatus<T extends StatusTable>(
+  db: Executor,
+  table: T,
+  key: { id: string; tenantId: string },
+  expected: readonly string[],
+  set: PgUpdateSetSource<T>,
+): Promise<T["$inferSelect"] | undefined> {
+  const rows = (await db
+    .update(table)
+    .set(set)
+    .where(and(eq(table.id, key.id), eq(table.tenantId, key.tenantId), inArray(table.status, [...expected])))
+    .returning()) as T["$inferSelect"][];
+  return rows[0];
+}

@@ -1,0 +1,364 @@
+import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, lt, lte, notInArray, or, sql } from "drizzle-orm";
+import type { Executor } from "../client";
+import { updateWhereStatus } from "./status";
+import { assets, walletNetworkLinks, wallets } from "../schema/custody";
+import { transactions, transactionStatusHistory } from "../schema/transfers";
+
+export type TransactionRow = typeof transactions.$inferSelect;
+export type NewTransactionRow = typeof transactions.$inferInsert;
+export type TransactionStatusValue = TransactionRow["status"];
+export type TransactionSubStatusValue = NonNullable<TransactionRow["subStatus"]>;
+
+/** The tenant's transaction, or undefined (also for another tenant's id). */
+export async function findTransaction(db: Executor, tenantId: string, transactionId: string): Promise<TransactionRow | undefined> {
+  const [row] = await db.select().from(transactions).where(and(eq(transactions.id, transactionId), eq(transactions.tenantId, tenantId)));
+  return row;
+}
+
+export async function insertTransaction(db: Executor, row: NewTransactionRow): Promise<TransactionRow> {
+  const [inserted] = await db.insert(transactions).values(row).returning();
+  return inserted!;
+}
+
+export async function insertStatusHistory(db: Executor, row: typeof transactionStatusHistory.$inferInsert): Promise<void> {
+  await db.insert(transactionStatusHistory).values(row);
+}
+
+/** A transaction's status changes, oldest first. */
+export function listStatusHistory(db: Executor, tenantId: string, transactionId: string) {
+  return db
+    .select()
+    .from(transactionStatusHistory)
+    .where(and(eq(transactionStatusHistory.tenantId, tenantId), eq(transactionStatusHistory.transactionId, transactionId)))
+    .orderBy(transactionStatusHistory.id);
+}
+
+/** Locks the transaction's row for the rest of the database transaction; its status, or undefined. */
+export async function lockTransactionStatus(db: Executor, tenantId: string, transactionId: string): Promise<TransactionStatusValue | undefined> {
+  const [row] = await db
+    .select({ status: transactions.status })
+    .from(transactions)
+    .where(and(eq(transactions.id, transactionId), eq(transactions.tenantId, tenantId)))
+    .for("update");
+  return row?.status;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Signing, broadcast and confirmations (the back half of the pipeline).
+
+/** What signature verification and broadcast read beside the transaction: its source wallet's key and its asset. */
+export interface SigningSourceRow {
+  id: string;
+  type: (typeof wallets.$inferSelect)["type"];
+  status: (typeof wallets.$inferSelect)["status"];
+  address: string;
+  publicKey: string | null;
+}
+
+export interface SigningAssetRow {
+  kind: (typeof assets.$inferSelect)["kind"];
+  contractAddress: string | null;
+}
+
+export interface TransactionForSigning {
+  transaction: TransactionRow;
+  /** Null only if the wallet row is gone (never expected: kept by a foreign key). */
+  wallet: SigningSourceRow | null;
+  /** Null for a row without an asset (contract deployment) or an asset the tenant cannot see. */
+  asset: SigningAssetRow | null;
+}
+
+function selectForSigning(db: Executor, tenantId: string) {
+  return db
+    .select({
+      transaction: transactions,
+      wallet: { id: wallets.id, type: wallets.type, status: wallets.status, address: wallets.address, publicKey: wallets.publicKey },
+      asset: { kind: assets.kind, contractAddress: assets.contractAddress },
+    })
+    .from(transactions)
+    .leftJoin(wallets, and(eq(wallets.id, transactions.sourceWalletId), eq(wallets.tenantId, tenantId)))
+    .leftJoin(assets, and(eq(assets.id, transactions.assetId), or(isNull(assets.tenantId), eq(assets.tenantId, tenantId))));
+}
+
+/** The tenant's transaction with its source wallet's key and its asset, or undefined. */
+export async function findTransactionForSigning(db: Executor, params: { tenantId: string; transactionId: string }): Promise<TransactionForSigning | undefined> {
+  const [row] = await selectForSigning(db, params.tenantId).where(and(eq(transactions.id, params.transactionId), eq(transactions.tenantId, params.tenantId)));
+  return row;
+}
+
+/** One page of the tenant's transactions in `status` with wallet key and asset, newest first: ids below `beforeId`. */
+export function listTransactionsForSigning(
+  db: Executor,
+  params: { tenantId: string; status: TransactionStatusValue; beforeId?: string | undefined; limit: number },
+): Promise<TransactionForSigning[]> {
+  return selectForSigning(db, params.tenantId)
+    .where(
+      and(
+        eq(transactions.tenantId, params.tenantId),
+        eq(transactions.status, params.status),
+        params.beforeId ? lt(transactions.id, params.beforeId) : undefined,
+      ),
+    )
+    .orderBy(desc(transactions.id))
+    .limit(params.limit);
+}
+
+/**
+ * One more send of the stored raw transaction, counted while the row is BROADCASTING (the count
+ * bounds re-sends of a dropped transaction). Undefined when the row has moved on.
+ */
+export async function recordTransactionSend(db: Executor, params: { tenantId: string; transactionId: string; at: Date }): Promise<TransactionRow | undefined> {
+  const [row] = await db
+    .update(transactions)
+    .set({ sendAttempts: sql`${transactions.sendAttempts} + 1`, updatedAt: params.at })
+    .where(and(eq(transactions.id, params.transactionId), eq(transactions.tenantId, params.tenantId), eq(transactions.status, "BROADCASTING")))
+    .returning();
+  return row;
+}
+
+/**
+ * The confirmation count of a CONFIRMING transaction, only while its receipt is still in the
+ * block stored on the row (a reorg is a status change, not an update). Undefined otherwise.
+ */
+export async function updateTransactionConfirmations(
+  db: Executor,
+  params: { tenantId: string; transactionId: string; blockHash: string; confirmations: number; at: Date },
+): Promise<TransactionRow | undefined> {
+  const [row] = await db
+    .update(transactions)
+    .set({ confirmations: params.confirmations, updatedAt: params.at })
+    .where(
+      and(
+        eq(transactions.id, params.transactionId),
+        eq(transactions.tenantId, params.tenantId),
+        eq(transactions.status, "CONFIRMING"),
+        eq(transactions.blockHash, params.blockHash),
+      ),
+    )
+    .returning();
+  return row;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Create, checks, release for signing and the read routes (the front half of the pipeline).
+
+type TransactionNetworkCode = TransactionRow["networkCode"];
+
+/** Transfers that ended without moving value: left out of velocity windows and daily quotas. */
+export const ENDED_WITHOUT_TRANSFER: readonly TransactionStatusValue[] = ["BLOCKED", "REJECTED", "CANCELLED", "EXPIRED", "FAILED"];
+
+/** Between "nonce assigned" and "broadcast": at most one per source wallet and network. */
+export const NONCE_HOLDING_STATUSES: readonly TransactionStatusValue[] = ["PENDING_SIGNATURE", "SIGNED"];
+
+/** Cleared and not yet mined: what the source's balance must still cover beside a new transfer. */
+const RESERVING_STATUSES: readonly TransactionStatusValue[] = ["QUEUED", "PENDING_SIGNATURE", "SIGNED", "BROADCASTING"];
+
+/**
+ * A transfer's source as create and the dry run need it, in one statement: the tenant's wallet
+ * and the vault it is placed in on `networkCode` (null when it is not placed there).
+ */
+export async function findTransferSource(
+  db: Executor,
+  params: { tenantId: string; walletId: string; networkCode: TransactionNetworkCode },
+): Promise<{ wallet: typeof wallets.$inferSelect; vaultId: string | null } | undefined> {
+  const [row] = await db
+    .select({ wallet: wallets, vaultId: walletNetworkLinks.vaultId })
+    .from(wallets)
+    .leftJoin(
+      walletNetworkLinks,
+      and(eq(walletNetworkLinks.walletId, wallets.id), eq(walletNetworkLinks.tenantId, params.tenantId), eq(walletNetworkLinks.networkCode, params.networkCode)),
+    )
+    .where(and(eq(wallets.id, params.walletId), eq(wallets.tenantId, params.tenantId)));
+  return row;
+}
+
+/** One page of the tenant's transactions, newest first, optionally filtered: ids below `beforeId`, at most `limit` rows. */
+export function listTransactionRows(
+  db: Executor,
+  params: {
+    tenantId: string;
+    status?: TransactionStatusValue | undefined;
+    sourceWalletId?: string | undefined;
+    externalId?: string | undefined;
+    beforeId?: string | undefined;
+    limit: number;
+  },
+): Promise<TransactionRow[]> {
+  return db
+    .select()
+    .from(transactions)
+    .where(
+      and(
+        eq(transactions.tenantId, params.tenantId),
+        params.status ? eq(transactions.status, params.status) : undefined,
+        params.sourceWalletId ? eq(transactions.sourceWalletId, params.sourceWalletId) : undefined,
+        params.externalId !== undefined ? eq(transactions.externalId, params.externalId) : undefined,
+        params.beforeId ? lt(transactions.id, params.beforeId) : undefined,
+      ),
+    )
+    .orderBy(desc(transactions.id))
+    .limit(params.limit);
+}
+
+/**
+ * Count and sum (of `assetId`) of the tenant's transfers created in [from, to] that have not
+ * ended without moving value, summed in SQL: the velocity windows of the policy engine and the
+ * daily quotas. `upToId` keeps only transfers created no later than that one (ids are
+ * time-ordered UUIDv7), so a transfer is judged by what came before it, whatever order the
+ * checks run in. Narrowed to one source wallet, or to the wallets placed in one vault on the
+ * transfer's network, when given. `count` counts every asset; `amount` only `assetId`.
+ */
+export async function summarizeTransfers(
+  db: Executor,
+  params: {
+    tenantId: string;
+    assetId: string;
+    from: Date;
+    to: Date;
+    upToId?: string | undefined;
+    sourceWalletId?: string | undefined;
+    vaultId?: string | undefined;
+  },
+): Promise<{ count: number; amount: bigint }> {
+  const placedInVault = params.vaultId
+    ? sql`exists (select 1 from ${walletNetworkLinks} where ${walletNetworkLinks.tenantId} = ${params.tenantId}
+        and ${walletNetworkLinks.walletId} = ${transactions.sourceWalletId}
+        and ${walletNetworkLinks.networkCode} = ${transactions.networkCode}
+        and ${walletNetworkLinks.vaultId} = ${params.vaultId})`
+    : undefined;
+  const [row] = await db
+    .select({
+      count: sql<number>`count(*)::int`,
+      amount: sql<string>`coalesce(sum(${transactions.amount}) filter (where ${transactions.assetId} = ${params.assetId}), 0)::text`,
+    })
+    .from(transactions)
+    .where(
+      and(
+        eq(transactions.tenantId, params.tenantId),
+        gte(transactions.createdAt, params.from),
+        lte(transactions.createdAt, params.to),
+        notInArray(transactions.status, [...ENDED_WITHOUT_TRANSFER]),
+        params.upToId ? lte(transactions.id, params.upToId) : undefined,
+        params.sourceWalletId ? eq(transactions.sourceWalletId, params.sourceWalletId) : undefined,
+        placedInVault,
+      ),
+    );
+  return { count: row?.count ?? 0, amount: BigInt(row?.amount ?? "0") };
+}
+
+/**
+ * What the source's cleared, not yet mined transfers (other than `excludeId`) still take from
+ * its balance: the amounts of `assetId` and the fee caps (gas limit × max fee per gas, native)
+ * of those released with fees.
+ */
+export async function sumSourceReservations(
+  db: Executor,
+  params: { tenantId: string; sourceWalletId: string; networkCode: TransactionNetworkCode; assetId: string; excludeId: string },
+): Promise<{ amount: bigint; fees: bigint }> {
+  const [row] = await db
+    .select({
+      amount: sql<string>`coalesce(sum(${transactions.amount}) filter (where ${transactions.assetId} = ${params.assetId}), 0)::text`,
+      fees: sql<string>`coalesce(sum(${transactions.gasLimit} * ${transactions.maxFeePerGas}), 0)::text`,
+    })
+    .from(transactions)
+    .where(
+      and(
+        eq(transactions.tenantId, params.tenantId),
+        eq(transactions.sourceWalletId, params.sourceWalletId),
+        eq(transactions.networkCode, params.networkCode),
+        inArray(transactions.status, [...RESERVING_STATUSES]),
+        sql`${transactions.id} <> ${params.excludeId}`,
+      ),
+    );
+  return { amount: BigInt(row?.amount ?? "0"), fees: BigInt(row?.fees ?? "0") };
+}
+
+/** The source's transfer that holds its nonce slot (PENDING_SIGNATURE or SIGNED), if any. */
+export async function findNonceHoldingTransfer(
+  db: Executor,
+  params: { tenantId: string; sourceWalletId: string; networkCode: TransactionNetworkCode },
+): Promise<Pick<TransactionRow, "id" | "status"> | undefined> {
+  const [row] = await db
+    .select({ id: transactions.id, status: transactions.status })
+    .from(transactions)
+    .where(
+      and(
+        eq(transactions.tenantId, params.tenantId),
+        eq(transactions.sourceWalletId, params.sourceWalletId),
+        eq(transactions.networkCode, params.networkCode),
+        inArray(transactions.status, [...NONCE_HOLDING_STATUSES]),
+      ),
+    )
+    .limit(1);
+  return row;
+}
+
+/** The source's oldest QUEUED transfer (first in, first released), if any. */
+export async function findOldestQueuedTransfer(
+  db: Executor,
+  params: { tenantId: string; sourceWalletId: string; networkCode: TransactionNetworkCode },
+): Promise<TransactionRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(transactions)
+    .where(
+      and(
+        eq(transactions.tenantId, params.tenantId),
+        eq(transactions.sourceWalletId, params.sourceWalletId),
+        eq(transactions.networkCode, params.networkCode),
+        eq(transactions.status, "QUEUED"),
+      ),
+    )
+    .orderBy(asc(transactions.id))
+    .limit(1);
+  return row;
+}
+
+/**
+ * The highest nonce the source has used on chain through this service: transfers broadcast
+ * (BROADCASTING, CONFIRMING, COMPLETED) or mined and reverted. Null when there is none.
+ */
+export async function findHighestBroadcastNonce(
+  db: Executor,
+  params: { tenantId: string; sourceWalletId: string; networkCode: TransactionNetworkCode },
+): Promise<number | null> {
+  const [row] = await db
+    .select({ nonce: sql<number | null>`max(${transactions.nonce})` })
+    .from(transactions)
+    .where(
+      and(
+        eq(transactions.tenantId, params.tenantId),
+        eq(transactions.sourceWalletId, params.sourceWalletId),
+        eq(transactions.networkCode, params.networkCode),
+        isNotNull(transactions.nonce),
+        or(
+          inArray(transactions.status, ["BROADCASTING", "CONFIRMING", "COMPLETED"]),
+          and(eq(transactions.status, "FAILED"), eq(transactions.subStatus, "REVERTED_ON_CHAIN")),
+        ),
+      ),
+    );
+  return row?.nonce ?? null;
+}
+
+/**
+ * One more failed screening attempt (provider down or answering garbage), counted while the
+ * transfer is still SUBMITTED; the new count, or undefined when the row has moved on.
+ */
+export async function recordScreeningAttempt(db: Executor, params: { tenantId: string; transactionId: string; at: Date }): Promise<number | undefined> {
+  const [row] = await db
+    .update(transactions)
+    .set({ screeningAttempts: sql`${transactions.screeningAttempts} + 1`, updatedAt: params.at })
+    .where(and(eq(transactions.id, params.transactionId), eq(transactions.tenantId, params.tenantId), eq(transactions.status, "SUBMITTED")))
+    .returning({ screeningAttempts: transactions.screeningAttempts });
+  return row?.screeningAttempts;
+}
+
+/** The conditional status UPDATE of one transaction (see `updateWhereStatus`): the row if this call moved it. */
+export function updateTransactionWhereStatus(
+  db: Executor,
+  key: { tenantId: string; transactionId: string },
+  expected: readonly TransactionStatusValue[],
+  set: Partial<NewTransactionRow>,
+): Promise<TransactionRow | undefined> {
+  return updateWhereStatus(db, transactions, { id: key.transactionId, tenantId: key.tenantId }, expected, set);
+}

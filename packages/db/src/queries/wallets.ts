@@ -1,0 +1,109 @@
+import { and, asc, desc, eq, inArray, lt } from "drizzle-orm";
+import type { Executor } from "../client";
+import { walletNetworkLinks, wallets } from "../schema/custody";
+import { updateWhereStatus } from "./status";
+
+export type WalletRow = typeof wallets.$inferSelect;
+export type NewWalletRow = typeof wallets.$inferInsert;
+export type WalletNetworkLinkRow = typeof walletNetworkLinks.$inferSelect;
+
+export interface WalletKey {
+  tenantId: string;
+  walletId: string;
+}
+
+/** The tenant's wallet, or undefined (also for another tenant's id); `lock` holds the row until commit. */
+export async function findWalletRow(db: Executor, params: WalletKey & { lock?: "update" | undefined }): Promise<WalletRow | undefined> {
+  const query = db
+    .select()
+    .from(wallets)
+    .where(and(eq(wallets.id, params.walletId), eq(wallets.tenantId, params.tenantId)));
+  const [row] = params.lock ? await query.for(params.lock) : await query;
+  return row;
+}
+
+/** Whether the tenant already has a wallet at `address` (canonical form). */
+export async function walletAddressTaken(db: Executor, params: { tenantId: string; address: string }): Promise<boolean> {
+  const [row] = await db
+    .select({ id: wallets.id })
+    .from(wallets)
+    .where(and(eq(wallets.tenantId, params.tenantId), eq(wallets.address, params.address)));
+  return row !== undefined;
+}
+
+/** Which of `addresses` are wallets of the tenant already. */
+export async function listTakenWalletAddresses(db: Executor, params: { tenantId: string; addresses: string[] }): Promise<string[]> {
+  if (params.addresses.length === 0) return [];
+  const rows = await db
+    .select({ address: wallets.address })
+    .from(wallets)
+    .where(and(eq(wallets.tenantId, params.tenantId), inArray(wallets.address, params.addresses)));
+  return rows.map((r) => r.address);
+}
+
+export async function insertWalletRow(db: Executor, row: NewWalletRow): Promise<WalletRow> {
+  const [inserted] = await db.insert(wallets).values(row).returning();
+  return inserted!;
+}
+
+/** ACTIVE → ARCHIVED; undefined when the wallet was not active (or is unknown). */
+export function archiveActiveWallet(db: Executor, params: WalletKey & { archivedAt: Date }): Promise<WalletRow | undefined> {
+  return updateWhereStatus(db, wallets, { id: params.walletId, tenantId: params.tenantId }, ["ACTIVE"], {
+    status: "ARCHIVED",
+    archivedAt: params.archivedAt,
+    updatedAt: params.archivedAt,
+  });
+}
+
+/**
+ * One page of the wallets placed in a vault (home vault or a network link), newest first: ids
+ * below `beforeId`, at most `limit` rows.
+ */
+export async function listVaultWalletRows(
+  db: Executor,
+  params: { tenantId: string; vaultId: string; beforeId?: string | undefined; limit: number },
+): Promise<WalletRow[]> {
+  const rows = await db
+    .select({ wallet: wallets })
+    .from(wallets)
+    .innerJoin(walletNetworkLinks, eq(walletNetworkLinks.walletId, wallets.id))
+    .where(
+      and(
+        eq(wallets.tenantId, params.tenantId),
+        eq(walletNetworkLinks.tenantId, params.tenantId),
+        eq(walletNetworkLinks.vaultId, params.vaultId),
+        params.beforeId ? lt(wallets.id, params.beforeId) : undefined,
+      ),
+    )
+    .orderBy(desc(wallets.id))
+    .limit(params.limit);
+  return rows.map((r) => r.wallet);
+}
+
+/** The placements of the tenant's wallets `walletIds`, oldest first. */
+export function listNetworkLinks(db: Executor, params: { tenantId: string; walletIds: string[] }): Promise<WalletNetworkLinkRow[]> {
+  return db
+    .select()
+    .from(walletNetworkLinks)
+    .where(and(eq(walletNetworkLinks.tenantId, params.tenantId), inArray(walletNetworkLinks.walletId, params.walletIds)))
+    .orderBy(asc(walletNetworkLinks.id));
+}
+
+/** The wallet's placement on `networkCode`, or undefined. */
+export async function findNetworkLink(
+  db: Executor,
+  params: WalletKey & { networkCode: WalletNetworkLinkRow["networkCode"] },
+): Promise<WalletNetworkLinkRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(walletNetworkLinks)
+    .where(and(eq(walletNetworkLinks.tenantId, params.tenantId), eq(walletNetworkLinks.walletId, params.walletId), eq(walletNetworkLinks.networkCode, params.networkCode)));
+  return row;
+}
+
+export async function insertNetworkLink(
+  db: Executor,
+  row: { tenantId: string; walletId: string; networkCode: WalletNetworkLinkRow["networkCode"]; vaultId: string; createdAt: Date },
+): Promise<void> {
+  await db.insert(walletNetworkLinks).values(row);
+}

@@ -1,0 +1,200 @@
+import { sql } from "drizzle-orm";
+import { bigint, check, index, integer, json, jsonb, numeric, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { assets, networkCode, wallets } from "./custody";
+import { tenants } from "./identity";
+import { createdAt, id, updatedAt } from "./system";
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, precision: 3 });
+/** uint256 in PostgreSQL: exact, summable in SQL (velocity windows), read back as a string. */
+const uint256 = (name: string) => numeric(name, { precision: 78, scale: 0 });
+
+/** CONTRACT §6; mirrored by TRANSACTION_STATUSES in @qc/core (transfers/transaction-status.ts). */
+export const transactionStatus = pgEnum("transaction_status", [
+  "SUBMITTED",
+  "QUEUED",
+  "PENDING_SIGNATURE",
+  "SIGNED",
+  "BROADCASTING",
+  "CONFIRMING",
+  "COMPLETED",
+  "BLOCKED",
+  "REJECTED",
+  "CANCELLED",
+  "EXPIRED",
+  "FAILED",
+]);
+export const transactionSubStatus = pgEnum("transaction_sub_status", [
+  "BLOCKED_BY_POLICY",
+  "REJECTED_AML_SCREENING",
+  "QUOTA_EXCEEDED",
+  "REJECTED_BY_SIGNER",
+  "CANCELLED_BY_USER",
+  "SIGNING_TIMEOUT",
+  "SIGNATURE_MISMATCH",
+  "INSUFFICIENT_FUNDS",
+  "DROPPED_BY_CHAIN",
+  "REVERTED_ON_CHAIN",
+  "INTERNAL_ERROR",
+]);
+export const transactionType = pgEnum("transaction_type", ["TRANSFER", "CONTRACT_DEPLOY"]);
+
+/**
+ * One outbound transaction: the intent as created (network, source, destination, asset,
+ * amount), what the checks decided, the unsigned transaction released for signing (nonce, fee
+ * caps, gas), the signature, the raw signed transaction (stored before it is sent) and what the
+ * chain said. Every status change is a conditional UPDATE (see @qc/core transitionTransaction).
+ */
+export const transactions = pgTable(
+  "transactions",
+  {
+    id: id(),
+    tenantId: uuid("tenant_id").notNull().references(() => tenants.id),
+    externalId: text("external_id"),
+    type: transactionType("type").notNull().default("TRANSFER"),
+    networkCode: networkCode("network_code").notNull(),
+    chainId: integer("chain_id").notNull(),
+    sourceWalletId: uuid("source_wallet_id").notNull().references(() => wallets.id),
+    sourceAddress: text("source_address").notNull(),
+    /** Null only for a contract deployment. */
+    destinationAddress: text("destination_address"),
+    assetId: uuid("asset_id").references(() => assets.id),
+    amount: uint256("amount").notNull(),
+    note: text("note"),
+    status: transactionStatus("status").notNull().default("SUBMITTED"),
+    subStatus: transactionSubStatus("sub_status"),
+    statusReason: text("status_reason"),
+    /** Decisions of the checks: `{decision, ruleId}` and `{provider, decision, riskScore, reasons}`. */
+    policy: jsonb("policy").$type<{ decision: "ALLOW" | "BLOCK"; ruleId: string | null }>(),
+    screening: jsonb("screening").$type<{ provider: string; decision: "CLEAR" | "BLOCKED"; riskScore: number | null; reasons: string[] }>(),
+    /** Consecutive failed screening attempts (provider down); fail closed after a bound. */
+    screeningAttempts: integer("screening_attempts").notNull().default(0),
+    /** Released for signing: nonce, fee caps and gas; the calldata (ERC-20 transfer, deployment). */
+    nonce: integer("nonce"),
+    gasLimit: uint256("gas_limit"),
+    maxFeePerGas: uint256("max_fee_per_gas"),
+    maxPriorityFeePerGas: uint256("max_priority_fee_per_gas"),
+    data: text("data"),
+    unsignedTransaction: text("unsigned_transaction"),
+    signingHash: text("signing_hash"),
+    /** PENDING_SIGNATURE → EXPIRED (SIGNING_TIMEOUT) at this time. */
+    signingDeadline: ts("signing_deadline"),
+    signature: text("signature"),
+    /** The raw signed transaction and its hash, stored before the first send. */
+    rawTransaction: text("raw_transaction"),
+    chainTxHash: text("chain_tx_hash"),
+    sendAttempts: integer("send_attempts").notNull().default(0),
+    blockNumber: bigint("block_number", { mode: "number" }),
+    blockHash: text("block_hash"),
+    confirmations: integer("confirmations").notNull().default(0),
+    requiredConfirmations: integer("required_confirmations").notNull(),
+    contractAddress: text("contract_address"),
+    /**
+     * A CONTRACT_DEPLOY's intent: the catalog template and its constructor arguments in canonical
+     * form. The creation data is always rebuilt from these and the pinned catalog, never from `data`.
+     */
+    templateId: text("template_id"),
+    constructorArgs: jsonb("constructor_args").$type<Record<string, string | boolean>>(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    signedAt: ts("signed_at"),
+    broadcastAt: ts("broadcast_at"),
+    completedAt: ts("completed_at"),
+  },
+  (t) => [
+    uniqueIndex("transactions_tenant_external_id_unique").on(t.tenantId, t.externalId).where(sql`${t.externalId} is not null`),
+    uniqueIndex("transactions_network_chain_tx_hash_unique").on(t.networkCode, t.chainTxHash).where(sql`${t.chainTxHash} is not null`),
+    index("transactions_tenant_idx").on(t.tenantId, t.id),
+    index("transactions_tenant_status_idx").on(t.tenantId, t.status, t.id),
+    index("transactions_source_status_idx").on(t.sourceWalletId, t.networkCode, t.status),
+    /** Velocity windows and daily quotas: the tenant's transfers of one asset by creation time. */
+    index("transactions_tenant_asset_created_idx").on(t.tenantId, t.assetId, t.createdAt),
+    check("transactions_amount_nonnegative", sql`${t.amount} >= 0`),
+    check("transactions_source_canonical", sql`${t.sourceAddress} ~ '^0x[0-9a-f]{40}$'`),
+    check("transactions_destination_canonical", sql`${t.destinationAddress} is null or ${t.destinationAddress} ~ '^0x[0-9a-f]{40}$'`),
+    check(
+      "transactions_deploy_shape",
+      sql`(${t.type} = 'CONTRACT_DEPLOY') = (${t.templateId} is not null and ${t.constructorArgs} is not null)`,
+    ),
+  ],
+);
+
+/**
+ * Every status change of a transaction, in order: the timeline of `GET /v1/transactions/{id}/events`.
+ * Written by the same transition that moves the row.
+ */
+export const transactionStatusHistory = pgTable(
+  "transaction_status_history",
+  {
+    id: id(),
+    tenantId: uuid("tenant_id").notNull().references(() => tenants.id),
+    transactionId: uuid("transaction_id").notNull().references(() => transactions.id),
+    fromStatus: transactionStatus("from_status"),
+    toStatus: transactionStatus("to_status").notNull(),
+    subStatus: transactionSubStatus("sub_status"),
+    reason: text("reason"),
+    actorType: text("actor_type").notNull(),
+    actorId: text("actor_id"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("transaction_status_history_tx_idx").on(t.tenantId, t.transactionId, t.id)],
+);
+
+/**
+ * Idempotency keys (CONTRACT §6), one per (tenant, key), kept 24 h: the unique index is what
+ * makes two instances unable to both execute a request.
+ */
+export const idempotencyKeys = pgTable(
+  "idempotency_keys",
+  {
+    id: id(),
+    tenantId: uuid("tenant_id").notNull().references(() => tenants.id),
+    key: text("key").notNull(),
+    /** SHA-256 of method, path and the canonical JSON body: "same request" means same hash. */
+    requestHash: text("request_hash").notNull(),
+    method: text("method").notNull(),
+    path: text("path").notNull(),
+    /** null while the first request runs. */
+    responseStatus: integer("response_status"),
+    /** `json`, not `jsonb`: kept as written, so a replay is byte-for-byte the first body (jsonb reorders keys). */
+    responseBody: json("response_body"),
+    createdAt: createdAt(),
+    completedAt: ts("completed_at"),
+    expiresAt: ts("expires_at").notNull(),
+  },
+  (t) => [uniqueIndex("idempotency_keys_tenant_key_unique").on(t.tenantId, t.key), index("idempotency_keys_expires_idx").on(t.expiresAt)],
+);
+
+/** Transfer policies (CONTRACT §6): every PUT makes a new version; the newest one applies. */
+export const policies = pgTable(
+  "policies",
+  {
+    id: id(),
+    tenantId: uuid("tenant_id").notNull().references(() => tenants.id),
+    version: integer("version").notNull(),
+    document: jsonb("document").$type<Record<string, unknown>>().notNull(),
+    createdBy: text("created_by"),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("policies_tenant_version_unique").on(t.tenantId, t.version)],
+);
+
+/**
+ * The tenant's own screening denylist (`GET|PUT /v1/settings/screening-denylist`): destinations
+ * the built-in `denylist` provider blocks for this tenant, beside SCREENING_DENYLIST.
+ */
+export const screeningDenylistEntries = pgTable(
+  "screening_denylist_entries",
+  {
+    id: id(),
+    tenantId: uuid("tenant_id").notNull().references(() => tenants.id),
+    /** Canonical form (lower-case 0x + 40 hex), so a lookup is one equality. */
+    address: text("address").notNull(),
+    label: text("label").notNull().default(""),
+    position: integer("position").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("screening_denylist_tenant_address_unique").on(t.tenantId, t.address),
+    check("screening_denylist_address_canonical", sql`${t.address} ~ '^0x[0-9a-f]{40}$'`),
+  ],
+);
