@@ -5,7 +5,7 @@ import { startDevnet, type Devnet } from "./start-devnet";
 export type StartLocalDevnetsOptions = {
   /** The environment to read `QUANTUM_*_RPC_URL` from (pass the validated env, not process.env). */
   env: Record<string, string | undefined>;
-  /** Root for per-network data dirs (`<dataDir>/devnet-sandbox`, `<dataDir>/devnet-mainnet`, as scripts/start.ts). Default `.data`. */
+  /** Root for per-network data dirs (`<dataDir>/devnet-sandbox`, `<dataDir>/devnet-mainnet`). Default `.data`. */
   dataDir?: string;
   host?: string;
   blockTimeMs?: number;

@@ -55,6 +55,18 @@ export {
 } from "./protocol/ownership-proof";
 export { buildQuantumTransfer, type BuildQuantumTransferParameters } from "./protocol/build-transfer";
 
+// ML-DSA-87 verification on worker threads (web process and daemon)
+export {
+  createVerifyPool,
+  VerifyPoolBusyError,
+  VerifyPoolClosedError,
+  VerifyWorkerError,
+  type CreateVerifyPoolParameters,
+  type VerifyPool,
+  type VerifyPoolStats,
+  type VerifyRequest,
+} from "./verify/verify-pool";
+
 // viem clients, accounts and actions
 export {
   createQuantumPublicClient,

@@ -17,17 +17,25 @@ export type CompiledContract = {
   sourceKeccak256: Hex;
 };
 
+export type CompileReport = {
+  artifact: CompiledContract;
+  /** solc warnings and infos (formatted); an audited template is expected to have none. */
+  warnings: string[];
+};
+
 export const COMPILER_SETTINGS = { optimizer: { enabled: true, runs: 200 }, evmVersion: "prague" } as const;
 
+/** `fileName` is relative to `packages/chain/contracts/` (e.g. `testing/X.sol`). */
 export function contractSourcePath(fileName: string): string {
   return fileURLToPath(new URL(`../../contracts/${fileName}`, import.meta.url));
 }
 
 /**
- * Compiles one contract with the pinned solc from npm (a dev dependency). Used by the test
- * that checks the committed artifact and by `scripts/compile-contracts.ts`.
+ * Compiles one self-contained contract (no imports) with the pinned solc from npm (a dev
+ * dependency, loaded only here so the runtime never needs it). Used by the tests that check the
+ * committed artifacts and by `scripts/compile-contracts.ts`.
  */
-export function compileContract(fileName: string, contractName: string): CompiledContract {
+export function compileContractReport(fileName: string, contractName: string): CompileReport {
   const require = createRequire(import.meta.url);
   const solc = require("solc") as { compile(input: string): string; version(): string };
   const version = solc.version();
@@ -42,19 +50,28 @@ export function compileContract(fileName: string, contractName: string): Compile
     errors?: { severity: string; formattedMessage: string }[];
     contracts?: Record<string, Record<string, { abi: Abi; evm: { bytecode: { object: string } } }>>;
   };
-  const errors = (output.errors ?? []).filter((e) => e.severity === "error");
+  const diagnostics = output.errors ?? [];
+  const errors = diagnostics.filter((e) => e.severity === "error");
   if (errors.length > 0) throw new Error(errors.map((e) => e.formattedMessage).join("\n"));
   const contract = output.contracts?.[fileName]?.[contractName];
   if (!contract) throw new Error(`${contractName} not found in ${fileName}`);
   const bytecode = `0x${contract.evm.bytecode.object}` as Hex;
   return {
-    contractName,
-    sourceFile: `contracts/${fileName}`,
-    solcVersion: version,
-    settings: COMPILER_SETTINGS,
-    abi: contract.abi,
-    bytecode,
-    bytecodeKeccak256: keccak256(bytecode),
-    sourceKeccak256: keccak256(new TextEncoder().encode(source)),
+    artifact: {
+      contractName,
+      sourceFile: `contracts/${fileName}`,
+      solcVersion: version,
+      settings: COMPILER_SETTINGS,
+      abi: contract.abi,
+      bytecode,
+      bytecodeKeccak256: keccak256(bytecode),
+      sourceKeccak256: keccak256(new TextEncoder().encode(source)),
+    },
+    warnings: diagnostics.filter((e) => e.severity !== "error").map((e) => e.formattedMessage),
   };
+}
+
+/** The artifact of `compileContractReport`, for callers that do not look at warnings. */
+export function compileContract(fileName: string, contractName: string): CompiledContract {
+  return compileContractReport(fileName, contractName).artifact;
 }

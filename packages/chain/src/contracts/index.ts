@@ -1,12 +1,17 @@
-import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import type { CompiledContract } from "./compile";
+import { loadArtifact } from "./load-artifact";
 
-export { compileContract, COMPILER_SETTINGS, SOLC_VERSION, type CompiledContract } from "./compile";
-
-function loadArtifact(fileName: string): CompiledContract {
-  return JSON.parse(readFileSync(fileURLToPath(new URL(`../../contracts/${fileName}`, import.meta.url)), "utf8")) as CompiledContract;
-}
+export { compileContract, compileContractReport, COMPILER_SETTINGS, SOLC_VERSION, type CompiledContract, type CompileReport } from "./compile";
+export {
+  CONTRACT_TEMPLATES,
+  findContractTemplate,
+  type ConstructorInput,
+  type ConstructorInputRule,
+  type ContractTemplate,
+  type ContractTemplateKind,
+} from "./templates";
+export { TEMPLATE_SOURCES, OTHER_ARTIFACT_SOURCES, type TemplateId } from "./template-sources";
+export { loadArtifact } from "./load-artifact";
 
 /**
  * The test ERC-20 (`contracts/QuantumTestToken.sol`), compiled with the pinned solc.
@@ -14,3 +19,15 @@ function loadArtifact(fileName: string): CompiledContract {
  * A test recompiles the source and compares.
  */
 export const QUANTUM_TEST_TOKEN: CompiledContract = loadArtifact("QuantumTestToken.json");
+export {
+  encodeTemplateDeployment,
+  InvalidConstructorArgumentsError,
+  TemplateBytecodeMismatchError,
+  type CanonicalConstructorArgs,
+  type ConstructorArgumentFieldError,
+  type EncodeTemplateDeploymentParameters,
+  type EncodeTemplateDeploymentReturnType,
+  type InvalidConstructorArgumentsErrorType,
+  type TemplateBytecodeMismatchErrorType,
+} from "./encode-template-deployment";
+export { buildQuantumDeployment, type BuildQuantumDeploymentParameters, type BuildQuantumDeploymentReturnType } from "./build-quantum-deployment";

@@ -7,6 +7,13 @@ import { mapRpcError } from "./node";
 const rpc = (code: number, message: string, data?: unknown) =>
   new RpcRequestError({ body: { method: "eth_sendRawTransaction" }, error: { code, message, data }, url: "http://127.0.0.1:1" });
 
+/** The last link of `error.cause`, followed by hand (viem nests its errors one to three deep). */
+function rootCause(error: Error): unknown {
+  let current: unknown = error;
+  while (current instanceof Error && current.cause !== undefined && current.cause !== null) current = current.cause;
+  return current;
+}
+
 describe("mapRpcError", () => {
   test.each([
     [rpc(-32003, "nonce too low: next nonce 4, transaction nonce 3", { reason: "NONCE_TOO_LOW" }), "NonceTooLowError"],
@@ -29,7 +36,9 @@ describe("mapRpcError", () => {
     const mapped = mapRpcError(error);
     expect(mapped.name).toBe(name);
     expect(mapped.cause).toBe(error);
-    expect(mapped.walk()).toBeDefined();
+    // walk() reaches the root of the original error's own chain, and finds the original in it.
+    expect(mapped.walk()).toBe(rootCause(error));
+    expect(mapped.walk((e) => e === error)).toBe(error);
   });
 
   test("fee errors say which fee", () => {

@@ -1,0 +1,169 @@
+import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { ml_dsa87 } from "@noble/post-quantum/ml-dsa.js";
+import { bytesToHex, hexToBytes, type Hex } from "viem";
+import { afterAll, describe, expect, it } from "vitest";
+import { OWNERSHIP_PROOF_CONTEXT, TRANSACTION_SIGNATURE_CONTEXT } from "../protocol/constants";
+import { createVerifyPool, VerifyPoolBusyError, VerifyPoolClosedError, type VerifyPool, type VerifyRequest } from "./verify-pool";
+
+const load = <T>(name: string): T => JSON.parse(readFileSync(new URL(`../../vectors/${name}`, import.meta.url), "utf8")) as T;
+const keys = load<{ vectors: { publicKey: Hex; secretKey: Hex }[] }>("keys.json").vectors;
+const transactions = load<{ vectors: { name: string; keyIndex: number; signingHash: Hex; signature: Hex }[] }>("transactions.json").vectors;
+const proofs = load<{ vectors: { keyIndex: number; message: string; signature: Hex }[] }>("ownership-proofs.json").vectors;
+
+const utf8 = new TextEncoder();
+
+/** noble on this thread: the reference the pool must agree with, request for request. */
+function nobleVerify(request: VerifyRequest): boolean {
+  const message = request.signingHash !== undefined ? toBytes(request.signingHash) : typeof request.message === "string" ? utf8.encode(request.message) : request.message!;
+  const context = typeof request.context === "string" ? utf8.encode(request.context) : request.context;
+  try {
+    return ml_dsa87.verify(toBytes(request.signature), message, toBytes(request.publicKey), { context });
+  } catch {
+    return false;
+  }
+}
+const toBytes = (value: Uint8Array | string) => (typeof value === "string" ? hexToBytes(value as Hex) : value);
+
+function flipBit(bytes: Uint8Array, index: number): Uint8Array {
+  const copy = Uint8Array.from(bytes);
+  copy[index % copy.length]! ^= 0x01;
+  return copy;
+}
+
+describe("verify pool", () => {
+  const pool = createVerifyPool({ size: 2 });
+  afterAll(() => pool.close());
+
+  it("accepts every published vector, as noble does", async () => {
+    const requests: VerifyRequest[] = [
+      ...transactions.map((v) => ({ publicKey: keys[v.keyIndex]!.publicKey, signature: v.signature, signingHash: v.signingHash, context: TRANSACTION_SIGNATURE_CONTEXT })),
+      ...proofs.map((v) => ({ publicKey: keys[v.keyIndex]!.publicKey, signature: v.signature, message: v.message, context: OWNERSHIP_PROOF_CONTEXT })),
+    ];
+    expect(requests.length).toBeGreaterThanOrEqual(4);
+    const results = await Promise.all(requests.map((r) => pool.verify(r)));
+    expect(results).toEqual(requests.map(() => true));
+    expect(results).toEqual(requests.map(nobleVerify));
+  });
+
+  it("refuses the vectors under the other context, another key, another message or a flipped signature bit", async () => {
+    const vector = transactions[0]!;
+    const good = { publicKey: keys[vector.keyIndex]!.publicKey, signature: vector.signature, signingHash: vector.signingHash, context: TRANSACTION_SIGNATURE_CONTEXT };
+    const otherKey = keys.find((_, i) => i !== vector.keyIndex)!.publicKey;
+    const proof = proofs[0]!;
+    const goodProof = { publicKey: keys[proof.keyIndex]!.publicKey, signature: proof.signature, message: proof.message, context: OWNERSHIP_PROOF_CONTEXT };
+    const bad: VerifyRequest[] = [
+      { ...good, context: OWNERSHIP_PROOF_CONTEXT },
+      { ...good, context: "" },
+      { ...good, publicKey: otherKey },
+      { ...good, signingHash: bytesToHex(flipBit(hexToBytes(vector.signingHash), 31)) },
+      { ...good, signature: bytesToHex(flipBit(hexToBytes(vector.signature), 100)) },
+      { ...goodProof, context: TRANSACTION_SIGNATURE_CONTEXT },
+      { ...goodProof, message: `${proof.message} ` },
+      { ...goodProof, publicKey: keys.find((_, i) => i !== proof.keyIndex)!.publicKey },
+    ];
+    const results = await Promise.all(bad.map((r) => pool.verify(r)));
+    expect(results).toEqual(bad.map(() => false));
+    expect(results).toEqual(bad.map(nobleVerify));
+  });
+
+  it("agrees with noble on random keys, messages and contexts, both ways", async () => {
+    const requests: VerifyRequest[] = [];
+    for (let i = 0; i < 4; i++) {
+      const { publicKey, secretKey } = ml_dsa87.keygen();
+      const other = ml_dsa87.keygen().publicKey;
+      const message = randomBytes(1 + ((i * 97) % 300));
+      const context = i === 3 ? randomBytes(255) : randomBytes(i * 7);
+      const signature = ml_dsa87.sign(message, secretKey, { context });
+      requests.push(
+        { publicKey, signature, message, context },
+        { publicKey: bytesToHex(publicKey), signature: bytesToHex(signature), message, context },
+        { publicKey: other, signature, message, context },
+        { publicKey, signature, message: flipBit(message, i), context },
+        { publicKey, signature, message, context: flipBit(context.length ? context : Uint8Array.of(0), 0) },
+        { publicKey, signature: flipBit(signature, 4000 + i), message, context },
+      );
+    }
+    const results = await Promise.all(requests.map((r) => pool.verify(r)));
+    expect(results).toEqual(requests.map(nobleVerify));
+    expect(results.filter(Boolean)).toHaveLength(8);
+  });
+
+  it("answers false for malformed input without reaching a thread", async () => {
+    const v = transactions[0]!;
+    const good = { publicKey: keys[v.keyIndex]!.publicKey, signature: v.signature, signingHash: v.signingHash, context: TRANSACTION_SIGNATURE_CONTEXT };
+    const completed = pool.stats().completed;
+    const malformed: VerifyRequest[] = [
+      { ...good, signature: v.signature.slice(0, -2) },
+      { ...good, signature: `${v.signature}00` },
+      { ...good, publicKey: keys[v.keyIndex]!.publicKey.slice(0, -2) },
+      { ...good, publicKey: `0x${"zz".repeat(2592)}` },
+      { ...good, signingHash: `${v.signingHash}00` },
+      { ...good, context: randomBytes(256) },
+      { ...good, signingHash: undefined, message: 42 as never },
+    ];
+    for (const request of malformed) expect(await pool.verify(request)).toBe(false);
+    expect(pool.stats().completed).toBe(completed);
+  });
+
+  it("runs off the event loop: the loop turns while verifications are running", async () => {
+    const v = proofs[0]!;
+    const request = { publicKey: keys[v.keyIndex]!.publicKey, signature: v.signature, message: v.message, context: OWNERSHIP_PROOF_CONTEXT };
+    const order: string[] = [];
+    const running = Promise.all(Array.from({ length: 8 }, () => pool.verify(request))).then(() => order.push("verified"));
+    await new Promise((resolve) => setImmediate(resolve));
+    order.push("event loop");
+    await running;
+    expect(order).toEqual(["event loop", "verified"]);
+  });
+});
+
+describe("verify pool limits and failures", () => {
+  const v = transactions[1]!;
+  const request = { publicKey: keys[v.keyIndex]!.publicKey, signature: v.signature, signingHash: v.signingHash, context: TRANSACTION_SIGNATURE_CONTEXT };
+  const pools: VerifyPool[] = [];
+  afterAll(() => Promise.all(pools.map((p) => p.close())));
+  const newPool = (...args: Parameters<typeof createVerifyPool>) => {
+    const pool = createVerifyPool(...args);
+    pools.push(pool);
+    return pool;
+  };
+
+  it("refuses past a full queue with VerifyPoolBusyError and still answers what it accepted", async () => {
+    const pool = newPool({ size: 1, maxQueue: 2 });
+    const outcomes = await Promise.allSettled(Array.from({ length: 8 }, () => pool.verify(request)));
+    const accepted = outcomes.filter((o) => o.status === "fulfilled");
+    const refused = outcomes.filter((o) => o.status === "rejected");
+    expect(accepted.length).toBeGreaterThanOrEqual(1);
+    expect(accepted.length).toBeLessThanOrEqual(3);
+    expect(accepted.map((o) => (o as PromiseFulfilledResult<boolean>).value)).toEqual(accepted.map(() => true));
+    expect(refused.length).toBe(8 - accepted.length);
+    for (const o of refused) expect((o as PromiseRejectedResult).reason).toBeInstanceOf(VerifyPoolBusyError);
+  });
+
+  it("replaces a killed thread and runs the request it was running again", async () => {
+    const pool = newPool({ size: 2, minThreads: 2 });
+    expect(await pool.verify(request)).toBe(true); // threads started and ready
+    const [victim] = pool.threads();
+    const victimId = victim!.threadId;
+    const running = Promise.all(Array.from({ length: 4 }, () => pool.verify(request)));
+    await victim!.terminate();
+    expect(await running).toEqual([true, true, true, true]);
+    expect(pool.stats().retried).toBe(1);
+    await expect.poll(() => pool.stats().threads, { timeout: 10_000 }).toBe(2);
+    expect(pool.threads().map((t) => t.threadId)).not.toContain(victimId);
+    expect(await Promise.all([pool.verify(request), pool.verify({ ...request, context: "QUANTUM-TX-v2" })])).toEqual([true, false]);
+  });
+
+  it("refuses new work once closed", async () => {
+    const pool = newPool({ size: 1 });
+    expect(await pool.verify(request)).toBe(true);
+    await pool.close();
+    await expect(pool.verify(request)).rejects.toBeInstanceOf(VerifyPoolClosedError);
+  });
+
+  it("refuses a size that is not a positive integer", () => {
+    expect(() => createVerifyPool({ size: 0 })).toThrow(RangeError);
+    expect(() => createVerifyPool({ size: 1.5 })).toThrow(RangeError);
+  });
+});
