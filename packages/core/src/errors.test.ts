@@ -1,13 +1,72 @@
+import { sql } from "@qc/db";
+import { useTestDatabase } from "@qc/db/testing";
 import { describe, expect, it } from "vitest";
 import { AppError, ERROR_CODES, errorBody, toAppError } from "./errors";
 
+// CONTRACT §2, row by row, written out here rather than derived from the code under test.
+const CONTRACT_TABLE: Record<string, { status: number; code: number }> = {
+  INTERNAL: { status: 500, code: 1000 },
+  VALIDATION_FAILED: { status: 400, code: 1001 },
+  KEY_MATERIAL_REJECTED: { status: 400, code: 1002 },
+  IDEMPOTENCY_KEY_REQUIRED: { status: 400, code: 1003 },
+  INVALID_TOKEN: { status: 400, code: 1004 },
+  UNAUTHENTICATED: { status: 401, code: 1010 },
+  CREDENTIAL_EXPIRED: { status: 401, code: 1011 },
+  CREDENTIAL_ROTATED: { status: 401, code: 1012 },
+  CREDENTIAL_REVOKED: { status: 401, code: 1013 },
+  INSUFFICIENT_SCOPE: { status: 403, code: 1020 },
+  IP_NOT_ALLOWED: { status: 403, code: 1021 },
+  TENANT_NOT_VERIFIED: { status: 403, code: 1022 },
+  EMAIL_NOT_VERIFIED: { status: 403, code: 1023 },
+  INSECURE_TRANSPORT: { status: 403, code: 1024 },
+  NOT_FOUND: { status: 404, code: 1030 },
+  CONFLICT: { status: 409, code: 1040 },
+  IDEMPOTENCY_KEY_IN_USE: { status: 409, code: 1041 },
+  IDEMPOTENCY_KEY_MISMATCH: { status: 422, code: 1042 },
+  DUPLICATE_EXTERNAL_ID: { status: 409, code: 1043 },
+  EMAIL_ALREADY_REGISTERED: { status: 409, code: 1044 },
+  PAYLOAD_TOO_LARGE: { status: 413, code: 1050 },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, code: 1051 },
+  RATE_LIMITED: { status: 429, code: 1060 },
+  LOCKED_OUT: { status: 429, code: 1061 },
+  UNAVAILABLE: { status: 503, code: 1070 },
+  VAULT_ARCHIVED: { status: 409, code: 1101 },
+  WALLET_ARCHIVED: { status: 409, code: 1102 },
+  ADDRESS_ALREADY_REGISTERED: { status: 409, code: 1103 },
+  NO_SIGNER_KEY_AVAILABLE: { status: 409, code: 1104 },
+  INVALID_OWNERSHIP_PROOF: { status: 400, code: 1105 },
+  NETWORK_MISMATCH: { status: 400, code: 1106 },
+  UNKNOWN_ASSET: { status: 400, code: 1107 },
+  WATCH_ONLY_SOURCE: { status: 400, code: 1201 },
+  INVALID_SIGNATURE: { status: 400, code: 1202 },
+  INVALID_TRANSACTION_STATE: { status: 409, code: 1203 },
+  INVALID_ADDRESS: { status: 400, code: 1204 },
+};
+
+// The one documented addition (docs/decisions/foundation.md): the flat body for a wrong method.
+const ADDITIONS: Record<string, { status: number; code: number }> = {
+  METHOD_NOT_ALLOWED: { status: 405, code: 1031 },
+};
+
 describe("AppError", () => {
-  it("mirrors CONTRACT §2: codes are unique and statuses are HTTP errors", () => {
+  it("has every row of CONTRACT §2 with its code and status", () => {
+    for (const [name, row] of Object.entries(CONTRACT_TABLE)) {
+      expect(ERROR_CODES[name as keyof typeof ERROR_CODES], name).toEqual(row);
+    }
+  });
+
+  it("has nothing beyond CONTRACT §2 but the documented additions", () => {
+    expect(Object.keys(ERROR_CODES).sort()).toEqual([...Object.keys(CONTRACT_TABLE), ...Object.keys(ADDITIONS)].sort());
+    for (const [name, row] of Object.entries(ADDITIONS)) expect(ERROR_CODES[name as keyof typeof ERROR_CODES], name).toEqual(row);
     const codes = Object.values(ERROR_CODES).map((e) => e.code);
     expect(new Set(codes).size).toBe(codes.length);
-    for (const { status } of Object.values(ERROR_CODES)) expect(status).toBeGreaterThanOrEqual(400);
-    expect(ERROR_CODES.INVALID_OWNERSHIP_PROOF).toEqual({ code: 1105, status: 400 });
-    expect(ERROR_CODES.IDEMPOTENCY_KEY_MISMATCH).toEqual({ code: 1042, status: 422 });
+  });
+
+  it("carries the table's code and status on each instance", () => {
+    for (const [name, row] of Object.entries({ ...CONTRACT_TABLE, ...ADDITIONS })) {
+      const error = new AppError(name as keyof typeof ERROR_CODES, "m");
+      expect({ code: error.code, status: error.status }, name).toEqual(row);
+    }
   });
 
   it("renders the flat body, with details only when present", () => {
@@ -22,5 +81,47 @@ describe("AppError", () => {
     expect(internal.error).toBe("INTERNAL");
     expect(internal.message).toBe("internal error");
     expect(toAppError(new Error("wrapped", { cause: new AppError("CONFLICT", "busy") })).error).toBe("CONFLICT");
+  });
+});
+
+describe("toAppError and PostgreSQL's refusals of client values", () => {
+  const t = useTestDatabase();
+
+  /** The error a real query raises, wrapped by drizzle exactly as a service would see it. */
+  async function refusal(query: ReturnType<typeof sql>): Promise<unknown> {
+    try {
+      await t.db.execute(query);
+    } catch (error) {
+      return error;
+    }
+    throw new Error("the query was expected to fail");
+  }
+
+  it.each([
+    ["NUL in text (22021)", () => sql`select ${"a\u0000b"}::text`, "22021"],
+    ["\\u0000 in jsonb (22P05)", () => sql`select ${JSON.stringify({ k: "a\u0000" })}::jsonb`, "22P05"],
+    ["an unpaired surrogate in jsonb (22P02)", () => sql`select ${JSON.stringify({ k: "\ud800" })}::jsonb`, "22P02"],
+    ["too long for a varchar column (22001)", () => sql`insert into rate_limits (key, points) values (${"x".repeat(300)}, 0)`, "22001"],
+    ["integer out of range (22003)", () => sql`select ${"99999999999"}::int`, "22003"],
+  ])("maps %s to VALIDATION_FAILED", async (_name, query, sqlState) => {
+    const error = await refusal(query());
+    const mapped = toAppError(error);
+    expect(mapped).toMatchObject({ error: "VALIDATION_FAILED", status: 400 });
+    expect(mapped.details?.fields?.[0]?.path).toBe("(request)");
+    expect(mapped.cause).toBe(error);
+    // The SQLSTATE sits on the driver's error under drizzle's wrapper.
+    expect((error as { cause?: { code?: string } }).cause?.code).toBe(sqlState);
+  });
+
+  it("maps stack depth exceeded (54001) to VALIDATION_FAILED", async () => {
+    const deep = "[".repeat(50_000) + "]".repeat(50_000);
+    const error = await refusal(sql`select ${deep}::jsonb`);
+    expect((error as { cause?: { code?: string } }).cause?.code).toBe("54001");
+    expect(toAppError(error).error).toBe("VALIDATION_FAILED");
+  });
+
+  it("keeps other database errors INTERNAL", async () => {
+    const error = await refusal(sql`select * from no_such_table`);
+    expect(toAppError(error)).toMatchObject({ error: "INTERNAL", message: "internal error" });
   });
 });

@@ -47,6 +47,13 @@ export const ERROR_CODES = {
 export type ErrorName = keyof typeof ERROR_CODES;
 export const ERROR_NAMES = Object.keys(ERROR_CODES) as [ErrorName, ...ErrorName[]];
 
+/**
+ * CONTRACT §2/§9: a request body over 1 MB is 413 PAYLOAD_TOO_LARGE. The web guard, both
+ * adapters and the documented message all read this one number.
+ */
+export const MAX_REQUEST_BODY_BYTES = 1_048_576;
+export const PAYLOAD_TOO_LARGE_MESSAGE = `request body exceeds ${MAX_REQUEST_BODY_BYTES} bytes`;
+
 export interface FieldError {
   path: string;
   message: string;
@@ -112,12 +119,43 @@ export function errorBody(error: AppError, requestId: string): ErrorBody {
 }
 
 /**
+ * PostgreSQL errors (SQLSTATE) that only a value sent by the client can cause: the last line of
+ * defence behind the input schemas, so that a route which forgets the string rule answers 400,
+ * never 500. Each maps to the message the client gets.
+ */
+const INPUT_SQLSTATES: Readonly<Record<string, string>> = {
+  "22001": "a value is longer than the service can store",
+  "22003": "a number is out of the range the service can store",
+  "22021": "a value contains a character the service cannot store (such as NUL)",
+  "22P02": "a value is not in a form the service can store (such as text with an unpaired surrogate)",
+  "22P05": "a value contains a character the service cannot store (such as NUL)",
+  "54001": "the request is nested too deeply",
+};
+
+/** The SQLSTATE of a PostgreSQL error anywhere in the cause chain (drivers and ORMs wrap it). */
+function inputSqlState(value: unknown): string | undefined {
+  let current = value;
+  for (let depth = 0; depth < 8 && current !== null && typeof current === "object"; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string" && code in INPUT_SQLSTATES) return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/**
  * Anything that is not an AppError becomes INTERNAL with a fixed message: internal messages
- * and stacks never reach a client (the caller logs the original with the requestId).
+ * and stacks never reach a client (the caller logs the original with the requestId). A database
+ * refusal of the client's own value is VALIDATION_FAILED instead (see INPUT_SQLSTATES).
  */
 export function toAppError(value: unknown): AppError {
   if (value instanceof AppError) return value;
   const cause = (value as { cause?: unknown } | null)?.cause;
   if (cause instanceof AppError) return cause;
+  const sqlState = inputSqlState(value);
+  if (sqlState !== undefined) {
+    const message = INPUT_SQLSTATES[sqlState]!;
+    return new AppError("VALIDATION_FAILED", message, { details: { fields: [{ path: "(request)", message }] }, cause: value });
+  }
   return new AppError("INTERNAL", "internal error", { cause: value });
 }

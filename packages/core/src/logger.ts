@@ -9,6 +9,7 @@ const REDACT = [
   "req.headers.authorization", "req.headers.cookie", "headers.authorization", "headers.cookie",
 ];
 
-export function createLogger(name: string, level = process.env.LOG_LEVEL ?? "info"): Logger {
+/** `level` comes from the caller's validated env (LOG_LEVEL); core never reads process.env. */
+export function createLogger(name: string, level = "info"): Logger {
   return pino({ name, level, redact: { paths: REDACT, censor: "[redacted]" }, base: { service: name } });
 }

@@ -1,20 +1,17 @@
-import { NotAnErc20ContractError, parseAddress, readErc20Metadata, type NetworkCode, type QuantumPublicClient } from "@qc/chain";
-import { and, eq, schema, type Database } from "@qc/db";
+import { NotAnErc20ContractError, parseAddress, readErc20Metadata, type NetworkCode } from "@qc/chain";
+import { isUniqueViolation, type Executor } from "@qc/db";
+import { findTokenAsset, insertTokenAsset } from "@qc/db/queries";
 import { chainUnavailable } from "../balances/chain-errors";
 import { AppError } from "../errors";
-import { auditCustody, violatesUniqueConstraint, type CustodyActor } from "../vaults/custody-actor";
+import { auditAction, type Actor } from "../audit/actor";
+import type { ServiceDeps } from "../deps/service-deps";
 import { toAssetRecord, type AssetRecord } from "./asset-record";
-
-export interface ChainAccess {
-  /** A viem public client for the network; throws 503 UNAVAILABLE when none is configured. */
-  client(networkCode: NetworkCode): QuantumPublicClient;
-}
 
 export interface AddTokenAssetInput {
   tenantId: string;
   networkCode: NetworkCode;
   contractAddress: string;
-  actor: CustodyActor;
+  actor: Actor;
 }
 
 /**
@@ -24,7 +21,7 @@ export interface AddTokenAssetInput {
  * again returns the existing asset (`created: false`).
  */
 export async function addTokenAsset(
-  deps: { db: Database; chain: ChainAccess },
+  deps: Pick<ServiceDeps, "db" | "chain" | "now">,
   input: AddTokenAssetInput,
 ): Promise<{ asset: AssetRecord; created: boolean }> {
   const contractAddress = parseAddress(input.contractAddress);
@@ -45,29 +42,26 @@ export async function addTokenAsset(
   }
   try {
     const asset = await deps.db.transaction(async (tx) => {
-      const [row] = await tx
-        .insert(schema.assets)
-        .values({
-          tenantId: input.tenantId,
-          networkCode: input.networkCode,
-          kind: "TOKEN",
-          symbol: metadata.symbol,
-          name: metadata.name ?? metadata.symbol,
-          decimals: metadata.decimals,
-          contractAddress,
-        })
-        .returning();
-      await auditCustody(tx, input.actor, input.tenantId, "asset.created", { type: "asset", id: row!.id }, {
+      const row = await insertTokenAsset(tx, {
+        tenantId: input.tenantId,
+        networkCode: input.networkCode,
+        symbol: metadata.symbol,
+        name: metadata.name ?? metadata.symbol,
+        decimals: metadata.decimals,
+        contractAddress,
+        createdAt: deps.now(),
+      });
+      await auditAction(tx, input.actor, { tenantId: input.tenantId, action: "asset.created", target: { type: "asset", id: row.id }, details: {
         networkCode: input.networkCode,
         contractAddress,
         symbol: metadata.symbol,
         decimals: metadata.decimals,
-      });
-      return toAssetRecord(row!);
+      } });
+      return toAssetRecord(row);
     });
     return { asset, created: true };
   } catch (error) {
-    if (!violatesUniqueConstraint(error, "assets_tenant_network_contract_unique")) throw error;
+    if (!isUniqueViolation(error, "assets_tenant_network_contract_unique")) throw error;
     // A concurrent request added it first.
     const raced = await findToken(deps.db, input.tenantId, input.networkCode, contractAddress);
     if (!raced) throw error;
@@ -75,10 +69,7 @@ export async function addTokenAsset(
   }
 }
 
-async function findToken(db: Database, tenantId: string, networkCode: NetworkCode, contractAddress: string): Promise<AssetRecord | undefined> {
-  const [row] = await db
-    .select()
-    .from(schema.assets)
-    .where(and(eq(schema.assets.tenantId, tenantId), eq(schema.assets.networkCode, networkCode), eq(schema.assets.contractAddress, contractAddress)));
+async function findToken(db: Executor, tenantId: string, networkCode: NetworkCode, contractAddress: string): Promise<AssetRecord | undefined> {
+  const row = await findTokenAsset(db, { tenantId, networkCode, contractAddress });
   return row ? toAssetRecord(row) : undefined;
 }

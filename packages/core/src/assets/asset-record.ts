@@ -1,8 +1,7 @@
 import type { NetworkCode } from "@qc/chain";
-import { and, eq, inArray, isNull, or, schema, type Executor } from "@qc/db";
+import type { Executor } from "@qc/db";
+import { findVisibleAssetRow, listVisibleAssetIds, type AssetRow } from "@qc/db/queries";
 import { AppError } from "../errors";
-
-type Row = typeof schema.assets.$inferSelect;
 
 export interface AssetRecord {
   id: string;
@@ -14,7 +13,7 @@ export interface AssetRecord {
   contractAddress: string | null;
 }
 
-export function toAssetRecord(row: Row): AssetRecord {
+export function toAssetRecord(row: AssetRow): AssetRecord {
   return {
     id: row.id,
     networkCode: row.networkCode,
@@ -26,14 +25,9 @@ export function toAssetRecord(row: Row): AssetRecord {
   };
 }
 
-/** Assets a tenant sees: the global native ones and its own tokens. */
-export function visibleTo(tenantId: string) {
-  return or(isNull(schema.assets.tenantId), eq(schema.assets.tenantId, tenantId));
-}
-
-/** One asset the tenant can see, or 400 UNKNOWN_ASSET. */
-export async function findVisibleAsset(db: Executor, tenantId: string, assetId: string): Promise<Row> {
-  const [row] = await db.select().from(schema.assets).where(and(eq(schema.assets.id, assetId), visibleTo(tenantId)));
+/** One asset the tenant can see (a global native one or its own token), or 400 UNKNOWN_ASSET. */
+export async function findVisibleAsset(db: Executor, tenantId: string, assetId: string): Promise<AssetRow> {
+  const row = await findVisibleAssetRow(db, { tenantId, assetId });
   if (!row) throw new AppError("UNKNOWN_ASSET", `unknown asset ${assetId}`, { details: { assetId } });
   return row;
 }
@@ -46,11 +40,7 @@ export async function findVisibleAsset(db: Executor, tenantId: string, assetId: 
 export async function resolveWalletAssetIds(db: Executor, tenantId: string, networkCode: NetworkCode, assetIds: string[]): Promise<string[]> {
   const unique = [...new Set(assetIds)];
   if (unique.length === 0) return [];
-  const rows = await db
-    .select({ id: schema.assets.id })
-    .from(schema.assets)
-    .where(and(inArray(schema.assets.id, unique), eq(schema.assets.networkCode, networkCode), visibleTo(tenantId)));
-  const known = new Set(rows.map((r) => r.id));
+  const known = new Set(await listVisibleAssetIds(db, { tenantId, networkCode, assetIds: unique }));
   const index = assetIds.findIndex((id) => !known.has(id));
   if (index >= 0) {
     throw new AppError("UNKNOWN_ASSET", `asset ${assetIds[index]} is not an asset of ${networkCode}`, {

@@ -1,6 +1,7 @@
-import { schema, type Database } from "@qc/db";
+import type { Database } from "@qc/db";
+import { insertAuditEventBatch } from "@qc/db/queries";
 import type { Logger } from "../logger";
-import type { AuditEventInput } from "./record-audit-event";
+import { toAuditRow, type AuditEventInput } from "./record-audit-event";
 
 /**
  * Batched audit writes for high-volume events that change no state (authentication failures,
@@ -35,19 +36,7 @@ export class AuditBuffer {
       const batch = this.pending;
       this.pending = [];
       try {
-        await this.db.insert(schema.auditEvents).values(
-          batch.map((e) => ({
-            action: e.action,
-            actorType: e.actorType,
-            actorId: e.actorId ?? null,
-            tenantId: e.tenantId ?? null,
-            targetType: e.targetType ?? null,
-            targetId: e.targetId ?? null,
-            requestId: e.requestId ?? null,
-            ip: e.ip ?? null,
-            details: e.details ?? {},
-          })),
-        );
+        await insertAuditEventBatch(this.db, batch.map(toAuditRow));
       } catch (err) {
         this.log.error({ err, lost: batch.length }, "could not write buffered audit events");
       }

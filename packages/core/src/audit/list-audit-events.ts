@@ -1,4 +1,5 @@
-import { and, desc, eq, lt, schema, type Database } from "@qc/db";
+import type { Executor } from "@qc/db";
+import { listTenantAuditEvents } from "@qc/db/queries";
 import { decodePageCursor, toPage, type PageInfo } from "../pagination";
 
 export interface AuditEventRecord {
@@ -16,17 +17,15 @@ export interface AuditEventRecord {
 
 /** The tenant's audit trail, newest first (UUIDv7 ids are time-ordered, so they are the cursor). */
 export async function listAuditEvents(
-  db: Database,
+  db: Executor,
   input: { tenantId: string; limit: number; cursor?: string; action?: string },
 ): Promise<{ events: AuditEventRecord[]; page: PageInfo }> {
-  const t = schema.auditEvents;
-  const cursor = decodePageCursor(input.cursor);
-  const rows = await db
-    .select()
-    .from(t)
-    .where(and(eq(t.tenantId, input.tenantId), cursor ? lt(t.id, cursor) : undefined, input.action ? eq(t.action, input.action) : undefined))
-    .orderBy(desc(t.id))
-    .limit(input.limit + 1);
+  const rows = await listTenantAuditEvents(db, {
+    tenantId: input.tenantId,
+    action: input.action,
+    beforeId: decodePageCursor(input.cursor),
+    limit: input.limit + 1,
+  });
   const { items, page } = toPage(rows, input.limit);
   return {
     page,

@@ -1,9 +1,11 @@
-import { schema, type Executor } from "@qc/db";
+import type { AuditAction } from "./actions";
+import type { Executor } from "@qc/db";
+import { insertAuditEvents, type AuditRow } from "@qc/db/queries";
 
 export type AuditActorType = "anonymous" | "user" | "api_key" | "system" | "provider";
 
 export interface AuditEventInput {
-  action: string;
+  action: AuditAction;
   actorType: AuditActorType;
   actorId?: string | null;
   tenantId?: string | null;
@@ -17,7 +19,12 @@ export interface AuditEventInput {
 
 /** Appends one audit row; pass the open transaction so it commits with the change it records. */
 export async function recordAuditEvent(db: Executor, input: AuditEventInput): Promise<void> {
-  await db.insert(schema.auditEvents).values({
+  await insertAuditEvents(db, [toAuditRow(input)]);
+}
+
+/** The one mapping from an audit input to its row (absent fields are null, details `{}`). */
+export function toAuditRow(input: AuditEventInput): AuditRow {
+  return {
     action: input.action,
     actorType: input.actorType,
     actorId: input.actorId ?? null,
@@ -27,5 +34,5 @@ export async function recordAuditEvent(db: Executor, input: AuditEventInput): Pr
     requestId: input.requestId ?? null,
     ip: input.ip ?? null,
     details: input.details ?? {},
-  });
+  };
 }

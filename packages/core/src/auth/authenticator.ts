@@ -1,4 +1,5 @@
-import { and, eq, schema, sql, type DatabaseHandle, type Executor } from "@qc/db";
+import type { DatabaseHandle, Executor } from "@qc/db";
+import { findApiKeyCredential, findSessionByTokenHash, listIpAllowlistEntries, notifyChannel, recordApiKeysLastUsed, touchSession } from "@qc/db/queries";
 import pg from "pg";
 import { RateLimiterPostgres, type RateLimiterRes } from "rate-limiter-flexible";
 import { AuditBuffer } from "../audit/audit-buffer";
@@ -55,7 +56,7 @@ interface CachedKey {
  * transaction that makes the change: PostgreSQL delivers the notification only on commit.
  */
 export async function announceAuthChange(tx: Executor, subject: `key:${string}` | `tenant:${string}`): Promise<void> {
-  await tx.execute(sql`select pg_notify(${AUTH_CHANNEL}, ${subject})`);
+  await notifyChannel(tx, { channel: AUTH_CHANNEL, payload: subject });
 }
 
 export interface AuthenticatorOptions {
@@ -171,17 +172,7 @@ export class Authenticator {
   private async loadKey(keyId: string): Promise<CachedKey | undefined> {
     const cached = this.keys.get(keyId);
     if (cached && Date.now() - cached.loadedAt < KEY_CACHE_TTL_MS) return cached;
-    const [row] = await this.options.database.db
-      .select({
-        tenantId: schema.apiKeys.tenantId,
-        secretHash: schema.apiKeys.secretHash,
-        scopes: schema.apiKeys.scopes,
-        status: schema.apiKeys.status,
-        expiresAt: schema.apiKeys.expiresAt,
-        graceEndsAt: schema.apiKeys.graceEndsAt,
-      })
-      .from(schema.apiKeys)
-      .where(eq(schema.apiKeys.keyId, keyId));
+    const row = await findApiKeyCredential(this.options.database.db, { keyId });
     if (!row) {
       this.keys.delete(keyId);
       return undefined;
@@ -193,10 +184,7 @@ export class Authenticator {
 
   private async authenticateSession(request: CredentialRequest, token: string): Promise<Principal> {
     const { db } = this.options.database;
-    const [row] = await db
-      .select({ id: schema.sessions.id, userId: schema.sessions.userId, tenantId: schema.sessions.tenantId, expiresAt: schema.sessions.expiresAt, lastSeenAt: schema.sessions.lastSeenAt, revokedAt: schema.sessions.revokedAt })
-      .from(schema.sessions)
-      .where(eq(schema.sessions.tokenHash, hashToken(token)));
+    const row = await findSessionByTokenHash(db, { tokenHash: hashToken(token) });
     if (!row) return this.fail(request, "unknown_session", true, new AppError("UNAUTHENTICATED", "invalid credentials"));
     const now = this.options.now();
     if (row.revokedAt || row.expiresAt <= now) {
@@ -204,10 +192,7 @@ export class Authenticator {
       return this.fail(request, "session_expired", false, new AppError("UNAUTHENTICATED", "session expired; log in again"), { tenantId: row.tenantId, userId: row.userId });
     }
     if (now.getTime() - row.lastSeenAt.getTime() > SESSION_TOUCH_MS) {
-      await db
-        .update(schema.sessions)
-        .set({ lastSeenAt: now, expiresAt: new Date(now.getTime() + SESSION_TTL_MS) })
-        .where(and(eq(schema.sessions.id, row.id), sql`${schema.sessions.revokedAt} is null`));
+      await touchSession(db, { tenantId: row.tenantId, sessionId: row.id, lastSeenAt: now, expiresAt: new Date(now.getTime() + SESSION_TTL_MS) });
     }
     return { kind: "session", tenantId: row.tenantId, scopes: [], userId: row.userId, sessionId: row.id };
   }
@@ -267,11 +252,7 @@ export class Authenticator {
   async allowlist(tenantId: string): Promise<string[]> {
     const cached = this.allowlists.get(tenantId);
     if (cached && Date.now() - cached.loadedAt < KEY_CACHE_TTL_MS) return cached.entries;
-    const rows = await this.options.database.db
-      .select({ cidr: schema.ipAllowlistEntries.cidr })
-      .from(schema.ipAllowlistEntries)
-      .where(eq(schema.ipAllowlistEntries.tenantId, tenantId));
-    const entries = rows.map((r) => r.cidr);
+    const entries = (await listIpAllowlistEntries(this.options.database.db, { tenantId })).map((entry) => entry.cidr);
     this.allowlists.set(tenantId, { entries, loadedAt: Date.now() });
     return entries;
   }
@@ -281,10 +262,9 @@ export class Authenticator {
     if (this.lastUsed.size === 0) return;
     const batch = [...this.lastUsed.entries()];
     this.lastUsed.clear();
-    const rows = JSON.stringify(batch.map(([keyId, t]) => ({ key_id: keyId, t: t.toISOString() })));
-    await this.options.database.db.execute(sql`
-      update api_keys set last_used_at = v.t
-        from jsonb_to_recordset(${rows}::jsonb) as v(key_id text, t timestamptz)
-       where api_keys.key_id = v.key_id and (api_keys.last_used_at is null or api_keys.last_used_at < v.t)`);
+    await recordApiKeysLastUsed(
+      this.options.database.db,
+      batch.map(([keyId, usedAt]) => ({ keyId, usedAt })),
+    );
   }
 }

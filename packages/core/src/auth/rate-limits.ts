@@ -1,6 +1,8 @@
+import { createHash } from "node:crypto";
 import type pg from "pg";
-import { BurstyRateLimiter, RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
+import { RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
 import { AppError } from "../errors";
+import { ReservedTokenBucket, tenantReservationBatch } from "./reserved-token-bucket";
 
 export interface RateLimitPolicy {
   /** Per-tenant sustained requests per second and burst on top (CONTRACT §3: 100/s, burst 200). */
@@ -23,10 +25,14 @@ export const DEFAULT_RATE_LIMITS: RateLimitPolicy = {
   resendPerHourPerEmail: 5,
 };
 
-export interface RateLimitHeaders {
-  "RateLimit-Limit": string;
-  "RateLimit-Remaining": string;
-  "RateLimit-Reset": string;
+/** The tenant's bucket after a request was counted (the api layer reports it as RateLimit-*). */
+export interface TenantRateLimit {
+  /** Requests per second the bucket refills with. */
+  limit: number;
+  /** Requests left right now. */
+  remaining: number;
+  /** Whole seconds (at least 1) until the bucket is full again. */
+  resetSeconds: number;
 }
 
 /**
@@ -34,27 +40,41 @@ export interface RateLimitHeaders {
  * Postgres store), never in one process's memory.
  */
 export class RateLimits {
-  private readonly tenant: BurstyRateLimiter;
+  private readonly tenant: ReservedTokenBucket;
   private readonly signup: RateLimiterPostgres;
   private readonly resendIp: RateLimiterPostgres;
   private readonly resendEmail: RateLimiterPostgres;
+  private readonly passwordResetIp: RateLimiterPostgres;
+  private readonly passwordResetEmail: RateLimiterPostgres;
 
   constructor(pool: pg.Pool, readonly policy: RateLimitPolicy = DEFAULT_RATE_LIMITS) {
     const store = (keyPrefix: string, points: number, duration: number, blockDuration = 0) =>
       new RateLimiterPostgres({ storeClient: pool, storeType: "pool", tableName: "rate_limits", tableCreated: true, clearExpiredByTimeout: false, keyPrefix, points, duration, blockDuration });
     // The token bucket as two windows: the sustained rate per second, and on top of it a burst
     // allowance that refills over ten seconds.
-    this.tenant = new BurstyRateLimiter(store("tenant", policy.tenantPerSecond, 1), store("tenant_burst", policy.tenantBurst, 10));
+    // Reserved by each instance a few tokens at a time, not one write per request (see ReservedTokenBucket).
+    this.tenant = new ReservedTokenBucket({
+      sustained: store("tenant", policy.tenantPerSecond, 1),
+      burst: store("tenant_burst", policy.tenantBurst, 10),
+      batch: tenantReservationBatch(policy.tenantPerSecond),
+    });
     this.signup = store("signup", policy.signupPerHour, 3600, policy.signupLockSeconds);
     this.resendIp = store("resend_ip", policy.resendPerHourPerIp, 3600);
     this.resendEmail = store("resend_email", policy.resendPerHourPerEmail, 3600);
+    // Password-reset requests: the signup limit per source address, the resend limit per address.
+    this.passwordResetIp = store("password_reset_ip", policy.signupPerHour, 3600, policy.signupLockSeconds);
+    this.passwordResetEmail = store("password_reset_email", policy.resendPerHourPerEmail, 3600);
   }
 
   /** Consumes one request of the tenant's budget; 429 RATE_LIMITED when it is spent. */
-  async consumeTenant(tenantId: string): Promise<RateLimitHeaders> {
+  async consumeTenant(tenantId: string): Promise<TenantRateLimit> {
     try {
       const res = await this.tenant.consume(tenantId);
-      return this.headers(res);
+      return {
+        limit: this.policy.tenantPerSecond,
+        remaining: Math.max(0, res.remainingPoints),
+        resetSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
+      };
     } catch (res) {
       if (!(res instanceof RateLimiterRes)) throw res;
       throw new AppError("RATE_LIMITED", "rate limit exceeded for this tenant", { retryAfter: res.msBeforeNext / 1000 });
@@ -69,7 +89,7 @@ export class RateLimits {
   async allowResend(ip: string, email: string): Promise<boolean> {
     try {
       await this.resendIp.consume(ip);
-      await this.resendEmail.consume(email);
+      await this.resendEmail.consume(emailKey(email));
       return true;
     } catch (res) {
       if (res instanceof RateLimiterRes) return false;
@@ -77,12 +97,20 @@ export class RateLimits {
     }
   }
 
-  private headers(res: RateLimiterRes): RateLimitHeaders {
-    return {
-      "RateLimit-Limit": String(this.policy.tenantPerSecond),
-      "RateLimit-Remaining": String(Math.max(0, res.remainingPoints)),
-      "RateLimit-Reset": String(Math.max(1, Math.ceil(res.msBeforeNext / 1000))),
-    };
+  /** Password-reset requests from one source address, limited like signups: 429 past the limit. */
+  async consumePasswordReset(ip: string): Promise<void> {
+    await consumeOr429(this.passwordResetIp, ip, "too many password reset requests from this address");
+  }
+
+  /** False past the per-address limit: the request still answers 202 and nothing is sent. */
+  async allowPasswordResetEmail(email: string): Promise<boolean> {
+    try {
+      await this.passwordResetEmail.consume(emailKey(email));
+      return true;
+    } catch (res) {
+      if (res instanceof RateLimiterRes) return false;
+      throw res;
+    }
   }
 }
 
@@ -93,4 +121,12 @@ async function consumeOr429(limiter: RateLimiterPostgres, key: string, message: 
     if (!(res instanceof RateLimiterRes)) throw res;
     throw new AppError("RATE_LIMITED", message, { retryAfter: res.msBeforeNext / 1000 });
   }
+}
+
+/**
+ * Per-address limiter keys are the address's SHA-256: a 254-character address would overflow the
+ * limiter's key column, and addresses stay out of that table.
+ */
+function emailKey(email: string): string {
+  return createHash("sha256").update(email, "utf8").digest("hex");
 }

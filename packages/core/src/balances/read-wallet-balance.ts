@@ -1,9 +1,10 @@
 import { readErc20Balance, readNativeBalance, type NetworkCode } from "@qc/chain";
-import { and, eq, schema, type Database } from "@qc/db";
-import type { ChainAccess } from "../assets/add-token-asset";
+import { findNetworkLink } from "@qc/db/queries";
 import { findVisibleAsset } from "../assets/asset-record";
 import { nativeAssetId } from "../assets/native-assets";
+import type { ServiceDeps } from "../deps/service-deps";
 import { AppError } from "../errors";
+import { findVault } from "../vaults/vault-record";
 import { findWallet } from "../wallets/wallet-record";
 import { chainUnavailable } from "./chain-errors";
 
@@ -32,22 +33,19 @@ export interface ReadWalletBalanceInput {
  * (400 NETWORK_MISMATCH); an RPC that cannot be reached is 503 UNAVAILABLE naming the network.
  */
 export async function readWalletBalance(
-  deps: { db: Database; chain: ChainAccess; now(): Date },
+  deps: Pick<ServiceDeps, "db" | "chain" | "now">,
   input: ReadWalletBalanceInput,
 ): Promise<WalletBalance> {
   const wallet = await findWallet(deps.db, input.tenantId, input.walletId);
-  const [home] = await deps.db.select({ networkCode: schema.vaults.networkCode }).from(schema.vaults).where(eq(schema.vaults.id, wallet.vaultId));
+  const home = await findVault(deps.db, input.tenantId, wallet.vaultId);
   const asset = input.assetId ? await findVisibleAsset(deps.db, input.tenantId, input.assetId) : undefined;
-  const networkCode = input.networkCode ?? asset?.networkCode ?? home!.networkCode;
+  const networkCode = input.networkCode ?? asset?.networkCode ?? home.networkCode;
   if (asset && asset.networkCode !== networkCode) {
     throw new AppError("NETWORK_MISMATCH", `asset ${asset.id} is on ${asset.networkCode}, not ${networkCode}`, {
       details: { assetId: asset.id, assetNetworkCode: asset.networkCode, networkCode },
     });
   }
-  const [placement] = await deps.db
-    .select({ id: schema.walletNetworkLinks.id })
-    .from(schema.walletNetworkLinks)
-    .where(and(eq(schema.walletNetworkLinks.walletId, wallet.id), eq(schema.walletNetworkLinks.networkCode, networkCode)));
+  const placement = await findNetworkLink(deps.db, { tenantId: input.tenantId, walletId: wallet.id, networkCode });
   if (!placement) {
     throw new AppError("NETWORK_MISMATCH", `the wallet is not placed on ${networkCode}`, { details: { walletId: wallet.id, networkCode } });
   }

@@ -1,6 +1,5 @@
-import type { schema } from "@qc/db";
-
-type Row = typeof schema.apiKeys.$inferSelect;
+import type { ApiKeyRow as Row } from "@qc/db/queries";
+import type { Scope } from "../auth/scopes";
 
 /** What a key looks like from outside: never the secret or its hash. */
 export interface ApiKeyRecord {
@@ -9,26 +8,58 @@ export interface ApiKeyRecord {
   label: string;
   /** ACTIVE, ROTATING (rotated, inside its grace period), ROTATED, EXPIRED or REVOKED. */
   status: "ACTIVE" | "ROTATING" | "ROTATED" | "EXPIRED" | "REVOKED";
-  scopes: string[];
+  scopes: Scope[];
   createdAt: string;
+  /** When the key stops working: its own expiry or, once rotated, the end of the grace period, whichever comes first. */
   expiresAt: string | null;
   lastUsedAt: string | null;
   exposed: boolean;
 }
 
+const SCOPES: readonly string[] = ["read", "write", "admin"] satisfies Scope[];
+
+function isScope(value: string): value is Scope {
+  return SCOPES.includes(value);
+}
+
+/**
+ * The column is plain `text[]`, written only from validated input. An unknown value means the
+ * row was changed behind the service's back; dropping it could turn a narrow key into one with
+ * no scopes, which is full access, so it is an error instead.
+ */
+function storedScopes(row: Row): Scope[] {
+  const scopes = row.scopes.filter(isScope);
+  if (scopes.length !== row.scopes.length) {
+    throw new Error(`api key ${row.keyId} holds unknown scopes: ${row.scopes.filter((s) => !isScope(s)).join(", ")}`);
+  }
+  return scopes;
+}
+
+/** The earlier of two optional instants. */
+function earliest(a: Date | null, b: Date | null): Date | null {
+  if (!a || !b) return a ?? b;
+  return a <= b ? a : b;
+}
+
+/**
+ * Status and expiry as the Authenticator will judge the key (it refuses a rotated key whose
+ * grace has ended as ROTATED before it looks at the key's own expiry), so the list never shows
+ * a key as usable when a request with it would be refused.
+ */
 export function toApiKeyRecord(row: Row, now: Date): ApiKeyRecord {
   let status: ApiKeyRecord["status"] = "ACTIVE";
   if (row.status === "REVOKED") status = "REVOKED";
-  else if (row.graceEndsAt) status = row.graceEndsAt <= now ? "ROTATED" : "ROTATING";
+  else if (row.graceEndsAt && row.graceEndsAt <= now) status = "ROTATED";
   else if (row.expiresAt && row.expiresAt <= now) status = "EXPIRED";
+  else if (row.graceEndsAt) status = "ROTATING";
   return {
     keyId: row.keyId,
     tenantId: row.tenantId,
     label: row.label,
     status,
-    scopes: row.scopes,
+    scopes: storedScopes(row),
     createdAt: row.createdAt.toISOString(),
-    expiresAt: row.expiresAt?.toISOString() ?? null,
+    expiresAt: earliest(row.expiresAt, row.graceEndsAt)?.toISOString() ?? null,
     lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
     exposed: row.exposedAt !== null,
   };

@@ -1,59 +1,51 @@
-import { schema, type Database } from "@qc/db";
-import { recordAuditEvent } from "../audit/record-audit-event";
+import { insertApiKey } from "@qc/db/queries";
+import { auditAction, userActor, type Actor } from "../audit/actor";
 import type { Scope } from "../auth/scopes";
 import { generateApiKeyId, generateApiKeySecret, hashApiSecret } from "../auth/tokens";
+import type { ServiceDeps } from "../deps/service-deps";
 import { AppError } from "../errors";
 import { toApiKeyRecord, type ApiKeyRecord } from "./api-key-record";
 
 export interface CreateApiKeyInput {
   tenantId: string;
+  /** The dashboard user the key is recorded as created by; null for keys seeded by tools. */
   userId: string | null;
   label: string;
   scopes?: Scope[];
   expiresAt?: Date | null;
-  requestId?: string;
-  ip?: string;
+  /** Who asks (the request's actor); by default the user, or the system for a seeded key. */
+  actor?: Actor;
 }
 
-export interface CreateApiKeyDeps {
-  db: Database;
-  pepper: Buffer;
-  now(): Date;
-}
-
-/** Issues a key; the plaintext secret is returned here and never again (only its HMAC is kept). */
-export async function createApiKey(deps: CreateApiKeyDeps, input: CreateApiKeyInput): Promise<ApiKeyRecord & { secret: string }> {
+/**
+ * Issues a key; the plaintext secret is returned here and never again (only its HMAC with the
+ * server's `pepper` is kept).
+ */
+export async function createApiKey(deps: Pick<ServiceDeps, "db" | "now">, pepper: Buffer, input: CreateApiKeyInput): Promise<ApiKeyRecord & { secret: string }> {
   const now = deps.now();
   if (input.expiresAt && input.expiresAt <= now) {
     throw new AppError("VALIDATION_FAILED", "expiresAt must be in the future", { details: { fields: [{ path: "expiresAt", message: "must be in the future" }] } });
   }
   const keyId = generateApiKeyId();
   const secret = generateApiKeySecret();
+  const actor = input.actor ?? (input.userId ? userActor(input.userId) : { type: "system", id: null });
   const row = await deps.db.transaction(async (tx) => {
-    const [inserted] = await tx
-      .insert(schema.apiKeys)
-      .values({
-        tenantId: input.tenantId,
-        keyId,
-        secretHash: hashApiSecret(deps.pepper, secret),
-        label: input.label,
-        scopes: [...new Set(input.scopes ?? [])],
-        expiresAt: input.expiresAt ?? null,
-        createdByUserId: input.userId,
-      })
-      .returning();
-    await recordAuditEvent(tx, {
-      action: "credential.created",
-      actorType: input.userId ? "user" : "system",
-      actorId: input.userId,
+    const inserted = await insertApiKey(tx, {
       tenantId: input.tenantId,
-      targetType: "api_key",
-      targetId: keyId,
-      requestId: input.requestId,
-      ip: input.ip,
+      keyId,
+      secretHash: hashApiSecret(pepper, secret),
+      label: input.label,
+      scopes: [...new Set(input.scopes ?? [])],
+      expiresAt: input.expiresAt ?? null,
+      createdByUserId: input.userId,
+    });
+    await auditAction(tx, actor, {
+      tenantId: input.tenantId,
+      action: "credential.created",
+      target: { type: "api_key", id: keyId },
       details: { label: input.label, scopes: input.scopes ?? [], expiresAt: input.expiresAt?.toISOString() ?? null },
     });
-    return inserted!;
+    return inserted;
   });
   return { ...toApiKeyRecord(row, now), secret };
 }

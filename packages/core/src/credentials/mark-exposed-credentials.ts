@@ -1,8 +1,8 @@
-import { and, eq, isNull, schema, type Database } from "@qc/db";
-import { recordAuditEvent } from "../audit/record-audit-event";
+import { listVerifiedAdminEmails, markApiKeyExposed } from "@qc/db/queries";
+import { anonymousActor, auditAction } from "../audit/actor";
 import { parseCredentials } from "../auth/tokens";
+import type { ServiceDeps } from "../deps/service-deps";
 import { queueEmail } from "../email/queue-email";
-import type { JobQueue } from "../jobs/queue";
 
 /**
  * CONTRACT §10: an API key that arrived over plain HTTP is compromised. The key (if it exists)
@@ -11,32 +11,21 @@ import type { JobQueue } from "../jobs/queue";
  * answered 308 and processed nothing; the secret is not checked (an attacker learns nothing).
  */
 export async function markExposedCredentials(
-  deps: { db: Database; now(): Date; jobs: JobQueue },
+  deps: Pick<ServiceDeps, "db" | "now" | "jobs">,
   input: { authorization: string; ip: string; requestId?: string },
 ): Promise<{ keyId: string; tenantId: string } | null> {
   const credentials = parseCredentials(input.authorization, undefined);
   if (credentials.kind !== "api_key") return null;
   return deps.db.transaction(async (tx) => {
-    const [key] = await tx
-      .update(schema.apiKeys)
-      .set({ exposedAt: deps.now() })
-      .where(and(eq(schema.apiKeys.keyId, credentials.keyId), isNull(schema.apiKeys.exposedAt)))
-      .returning({ keyId: schema.apiKeys.keyId, tenantId: schema.apiKeys.tenantId });
+    const key = await markApiKeyExposed(tx, { keyId: credentials.keyId, exposedAt: deps.now() });
     if (!key) return null;
-    await recordAuditEvent(tx, {
-      action: "credential.exposed",
-      actorType: "anonymous",
+    await auditAction(tx, anonymousActor(input), {
       tenantId: key.tenantId,
-      targetType: "api_key",
-      targetId: key.keyId,
-      requestId: input.requestId,
-      ip: input.ip,
+      action: "credential.exposed",
+      target: { type: "api_key", id: key.keyId },
       details: { transport: "http" },
     });
-    const admins = await tx
-      .select({ email: schema.users.email })
-      .from(schema.users)
-      .where(and(eq(schema.users.tenantId, key.tenantId), eq(schema.users.role, "ADMIN"), eq(schema.users.status, "EMAIL_VERIFIED")));
+    const admins = await listVerifiedAdminEmails(tx, { tenantId: key.tenantId });
     for (const admin of admins) {
       await queueEmail(tx, deps.jobs, {
         tenantId: key.tenantId,

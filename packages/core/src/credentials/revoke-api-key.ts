@@ -1,31 +1,16 @@
-import { and, eq, schema, type Database } from "@qc/db";
-import { recordAuditEvent } from "../audit/record-audit-event";
+import { revokeTenantApiKey } from "@qc/db/queries";
+import { auditAction, type Actor } from "../audit/actor";
 import { announceAuthChange } from "../auth/authenticator";
+import type { ServiceDeps } from "../deps/service-deps";
 import { AppError } from "../errors";
 import { toApiKeyRecord, type ApiKeyRecord } from "./api-key-record";
 
 /** Revokes at once (no grace); idempotent. Every instance drops the key from its cache on commit. */
-export async function revokeApiKey(
-  deps: { db: Database; now(): Date },
-  input: { tenantId: string; keyId: string; userId: string; requestId?: string; ip?: string },
-): Promise<ApiKeyRecord> {
+export async function revokeApiKey(deps: Pick<ServiceDeps, "db" | "now">, input: { tenantId: string; keyId: string; actor: Actor }): Promise<ApiKeyRecord> {
   return deps.db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(schema.apiKeys)
-      .set({ status: "REVOKED", revokedAt: deps.now() })
-      .where(and(eq(schema.apiKeys.keyId, input.keyId), eq(schema.apiKeys.tenantId, input.tenantId)))
-      .returning();
+    const row = await revokeTenantApiKey(tx, { tenantId: input.tenantId, keyId: input.keyId, revokedAt: deps.now() });
     if (!row) throw new AppError("NOT_FOUND", "credential not found");
-    await recordAuditEvent(tx, {
-      action: "credential.revoked",
-      actorType: "user",
-      actorId: input.userId,
-      tenantId: input.tenantId,
-      targetType: "api_key",
-      targetId: input.keyId,
-      requestId: input.requestId,
-      ip: input.ip,
-    });
+    await auditAction(tx, input.actor, { tenantId: input.tenantId, action: "credential.revoked", target: { type: "api_key", id: input.keyId } });
     await announceAuthChange(tx, `key:${input.keyId}`);
     return toApiKeyRecord(row, deps.now());
   });

@@ -1,7 +1,8 @@
-import { and, eq, isNull, schema, type Database } from "@qc/db";
-import { recordAuditEvent } from "../audit/record-audit-event";
+import { findTenantApiKey, insertApiKey, markApiKeyRotated } from "@qc/db/queries";
+import { auditAction, type Actor } from "../audit/actor";
 import { announceAuthChange } from "../auth/authenticator";
 import { generateApiKeyId, generateApiKeySecret, hashApiSecret } from "../auth/tokens";
+import type { ServiceDeps } from "../deps/service-deps";
 import { AppError } from "../errors";
 import { emitEvent } from "../events/emit-event";
 
@@ -11,9 +12,7 @@ export interface RotateApiKeyInput {
   tenantId: string;
   keyId: string;
   gracePeriodMinutes?: number;
-  actor: { type: "api_key" | "user"; id: string };
-  requestId?: string;
-  ip?: string;
+  actor: Actor;
 }
 
 export interface RotateApiKeyResult {
@@ -28,47 +27,38 @@ export interface RotateApiKeyResult {
  * its grace period ends (default 24 h), then answers 401 CREDENTIAL_ROTATED. A key can be
  * rotated once: the conditional UPDATE makes a concurrent second rotation a 409.
  */
-export async function rotateApiKey(deps: { db: Database; pepper: Buffer; now(): Date }, input: RotateApiKeyInput): Promise<RotateApiKeyResult> {
+export async function rotateApiKey(deps: Pick<ServiceDeps, "db" | "now">, pepper: Buffer, input: RotateApiKeyInput): Promise<RotateApiKeyResult> {
   const now = deps.now();
   const graceEndsAt = new Date(now.getTime() + (input.gracePeriodMinutes ?? DEFAULT_ROTATION_GRACE_MINUTES) * 60_000);
   const newKeyId = generateApiKeyId();
   const secret = generateApiKeySecret();
   return deps.db.transaction(async (tx) => {
-    const [old] = await tx
-      .select()
-      .from(schema.apiKeys)
-      .where(and(eq(schema.apiKeys.keyId, input.keyId), eq(schema.apiKeys.tenantId, input.tenantId)));
+    const old = await findTenantApiKey(tx, { tenantId: input.tenantId, keyId: input.keyId });
     if (!old) throw new AppError("NOT_FOUND", "credential not found");
     if (old.status === "REVOKED") throw new AppError("CONFLICT", "a revoked credential cannot be rotated");
     if (old.expiresAt && old.expiresAt <= now) throw new AppError("CONFLICT", "an expired credential cannot be rotated");
-    const rotated = await tx
-      .update(schema.apiKeys)
-      .set({ rotatedAt: now, graceEndsAt, replacedByKeyId: newKeyId })
-      .where(and(eq(schema.apiKeys.id, old.id), eq(schema.apiKeys.status, "ACTIVE"), isNull(schema.apiKeys.rotatedAt)))
-      .returning({ id: schema.apiKeys.id });
-    if (rotated.length === 0) throw new AppError("CONFLICT", "credential already rotated");
-    await tx.insert(schema.apiKeys).values({
+    const rotated = await markApiKeyRotated(tx, { tenantId: input.tenantId, keyId: input.keyId, rotatedAt: now, graceEndsAt, replacedByKeyId: newKeyId });
+    if (!rotated) throw new AppError("CONFLICT", "credential already rotated");
+    await insertApiKey(tx, {
       tenantId: input.tenantId,
       keyId: newKeyId,
-      secretHash: hashApiSecret(deps.pepper, secret),
+      secretHash: hashApiSecret(pepper, secret),
       label: old.label,
       scopes: old.scopes,
       expiresAt: old.expiresAt,
       createdByUserId: old.createdByUserId,
     });
-    await recordAuditEvent(tx, {
-      action: "credential.rotated",
-      actorType: input.actor.type,
-      actorId: input.actor.id,
+    await auditAction(tx, input.actor, {
       tenantId: input.tenantId,
-      targetType: "api_key",
-      targetId: input.keyId,
-      requestId: input.requestId,
-      ip: input.ip,
+      action: "credential.rotated",
+      target: { type: "api_key", id: input.keyId },
       details: { newKeyId, graceEndsAt: graceEndsAt.toISOString() },
     });
-    await emitEvent(tx, input.tenantId, "credential.rotated", { oldKeyId: input.keyId, newKeyId, oldKeyExpiresAt: graceEndsAt.toISOString() });
+    // The old key stops at the end of the grace period, or at its own expiry if that comes first
+    // (the same time the credential list shows).
+    const oldKeyExpiresAt = (old.expiresAt && old.expiresAt < graceEndsAt ? old.expiresAt : graceEndsAt).toISOString();
+    await emitEvent(tx, { tenantId: input.tenantId, type: "credential.rotated", aggregateId: input.keyId, data: { oldKeyId: input.keyId, newKeyId, oldKeyExpiresAt } });
     await announceAuthChange(tx, `key:${input.keyId}`);
-    return { newKeyId, secret, oldKeyId: input.keyId, oldKeyExpiresAt: graceEndsAt.toISOString() };
+    return { newKeyId, secret, oldKeyId: input.keyId, oldKeyExpiresAt };
   });
 }

@@ -1,5 +1,5 @@
-import { and, eq, isNull, schema, sql, type Database } from "@qc/db";
-import type { Logger } from "../logger";
+import { findEmail, recordEmailFailure, recordEmailSent } from "@qc/db/queries";
+import type { ServiceDeps } from "../deps/service-deps";
 
 export interface EmailMessage {
   to: string;
@@ -21,25 +21,18 @@ export type DeliverEmailResult = { status: "sent"; transport: EmailTransport["na
  * transport failure is recorded on the row (attempts, last error) and rethrown, so the job is
  * retried with its backoff and nothing is lost while the SMTP server is down.
  */
-export async function deliverEmail(deps: { db: Database; now(): Date; log: Logger }, emailId: string, transport: EmailTransport): Promise<DeliverEmailResult> {
-  const { emails } = schema;
-  const [email] = await deps.db.select().from(emails).where(eq(emails.id, emailId));
+export async function deliverEmail(deps: Pick<ServiceDeps, "db" | "now" | "log">, emailId: string, transport: EmailTransport): Promise<DeliverEmailResult> {
+  const email = await findEmail(deps.db, { emailId });
   if (!email) return { status: "missing" };
   if (email.sentAt) return { status: "already_sent" };
   try {
     await transport.send({ to: email.to, subject: email.subject, text: email.text });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    await deps.db
-      .update(emails)
-      .set({ attempts: sql`${emails.attempts} + 1`, lastError: message.slice(0, 500) })
-      .where(eq(emails.id, emailId));
+    await recordEmailFailure(deps.db, { emailId, lastError: message });
     throw error;
   }
-  await deps.db
-    .update(emails)
-    .set({ attempts: sql`${emails.attempts} + 1`, lastError: null, sentAt: deps.now(), transport: transport.name })
-    .where(and(eq(emails.id, emailId), isNull(emails.sentAt)));
+  await recordEmailSent(deps.db, { emailId, sentAt: deps.now(), transport: transport.name });
   // CONTRACT §3: without SMTP (development only; production refuses the outbox) the email is
   // written to the log as well as the dev outbox, text included. Over SMTP the text, which
   // carries single-use links, never reaches a log.

@@ -1,4 +1,5 @@
-import { desc, eq, schema, type Database } from "@qc/db";
+import { listOutboxEmails } from "@qc/db/queries";
+import type { ServiceDeps } from "../deps/service-deps";
 import { AppError } from "../errors";
 
 export interface DevMailboxEmail {
@@ -7,34 +8,31 @@ export interface DevMailboxEmail {
   subject: string;
   text: string;
   kind: string;
-  /** "smtp" or "outbox" once delivered; null while waiting for the daemon. */
-  transport: string | null;
-  sentAt: string | null;
+  transport: "outbox";
+  sentAt: string;
   createdAt: string;
 }
 
 /**
- * The dev mailbox (CONTRACT §3): the latest emails the service produced, with their text, so a
- * developer without an SMTP server can follow links. Refused in production, where it answers as
- * if the route did not exist: emails carry single-use secrets.
+ * The dev mailbox (CONTRACT §3): the emails delivered to the dev outbox, with their text, so a
+ * developer without an SMTP server can follow links. Emails carry single-use secrets, and the
+ * mailbox is read before anyone can log in, so: refused in production (answered as if the route
+ * did not exist); one recipient at a time, so it never shows who else has mail; and only what the
+ * daemon delivered to the outbox (SMTP_URL unset), never mail that went out over SMTP nor mail
+ * still queued (it may yet go out over SMTP).
  */
-export async function listDevMailbox(deps: { db: Database; production: boolean }, filter: { to?: string; limit: number }): Promise<DevMailboxEmail[]> {
-  if (deps.production) throw new AppError("NOT_FOUND", "the dev mailbox does not exist in production");
-  const { emails } = schema;
-  const rows = await deps.db
-    .select()
-    .from(emails)
-    .where(filter.to ? eq(emails.to, filter.to) : undefined)
-    .orderBy(desc(emails.createdAt), desc(emails.id))
-    .limit(filter.limit);
+export async function listDevMailbox(deps: Pick<ServiceDeps, "db" | "config">, filter: { to: string; limit: number }): Promise<DevMailboxEmail[]> {
+  if (deps.config.production) throw new AppError("NOT_FOUND", "the dev mailbox does not exist in production");
+  const rows = await listOutboxEmails(deps.db, { to: filter.to, limit: filter.limit });
   return rows.map((row) => ({
     id: row.id,
     to: row.to,
     subject: row.subject,
     text: row.text,
     kind: row.kind,
-    transport: row.transport,
-    sentAt: row.sentAt?.toISOString() ?? null,
+    transport: "outbox" as const,
+    // Set in the same UPDATE as the transport (deliverEmail).
+    sentAt: row.sentAt!.toISOString(),
     createdAt: row.createdAt.toISOString(),
   }));
 }

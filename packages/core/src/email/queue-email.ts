@@ -1,4 +1,5 @@
-import { schema, type Executor } from "@qc/db";
+import type { Executor } from "@qc/db";
+import { insertEmail } from "@qc/db/queries";
 import type { JobQueue } from "../jobs/queue";
 
 export interface OutgoingEmail {
@@ -17,7 +18,7 @@ export interface OutgoingEmail {
  * that caused it committed.
  */
 export async function queueEmail(tx: Executor, jobs: JobQueue, email: OutgoingEmail): Promise<string> {
-  const [row] = await tx.insert(schema.emails).values(email).returning({ id: schema.emails.id });
-  await jobs.send(tx, "email.send", { emailId: row!.id });
-  return row!.id;
+  const { id } = await insertEmail(tx, email);
+  await jobs.send(tx, "email.send", { emailId: id });
+  return id;
 }

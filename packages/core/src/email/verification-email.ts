@@ -1,10 +1,10 @@
-import { schema, type Executor } from "@qc/db";
-import { generateEmailToken, hashToken } from "../auth/tokens";
-import type { JobQueue } from "../jobs/queue";
+import type { Executor } from "@qc/db";
+import type { ServiceDeps } from "../deps/service-deps";
+import { issueEmailToken } from "../identity/email-tokens";
 import { queueEmail } from "./queue-email";
 
 export const EMAIL_TOKEN_TTL_MS = 24 * 3600_000;
-export const VERIFY_EMAIL_PURPOSE = "VERIFY_EMAIL";
+export const VERIFY_EMAIL_PURPOSE = "VERIFY_EMAIL" as const;
 
 /** CONTRACT §3: the text part carries exactly `<PUBLIC_URL>/verify-email?token=<token>`. */
 export function verificationLink(publicUrl: string, token: string): string {
@@ -34,17 +34,12 @@ export function composeVerificationEmail(input: { publicUrl: string; token: stri
  */
 export async function issueVerificationEmail(
   tx: Executor,
-  deps: { jobs: JobQueue; publicUrl: string; now: Date },
+  deps: Pick<ServiceDeps, "jobs" | "config">,
+  now: Date,
   user: { id: string; tenantId: string; email: string; name: string | null; organizationName: string },
 ): Promise<{ emailId: string }> {
-  const token = generateEmailToken();
-  await tx.insert(schema.emailTokens).values({
-    userId: user.id,
-    purpose: VERIFY_EMAIL_PURPOSE,
-    tokenHash: hashToken(token),
-    expiresAt: new Date(deps.now.getTime() + EMAIL_TOKEN_TTL_MS),
-  });
-  const message = composeVerificationEmail({ publicUrl: deps.publicUrl, token, name: user.name, organizationName: user.organizationName });
+  const token = await issueEmailToken(tx, { userId: user.id, purpose: VERIFY_EMAIL_PURPOSE, now, ttlMs: EMAIL_TOKEN_TTL_MS });
+  const message = composeVerificationEmail({ publicUrl: deps.config.publicUrl, token, name: user.name, organizationName: user.organizationName });
   const emailId = await queueEmail(tx, deps.jobs, { tenantId: user.tenantId, to: user.email, kind: "verify_email", ...message });
   return { emailId };
 }

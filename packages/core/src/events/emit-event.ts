@@ -1,20 +1,31 @@
-import { schema, type Executor } from "@qc/db";
+import type { Executor } from "@qc/db";
+import { insertOutboxEvent } from "@qc/db/queries";
+import { EVENTS, type EventData, type EventType } from "./catalog";
 
-/** The event types of CONTRACT §7; webhook subscriptions filter on them. */
-export type EventType =
-  | "transaction.created"
-  | "transaction.status_changed"
-  | "wallet.created"
-  | "vault.archived"
-  | "credential.rotated"
-  | "tenant.verification_changed"
-  | "webhook.test";
+export type { EventType } from "./catalog";
+
+export interface EmitEventInput<T extends EventType> {
+  tenantId: string;
+  type: T;
+  /** The id of the aggregate the catalog names for `type` (transaction id, wallet id, …). */
+  aggregateId: string;
+  data: EventData<T>;
+}
 
 /**
  * Appends a domain event to the outbox inside the caller's transaction, so an event exists if
- * and only if the change it reports committed. The webhooks dispatcher delivers from here.
+ * and only if the change it reports committed. The data is validated against the catalog, so a
+ * malformed event fails the change that emits it instead of reaching a receiver. Returns the
+ * event id (the webhook-id receivers deduplicate on) and its sequence within the aggregate.
  */
-export async function emitEvent(tx: Executor, tenantId: string, type: EventType, data: Record<string, unknown>): Promise<string> {
-  const [row] = await tx.insert(schema.eventOutbox).values({ tenantId, type, data }).returning({ id: schema.eventOutbox.id });
-  return row!.id;
+export async function emitEvent<T extends EventType>(tx: Executor, input: EmitEventInput<T>): Promise<{ id: string; sequence: number }> {
+  const definition = EVENTS[input.type];
+  const data = definition.data.parse(input.data) as Record<string, unknown>;
+  return insertOutboxEvent(tx, {
+    tenantId: input.tenantId,
+    type: input.type,
+    aggregateType: definition.aggregate,
+    aggregateId: input.aggregateId,
+    data,
+  });
 }

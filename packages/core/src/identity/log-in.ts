@@ -1,7 +1,8 @@
-import { eq, schema, type Database } from "@qc/db";
-import { recordAuditEvent } from "../audit/record-audit-event";
-import { SESSION_COOKIE, generateSessionToken, hashToken } from "../auth/tokens";
+import { findLoginCandidate, insertSession } from "@qc/db/queries";
+import { anonymousActor, auditAction, userActor } from "../audit/actor";
 import { SESSION_TTL_MS, type Authenticator } from "../auth/authenticator";
+import { generateSessionToken, hashToken } from "../auth/tokens";
+import type { ServiceDeps } from "../deps/service-deps";
 import { AppError } from "../errors";
 import { verifyAgainstDummyHash, verifyPassword } from "./passwords";
 
@@ -31,34 +32,16 @@ const WRONG_CREDENTIALS = "invalid email or password";
  * an unknown email and a wrong password cost the same time and get the same 401; both count
  * towards the source's lockout and are audited with their reason, never with the password.
  */
-export async function logIn(deps: { db: Database; now(): Date; authenticator: Authenticator }, input: LogInInput): Promise<LogInResult> {
+export async function logIn(deps: Pick<ServiceDeps, "db" | "now"> & { authenticator: Authenticator }, input: LogInInput): Promise<LogInResult> {
   await deps.authenticator.refuseIfLockedOut(input.ip);
-  const { tenants, users } = schema;
-  const [user] = await deps.db
-    .select({
-      id: users.id,
-      email: users.email,
-      name: users.name,
-      passwordHash: users.passwordHash,
-      status: users.status,
-      tenantId: tenants.id,
-      tenantName: tenants.name,
-      tenantStatus: tenants.status,
-    })
-    .from(users)
-    .innerJoin(tenants, eq(tenants.id, users.tenantId))
-    .where(eq(users.email, input.email));
+  const user = await findLoginCandidate(deps.db, { email: input.email });
   const passwordMatches = user ? await verifyPassword(user.passwordHash, input.password) : await verifyAgainstDummyHash(input.password);
   if (!user || !passwordMatches) {
     await deps.authenticator.countFailure(input.ip);
-    await recordAuditEvent(deps.db, {
-      action: "auth.failed",
-      actorType: "anonymous",
-      // The typed email is not kept for an unknown address: people type passwords into it.
-      actorId: user?.id ?? null,
+    // The typed email is not kept for an unknown address: people type passwords into it.
+    await auditAction(deps.db, anonymousActor(input, user?.id ?? null), {
       tenantId: user?.tenantId ?? null,
-      requestId: input.requestId,
-      ip: input.ip,
+      action: "auth.failed",
       details: { reason: user ? "wrong_password" : "unknown_email", counted: true, via: "login" },
     });
     throw new AppError("UNAUTHENTICATED", WRONG_CREDENTIALS);
@@ -70,20 +53,16 @@ export async function logIn(deps: { db: Database; now(): Date; authenticator: Au
   const token = generateSessionToken();
   const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
   await deps.db.transaction(async (tx) => {
-    const [session] = await tx
-      .insert(schema.sessions)
-      .values({ userId: user.id, tenantId: user.tenantId, tokenHash: hashToken(token), expiresAt, lastSeenAt: now, ip: input.ip, userAgent: input.userAgent?.slice(0, 500) ?? null })
-      .returning({ id: schema.sessions.id });
-    await recordAuditEvent(tx, {
-      action: "auth.logged_in",
-      actorType: "user",
-      actorId: user.id,
+    const session = await insertSession(tx, {
       tenantId: user.tenantId,
-      targetType: "session",
-      targetId: session!.id,
-      requestId: input.requestId,
+      userId: user.id,
+      tokenHash: hashToken(token),
+      expiresAt,
+      lastSeenAt: now,
       ip: input.ip,
+      userAgent: input.userAgent?.slice(0, 500) ?? null,
     });
+    await auditAction(tx, userActor(user.id, input), { tenantId: user.tenantId, action: "auth.logged_in", target: { type: "session", id: session.id } });
   });
   return {
     token,
@@ -91,14 +70,4 @@ export async function logIn(deps: { db: Database; now(): Date; authenticator: Au
     user: { id: user.id, email: user.email, name: user.name },
     tenant: { id: user.tenantId, name: user.tenantName, status: user.tenantStatus },
   };
-}
-
-/** The dashboard cookie carrying the session token (CONTRACT §3). */
-export function sessionCookie(token: string, maxAgeSeconds = SESSION_TTL_MS / 1000): string {
-  return `${SESSION_COOKIE}=${token}; HttpOnly; Secure; SameSite=Strict; Path=/; Max-Age=${maxAgeSeconds}`;
-}
-
-/** Clears the dashboard cookie. */
-export function expiredSessionCookie(): string {
-  return `${SESSION_COOKIE}=; HttpOnly; Secure; SameSite=Strict; Path=/; Max-Age=0`;
 }

@@ -1,28 +1,16 @@
-import { and, eq, isNull, schema, type Database } from "@qc/db";
-import { recordAuditEvent } from "../audit/record-audit-event";
+import { revokeUserSession } from "@qc/db/queries";
+import { auditAction, type Actor } from "../audit/actor";
+import type { ServiceDeps } from "../deps/service-deps";
 
-/** Ends a dashboard session at once (revoked_at); idempotent. */
+/** Ends a dashboard session at once (revoked_at); idempotent: only the first call is audited. */
 export async function logOut(
-  deps: { db: Database; now(): Date },
-  input: { sessionId: string; userId: string; tenantId: string; requestId?: string; ip?: string },
+  deps: Pick<ServiceDeps, "db" | "now">,
+  input: { tenantId: string; userId: string; sessionId: string; actor: Actor },
 ): Promise<{ status: "LOGGED_OUT" }> {
   await deps.db.transaction(async (tx) => {
-    const revoked = await tx
-      .update(schema.sessions)
-      .set({ revokedAt: deps.now() })
-      .where(and(eq(schema.sessions.id, input.sessionId), eq(schema.sessions.userId, input.userId), isNull(schema.sessions.revokedAt)))
-      .returning({ id: schema.sessions.id });
-    if (revoked.length === 0) return;
-    await recordAuditEvent(tx, {
-      action: "auth.logged_out",
-      actorType: "user",
-      actorId: input.userId,
-      tenantId: input.tenantId,
-      targetType: "session",
-      targetId: input.sessionId,
-      requestId: input.requestId,
-      ip: input.ip,
-    });
+    const revoked = await revokeUserSession(tx, { tenantId: input.tenantId, userId: input.userId, sessionId: input.sessionId, revokedAt: deps.now() });
+    if (!revoked) return;
+    await auditAction(tx, input.actor, { tenantId: input.tenantId, action: "auth.logged_out", target: { type: "session", id: input.sessionId } });
   });
   return { status: "LOGGED_OUT" };
 }

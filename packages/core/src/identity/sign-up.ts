@@ -1,10 +1,10 @@
-import { eq, schema, type Database } from "@qc/db";
-import { recordAuditEvent } from "../audit/record-audit-event";
+import { isUniqueViolation } from "@qc/db";
+import { findUserIdByEmail, insertTenant, insertUser } from "@qc/db/queries";
+import { auditAction, userActor } from "../audit/actor";
+import type { ServiceDeps } from "../deps/service-deps";
 import { issueVerificationEmail } from "../email/verification-email";
 import { AppError } from "../errors";
-import type { JobQueue } from "../jobs/queue";
 import { hashPassword } from "./passwords";
-import { isUniqueViolation } from "./unique-violation";
 
 export interface SignUpInput {
   organizationName: string;
@@ -24,14 +24,11 @@ export interface SignUpResult {
   message: string;
 }
 
-export interface IdentityDeps {
-  db: Database;
-  jobs: JobQueue;
-  now(): Date;
-  publicUrl: string;
-}
+/** What the account services use: they write rows, queue emails and build links to PUBLIC_URL. */
+export type IdentityDeps = Pick<ServiceDeps, "db" | "jobs" | "now" | "config">;
 
-const emailTaken = () => new AppError("EMAIL_ALREADY_REGISTERED", "an account with this email already exists; log in or reset the password");
+const emailTaken = () =>
+  new AppError("EMAIL_ALREADY_REGISTERED", "an account with this email already exists; log in, or ask for a password reset link (POST /v1/auth/password-reset)");
 
 /**
  * Creates the tenant (PENDING_VERIFICATION), its first admin (PENDING_EMAIL_VERIFICATION), a
@@ -40,39 +37,36 @@ const emailTaken = () => new AppError("EMAIL_ALREADY_REGISTERED", "an account wi
  * pre-check only spares the Argon2 work in the common case.
  */
 export async function signUp(deps: IdentityDeps, input: SignUpInput): Promise<SignUpResult> {
-  const [existing] = await deps.db.select({ id: schema.users.id }).from(schema.users).where(eq(schema.users.email, input.email));
-  if (existing) throw emailTaken();
+  if (await findUserIdByEmail(deps.db, { email: input.email })) throw emailTaken();
   const passwordHash = await hashPassword(input.password);
   const now = deps.now();
   try {
     return await deps.db.transaction(async (tx) => {
-      const [tenant] = await tx
-        .insert(schema.tenants)
-        .values({ name: input.organizationName, accountType: input.accountType, status: "PENDING_VERIFICATION" })
-        .returning({ id: schema.tenants.id });
-      const [user] = await tx
-        .insert(schema.users)
-        .values({ tenantId: tenant!.id, email: input.email, name: input.name ?? null, passwordHash, role: "ADMIN", status: "PENDING_EMAIL_VERIFICATION" })
-        .returning({ id: schema.users.id });
-      await issueVerificationEmail(
-        tx,
-        { jobs: deps.jobs, publicUrl: deps.publicUrl, now },
-        { id: user!.id, tenantId: tenant!.id, email: input.email, name: input.name ?? null, organizationName: input.organizationName },
-      );
-      await recordAuditEvent(tx, {
+      const tenant = await insertTenant(tx, { name: input.organizationName, accountType: input.accountType, status: "PENDING_VERIFICATION" });
+      const user = await insertUser(tx, {
+        tenantId: tenant.id,
+        email: input.email,
+        name: input.name ?? null,
+        passwordHash,
+        role: "ADMIN",
+        status: "PENDING_EMAIL_VERIFICATION",
+      });
+      await issueVerificationEmail(tx, deps, now, {
+        id: user.id,
+        tenantId: tenant.id,
+        email: input.email,
+        name: input.name ?? null,
+        organizationName: input.organizationName,
+      });
+      await auditAction(tx, userActor(user.id, input), {
+        tenantId: tenant.id,
         action: "tenant.signed_up",
-        actorType: "user",
-        actorId: user!.id,
-        tenantId: tenant!.id,
-        targetType: "tenant",
-        targetId: tenant!.id,
-        requestId: input.requestId,
-        ip: input.ip,
-        details: { userId: user!.id, accountType: input.accountType },
+        target: { type: "tenant", id: tenant.id },
+        details: { userId: user.id, accountType: input.accountType },
       });
       return {
-        tenantId: tenant!.id,
-        userId: user!.id,
+        tenantId: tenant.id,
+        userId: user.id,
         status: "PENDING_EMAIL_VERIFICATION" as const,
         message: `Account created. We sent a verification link to ${input.email}; it is valid for 24 hours.`,
       };

@@ -1,8 +1,8 @@
-import { and, eq, gt, isNull, schema, type Database } from "@qc/db";
-import { recordAuditEvent } from "../audit/record-audit-event";
-import { hashToken } from "../auth/tokens";
-import { VERIFY_EMAIL_PURPOSE } from "../email/verification-email";
+import { findUserById, markUserEmailVerified } from "@qc/db/queries";
+import { auditAction, userActor } from "../audit/actor";
+import type { ServiceDeps } from "../deps/service-deps";
 import { AppError } from "../errors";
+import { consumeEmailToken } from "./email-tokens";
 
 export interface VerifyEmailResult {
   status: "EMAIL_VERIFIED";
@@ -12,35 +12,18 @@ export interface VerifyEmailResult {
 }
 
 /**
- * Consumes a verification token. Single use is one conditional UPDATE (`used_at is null and
- * expires_at > now`): of two concurrent requests with the same token exactly one wins.
- * Unknown, used and expired tokens are indistinguishable: 400 INVALID_TOKEN.
+ * Consumes a verification token (single use, see consumeEmailToken). Unknown, used and expired
+ * tokens are indistinguishable: 400 INVALID_TOKEN.
  */
-export async function verifyEmail(deps: { db: Database; now(): Date }, input: { token: string; requestId?: string; ip?: string }): Promise<VerifyEmailResult> {
+export async function verifyEmail(deps: Pick<ServiceDeps, "db" | "now">, input: { token: string; requestId?: string; ip?: string }): Promise<VerifyEmailResult> {
   const now = deps.now();
-  const { emailTokens, users } = schema;
   return deps.db.transaction(async (tx) => {
-    const [consumed] = await tx
-      .update(emailTokens)
-      .set({ usedAt: now })
-      .where(and(eq(emailTokens.tokenHash, hashToken(input.token)), eq(emailTokens.purpose, VERIFY_EMAIL_PURPOSE), isNull(emailTokens.usedAt), gt(emailTokens.expiresAt, now)))
-      .returning({ userId: emailTokens.userId });
+    const consumed = await consumeEmailToken(tx, { token: input.token, purpose: "VERIFY_EMAIL", now });
     if (!consumed) throw new AppError("INVALID_TOKEN", "the verification link is unknown, already used or expired; ask for a new one");
-    await tx
-      .update(users)
-      .set({ status: "EMAIL_VERIFIED", emailVerifiedAt: now, updatedAt: now })
-      .where(and(eq(users.id, consumed.userId), eq(users.status, "PENDING_EMAIL_VERIFICATION")));
-    const [user] = await tx.select({ id: users.id, tenantId: users.tenantId, email: users.email }).from(users).where(eq(users.id, consumed.userId));
-    await recordAuditEvent(tx, {
-      action: "user.email_verified",
-      actorType: "user",
-      actorId: user!.id,
-      tenantId: user!.tenantId,
-      targetType: "user",
-      targetId: user!.id,
-      requestId: input.requestId,
-      ip: input.ip,
-    });
-    return { status: "EMAIL_VERIFIED" as const, userId: user!.id, tenantId: user!.tenantId, email: user!.email };
+    // A token belongs to an existing user (foreign key).
+    const user = (await findUserById(tx, { userId: consumed.userId }))!;
+    await markUserEmailVerified(tx, { tenantId: user.tenantId, userId: user.id, verifiedAt: now });
+    await auditAction(tx, userActor(user.id, input), { tenantId: user.tenantId, action: "user.email_verified", target: { type: "user", id: user.id } });
+    return { status: "EMAIL_VERIFIED" as const, userId: user.id, tenantId: user.tenantId, email: user.email };
   });
 }

@@ -18,6 +18,12 @@ export interface JobDefinition<S extends z.ZodType = z.ZodType> {
   /** Jobs per fetch; the worker keeps fetching while batches come back full. */
   batchSize: number;
   localConcurrency: number;
+  /**
+   * Seconds a worker waits between fetches when no NOTIFY woke it (default 2). NOTIFY announces
+   * only jobs runnable at once, so this bounds the lateness of jobs scheduled for later
+   * (`startAfter`) and of retries: a queue that re-schedules itself at short intervals sets it low.
+   */
+  pollingIntervalSeconds?: number;
 }
 
 const define = <S extends z.ZodType>(definition: JobDefinition<S>) => definition;
@@ -30,6 +36,16 @@ export const JOBS = {
     retryDelay: 30,
     retryBackoff: true,
     expireInSeconds: 60,
+    batchSize: 1,
+    localConcurrency: 1,
+  }),
+  /** Housekeeping: delete idempotency keys past their 24 h retention (scheduled hourly). */
+  "maintenance.purge-idempotency-keys": define({
+    payload: z.object({}),
+    retryLimit: 3,
+    retryDelay: 30,
+    retryBackoff: true,
+    expireInSeconds: 300,
     batchSize: 1,
     localConcurrency: 1,
   }),
@@ -48,6 +64,21 @@ export const JOBS = {
     batchSize: 5,
     localConcurrency: 2,
   }),
+  /**
+   * A password-reset request, taken off the web request so that its answer (202) costs the same
+   * whether or not the address has an account; durable, so a crash loses no request. The handler
+   * looks the account up and queues the email (or does nothing).
+   */
+  "identity.password-reset-request": define({
+    payload: z.object({ email: z.string().min(3).max(254), requestId: z.string().max(128).optional(), ip: z.string().max(64).optional() }),
+    retryLimit: 5,
+    retryDelay: 5,
+    retryBackoff: true,
+    retryDelayMax: 300,
+    expireInSeconds: 60,
+    batchSize: 5,
+    localConcurrency: 2,
+  }),
   /** The sandbox KYC provider's decision: approves the case once its delay has passed. */
   "kyc.sandbox-decide": define({
     payload: z.object({ tenantId: z.uuid(), reference: z.string().min(1).max(200) }),
@@ -58,6 +89,97 @@ export const JOBS = {
     expireInSeconds: 60,
     batchSize: 5,
     localConcurrency: 1,
+  }),
+  /**
+   * SUBMITTED → policy, screening, quotas, balance → BLOCKED / FAILED, or released for signing
+   * (PENDING_SIGNATURE with nonce and fees) or QUEUED behind an earlier transfer of the source.
+   * Retried on dependency failures (RPC down); the screening provider's outages are counted on
+   * the row and fail closed after a bound.
+   */
+  "transfers.check": define({
+    payload: z.object({ tenantId: z.uuid(), transactionId: z.uuid() }),
+    // 11 attempts: more than SCREENING_MAX_ATTEMPTS may ask for (10), so a provider outage
+    // always ends in the fail-closed BLOCKED, never in the dead-letter queue.
+    retryLimit: 10,
+    retryDelay: 1,
+    retryBackoff: true,
+    retryDelayMax: 120,
+    expireInSeconds: 60,
+    batchSize: 5,
+    localConcurrency: 4,
+  }),
+  /** Releases the oldest QUEUED transfer of a source once the one ahead of it is broadcast or ended. */
+  "transfers.release-next": define({
+    payload: z.object({ tenantId: z.uuid(), sourceWalletId: z.uuid(), networkCode: z.enum(["QUANTUM_MAINNET", "QUANTUM_SANDBOX"]) }),
+    retryLimit: 10,
+    retryDelay: 2,
+    retryBackoff: true,
+    retryDelayMax: 120,
+    expireInSeconds: 60,
+    batchSize: 5,
+    localConcurrency: 2,
+  }),
+  /**
+   * SIGNED → rebuild from the stored intent, verify again (fail closed), re-check wallet and
+   * tenant, store the raw transaction → BROADCASTING; sends it (re-sending the same raw
+   * transaction after a crash is harmless: that is how recovery works).
+   */
+  "transfers.broadcast": define({
+    payload: z.object({ tenantId: z.uuid(), transactionId: z.uuid() }),
+    retryLimit: 20,
+    retryDelay: 2,
+    retryBackoff: true,
+    retryDelayMax: 60,
+    expireInSeconds: 60,
+    // One job per fetch, several in flight: the runner works a batch one job after another, so a
+    // signature must not wait behind another transfer's verification and send.
+    batchSize: 1,
+    localConcurrency: 8,
+  }),
+  /**
+   * Watches a broadcast transaction: acceptance, confirmations, reorgs, drops, reverts. Each look
+   * schedules the next (`watchIntervalMs` later, one waiting job per transaction), so the queue is
+   * polled at pg-boss's shortest interval: a look is never late by more than that.
+   */
+  "transfers.watch": define({
+    payload: z.object({ tenantId: z.uuid(), transactionId: z.uuid() }),
+    retryLimit: 50,
+    retryDelay: 2,
+    retryBackoff: true,
+    retryDelayMax: 60,
+    expireInSeconds: 60,
+    batchSize: 10,
+    localConcurrency: 4,
+    pollingIntervalSeconds: 0.5,
+  }),
+  /** PENDING_SIGNATURE → EXPIRED (SIGNING_TIMEOUT) at the signing deadline, unless it moved on. */
+  "transfers.expire": define({
+    payload: z.object({ tenantId: z.uuid(), transactionId: z.uuid() }),
+    retryLimit: 10,
+    retryDelay: 5,
+    retryBackoff: true,
+    retryDelayMax: 300,
+    expireInSeconds: 60,
+    batchSize: 10,
+    localConcurrency: 2,
+  }),
+  /**
+   * One attempt of one webhook delivery (@qc/core attemptWebhookDelivery). The retry schedule of
+   * CONTRACT §7 is the service's own (each failed attempt enqueues the next with `startAfter`);
+   * these retries only cover the handler itself failing (database down). A worker runs its
+   * batch one job after another, so batches stay small (a slow receiver holds up at most three
+   * other deliveries) and expiry outlasts a whole batch of 15 s attempts. A worker that dies
+   * mid-attempt is recovered by its lease running out, well before this expiry.
+   */
+  "webhooks.deliver": define({
+    payload: z.object({ tenantId: z.uuid(), deliveryId: z.uuid() }),
+    retryLimit: 20,
+    retryDelay: 5,
+    retryBackoff: true,
+    retryDelayMax: 600,
+    expireInSeconds: 120,
+    batchSize: 4,
+    localConcurrency: 8,
   }),
 } as const;
 

@@ -1,5 +1,5 @@
-import { sql, type Executor } from "@qc/db";
-import { fromDrizzle, PgBoss } from "pg-boss";
+import { jobExecutor, type Executor } from "@qc/db";
+import { PgBoss } from "pg-boss";
 import { deadLetterQueue, JOBS, type JobName, type JobPayload } from "./catalog";
 
 export interface SendOptions {
@@ -14,6 +14,13 @@ export interface JobQueue {
    * exists if and only if the change committed.
    */
   send<N extends JobName>(tx: Executor, name: N, payload: JobPayload<N>, options?: SendOptions): Promise<string | null>;
+  /**
+   * At most one waiting job per `singletonKey`, enqueued inside `tx`: a job of that key not yet
+   * started is moved to `startAfter` (default now) instead of a second one being added. For
+   * jobs that re-schedule themselves (a watcher) and for pulling a scheduled one forward.
+   * (pg-boss's `singletonKey` alone deduplicates nothing on a standard queue.)
+   */
+  schedule<N extends JobName>(tx: Executor, name: N, payload: JobPayload<N>, options: { singletonKey: string; startAfter?: Date }): Promise<void>;
   boss: PgBoss;
 }
 
@@ -23,9 +30,17 @@ export function createJobQueue(boss: PgBoss): JobQueue {
     async send(tx, name, payload, options = {}) {
       const data = JOBS[name].payload.parse(payload) as object;
       return boss.send(name, data, {
-        db: fromDrizzle(tx as never, sql as never),
+        db: jobExecutor(tx),
         ...(options.singletonKey ? { singletonKey: options.singletonKey } : {}),
         ...(options.startAfter !== undefined ? { startAfter: options.startAfter } : {}),
+      });
+    },
+    async schedule(tx, name, payload, options) {
+      const data = JOBS[name].payload.parse(payload) as object;
+      await boss.upsert(name, data, {
+        db: jobExecutor(tx),
+        singletonKey: options.singletonKey,
+        startAfter: options.startAfter ?? new Date(),
       });
     },
   };

@@ -1,5 +1,6 @@
-import { and, eq, schema, type Database } from "@qc/db";
-import { recordAuditEvent } from "../audit/record-audit-event";
+import { decidePendingKycCase, findKycCase, lockTenantForKyc, updateTenantVerificationStatus } from "@qc/db/queries";
+import { auditAction, type Actor } from "../audit/actor";
+import type { ServiceDeps } from "../deps/service-deps";
 import { AppError } from "../errors";
 import { emitEvent } from "../events/emit-event";
 import { toKycCaseRecord, type KycCaseRecord } from "./kyc-case-record";
@@ -33,20 +34,15 @@ export interface ApplyKycDecisionResult {
  * nothing (`applied: false`); a contradicting decision for a decided case is 409, an unknown
  * case (or one of another tenant) 404. The callback route and the sandbox job both come here.
  */
-export async function applyKycDecision(deps: { db: Database; now(): Date }, input: ApplyKycDecisionInput): Promise<ApplyKycDecisionResult> {
-  const { kycCases, tenants } = schema;
+export async function applyKycDecision(deps: Pick<ServiceDeps, "db" | "now">, input: ApplyKycDecisionInput): Promise<ApplyKycDecisionResult> {
   const now = deps.now();
   return deps.db.transaction(async (tx) => {
     // The tenant row first, as startKyc does: one lock order, no deadlock between them.
-    const [tenant] = await tx.select({ status: tenants.status }).from(tenants).where(eq(tenants.id, input.tenantId)).for("update");
+    const tenant = await lockTenantForKyc(tx, { tenantId: input.tenantId });
     if (!tenant) throw new AppError("NOT_FOUND", "no such KYC case");
-    const [decided] = await tx
-      .update(kycCases)
-      .set({ status: input.decision, reason: input.reason ?? null, decidedAt: now })
-      .where(and(eq(kycCases.reference, input.reference), eq(kycCases.tenantId, input.tenantId), eq(kycCases.status, "PENDING")))
-      .returning();
+    const decided = await decidePendingKycCase(tx, { tenantId: input.tenantId, reference: input.reference, status: input.decision, reason: input.reason ?? null, decidedAt: now });
     if (!decided) {
-      const [existing] = await tx.select().from(kycCases).where(and(eq(kycCases.reference, input.reference), eq(kycCases.tenantId, input.tenantId)));
+      const existing = await findKycCase(tx, { tenantId: input.tenantId, reference: input.reference });
       if (!existing) throw new AppError("NOT_FOUND", "no such KYC case");
       if (existing.status !== input.decision) {
         throw new AppError("CONFLICT", `the KYC case was already decided: ${existing.status}`, { details: { status: existing.status } });
@@ -55,25 +51,17 @@ export async function applyKycDecision(deps: { db: Database; now(): Date }, inpu
     }
     const previousStatus = tenant.status;
     const status: TenantStatus = input.decision === "APPROVED" ? "VERIFIED" : "REJECTED";
-    const [updated] = await tx
-      .update(tenants)
-      .set({ status, updatedAt: now })
-      .where(and(eq(tenants.id, input.tenantId), eq(tenants.status, previousStatus)))
-      .returning({ status: tenants.status });
+    const updated = await updateTenantVerificationStatus(tx, { tenantId: input.tenantId, from: previousStatus, to: status, updatedAt: now });
     if (!updated) throw new AppError("CONFLICT", "the tenant's verification status changed concurrently; retry");
     const kyc = toKycCaseRecord(decided);
-    await recordAuditEvent(tx, {
-      action: "kyc.decided",
-      actorType: input.source === "callback" ? "provider" : "system",
-      actorId: decided.provider,
+    const actor: Actor = { type: input.source === "callback" ? "provider" : "system", id: decided.provider, requestId: input.requestId, ip: input.ip };
+    await auditAction(tx, actor, {
       tenantId: input.tenantId,
-      targetType: "kyc_case",
-      targetId: input.reference,
-      requestId: input.requestId,
-      ip: input.ip,
+      action: "kyc.decided",
+      target: { type: "kyc_case", id: input.reference },
       details: { decision: input.decision, reason: input.reason ?? null, previousStatus, status, source: input.source },
     });
-    await emitEvent(tx, input.tenantId, "tenant.verification_changed", { tenantId: input.tenantId, status, previousStatus, kyc });
+    await emitEvent(tx, { tenantId: input.tenantId, type: "tenant.verification_changed", aggregateId: input.tenantId, data: { tenantId: input.tenantId, status, previousStatus, kyc } });
     return { applied: true, tenantId: input.tenantId, tenantStatus: status, kyc };
   });
 }

@@ -1,4 +1,6 @@
-import { and, desc, eq, schema, type Database } from "@qc/db";
+import { findLatestKycCase, getTenantStatus, hasEmailVerifiedUser } from "@qc/db/queries";
+import type { ServiceDeps } from "../deps/service-deps";
+import { valueMovingAllowed } from "./assert-tenant-verified";
 import { AppError } from "../errors";
 
 export type OnboardingStep = "VERIFY_EMAIL" | "START_KYC" | "AWAIT_KYC_DECISION" | "RESUBMIT_KYC" | "NONE";
@@ -17,31 +19,25 @@ export interface OnboardingStatus {
  * latest KYC case, and what to do next. `emailVerified` is the caller's own address for a
  * session, and for an API key whether any admin of the tenant has verified theirs.
  */
-export async function getOnboardingStatus(deps: { db: Database }, input: { tenantId: string; userId?: string }): Promise<OnboardingStatus> {
-  const { kycCases, tenants, users } = schema;
-  const [tenant] = await deps.db.select({ id: tenants.id, status: tenants.status }).from(tenants).where(eq(tenants.id, input.tenantId));
-  if (!tenant) throw new AppError("NOT_FOUND", "tenant not found");
-  const [verifiedUser] = await deps.db
-    .select({ id: users.id })
-    .from(users)
-    .where(and(eq(users.tenantId, tenant.id), eq(users.status, "EMAIL_VERIFIED"), input.userId ? eq(users.id, input.userId) : undefined))
-    .limit(1);
-  const [latest] = await deps.db.select().from(kycCases).where(eq(kycCases.tenantId, tenant.id)).orderBy(desc(kycCases.startedAt), desc(kycCases.id)).limit(1);
-  const emailVerified = verifiedUser !== undefined;
+export async function getOnboardingStatus(deps: Pick<ServiceDeps, "db">, input: { tenantId: string; userId?: string }): Promise<OnboardingStatus> {
+  const status = await getTenantStatus(deps.db, input.tenantId);
+  if (!status) throw new AppError("NOT_FOUND", "tenant not found");
+  const emailVerified = await hasEmailVerifiedUser(deps.db, { tenantId: input.tenantId, userId: input.userId });
+  const latest = await findLatestKycCase(deps.db, { tenantId: input.tenantId });
   let nextStep: OnboardingStep;
   if (!emailVerified) nextStep = "VERIFY_EMAIL";
-  else if (tenant.status === "VERIFIED") nextStep = "NONE";
+  else if (status === "VERIFIED") nextStep = "NONE";
   else if (latest?.status === "PENDING") nextStep = "AWAIT_KYC_DECISION";
-  else if (tenant.status === "REJECTED" || latest?.status === "REJECTED") nextStep = "RESUBMIT_KYC";
+  else if (status === "REJECTED" || latest?.status === "REJECTED") nextStep = "RESUBMIT_KYC";
   else nextStep = "START_KYC";
   return {
-    tenantId: tenant.id,
-    status: tenant.status,
+    tenantId: input.tenantId,
+    status,
     emailVerified,
     kyc: latest
       ? { status: latest.status, provider: latest.provider, startedAt: latest.startedAt.toISOString(), decidedAt: latest.decidedAt?.toISOString() ?? null, reason: latest.reason }
       : null,
-    valueMovingEnabled: tenant.status === "VERIFIED",
+    valueMovingEnabled: valueMovingAllowed(status),
     nextStep,
   };
 }

@@ -1,4 +1,4 @@
-import type { schema } from "@qc/db";
+import type { KycCaseRow } from "@qc/db/queries";
 
 export interface KycCaseRecord {
   tenantId: string;
@@ -10,7 +10,7 @@ export interface KycCaseRecord {
   reason: string | null;
 }
 
-export function toKycCaseRecord(row: typeof schema.kycCases.$inferSelect): KycCaseRecord {
+export function toKycCaseRecord(row: KycCaseRow): KycCaseRecord {
   return {
     tenantId: row.tenantId,
     status: row.status,

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Executor } from "@qc/db";
 import { AppError } from "../errors";
-import type { JobQueue } from "../jobs/queue";
+import type { ServiceDeps } from "../deps/service-deps";
 
 export interface KycSubject {
   id: string;
@@ -28,12 +28,12 @@ export const SANDBOX_KYC_PROVIDER = "sandbox";
  * `kyc.sandbox-decide`, whose handler applies the decision with the same service as the signed
  * callback.
  */
-export function createSandboxKycProvider(deps: { jobs: JobQueue; now(): Date; delayMs: number }): KycProvider {
+export function createSandboxKycProvider(deps: Pick<ServiceDeps, "jobs" | "now">, options: { delayMs: number }): KycProvider {
   return {
     name: SANDBOX_KYC_PROVIDER,
     async start(tenant, tx) {
       const reference = `sandbox_${randomUUID()}`;
-      await deps.jobs.send(tx, "kyc.sandbox-decide", { tenantId: tenant.id, reference }, { startAfter: new Date(deps.now().getTime() + deps.delayMs) });
+      await deps.jobs.send(tx, "kyc.sandbox-decide", { tenantId: tenant.id, reference }, { startAfter: new Date(deps.now().getTime() + options.delayMs) });
       return { reference };
     },
   };
@@ -44,9 +44,8 @@ export function createSandboxKycProvider(deps: { jobs: JobQueue; now(): Date; de
  * production, where approving every tenant would defeat the check: there, and for an unknown
  * name, starting a case answers 503 UNAVAILABLE.
  */
-export function resolveKycProvider(config: { provider: string; sandboxDelayMs: number; production: boolean }, deps: { jobs: JobQueue; now(): Date }): KycProvider {
-  if (config.provider === SANDBOX_KYC_PROVIDER && !config.production) {
-    return createSandboxKycProvider({ jobs: deps.jobs, now: deps.now, delayMs: config.sandboxDelayMs });
-  }
-  throw new AppError("UNAVAILABLE", `identity verification provider "${config.provider}" is not available${config.production ? " in production" : ""}`);
+export function resolveKycProvider(deps: Pick<ServiceDeps, "config" | "jobs" | "now">): KycProvider {
+  const { kyc, production } = deps.config;
+  if (kyc.provider === SANDBOX_KYC_PROVIDER && !production) return createSandboxKycProvider(deps, { delayMs: kyc.sandboxDelayMs });
+  throw new AppError("UNAVAILABLE", `identity verification provider "${kyc.provider}" is not available${production ? " in production" : ""}`);
 }

@@ -1,23 +1,10 @@
-import { asc, eq, schema, type Database } from "@qc/db";
-import { recordAuditEvent } from "../audit/record-audit-event";
+import { listIpAllowlistEntries, replaceIpAllowlistEntries } from "@qc/db/queries";
+import { auditAction, type Actor } from "../audit/actor";
 import { announceAuthChange } from "../auth/authenticator";
 import { ipAllowed, parseCidr } from "../auth/ip-allowlist";
-import type { Principal } from "../auth/authenticator";
+import type { ServiceDeps } from "../deps/service-deps";
 import { AppError } from "../errors";
-
-export interface AllowlistEntry {
-  cidr: string;
-  label: string;
-}
-
-export async function getIpAllowlist(db: Database, tenantId: string): Promise<AllowlistEntry[]> {
-  const rows = await db
-    .select({ cidr: schema.ipAllowlistEntries.cidr, label: schema.ipAllowlistEntries.label })
-    .from(schema.ipAllowlistEntries)
-    .where(eq(schema.ipAllowlistEntries.tenantId, tenantId))
-    .orderBy(asc(schema.ipAllowlistEntries.position));
-  return rows;
-}
+import type { AllowlistEntry } from "./get-ip-allowlist";
 
 /**
  * Replaces the tenant's allowlist (an empty list allows every address). Entries are
@@ -27,8 +14,8 @@ export async function getIpAllowlist(db: Database, tenantId: string): Promise<Al
  * always repair it.
  */
 export async function replaceIpAllowlist(
-  deps: { db: Database },
-  input: { principal: Principal; callerIp: string; entries: AllowlistEntry[]; allowSelfLockout?: boolean; requestId?: string },
+  deps: Pick<ServiceDeps, "db" | "now">,
+  input: { tenantId: string; actor: Actor; callerIp: string; entries: AllowlistEntry[]; allowSelfLockout?: boolean },
 ): Promise<AllowlistEntry[]> {
   const fields: { path: string; message: string }[] = [];
   const entries = input.entries.map((entry, index) => {
@@ -47,31 +34,20 @@ export async function replaceIpAllowlist(
     seen.add(entry.cidr);
   }
   if (fields.length) throw new AppError("VALIDATION_FAILED", "invalid allowlist entries", { details: { fields } });
-  if (input.principal.kind === "api_key" && !input.allowSelfLockout && !ipAllowed(input.callerIp, entries.map((e) => e.cidr))) {
+  if (input.actor.type === "api_key" && !input.allowSelfLockout && !ipAllowed(input.callerIp, entries.map((e) => e.cidr))) {
     throw new AppError("CONFLICT", `this list would lock out the calling key (address ${input.callerIp}); send "allowSelfLockout": true to apply it anyway`, {
       details: { callerIp: input.callerIp },
     });
   }
   return deps.db.transaction(async (tx) => {
-    const before = await tx
-      .select({ cidr: schema.ipAllowlistEntries.cidr })
-      .from(schema.ipAllowlistEntries)
-      .where(eq(schema.ipAllowlistEntries.tenantId, input.principal.tenantId))
-      .for("update");
-    await tx.delete(schema.ipAllowlistEntries).where(eq(schema.ipAllowlistEntries.tenantId, input.principal.tenantId));
-    if (entries.length) {
-      await tx.insert(schema.ipAllowlistEntries).values(entries.map((e, position) => ({ tenantId: input.principal.tenantId, cidr: e.cidr, label: e.label, position })));
-    }
-    await recordAuditEvent(tx, {
+    const before = await listIpAllowlistEntries(tx, { tenantId: input.tenantId, lock: "update" });
+    await replaceIpAllowlistEntries(tx, { tenantId: input.tenantId, entries, createdAt: deps.now() });
+    await auditAction(tx, input.actor, {
+      tenantId: input.tenantId,
       action: "settings.ip_allowlist_replaced",
-      actorType: input.principal.kind === "api_key" ? "api_key" : "user",
-      actorId: input.principal.keyId ?? input.principal.userId ?? null,
-      tenantId: input.principal.tenantId,
-      requestId: input.requestId,
-      ip: input.callerIp,
       details: { before: before.map((r) => r.cidr), after: entries.map((e) => e.cidr), allowSelfLockout: input.allowSelfLockout ?? false },
     });
-    await announceAuthChange(tx, `tenant:${input.principal.tenantId}`);
+    await announceAuthChange(tx, `tenant:${input.tenantId}`);
     return entries;
   });
 }

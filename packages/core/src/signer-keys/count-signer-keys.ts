@@ -1,4 +1,6 @@
-import { count, eq, isNull, schema, sql, type Executor } from "@qc/db";
+import { countTenantSignerKeys } from "@qc/db/queries";
+import type { Executor } from "@qc/db";
+import type { ServiceDeps } from "../deps/service-deps";
 
 export interface SignerKeyCounts {
   /** Enrolled keys no wallet uses yet: what `wallets/generate` can still hand out. */
@@ -6,14 +8,12 @@ export interface SignerKeyCounts {
   assigned: number;
 }
 
-export async function countSignerKeys(deps: { db: Executor }, input: { tenantId: string }): Promise<SignerKeyCounts> {
-  const [row] = await deps.db
-    .select({
-      available: sql<number>`(count(*) filter (where ${isNull(schema.signerKeys.walletId)}))::int`,
-      total: count(),
-    })
-    .from(schema.signerKeys)
-    .where(eq(schema.signerKeys.tenantId, input.tenantId));
-  const available = Number(row?.available ?? 0);
-  return { available, assigned: Number(row?.total ?? 0) - available };
+export async function countSignerKeys(deps: Pick<ServiceDeps, "db">, input: { tenantId: string }): Promise<SignerKeyCounts> {
+  return readSignerKeyCounts(deps.db, input.tenantId);
+}
+
+/** The counts as `executor` sees them (inside a transaction: including its own inserts). */
+export async function readSignerKeyCounts(executor: Executor, tenantId: string): Promise<SignerKeyCounts> {
+  const { total, available } = await countTenantSignerKeys(executor, { tenantId });
+  return { available, assigned: total - available };
 }

@@ -1,14 +1,15 @@
 import { addressFromPublicKey, MLDSA87_PUBLIC_KEY_LENGTH } from "@qc/chain";
-import { and, eq, inArray, schema, type Database } from "@qc/db";
-import { auditCustody, type CustodyActor } from "../vaults/custody-actor";
+import { insertSignerKeys, listTakenWalletAddresses } from "@qc/db/queries";
+import { auditAction, type Actor } from "../audit/actor";
+import type { ServiceDeps } from "../deps/service-deps";
 import { invalidOwnershipProof, ownershipProofFailure } from "../wallets/register-wallet";
-import { countSignerKeys, type SignerKeyCounts } from "./count-signer-keys";
+import { readSignerKeyCounts, type SignerKeyCounts } from "./count-signer-keys";
 
 export interface EnrollSignerKeysInput {
   tenantId: string;
   /** Each key with its ownership proof (CONTRACT §5) for the address derived from it. */
   keys: { publicKey: string; proof: string }[];
-  actor: CustodyActor;
+  actor: Actor;
 }
 
 export interface EnrollSignerKeysResult extends SignerKeyCounts {
@@ -25,34 +26,27 @@ const PUBLIC_KEY_HEX = new RegExp(`^(0x)?[0-9a-fA-F]{${MLDSA87_PUBLIC_KEY_LENGTH
  * All or nothing: every proof is verified first, and the first invalid one fails the batch with
  * 400 INVALID_OWNERSHIP_PROOF and its `index`. Enrolling a key twice is harmless (skipped).
  */
-export async function enrollSignerKeys(deps: { db: Database }, input: EnrollSignerKeysInput): Promise<EnrollSignerKeysResult> {
-  const keys = input.keys.map((key, index) => {
-    if (!PUBLIC_KEY_HEX.test(key.publicKey)) throw invalidOwnershipProof("PUBLIC_KEY_FORMAT", { index });
+export async function enrollSignerKeys(deps: Pick<ServiceDeps, "db" | "now" | "verifier">, input: EnrollSignerKeysInput): Promise<EnrollSignerKeysResult> {
+  // The proofs of the keys before the first malformed one are verified together on the
+  // verifier's threads; the lowest failing index still wins, as if checked one by one.
+  const malformed = input.keys.findIndex((key) => !PUBLIC_KEY_HEX.test(key.publicKey));
+  const keys = input.keys.slice(0, malformed < 0 ? undefined : malformed).map((key) => {
     const publicKey = `0x${key.publicKey.replace(/^0x/, "").toLowerCase()}`;
-    const address = addressFromPublicKey(publicKey as `0x${string}`);
-    const failure = ownershipProofFailure(input.tenantId, address, publicKey, key.proof);
-    if (failure) throw invalidOwnershipProof(failure, { index });
-    return { publicKey, address };
+    return { publicKey, address: addressFromPublicKey(publicKey as `0x${string}`), proof: key.proof };
   });
+  const failures = await Promise.all(keys.map((key) => ownershipProofFailure(deps.verifier, input.tenantId, key.address, key.publicKey, key.proof)));
+  const index = failures.findIndex((failure) => failure !== null);
+  if (index >= 0) throw invalidOwnershipProof(failures[index]!, { index });
+  if (malformed >= 0) throw invalidOwnershipProof("PUBLIC_KEY_FORMAT", { index: malformed });
   const unique = [...new Map(keys.map((k) => [k.address, k])).values()];
   return deps.db.transaction(async (tx) => {
-    const wallets = await tx
-      .select({ address: schema.wallets.address })
-      .from(schema.wallets)
-      .where(and(eq(schema.wallets.tenantId, input.tenantId), inArray(schema.wallets.address, unique.map((k) => k.address))));
-    const used = new Set(wallets.map((w) => w.address));
+    const used = new Set(await listTakenWalletAddresses(tx, { tenantId: input.tenantId, addresses: unique.map((k) => k.address) }));
     const fresh = unique.filter((k) => !used.has(k.address));
-    const inserted = fresh.length
-      ? await tx
-          .insert(schema.signerKeys)
-          .values(fresh.map((k) => ({ tenantId: input.tenantId, address: k.address, publicKey: k.publicKey })))
-          .onConflictDoNothing({ target: [schema.signerKeys.tenantId, schema.signerKeys.address] })
-          .returning({ id: schema.signerKeys.id, address: schema.signerKeys.address })
-      : [];
+    const inserted = await insertSignerKeys(tx, { tenantId: input.tenantId, keys: fresh, createdAt: deps.now() });
     for (const key of inserted) {
-      await auditCustody(tx, input.actor, input.tenantId, "signer_key.enrolled", { type: "signer_key", id: key.id }, { address: key.address });
+      await auditAction(tx, input.actor, { tenantId: input.tenantId, action: "signer_key.enrolled", target: { type: "signer_key", id: key.id }, details: { address: key.address } });
     }
-    const counts = await countSignerKeys({ db: tx }, { tenantId: input.tenantId });
+    const counts = await readSignerKeyCounts(tx, input.tenantId);
     return { enrolled: inserted.length, skipped: input.keys.length - inserted.length, ...counts };
   });
 }

@@ -34,13 +34,13 @@ export async function createTenantFixture(
     .insert(schema.users)
     .values({ tenantId: tenant!.id, email, name: "Fixture Admin", passwordHash: "!fixture-no-login", status: "EMAIL_VERIFIED", emailVerifiedAt: now() })
     .returning();
-  const key = await createApiKey({ db: deps.db, pepper: deps.pepper, now }, { tenantId: tenant!.id, userId: user!.id, label: "fixture", scopes: options.scopes });
+  const key = await createApiKey({ db: deps.db, now }, deps.pepper, { tenantId: tenant!.id, userId: user!.id, label: "fixture", scopes: options.scopes });
   return { tenantId: tenant!.id, userId: user!.id, email, keyId: key.keyId, secret: key.secret, authorization: `Bearer ${key.keyId}:${key.secret}` };
 }
 
 /** A key with other scopes for an existing fixture tenant. */
 export async function createKeyFixture(deps: { db: Database; pepper: Buffer }, tenant: TenantFixture, scopes: Scope[]) {
-  const key = await createApiKey({ ...deps, now: () => new Date() }, { tenantId: tenant.tenantId, userId: tenant.userId, label: `fixture ${scopes.join("+")}`, scopes });
+  const key = await createApiKey({ db: deps.db, now: () => new Date() }, deps.pepper, { tenantId: tenant.tenantId, userId: tenant.userId, label: `fixture ${scopes.join("+")}`, scopes });
   return { keyId: key.keyId, secret: key.secret, authorization: `Bearer ${key.keyId}:${key.secret}` };
 }
 

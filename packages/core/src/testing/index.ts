@@ -1,1 +1,3 @@
 export * from "./fixtures";
+export * from "./service-deps";
+export * from "./transfer-fixtures";

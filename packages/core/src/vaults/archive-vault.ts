@@ -1,28 +1,24 @@
-import { and, eq, schema, type Database } from "@qc/db";
-import { emitEvent } from "../events/emit-event";
-import { auditCustody, type CustodyActor } from "./custody-actor";
+import { archiveActiveVault } from "@qc/db/queries";
+import type { Actor } from "../audit/actor";
+import type { ServiceDeps } from "../deps/service-deps";
+import { runTransition } from "../transitions/run-transition";
 import { findVault, toVaultRecord, type VaultRecord } from "./vault-record";
 
 /**
- * ACTIVE → ARCHIVED with one conditional UPDATE, its audit row and the `vault.archived` event
- * in one transaction. Idempotent: archiving an archived vault returns it unchanged and emits
- * nothing. Its wallets stay readable; it takes no new wallets.
+ * ACTIVE → ARCHIVED with its audit row and the `vault.archived` event, one transition.
+ * Idempotent: archiving an archived vault returns it unchanged and emits nothing. Its wallets
+ * stay readable; it takes no new wallets.
  */
 export async function archiveVault(
-  deps: { db: Database; now(): Date },
-  input: { tenantId: string; vaultId: string; actor: CustodyActor },
+  deps: Pick<ServiceDeps, "db" | "jobs" | "now">,
+  input: { tenantId: string; vaultId: string; actor: Actor },
 ): Promise<VaultRecord> {
-  return deps.db.transaction(async (tx) => {
-    const now = deps.now();
-    const [row] = await tx
-      .update(schema.vaults)
-      .set({ status: "ARCHIVED", archivedAt: now, updatedAt: now })
-      .where(and(eq(schema.vaults.id, input.vaultId), eq(schema.vaults.tenantId, input.tenantId), eq(schema.vaults.status, "ACTIVE")))
-      .returning();
-    if (!row) return toVaultRecord(await findVault(tx, input.tenantId, input.vaultId));
-    const record = toVaultRecord(row);
-    await auditCustody(tx, input.actor, input.tenantId, "vault.archived", { type: "vault", id: row.id });
-    await emitEvent(tx, input.tenantId, "vault.archived", { vault: record });
-    return record;
+  const now = deps.now();
+  const outcome = await runTransition(deps, {
+    tenantId: input.tenantId,
+    move: (tx) => archiveActiveVault(tx, { tenantId: input.tenantId, vaultId: input.vaultId, archivedAt: now }),
+    audit: (row) => ({ actor: input.actor, action: "vault.archived", target: { type: "vault", id: row.id } }),
+    events: (row) => [{ tenantId: input.tenantId, type: "vault.archived", aggregateId: row.id, data: { vault: toVaultRecord(row) } }],
   });
+  return toVaultRecord(outcome.moved ? outcome.row : await findVault(deps.db, input.tenantId, input.vaultId));
 }

@@ -1,6 +1,7 @@
 import type { NetworkCode } from "@qc/chain";
-import { schema, type Database } from "@qc/db";
-import { auditCustody, type CustodyActor } from "./custody-actor";
+import { insertVault } from "@qc/db/queries";
+import { auditAction, type Actor } from "../audit/actor";
+import type { ServiceDeps } from "../deps/service-deps";
 import { assertVaultMetadata } from "./vault-metadata";
 import { toVaultRecord, type VaultRecord } from "./vault-record";
 
@@ -9,18 +10,16 @@ export interface CreateVaultInput {
   name: string;
   networkCode: NetworkCode;
   metadata?: Record<string, string>;
-  actor: CustodyActor;
+  actor: Actor;
 }
 
-export async function createVault(deps: { db: Database }, input: CreateVaultInput): Promise<VaultRecord> {
+export async function createVault(deps: Pick<ServiceDeps, "db" | "now">, input: CreateVaultInput): Promise<VaultRecord> {
   const metadata = input.metadata ?? {};
   assertVaultMetadata(metadata);
+  const now = deps.now();
   return deps.db.transaction(async (tx) => {
-    const [row] = await tx
-      .insert(schema.vaults)
-      .values({ tenantId: input.tenantId, name: input.name, networkCode: input.networkCode, metadata })
-      .returning();
-    await auditCustody(tx, input.actor, input.tenantId, "vault.created", { type: "vault", id: row!.id }, { name: input.name, networkCode: input.networkCode });
-    return toVaultRecord(row!);
+    const row = await insertVault(tx, { tenantId: input.tenantId, name: input.name, networkCode: input.networkCode, metadata, createdAt: now, updatedAt: now });
+    await auditAction(tx, input.actor, { tenantId: input.tenantId, action: "vault.created", target: { type: "vault", id: row.id }, details: { name: input.name, networkCode: input.networkCode } });
+    return toVaultRecord(row);
   });
 }

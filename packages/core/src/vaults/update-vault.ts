@@ -1,8 +1,10 @@
-import { and, eq, schema, type Database } from "@qc/db";
+import { updateActiveVault } from "@qc/db/queries";
+import type { Actor } from "../audit/actor";
+import type { ServiceDeps } from "../deps/service-deps";
 import { AppError } from "../errors";
-import { auditCustody, type CustodyActor } from "./custody-actor";
+import { runTransition } from "../transitions/run-transition";
 import { assertVaultMetadata } from "./vault-metadata";
-import { toVaultRecord, type VaultRecord } from "./vault-record";
+import { findVault, toVaultRecord, type VaultRecord } from "./vault-record";
 
 export interface UpdateVaultInput {
   tenantId: string;
@@ -10,37 +12,27 @@ export interface UpdateVaultInput {
   name?: string;
   /** Replaces the whole metadata object (PUT semantics). */
   metadata?: Record<string, string>;
-  actor: CustodyActor;
+  actor: Actor;
 }
 
-/** Renames and/or replaces metadata; an archived vault is read-only (409 VAULT_ARCHIVED). */
-export async function updateVault(deps: { db: Database; now(): Date }, input: UpdateVaultInput): Promise<VaultRecord> {
+/**
+ * Renames and/or replaces metadata with one conditional UPDATE on an ACTIVE vault; an archived
+ * vault is read-only (409 VAULT_ARCHIVED), an unknown one 404.
+ */
+export async function updateVault(deps: Pick<ServiceDeps, "db" | "jobs" | "now">, input: UpdateVaultInput): Promise<VaultRecord> {
   if (input.name === undefined && input.metadata === undefined) {
     throw new AppError("VALIDATION_FAILED", "nothing to update: send name and/or metadata", {
       details: { fields: [{ path: "(body)", message: "name or metadata is required" }] },
     });
   }
   if (input.metadata !== undefined) assertVaultMetadata(input.metadata);
-  return deps.db.transaction(async (tx) => {
-    const [current] = await tx
-      .select()
-      .from(schema.vaults)
-      .where(and(eq(schema.vaults.id, input.vaultId), eq(schema.vaults.tenantId, input.tenantId)))
-      .for("update");
-    if (!current) throw new AppError("NOT_FOUND", "vault not found");
-    if (current.status === "ARCHIVED") throw new AppError("VAULT_ARCHIVED", "the vault is archived and cannot be changed", { details: { vaultId: input.vaultId } });
-    const [row] = await tx
-      .update(schema.vaults)
-      .set({
-        ...(input.name === undefined ? {} : { name: input.name }),
-        ...(input.metadata === undefined ? {} : { metadata: input.metadata }),
-        updatedAt: deps.now(),
-      })
-      .where(eq(schema.vaults.id, current.id))
-      .returning();
-    await auditCustody(tx, input.actor, input.tenantId, "vault.updated", { type: "vault", id: current.id }, {
-      changed: [...(input.name === undefined ? [] : ["name"]), ...(input.metadata === undefined ? [] : ["metadata"])],
-    });
-    return toVaultRecord(row!);
+  const changed = [...(input.name === undefined ? [] : ["name"]), ...(input.metadata === undefined ? [] : ["metadata"])];
+  const outcome = await runTransition(deps, {
+    tenantId: input.tenantId,
+    move: (tx) => updateActiveVault(tx, { tenantId: input.tenantId, vaultId: input.vaultId, name: input.name, metadata: input.metadata, updatedAt: deps.now() }),
+    audit: (row) => ({ actor: input.actor, action: "vault.updated", target: { type: "vault", id: row.id }, details: { changed } }),
   });
+  if (outcome.moved) return toVaultRecord(outcome.row);
+  await findVault(deps.db, input.tenantId, input.vaultId); // 404 for an unknown (or another tenant's) vault
+  throw new AppError("VAULT_ARCHIVED", "the vault is archived and cannot be changed", { details: { vaultId: input.vaultId } });
 }

@@ -1,21 +1,12 @@
-import type { NetworkCode } from "@qc/chain";
-import { and, eq, schema, type Executor } from "@qc/db";
+import { findVaultRow, type VaultRow } from "@qc/db/queries";
+import type { Executor } from "@qc/db";
+import type { z } from "zod";
 import { AppError } from "../errors";
+import type { vaultRecordSchema } from "../records/record-schemas";
 
-type Row = typeof schema.vaults.$inferSelect;
+export type VaultRecord = z.infer<typeof vaultRecordSchema>;
 
-export interface VaultRecord {
-  id: string;
-  tenantId: string;
-  networkCode: NetworkCode;
-  name: string;
-  status: "ACTIVE" | "ARCHIVED";
-  metadata: Record<string, string>;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export function toVaultRecord(row: Row): VaultRecord {
+export function toVaultRecord(row: VaultRow): VaultRecord {
   return {
     id: row.id,
     tenantId: row.tenantId,
@@ -29,11 +20,8 @@ export function toVaultRecord(row: Row): VaultRecord {
 }
 
 /** The tenant's vault, or 404 NOT_FOUND (also for another tenant's id: no existence leak). */
-export async function findVault(db: Executor, tenantId: string, vaultId: string): Promise<Row> {
-  const [row] = await db
-    .select()
-    .from(schema.vaults)
-    .where(and(eq(schema.vaults.id, vaultId), eq(schema.vaults.tenantId, tenantId)));
+export async function findVault(db: Executor, tenantId: string, vaultId: string): Promise<VaultRow> {
+  const row = await findVaultRow(db, { tenantId, vaultId });
   if (!row) throw new AppError("NOT_FOUND", "vault not found");
   return row;
 }
@@ -43,12 +31,8 @@ export async function findVault(db: Executor, tenantId: string, vaultId: string)
  * a concurrent archive (an UPDATE) waits for this transaction, so no wallet is added to a vault
  * after its archive committed.
  */
-export async function lockWritableVault(tx: Executor, tenantId: string, vaultId: string): Promise<Row> {
-  const [row] = await tx
-    .select()
-    .from(schema.vaults)
-    .where(and(eq(schema.vaults.id, vaultId), eq(schema.vaults.tenantId, tenantId)))
-    .for("share");
+export async function lockWritableVault(tx: Executor, tenantId: string, vaultId: string): Promise<VaultRow> {
+  const row = await findVaultRow(tx, { tenantId, vaultId, lock: "share" });
   if (!row) throw new AppError("NOT_FOUND", "vault not found");
   if (row.status === "ARCHIVED") throw new AppError("VAULT_ARCHIVED", "the vault is archived and takes no new wallets", { details: { vaultId } });
   return row;

@@ -1,7 +1,9 @@
 import type { NetworkCode } from "@qc/chain";
-import { and, eq, schema, type Database } from "@qc/db";
+import { isUniqueViolation } from "@qc/db";
+import { findNetworkLink, insertNetworkLink } from "@qc/db/queries";
+import type { ServiceDeps } from "../deps/service-deps";
 import { AppError } from "../errors";
-import { auditCustody, violatesUniqueConstraint, type CustodyActor } from "../vaults/custody-actor";
+import { auditAction, type Actor } from "../audit/actor";
 import { lockWritableVault } from "../vaults/vault-record";
 import { findWallet, toWalletRecordOf, type WalletRecord } from "./wallet-record";
 
@@ -10,7 +12,7 @@ export interface AddNetworkLinkInput {
   walletId: string;
   networkCode: NetworkCode;
   vaultId: string;
-  actor: CustodyActor;
+  actor: Actor;
 }
 
 /**
@@ -20,7 +22,7 @@ export interface AddNetworkLinkInput {
  * `networkCode` (400 NETWORK_MISMATCH) and active (409 VAULT_ARCHIVED).
  */
 export async function addNetworkLink(
-  deps: { db: Database },
+  deps: Pick<ServiceDeps, "db" | "now">,
   input: AddNetworkLinkInput,
 ): Promise<{ wallet: WalletRecord; created: boolean }> {
   try {
@@ -32,24 +34,21 @@ export async function addNetworkLink(
           details: { vaultId: vault.id, vaultNetworkCode: vault.networkCode, networkCode: input.networkCode },
         });
       }
-      const [existing] = await tx
-        .select()
-        .from(schema.walletNetworkLinks)
-        .where(and(eq(schema.walletNetworkLinks.walletId, wallet.id), eq(schema.walletNetworkLinks.networkCode, input.networkCode)));
+      const existing = await findNetworkLink(tx, { tenantId: input.tenantId, walletId: wallet.id, networkCode: input.networkCode });
       if (existing) {
         if (existing.vaultId === vault.id) return { wallet: await toWalletRecordOf(tx, wallet), created: false };
         throw placedElsewhere(input.networkCode, existing.vaultId);
       }
       if (wallet.status === "ARCHIVED") throw new AppError("WALLET_ARCHIVED", "the wallet is archived", { details: { walletId: wallet.id } });
-      await tx.insert(schema.walletNetworkLinks).values({ tenantId: input.tenantId, walletId: wallet.id, networkCode: input.networkCode, vaultId: vault.id });
-      await auditCustody(tx, input.actor, input.tenantId, "wallet.network_linked", { type: "wallet", id: wallet.id }, {
+      await insertNetworkLink(tx, { tenantId: input.tenantId, walletId: wallet.id, networkCode: input.networkCode, vaultId: vault.id, createdAt: deps.now() });
+      await auditAction(tx, input.actor, { tenantId: input.tenantId, action: "wallet.network_linked", target: { type: "wallet", id: wallet.id }, details: {
         networkCode: input.networkCode,
         vaultId: vault.id,
-      });
+      } });
       return { wallet: await toWalletRecordOf(tx, wallet), created: true };
     });
   } catch (error) {
-    if (violatesUniqueConstraint(error, "wallet_network_links_wallet_network_unique")) throw placedElsewhere(input.networkCode);
+    if (isUniqueViolation(error, "wallet_network_links_wallet_network_unique")) throw placedElsewhere(input.networkCode);
     throw error;
   }
 }

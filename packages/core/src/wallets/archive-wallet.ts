@@ -1,24 +1,22 @@
-import { and, eq, schema, type Database } from "@qc/db";
-import { auditCustody, type CustodyActor } from "../vaults/custody-actor";
+import { archiveActiveWallet } from "@qc/db/queries";
+import type { Actor } from "../audit/actor";
+import type { ServiceDeps } from "../deps/service-deps";
+import { runTransition } from "../transitions/run-transition";
 import { findWallet, toWalletRecordOf, type WalletRecord } from "./wallet-record";
 
 /**
- * ACTIVE → ARCHIVED (conditional UPDATE + audit row, one transaction); idempotent. An archived
- * wallet stays readable (record, balance) and can no longer be a transaction source.
+ * ACTIVE → ARCHIVED with its audit row, one transition; idempotent. An archived wallet stays
+ * readable (record, balance) and can no longer be a transaction source.
  */
 export async function archiveWallet(
-  deps: { db: Database; now(): Date },
-  input: { tenantId: string; walletId: string; actor: CustodyActor },
+  deps: Pick<ServiceDeps, "db" | "jobs" | "now">,
+  input: { tenantId: string; walletId: string; actor: Actor },
 ): Promise<WalletRecord> {
-  return deps.db.transaction(async (tx) => {
-    const now = deps.now();
-    const [row] = await tx
-      .update(schema.wallets)
-      .set({ status: "ARCHIVED", archivedAt: now, updatedAt: now })
-      .where(and(eq(schema.wallets.id, input.walletId), eq(schema.wallets.tenantId, input.tenantId), eq(schema.wallets.status, "ACTIVE")))
-      .returning();
-    if (!row) return toWalletRecordOf(tx, await findWallet(tx, input.tenantId, input.walletId));
-    await auditCustody(tx, input.actor, input.tenantId, "wallet.archived", { type: "wallet", id: row.id }, { address: row.address });
-    return toWalletRecordOf(tx, row);
+  const now = deps.now();
+  const outcome = await runTransition(deps, {
+    tenantId: input.tenantId,
+    move: (tx) => archiveActiveWallet(tx, { tenantId: input.tenantId, walletId: input.walletId, archivedAt: now }),
+    audit: (row) => ({ actor: input.actor, action: "wallet.archived", target: { type: "wallet", id: row.id }, details: { address: row.address } }),
   });
+  return toWalletRecordOf(deps.db, outcome.moved ? outcome.row : await findWallet(deps.db, input.tenantId, input.walletId));
 }

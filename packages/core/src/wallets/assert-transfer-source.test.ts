@@ -1,8 +1,10 @@
 import { addressFromPublicKey, generateKeyPair, signOwnershipProof } from "@qc/chain";
 import { useTestDatabase } from "@qc/db/testing";
 import { bytesToHex } from "@noble/hashes/utils.js";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ServiceDeps } from "../deps/service-deps";
 import { createTenantFixture } from "../testing/fixtures";
+import { createTestServiceDeps } from "../testing/service-deps";
 import { createVault } from "../vaults/create-vault";
 import { archiveWallet } from "./archive-wallet";
 import { assertTransferSource } from "./assert-transfer-source";
@@ -11,9 +13,13 @@ import { registerWallet } from "./register-wallet";
 
 describe("assertTransferSource", () => {
   const t = useTestDatabase();
+  let deps: ServiceDeps & { close(): Promise<void> };
+  beforeAll(async () => {
+    deps = await createTestServiceDeps({ database: t });
+  });
+  afterAll(() => deps.close());
 
   it("accepts an active keyed wallet, refuses watch-only (WATCH_ONLY_SOURCE) and archived (WALLET_ARCHIVED) ones", async () => {
-    const deps = { db: t.db, now: () => new Date() };
     const tenant = await createTenantFixture({ db: t.db, pepper: Buffer.alloc(32, 7) });
     const actor = { type: "api_key" as const, id: tenant.keyId };
     const vault = await createVault(deps, { tenantId: tenant.tenantId, name: "v", networkCode: "QUANTUM_SANDBOX", actor });

@@ -1,8 +1,8 @@
 import { parseAddress } from "@qc/chain";
-import type { Database } from "@qc/db";
+import type { ServiceDeps } from "../deps/service-deps";
 import { AppError } from "../errors";
 import { lockWritableVault } from "../vaults/vault-record";
-import type { CustodyActor } from "../vaults/custody-actor";
+import type { Actor } from "../audit/actor";
 import { inWalletTransaction, insertWallet } from "./insert-wallet";
 import type { WalletRecord } from "./wallet-record";
 
@@ -12,11 +12,11 @@ export interface CreateWatchOnlyWalletInput {
   address: string;
   assetIds?: string[];
   label?: string;
-  actor: CustodyActor;
+  actor: Actor;
 }
 
 /** A monitored address without a key: readable, never a transaction source. */
-export async function createWatchOnlyWallet(deps: { db: Database }, input: CreateWatchOnlyWalletInput): Promise<WalletRecord> {
+export async function createWatchOnlyWallet(deps: Pick<ServiceDeps, "db" | "now">, input: CreateWatchOnlyWalletInput): Promise<WalletRecord> {
   let address: string;
   try {
     address = parseAddress(input.address);
@@ -37,6 +37,7 @@ export async function createWatchOnlyWallet(deps: { db: Database }, input: Creat
       assetIds: input.assetIds,
       actor: input.actor,
       auditAction: "wallet.watch_only_added",
+      now: deps.now(),
     });
   });
 }

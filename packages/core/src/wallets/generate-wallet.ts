@@ -1,7 +1,8 @@
-import { and, asc, eq, isNull, schema, type Database } from "@qc/db";
+import { takeOldestAvailableSignerKey } from "@qc/db/queries";
+import type { ServiceDeps } from "../deps/service-deps";
 import { AppError } from "../errors";
 import { lockWritableVault } from "../vaults/vault-record";
-import type { CustodyActor } from "../vaults/custody-actor";
+import type { Actor } from "../audit/actor";
 import { inWalletTransaction, insertWallet } from "./insert-wallet";
 import type { WalletRecord } from "./wallet-record";
 
@@ -10,7 +11,7 @@ export interface GenerateWalletInput {
   vaultId: string;
   assetIds?: string[];
   label?: string;
-  actor: CustodyActor;
+  actor: Actor;
 }
 
 /**
@@ -19,16 +20,10 @@ export interface GenerateWalletInput {
  * calls different keys without waiting on each other; the unique index on
  * `signer_keys.wallet_id` and on `(tenant, address)` backs it in the database.
  */
-export async function generateWallet(deps: { db: Database }, input: GenerateWalletInput): Promise<WalletRecord> {
+export async function generateWallet(deps: Pick<ServiceDeps, "db" | "now">, input: GenerateWalletInput): Promise<WalletRecord> {
   return inWalletTransaction(deps.db, undefined, async (tx) => {
     const vault = await lockWritableVault(tx, input.tenantId, input.vaultId);
-    const [key] = await tx
-      .select()
-      .from(schema.signerKeys)
-      .where(and(eq(schema.signerKeys.tenantId, input.tenantId), isNull(schema.signerKeys.walletId)))
-      .orderBy(asc(schema.signerKeys.id))
-      .limit(1)
-      .for("update", { skipLocked: true });
+    const key = await takeOldestAvailableSignerKey(tx, { tenantId: input.tenantId });
     if (!key) {
       throw new AppError("NO_SIGNER_KEY_AVAILABLE", "no enrolled signer key is left: enroll more with POST /v1/signer/keys");
     }
@@ -42,6 +37,7 @@ export async function generateWallet(deps: { db: Database }, input: GenerateWall
       assetIds: input.assetIds,
       actor: input.actor,
       auditAction: "wallet.generated",
+      now: deps.now(),
     });
   });
 }

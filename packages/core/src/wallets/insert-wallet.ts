@@ -1,12 +1,11 @@
-import { and, eq, isNull, schema, type Database, type Executor } from "@qc/db";
+import { isUniqueViolation, type Database, type Executor } from "@qc/db";
+import { assignSignerKey, insertNetworkLink, insertWalletRow, walletAddressTaken, type VaultRow } from "@qc/db/queries";
 import { nativeAssetId } from "../assets/native-assets";
 import { resolveWalletAssetIds } from "../assets/asset-record";
 import { AppError } from "../errors";
 import { emitEvent } from "../events/emit-event";
-import { auditCustody, violatesUniqueConstraint, type CustodyActor } from "../vaults/custody-actor";
+import { auditAction, type Actor } from "../audit/actor";
 import { toWalletRecord, type WalletRecord, type WalletType } from "./wallet-record";
-
-type VaultRow = typeof schema.vaults.$inferSelect;
 
 export interface NewWallet {
   tenantId: string;
@@ -17,8 +16,10 @@ export interface NewWallet {
   label?: string | undefined;
   /** Omitted: the native asset of the vault's network. */
   assetIds?: string[] | undefined;
-  actor: CustodyActor;
+  actor: Actor;
   auditAction: "wallet.generated" | "wallet.registered" | "wallet.watch_only_added";
+  /** The service's clock reading: the wallet's createdAt. */
+  now: Date;
 }
 
 /**
@@ -29,36 +30,28 @@ export interface NewWallet {
 export async function insertWallet(tx: Executor, wallet: NewWallet): Promise<WalletRecord> {
   const networkCode = wallet.vault.networkCode;
   const assetIds = await resolveWalletAssetIds(tx, wallet.tenantId, networkCode, wallet.assetIds ?? [nativeAssetId(networkCode)]);
-  const [taken] = await tx
-    .select({ id: schema.wallets.id })
-    .from(schema.wallets)
-    .where(and(eq(schema.wallets.tenantId, wallet.tenantId), eq(schema.wallets.address, wallet.address)));
-  if (taken) throw addressTaken(wallet.address);
-  const [row] = await tx
-    .insert(schema.wallets)
-    .values({
-      tenantId: wallet.tenantId,
-      vaultId: wallet.vault.id,
-      type: wallet.type,
-      address: wallet.address,
-      publicKey: wallet.publicKey,
-      label: wallet.label ?? null,
-      assetIds,
-    })
-    .returning();
+  if (await walletAddressTaken(tx, { tenantId: wallet.tenantId, address: wallet.address })) throw addressTaken(wallet.address);
+  const row = await insertWalletRow(tx, {
+    tenantId: wallet.tenantId,
+    vaultId: wallet.vault.id,
+    type: wallet.type,
+    address: wallet.address,
+    publicKey: wallet.publicKey,
+    label: wallet.label ?? null,
+    assetIds,
+    createdAt: wallet.now,
+    updatedAt: wallet.now,
+  });
   const link = { networkCode, vaultId: wallet.vault.id };
-  await tx.insert(schema.walletNetworkLinks).values({ tenantId: wallet.tenantId, walletId: row!.id, ...link });
-  await tx
-    .update(schema.signerKeys)
-    .set({ walletId: row!.id, assignedAt: row!.createdAt })
-    .where(and(eq(schema.signerKeys.tenantId, wallet.tenantId), eq(schema.signerKeys.address, wallet.address), isNull(schema.signerKeys.walletId)));
-  const record = toWalletRecord(row!, [link]);
-  await auditCustody(tx, wallet.actor, wallet.tenantId, wallet.auditAction, { type: "wallet", id: row!.id }, {
+  await insertNetworkLink(tx, { tenantId: wallet.tenantId, walletId: row.id, ...link, createdAt: wallet.now });
+  await assignSignerKey(tx, { tenantId: wallet.tenantId, address: wallet.address, walletId: row.id, assignedAt: row.createdAt });
+  const record = toWalletRecord(row, [link]);
+  await auditAction(tx, wallet.actor, { tenantId: wallet.tenantId, action: wallet.auditAction, target: { type: "wallet", id: row.id }, details: {
     vaultId: wallet.vault.id,
     address: wallet.address,
     type: wallet.type,
-  });
-  await emitEvent(tx, wallet.tenantId, "wallet.created", { wallet: record });
+  } });
+  await emitEvent(tx, { tenantId: wallet.tenantId, type: "wallet.created", aggregateId: record.id, data: { wallet: record } });
   return record;
 }
 
@@ -71,7 +64,7 @@ export async function inWalletTransaction<T>(db: Database, address: string | und
   try {
     return await db.transaction(fn);
   } catch (error) {
-    if (violatesUniqueConstraint(error, "wallets_tenant_address_unique")) throw addressTaken(address ?? "the address");
+    if (isUniqueViolation(error, "wallets_tenant_address_unique")) throw addressTaken(address ?? "the address");
     throw error;
   }
 }

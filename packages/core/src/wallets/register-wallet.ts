@@ -1,8 +1,8 @@
-import { addressFromPublicKey, MLDSA87_PUBLIC_KEY_LENGTH, MLDSA87_SIGNATURE_LENGTH, parseAddress, verifyOwnershipProof } from "@qc/chain";
-import type { Database } from "@qc/db";
+import { addressFromPublicKey, MLDSA87_PUBLIC_KEY_LENGTH, MLDSA87_SIGNATURE_LENGTH, OWNERSHIP_PROOF_CONTEXT, ownershipProofMessage, parseAddress } from "@qc/chain";
+import type { ServiceDeps, SignatureVerifier } from "../deps/service-deps";
 import { AppError } from "../errors";
 import { lockWritableVault } from "../vaults/vault-record";
-import type { CustodyActor } from "../vaults/custody-actor";
+import type { Actor } from "../audit/actor";
 import { inWalletTransaction, insertWallet } from "./insert-wallet";
 import type { WalletRecord } from "./wallet-record";
 
@@ -14,7 +14,7 @@ export interface RegisterWalletInput {
   signature: string;
   assetIds?: string[];
   label?: string;
-  actor: CustodyActor;
+  actor: Actor;
 }
 
 export type OwnershipProofFailure = "ADDRESS_FORMAT" | "PUBLIC_KEY_FORMAT" | "SIGNATURE_FORMAT" | "ADDRESS_MISMATCH" | "PROOF_INVALID";
@@ -32,9 +32,16 @@ const hexOfBytes = (value: string, bytes: number) => new RegExp(`^(0x)?[0-9a-fA-
 /**
  * Why an ownership proof (CONTRACT §5) fails, or null when it holds. Strict: exact lengths, no
  * padding or truncation anywhere, the address derived from the key, and the ML-DSA-87 signature
- * over this tenant's and this address's message with the ownership context.
+ * over this tenant's and this address's message with the ownership context (verified on the
+ * verifier's threads: milliseconds of CPU that must not hold up the event loop).
  */
-export function ownershipProofFailure(tenantId: string, address: string, publicKey: string, signature: string): OwnershipProofFailure | null {
+export async function ownershipProofFailure(
+  verifier: SignatureVerifier,
+  tenantId: string,
+  address: string,
+  publicKey: string,
+  signature: string,
+): Promise<OwnershipProofFailure | null> {
   let canonical: string;
   try {
     canonical = parseAddress(address);
@@ -44,7 +51,9 @@ export function ownershipProofFailure(tenantId: string, address: string, publicK
   if (typeof publicKey !== "string" || !hexOfBytes(publicKey, MLDSA87_PUBLIC_KEY_LENGTH)) return "PUBLIC_KEY_FORMAT";
   if (typeof signature !== "string" || !hexOfBytes(signature, MLDSA87_SIGNATURE_LENGTH)) return "SIGNATURE_FORMAT";
   if (addressFromPublicKey(publicKey as `0x${string}`) !== canonical) return "ADDRESS_MISMATCH";
-  return verifyOwnershipProof({ tenantId, address: canonical, publicKey, signature }) ? null : "PROOF_INVALID";
+  if (typeof tenantId !== "string" || tenantId.length === 0) return "PROOF_INVALID";
+  const proven = await verifier.verify({ publicKey, signature, message: ownershipProofMessage(tenantId, canonical), context: OWNERSHIP_PROOF_CONTEXT });
+  return proven ? null : "PROOF_INVALID";
 }
 
 export function invalidOwnershipProof(reason: OwnershipProofFailure, details: Record<string, unknown> = {}): AppError {
@@ -54,10 +63,10 @@ export function invalidOwnershipProof(reason: OwnershipProofFailure, details: Re
 const canonicalHex = (value: string) => `0x${value.replace(/^0x/, "").toLowerCase()}`;
 
 /** A REGISTERED wallet: an existing key whose holder proved ownership (every failure 400, 1105). */
-export async function registerWallet(deps: { db: Database }, input: RegisterWalletInput): Promise<WalletRecord> {
+export async function registerWallet(deps: Pick<ServiceDeps, "db" | "now" | "verifier">, input: RegisterWalletInput): Promise<WalletRecord> {
   return inWalletTransaction(deps.db, input.address, async (tx) => {
     const vault = await lockWritableVault(tx, input.tenantId, input.vaultId);
-    const failure = ownershipProofFailure(input.tenantId, input.address, input.publicKey, input.signature);
+    const failure = await ownershipProofFailure(deps.verifier, input.tenantId, input.address, input.publicKey, input.signature);
     if (failure) throw invalidOwnershipProof(failure);
     return insertWallet(tx, {
       tenantId: input.tenantId,
@@ -69,6 +78,7 @@ export async function registerWallet(deps: { db: Database }, input: RegisterWall
       assetIds: input.assetIds,
       actor: input.actor,
       auditAction: "wallet.registered",
+      now: deps.now(),
     });
   });
 }

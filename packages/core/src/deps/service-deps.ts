@@ -1,0 +1,107 @@
+import { createQuantumPublicClient, createVerifyPool, VerifyPoolBusyError, type NetworkCode, type QuantumPublicClient, type VerifyRequest } from "@qc/chain";
+import type { Database, DatabaseHandle } from "@qc/db";
+import type { PgBoss } from "pg-boss";
+import { AppError } from "../errors";
+import { createJobQueue, startBoss, type JobQueue } from "../jobs/queue";
+import type { Logger } from "../logger";
+import type { ServiceConfig } from "./service-config";
+
+/** A viem public client per configured network; 503 UNAVAILABLE for one that is not. */
+export interface ChainClients {
+  client(networkCode: NetworkCode): QuantumPublicClient;
+  /** The networks with an RPC endpoint. */
+  networks(): NetworkCode[];
+}
+
+export function createChainClients(rpcUrls: Partial<Record<NetworkCode, string[]>>): ChainClients {
+  const clients = new Map<NetworkCode, QuantumPublicClient>();
+  return {
+    client(networkCode) {
+      let client = clients.get(networkCode);
+      if (!client) {
+        const urls = rpcUrls[networkCode];
+        if (!urls?.length) throw new AppError("UNAVAILABLE", `no RPC endpoint is configured for ${networkCode}`, { details: { networkCode } });
+        client = createQuantumPublicClient(networkCode, urls);
+        clients.set(networkCode, client);
+      }
+      return client;
+    },
+    networks: () => Object.keys(rpcUrls) as NetworkCode[],
+  };
+}
+
+/**
+ * Everything a domain service may use, built once per process by `createServiceDeps`, the same
+ * way in the web process (routers pass `ctx.deps`) and in the daemon (every job gets it):
+ * database, clock, logger, job queue, chain clients, signature verifier and configuration. A service declares the
+ * part it needs with `Pick<ServiceDeps, …>`, so a test can hand it exactly that.
+ */
+export interface ServiceDeps {
+  database: DatabaseHandle;
+  /** `database.db`, the drizzle instance queries run on. */
+  db: Database;
+  log: Logger;
+  /** The clock every rule reads (tests control it). */
+  now(): Date;
+  config: ServiceConfig;
+  jobs: JobQueue;
+  chain: ChainClients;
+  /** ML-DSA-87 verification on worker threads: ownership proofs and transaction signatures. */
+  verifier: SignatureVerifier;
+}
+
+/**
+ * Verifies ML-DSA-87 signatures off the event loop (`createVerifyPool`): true only when the
+ * signature verifies; malformed input is false. A saturated pool is 503 UNAVAILABLE.
+ */
+export interface SignatureVerifier {
+  verify(request: VerifyRequest): Promise<boolean>;
+}
+
+/** The pool behind `verifier`, with the pool's saturation turned into the contract's 503. */
+function createSignatureVerifier(size: number | undefined): SignatureVerifier & { close(): Promise<void> } {
+  const pool = createVerifyPool({ size });
+  return {
+    verify: (request) =>
+      pool.verify(request).catch((error: unknown) => {
+        if (error instanceof VerifyPoolBusyError) throw new AppError("UNAVAILABLE", "signature verification is saturated; retry shortly", { retryAfter: 1 });
+        throw error;
+      }),
+    close: () => pool.close(),
+  };
+}
+
+export interface CreateServiceDepsOptions {
+  database: DatabaseHandle;
+  databaseUrl: string;
+  log: Logger;
+  config: ServiceConfig;
+  now?: () => Date;
+  /** The daemon works queues and runs maintenance; web instances only send. */
+  role: "web" | "daemon";
+  /** Reuse a started pg-boss (the daemon's); otherwise one is started for `role`. */
+  boss?: PgBoss;
+  /** Verification threads; default one per core. They start with the first verification. */
+  verifyThreads?: number;
+}
+
+export async function createServiceDeps(options: CreateServiceDepsOptions): Promise<ServiceDeps & { boss: PgBoss; close(): Promise<void> }> {
+  const ownBoss = !options.boss;
+  const boss = options.boss ?? (await startBoss({ url: options.databaseUrl, role: options.role }));
+  const verifier = createSignatureVerifier(options.verifyThreads);
+  return {
+    database: options.database,
+    db: options.database.db,
+    log: options.log,
+    now: options.now ?? (() => new Date()),
+    config: options.config,
+    jobs: createJobQueue(boss),
+    chain: createChainClients(options.config.rpcUrls),
+    verifier,
+    boss,
+    async close() {
+      await verifier.close();
+      if (ownBoss) await boss.stop({ graceful: false, close: true });
+    },
+  };
+}

@@ -1,0 +1,175 @@
+import { z } from "zod";
+import type { NetworkCode } from "@qc/chain";
+import { parseSecretBoxKey } from "@qc/webhooks";
+import { defaultTransferConfig, defaultWebhookConfig, type ServiceConfig } from "./deps/service-config";
+import { loadSecret } from "./secrets/load-secret";
+
+const flag = (fallback: "true" | "false") =>
+  z
+    .enum(["true", "false", "1", "0"])
+    .default(fallback)
+    .transform((v) => v === "true" || v === "1");
+
+const list = z
+  .string()
+  .optional()
+  .transform((v) => (v ?? "").split(",").map((s) => s.trim()).filter(Boolean));
+
+/**
+ * The environment both the web process and the daemon read for the services they share
+ * (CONTRACT §11 names most of these). Each app's env.ts extends this schema with its own
+ * variables; nothing else in the workspace reads process.env.
+ */
+export const serviceEnvSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  LOG_LEVEL: z.string().default("info"),
+  DATA_DIR: z.string().default(".data"),
+  PUBLIC_URL: z.string().url().optional(),
+  SMTP_URL: z.string().url().optional(),
+  /** Sender of every email (RFC 5322 address, optionally with a display name). */
+  EMAIL_FROM: z.string().min(3).optional(),
+  KYC_PROVIDER: z.string().default("sandbox"),
+  KYC_WEBHOOK_SECRET: z.string().min(16).optional(),
+  KYC_SANDBOX_DELAY_MS: z.coerce.number().int().min(0).default(2000),
+  QUANTUM_SANDBOX_RPC_URL: z.string().optional(),
+  QUANTUM_MAINNET_RPC_URL: z.string().optional(),
+  /** Comma-separated destination addresses the built-in `denylist` screening provider blocks. */
+  SCREENING_DENYLIST: list,
+  /** An HTTP screening provider (CONTRACT §6); unset: the built-in denylist. */
+  SCREENING_PROVIDER_URL: z.string().url().optional(),
+  /** Allow http and loopback webhook URLs (development and tests only). */
+  WEBHOOK_ALLOW_PRIVATE_URLS: flag("false"),
+  /**
+   * 32 bytes (64 hex digits or base64) sealing webhook secrets at rest; after a key change,
+   * `new,old`: the first seals, the others only open. Required in production; generated under
+   * DATA_DIR/secrets otherwise.
+   */
+  WEBHOOK_SECRET_KEY: z.string().optional(),
+  /** One delivery attempt's time limit (CONTRACT §7: 15 s); shorter only for tests. */
+  WEBHOOK_DELIVERY_TIMEOUT_MS: z.coerce.number().int().min(100).max(15_000).default(15_000),
+  /** How often each daemon sweeps the outbox and overdue deliveries without a notification. */
+  WEBHOOK_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
+  /** Confirmations after which a transfer is COMPLETED, per network. */
+  CONFIRMATIONS_QUANTUM_SANDBOX: z.coerce.number().int().min(1).max(1000).optional(),
+  CONFIRMATIONS_QUANTUM_MAINNET: z.coerce.number().int().min(1).max(1000).optional(),
+  /** How long a transfer waits for its signature before it EXPIRES (SIGNING_TIMEOUT). */
+  SIGNING_TIMEOUT_SECONDS: z.coerce.number().int().min(60).optional(),
+  /**
+   * Screening attempts while the provider is down before the transfer is BLOCKED (fail closed);
+   * at most the `transfers.check` job's retries (10), so the job itself never gives up first.
+   */
+  SCREENING_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(5),
+  /** Transfers per tenant per UTC day. */
+  TRANSFER_DAILY_COUNT_LIMIT: z.coerce.number().int().min(1).optional(),
+  /** Daily amount quotas per asset, `<assetId>=<raw amount>,…`; replaces the default (1,000,000 Q per native asset). */
+  TRANSFER_DAILY_AMOUNT_LIMITS: z
+    .string()
+    .optional()
+    .transform((value, ctx) => (value === undefined ? undefined : parseAmountLimits(value, ctx))),
+  /** The highest maxFeePerGas (Qwei) a transfer is released with; above it the release waits. */
+  MAX_FEE_PER_GAS_CAP: z.string().regex(/^[1-9][0-9]{0,30}$/, "a positive integer (Qwei)").transform(BigInt).optional(),
+  /** eth_estimateGas × this percentage is the gas limit signed (default 120). */
+  GAS_MARGIN_PERCENT: z.coerce.number().int().min(100).max(300).optional(),
+});
+
+export type ServiceEnv = z.infer<typeof serviceEnvSchema>;
+
+/** The configured RPC endpoints per network; a network without one is left out. */
+export function rpcUrlsFromEnv(env: Pick<ServiceEnv, "QUANTUM_SANDBOX_RPC_URL" | "QUANTUM_MAINNET_RPC_URL">): Partial<Record<NetworkCode, string[]>> {
+  const urls: Partial<Record<NetworkCode, string[]>> = {};
+  for (const [network, value] of [["QUANTUM_SANDBOX", env.QUANTUM_SANDBOX_RPC_URL], ["QUANTUM_MAINNET", env.QUANTUM_MAINNET_RPC_URL]] as const) {
+    const urlList = value?.split(",").map((s) => s.trim()).filter(Boolean);
+    if (urlList?.length) urls[network] = urlList;
+  }
+  return urls;
+}
+
+/**
+ * The service configuration from a parsed environment. `fallbackPublicUrl` is what the web
+ * process derives from its own port when PUBLIC_URL is unset.
+ */
+export function serviceConfigFromEnv(env: ServiceEnv, options: { fallbackPublicUrl?: string } = {}): ServiceConfig {
+  const production = env.NODE_ENV === "production";
+  const transfers = defaultTransferConfig();
+  return {
+    publicUrl: env.PUBLIC_URL ?? options.fallbackPublicUrl ?? "https://localhost:8443",
+    production,
+    smtpUrl: env.SMTP_URL,
+    emailFrom: env.EMAIL_FROM ?? DEFAULT_EMAIL_FROM,
+    kyc: {
+      provider: env.KYC_PROVIDER,
+      // Development default only; production refuses to start without a configured secret.
+      webhookSecret: env.KYC_WEBHOOK_SECRET ?? (production ? missing("KYC_WEBHOOK_SECRET") : "dev-kyc-webhook-secret-not-for-production"),
+      sandboxDelayMs: env.KYC_SANDBOX_DELAY_MS,
+    },
+    rpcUrls: rpcUrlsFromEnv(env),
+    screening: { denylist: env.SCREENING_DENYLIST, providerUrl: env.SCREENING_PROVIDER_URL, maxAttempts: env.SCREENING_MAX_ATTEMPTS },
+    webhooks: {
+      ...defaultWebhookConfig(),
+      allowPrivateUrls: env.WEBHOOK_ALLOW_PRIVATE_URLS && !production,
+      secretKeys: webhookSecretKeysFromEnv(env, production),
+      deliveryTimeoutMs: env.WEBHOOK_DELIVERY_TIMEOUT_MS,
+      sweepIntervalMs: env.WEBHOOK_SWEEP_INTERVAL_MS,
+    },
+    transfers: {
+      ...transfers,
+      requiredConfirmations: {
+        QUANTUM_SANDBOX: env.CONFIRMATIONS_QUANTUM_SANDBOX ?? transfers.requiredConfirmations.QUANTUM_SANDBOX,
+        QUANTUM_MAINNET: env.CONFIRMATIONS_QUANTUM_MAINNET ?? transfers.requiredConfirmations.QUANTUM_MAINNET,
+      },
+      signingTimeoutSeconds: env.SIGNING_TIMEOUT_SECONDS ?? transfers.signingTimeoutSeconds,
+      maxFeePerGasCap: env.MAX_FEE_PER_GAS_CAP ?? transfers.maxFeePerGasCap,
+      gasMarginPercent: env.GAS_MARGIN_PERCENT ?? transfers.gasMarginPercent,
+      dailyQuota: {
+        count: env.TRANSFER_DAILY_COUNT_LIMIT ?? transfers.dailyQuota.count,
+        amounts: env.TRANSFER_DAILY_AMOUNT_LIMITS ?? transfers.dailyQuota.amounts,
+      },
+    },
+  };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** `<assetId>=<amount>,…` → amount per asset id; a malformed entry is a configuration error. */
+function parseAmountLimits(value: string, ctx: z.RefinementCtx): Record<string, bigint> {
+  const limits: Record<string, bigint> = {};
+  for (const entry of value.split(",").map((s) => s.trim()).filter(Boolean)) {
+    const [assetId, amount] = entry.split("=").map((s) => s.trim());
+    if (!assetId || !UUID.test(assetId.toLowerCase()) || !amount || !/^(0|[1-9][0-9]{0,77})$/.test(amount)) {
+      ctx.addIssue({ code: "custom", message: `"${entry}" is not <assetId>=<decimal amount>` });
+      return z.NEVER;
+    }
+    limits[assetId.toLowerCase()] = BigInt(amount);
+  }
+  return limits;
+}
+
+/** WEBHOOK_SECRET_KEY (`current[,previous…]`), or the development key kept under DATA_DIR. */
+function webhookSecretKeysFromEnv(env: Pick<ServiceEnv, "WEBHOOK_SECRET_KEY" | "DATA_DIR">, production: boolean): { current: Uint8Array; previous: Uint8Array[] } {
+  const parts = env.WEBHOOK_SECRET_KEY?.split(",").map((part) => part.trim()).filter(Boolean) ?? [];
+  const parse = (text: string) => {
+    try {
+      return parseSecretBoxKey(text);
+    } catch (error) {
+      // Never echo the value: it is a key (the cause names only the expected format).
+      throw new Error("invalid configuration: WEBHOOK_SECRET_KEY must be 32 bytes as 64 hex digits or base64 (comma-separated after a key change)", { cause: error });
+    }
+  };
+  const current = loadSecret({ name: "WEBHOOK_SECRET_KEY", configured: parts[0], parse, dataDir: env.DATA_DIR, file: "webhook-secret-key", production });
+  return { current, previous: parts.slice(1).map(parse) };
+}
+
+export const DEFAULT_EMAIL_FROM = "Quantum Custody <no-reply@quantum-custody.localhost>";
+
+function missing(name: string): never {
+  throw new Error(`invalid configuration: ${name} is required in production`);
+}
+
+/** Parses `source` against `schema`, naming every bad variable; the process stops at boot on error. */
+export function parseEnv<S extends z.ZodType>(schema: S, source: NodeJS.ProcessEnv = process.env): z.infer<S> {
+  const parsed = schema.safeParse(source);
+  if (!parsed.success) {
+    throw new Error(`invalid configuration: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,74 @@
+import { z } from "zod";
+import { timestampSchema, transactionRecordSchema, transactionStatusSchema, vaultRecordSchema, walletRecordSchema } from "../records/record-schemas";
+
+export interface EventDefinition<S extends z.ZodType = z.ZodType> {
+  /** What the event is about; its id orders the aggregate's events by `sequence`. */
+  aggregate: "transaction" | "wallet" | "vault" | "credential" | "tenant" | "webhook";
+  /** The event's `data` (webhook body `{id, type, timestamp, data}`). */
+  data: S;
+  description: string;
+}
+
+const define = <S extends z.ZodType>(definition: EventDefinition<S>) => definition;
+
+const kycCaseSchema = z.object({
+  tenantId: z.uuid(),
+  status: z.enum(["PENDING", "APPROVED", "REJECTED"]),
+  provider: z.string(),
+  reference: z.string(),
+  startedAt: timestampSchema,
+  decidedAt: timestampSchema.nullable(),
+  reason: z.string().nullable(),
+});
+
+/**
+ * Every domain event, declared once (CONTRACT §7): type → aggregate and data schema. Events are
+ * written only through `emitEvent`, which validates the data against this catalog in the
+ * caller's transaction; the webhook fan-out and docs/webhooks.md read the same table.
+ */
+export const EVENTS = {
+  "transaction.created": define({
+    aggregate: "transaction",
+    data: z.object({ transaction: transactionRecordSchema }),
+    description: "A transaction was accepted (status SUBMITTED).",
+  }),
+  "transaction.status_changed": define({
+    aggregate: "transaction",
+    data: z.object({ transaction: transactionRecordSchema, previousStatus: transactionStatusSchema }),
+    description: "A transaction moved from `previousStatus` to `transaction.status`; order a transaction's events by `sequence`.",
+  }),
+  "wallet.created": define({
+    aggregate: "wallet",
+    data: z.object({ wallet: walletRecordSchema }),
+    description: "A wallet was generated, registered or added as watch-only.",
+  }),
+  "vault.archived": define({
+    aggregate: "vault",
+    data: z.object({ vault: vaultRecordSchema }),
+    description: "A vault was archived; it takes no new wallets.",
+  }),
+  "credential.rotated": define({
+    aggregate: "credential",
+    data: z.object({ oldKeyId: z.string(), newKeyId: z.string(), oldKeyExpiresAt: timestampSchema }),
+    description: "An API key was rotated; the old key works until `oldKeyExpiresAt`.",
+  }),
+  "tenant.verification_changed": define({
+    aggregate: "tenant",
+    data: z.object({
+      tenantId: z.uuid(),
+      status: z.enum(["PENDING_VERIFICATION", "VERIFIED", "REJECTED"]),
+      previousStatus: z.enum(["PENDING_VERIFICATION", "VERIFIED", "REJECTED"]),
+      kyc: kycCaseSchema,
+    }),
+    description: "Identity verification (KYC/KYB) decided; value-moving routes open when `status` is VERIFIED.",
+  }),
+  "webhook.test": define({
+    aggregate: "webhook",
+    data: z.object({ webhookId: z.uuid(), message: z.string() }),
+    description: "Sent on demand by `POST /v1/webhooks/{id}/test`.",
+  }),
+} as const;
+
+export type EventType = keyof typeof EVENTS;
+export type EventData<T extends EventType> = z.input<(typeof EVENTS)[T]["data"]>;
+export const EVENT_TYPES = Object.keys(EVENTS) as EventType[];

@@ -1,0 +1,106 @@
+import { and, eq, schema, sql, type Database } from "@qc/db";
+import { useTestDatabase } from "@qc/db/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { systemActor } from "../audit/actor";
+import type { ServiceDeps } from "../deps/service-deps";
+import { AppError } from "../errors";
+import { createTenantFixture } from "../testing/fixtures";
+import { createTestServiceDeps } from "../testing/service-deps";
+import { createVault } from "../vaults/create-vault";
+import { purgeExpiredIdempotencyKeys } from "./purge-expired-idempotency-keys";
+import { replayedError, runIdempotently } from "./run-idempotently";
+
+describe("runIdempotently", () => {
+  const t = useTestDatabase();
+  let deps: ServiceDeps & { close(): Promise<void> };
+  let tenantId: string;
+  let counter = 0;
+  beforeAll(async () => {
+    deps = await createTestServiceDeps({ database: t });
+    tenantId = (await createTenantFixture({ db: t.db, pepper: Buffer.alloc(32, 7) })).tenantId;
+  });
+  afterAll(() => deps.close());
+
+  const request = (key: string, input: unknown = { name: "v" }) => ({ tenantId, key, method: "POST", path: "/v1/vault/accounts", input });
+  /** Creates a vault through `db` (the key's transaction), the way a procedure's service would. */
+  const createVaultThrough = (name: string) => async (db: Database) => {
+    const vault = await createVault({ ...deps, db }, { tenantId, name, networkCode: "QUANTUM_SANDBOX", actor: systemActor("test") });
+    return { value: vault, status: 201, body: vault };
+  };
+  const vaultsNamed = async (name: string) => (await t.db.select().from(schema.vaults).where(and(eq(schema.vaults.tenantId, tenantId), eq(schema.vaults.name, name)))).length;
+  const key = () => `k-${++counter}`;
+
+  it("executes once, stores the answer in the same commit, and replays it", async () => {
+    const k = key();
+    const first = await runIdempotently(deps, request(k), createVaultThrough("once"));
+    expect(first).toMatchObject({ replayed: false, value: { name: "once" } });
+    const second = await runIdempotently(deps, request(k), createVaultThrough("once"));
+    expect(second).toEqual({ replayed: true, answer: { kind: "success", status: 201, body: JSON.parse(JSON.stringify((first as { value: unknown }).value)) } });
+    expect(await vaultsNamed("once")).toBe(1);
+    await expect(runIdempotently(deps, request(k, { name: "other" }), createVaultThrough("once"))).rejects.toMatchObject({ error: "IDEMPOTENCY_KEY_MISMATCH" });
+  });
+
+  it("stores nothing when the execution fails with a refusal or a fault: its writes roll back and the key is free", async () => {
+    for (const failure of [new AppError("UNAVAILABLE", "chain down"), new AppError("VALIDATION_FAILED", "bad"), new Error("boom")]) {
+      const k = key();
+      const name = `rolled-back-${counter}`;
+      await expect(
+        runIdempotently(deps, request(k), async (db) => {
+          await createVaultThrough(name)(db);
+          throw failure;
+        }),
+      ).rejects.toBe(failure);
+      expect(await vaultsNamed(name)).toBe(0);
+      expect(await t.db.select().from(schema.idempotencyKeys).where(eq(schema.idempotencyKeys.key, k))).toEqual([]);
+      expect(await runIdempotently(deps, request(k), createVaultThrough(name))).toMatchObject({ replayed: false });
+      expect(await vaultsNamed(name)).toBe(1);
+    }
+  });
+
+  it("stores a business error as the answer, undoing what the execution wrote before it", async () => {
+    const k = key();
+    const conflict = new AppError("DUPLICATE_EXTERNAL_ID", "taken", { details: { externalId: "x" } });
+    const run = () =>
+      runIdempotently(deps, request(k), async (db) => {
+        await createVaultThrough("half-done")(db);
+        throw conflict;
+      });
+    await expect(run()).rejects.toBe(conflict);
+    expect(await vaultsNamed("half-done")).toBe(0);
+    const replay = await runIdempotently(deps, request(k), createVaultThrough("never"));
+    expect(replay).toEqual({ replayed: true, answer: { kind: "error", status: 409, error: "DUPLICATE_EXTERNAL_ID", message: "taken", details: { externalId: "x" } } });
+    if (replay.replayed && replay.answer.kind === "error") expect(replayedError(replay.answer)).toMatchObject({ error: "DUPLICATE_EXTERNAL_ID", code: 1043, status: 409, message: "taken" });
+    expect(await vaultsNamed("never")).toBe(0);
+  });
+
+  it("lets exactly one of many concurrent callers execute; the others are told the key is in use or get the replay", async () => {
+    const k = key();
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 12 }, () =>
+        runIdempotently(deps, request(k), async (db) => {
+          const result = await createVaultThrough("concurrent")(db);
+          await new Promise((r) => setTimeout(r, 50));
+          return result;
+        }),
+      ),
+    );
+    const executed = outcomes.filter((o) => o.status === "fulfilled" && !o.value.replayed);
+    expect(executed).toHaveLength(1);
+    for (const o of outcomes) {
+      if (o.status === "rejected") expect(o.reason).toMatchObject({ error: "IDEMPOTENCY_KEY_IN_USE" });
+    }
+    expect(await vaultsNamed("concurrent")).toBe(1);
+  });
+
+  it("forgets keys past their retention: the key executes afresh, and the purge deletes them", async () => {
+    const k = key();
+    await runIdempotently(deps, request(k), createVaultThrough("expiring"));
+    await t.db.update(schema.idempotencyKeys).set({ expiresAt: sql`now() - interval '1 minute'` }).where(eq(schema.idempotencyKeys.key, k));
+    expect(await runIdempotently(deps, request(k, { other: true }), createVaultThrough("expiring"))).toMatchObject({ replayed: false });
+    expect(await vaultsNamed("expiring")).toBe(2);
+    await t.db.update(schema.idempotencyKeys).set({ expiresAt: sql`now() - interval '1 minute'` }).where(eq(schema.idempotencyKeys.key, k));
+    const before = (await t.db.select().from(schema.idempotencyKeys)).length;
+    expect(await purgeExpiredIdempotencyKeys(deps)).toEqual({ removed: 1 });
+    expect((await t.db.select().from(schema.idempotencyKeys)).length).toBe(before - 1);
+  });
+});

@@ -1,0 +1,131 @@
+import type { Database } from "@qc/db";
+import { deleteIdempotencyKey, insertIdempotencyKey, lockIdempotencyKey, type IdempotencyKeyRow } from "@qc/db/queries";
+import type { ServiceDeps } from "../deps/service-deps";
+import { AppError, toAppError, type ErrorDetails, type ErrorName } from "../errors";
+import { IDEMPOTENCY_KEY_RETENTION_MS, idempotencyRequestHash } from "./idempotency-key";
+
+export interface IdempotentRequest {
+  tenantId: string;
+  key: string;
+  method: string;
+  /** The request path as the client sent it (REST: /v1/…, tRPC: /api/trpc/<procedure>). */
+  path: string;
+  /** The procedure's raw input (path, query and body fields): hashed in canonical form. */
+  input: unknown;
+}
+
+/** What the first execution answered, kept for replays. */
+export type StoredAnswer =
+  | { kind: "success"; status: number; body: unknown }
+  | { kind: "error"; status: number; error: ErrorName; message: string; details?: ErrorDetails };
+
+export type IdempotentOutcome<T> =
+  /** Executed now (this request holds the key); its answer is stored. */
+  | { replayed: false; value: T }
+  /** Executed earlier with this key and the same request: its stored answer. */
+  | { replayed: true; answer: StoredAnswer };
+
+/**
+ * Errors that mean the request was refused before it executed, or failed and rolled back
+ * (CONTRACT §6): nothing is stored, the key is free again and the client may retry with it.
+ * Every other AppError is a business answer of a request that executed, stored and replayed.
+ */
+const NOT_EXECUTED: ReadonlySet<ErrorName> = new Set<ErrorName>([
+  "INTERNAL",
+  "UNAVAILABLE",
+  "VALIDATION_FAILED",
+  "KEY_MATERIAL_REJECTED",
+  "PAYLOAD_TOO_LARGE",
+  "UNSUPPORTED_MEDIA_TYPE",
+  "UNAUTHENTICATED",
+  "CREDENTIAL_EXPIRED",
+  "CREDENTIAL_ROTATED",
+  "CREDENTIAL_REVOKED",
+  "INSUFFICIENT_SCOPE",
+  "IP_NOT_ALLOWED",
+  "TENANT_NOT_VERIFIED",
+  "RATE_LIMITED",
+  "LOCKED_OUT",
+  "IDEMPOTENCY_KEY_REQUIRED",
+  "IDEMPOTENCY_KEY_IN_USE",
+  "IDEMPOTENCY_KEY_MISMATCH",
+]);
+
+type Executed<T> = { replayed: false; value: T } | { replayed: true; answer: StoredAnswer } | { failed: unknown };
+
+/**
+ * Executes `execute` at most once per (tenant, key) for 24 h (CONTRACT §6).
+ *
+ * Everything happens in one database transaction that `execute` runs inside (it gets that
+ * transaction as its `db`, in a savepoint): the key's transaction-scoped advisory lock is taken
+ * without waiting (taken → 409 IDEMPOTENCY_KEY_IN_USE: the first request is still running), a
+ * stored answer is replayed (or 422 IDEMPOTENCY_KEY_MISMATCH for another request), otherwise
+ * the request executes and its answer is inserted under the unique (tenant, key) index in the
+ * same commit as everything it changed. So an answer is stored if and only if the change it
+ * reports committed: a crash or a rollback leaves neither, and the key free for a retry; two
+ * instances can never both execute one key.
+ */
+export async function runIdempotently<T>(
+  deps: Pick<ServiceDeps, "db" | "now">,
+  request: IdempotentRequest,
+  execute: (db: Database) => Promise<{ value: T; status: number; body: unknown }>,
+): Promise<IdempotentOutcome<T>> {
+  const ref = { tenantId: request.tenantId, key: request.key };
+  const requestHash = idempotencyRequestHash(request);
+  const outcome = await deps.db.transaction(async (tx): Promise<Executed<T>> => {
+    const { locked, row: existing } = await lockIdempotencyKey(tx, ref);
+    if (!locked) throw new AppError("IDEMPOTENCY_KEY_IN_USE", "a request with this idempotency key is still being processed; retry later");
+    const now = deps.now();
+    if (existing && existing.expiresAt > now) {
+      if (existing.requestHash !== requestHash) {
+        throw new AppError("IDEMPOTENCY_KEY_MISMATCH", "this idempotency key was used with a different request", {
+          details: { method: existing.method, path: existing.path },
+        });
+      }
+      return { replayed: true, answer: storedAnswer(existing) };
+    }
+    if (existing) await deleteIdempotencyKey(tx, ref);
+
+    let answer: StoredAnswer;
+    let result: Executed<T>;
+    try {
+      // A savepoint: whatever `execute` wrote is undone if it fails, and the outer transaction
+      // stays usable to store a business error's answer.
+      const executed = await tx.transaction((savepoint) => execute(savepoint as unknown as Database));
+      answer = { kind: "success", status: executed.status, body: executed.body };
+      result = { replayed: false, value: executed.value };
+    } catch (error) {
+      const appError = toAppError(error);
+      if (NOT_EXECUTED.has(appError.error)) throw error;
+      answer = { kind: "error", status: appError.status, error: appError.error, message: appError.message, ...(appError.details ? { details: appError.details } : {}) };
+      result = { failed: error };
+    }
+    await insertIdempotencyKey(tx, {
+      tenantId: request.tenantId,
+      key: request.key,
+      requestHash,
+      method: request.method.toUpperCase(),
+      path: request.path,
+      responseStatus: answer.status,
+      responseBody: answer.kind === "success" ? answer.body : { error: answer.error, message: answer.message, ...(answer.details ? { details: answer.details } : {}) },
+      createdAt: now,
+      completedAt: deps.now(),
+      expiresAt: new Date(now.getTime() + IDEMPOTENCY_KEY_RETENTION_MS),
+    });
+    return result;
+  });
+  if ("failed" in outcome) throw outcome.failed;
+  return outcome;
+}
+
+function storedAnswer(row: IdempotencyKeyRow): StoredAnswer {
+  const status = row.responseStatus ?? 500;
+  if (status < 400) return { kind: "success", status, body: row.responseBody };
+  const body = row.responseBody as { error: ErrorName; message: string; details?: ErrorDetails };
+  return { kind: "error", status, error: body.error, message: body.message, ...(body.details ? { details: body.details } : {}) };
+}
+
+/** The AppError a stored error answer stands for: thrown again on replay, same code, message and details. */
+export function replayedError(answer: Extract<StoredAnswer, { kind: "error" }>): AppError {
+  return new AppError(answer.error, answer.message, answer.details ? { details: answer.details } : {});
+}

@@ -1,0 +1,112 @@
+import { parseAddress } from "@qc/chain";
+import { z } from "zod";
+import { amountSchema, networkCodeSchema, timestampSchema } from "../records/record-schemas";
+
+// Names end up in statusReason, webhooks and the dashboard: no control characters, no lone surrogates.
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const hasControlCharacter = (value: string) => [...value].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f);
+const plainText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1)
+    .max(max)
+    .refine((v) => !LONE_SURROGATE.test(v) && !hasControlCharacter(v), "must be well-formed text without control characters");
+
+/** Destination address in any accepted input form (CONTRACT §1), stored canonical. */
+const destinationAddress = z.string().transform((value, ctx) => {
+  try {
+    return parseAddress(value) as string;
+  } catch {
+    ctx.addIssue({ code: "custom", message: "not an address: 40 hex digits with optional 0x; mixed case must pass EIP-55" });
+    return z.NEVER;
+  }
+});
+
+const policyAction = z.enum(["ALLOW", "BLOCK"]);
+
+export const policyMatchSchema = z
+  .object({
+    networkCodes: z.array(networkCodeSchema).min(1).max(2).optional(),
+    sourceVaultIds: z.array(z.uuid()).min(1).max(1000).optional(),
+    sourceWalletIds: z.array(z.uuid()).min(1).max(1000).optional(),
+    assetIds: z.array(z.uuid()).min(1).max(1000).optional(),
+    destinationAddresses: z.array(destinationAddress).min(1).max(10_000).optional(),
+    /** Matches amounts strictly above this (raw units of the transfer's asset). */
+    amountAbove: amountSchema.optional(),
+  })
+  .strict()
+  .meta({ description: "All given conditions must hold (AND); a list matches any of its values. An empty match matches every transfer." });
+
+export const policyVelocitySchema = z
+  .object({
+    /** The rule applies when the window's sum, this transfer included, is above this. */
+    amount: amountSchema,
+    windowSeconds: z.number().int().min(1).max(31 * 86_400),
+    scope: z.enum(["WALLET", "VAULT", "TENANT"]),
+  })
+  .strict()
+  .meta({
+    description:
+      "The rule applies only when the sum of the transfer's asset moved by the scope (source wallet, source vault, or the whole tenant) over the last `windowSeconds`, this transfer included, is above `amount`. Blocked, rejected, cancelled, expired and failed transfers do not count.",
+  });
+
+export const policyRuleSchema = z
+  .object({
+    id: z
+      .string()
+      .min(1)
+      .max(100)
+      .regex(/^[A-Za-z0-9._:-]+$/, "letters, digits and . _ : - only"),
+    name: plainText(200),
+    action: policyAction,
+    match: policyMatchSchema.default({}),
+    velocity: policyVelocitySchema.optional(),
+  })
+  .strict();
+
+/** CONTRACT §6: ordered rules, first match wins, `defaultAction` when none matches. */
+export const policyDocumentSchema = z
+  .object({
+    defaultAction: policyAction,
+    rules: z.array(policyRuleSchema).max(200),
+  })
+  .strict()
+  .superRefine((document, ctx) => {
+    const seen = new Set<string>();
+    document.rules.forEach((rule, index) => {
+      if (seen.has(rule.id)) ctx.addIssue({ code: "custom", path: ["rules", index, "id"], message: `duplicate rule id "${rule.id}"` });
+      seen.add(rule.id);
+    });
+  });
+
+export type PolicyDocument = z.output<typeof policyDocumentSchema>;
+export type PolicyDocumentInput = z.input<typeof policyDocumentSchema>;
+export type PolicyRule = PolicyDocument["rules"][number];
+export type PolicyVelocity = NonNullable<PolicyRule["velocity"]>;
+
+/** The policy as the API shows it: the document plus its version (0 and null times: never set, everything allowed). */
+export const policyRecordSchema = z.object({
+  version: z.number().int().min(0).meta({ description: "Increases by one with every PUT; 0 while the tenant has never set a policy." }),
+  defaultAction: policyAction,
+  rules: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      action: policyAction,
+      match: z.object({
+        networkCodes: z.array(networkCodeSchema).optional(),
+        sourceVaultIds: z.array(z.uuid()).optional(),
+        sourceWalletIds: z.array(z.uuid()).optional(),
+        assetIds: z.array(z.uuid()).optional(),
+        destinationAddresses: z.array(z.string()).optional(),
+        amountAbove: amountSchema.optional(),
+      }),
+      velocity: z.object({ amount: amountSchema, windowSeconds: z.number().int(), scope: z.enum(["WALLET", "VAULT", "TENANT"]) }).optional(),
+    }),
+  ),
+  updatedAt: timestampSchema.nullable(),
+  updatedBy: z.string().nullable().meta({ description: "The API key id or user id that made this version." }),
+});
+
+export type PolicyRecord = z.infer<typeof policyRecordSchema>;

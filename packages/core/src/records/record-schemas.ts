@@ -1,0 +1,89 @@
+import { NETWORK_CODES, type NetworkCode } from "@qc/chain";
+import { z } from "zod";
+import { TRANSACTION_STATUSES, TRANSACTION_SUB_STATUSES } from "../transfers/transaction-status";
+
+/**
+ * The records the service hands out (REST bodies, tRPC results, event data), declared once in
+ * zod: routers use them as `.output()`, the event catalog as event data, the webhook docs are
+ * generated from them.
+ */
+export const networkCodeSchema = z.enum(NETWORK_CODES as [NetworkCode, ...NetworkCode[]]).meta({ description: "QUANTUM_MAINNET (20803) or QUANTUM_SANDBOX (20804)" });
+export const timestampSchema = z.string().meta({ description: "RFC 3339 timestamp, UTC, milliseconds", example: "2026-11-21T10:00:00.000Z" });
+/** CONTRACT §1: decimal integer strings, uint256. */
+export const amountSchema = z.string().regex(/^(0|[1-9][0-9]{0,77})$/, "a decimal integer string").meta({ description: "decimal integer string in the smallest unit (Qwei or raw token units)", example: "1000000000000000000" });
+export const addressSchema = z.string().regex(/^0x[0-9a-f]{40}$/).meta({ description: "lower-case 0x + 40 hex", example: "0x5b38da6a701c568545dcfcb03fcb875f56beddc4" });
+
+export const vaultRecordSchema = z.object({
+  id: z.uuid(),
+  tenantId: z.uuid(),
+  networkCode: networkCodeSchema,
+  name: z.string(),
+  status: z.enum(["ACTIVE", "ARCHIVED"]),
+  metadata: z.record(z.string(), z.string()),
+  createdAt: timestampSchema,
+  updatedAt: timestampSchema,
+});
+
+export const walletRecordSchema = z.object({
+  id: z.uuid(),
+  vaultId: z.uuid(),
+  tenantId: z.uuid(),
+  assetIds: z.array(z.uuid()),
+  networkLinks: z.array(z.object({ networkCode: networkCodeSchema, vaultId: z.uuid() })),
+  address: addressSchema,
+  publicKey: z.string().nullable(),
+  label: z.string().nullable(),
+  status: z.enum(["ACTIVE", "ARCHIVED"]),
+  type: z.enum(["SIGNER_MANAGED", "REGISTERED", "WATCH_ONLY"]),
+  createdAt: timestampSchema,
+});
+
+export const transactionStatusSchema = z.enum(TRANSACTION_STATUSES);
+export const transactionSubStatusSchema = z.enum(TRANSACTION_SUB_STATUSES as [string, ...string[]]);
+
+/** CONTRACT §6: the transaction record. */
+export const transactionRecordSchema = z.object({
+  id: z.uuid(),
+  tenantId: z.uuid(),
+  externalId: z.string().nullable(),
+  type: z.enum(["TRANSFER", "CONTRACT_DEPLOY"]),
+  networkCode: networkCodeSchema,
+  chainId: z.number().int(),
+  sourceWalletId: z.uuid(),
+  sourceAddress: addressSchema,
+  destinationAddress: addressSchema.nullable(),
+  assetId: z.uuid().nullable(),
+  amount: amountSchema,
+  status: transactionStatusSchema,
+  subStatus: transactionSubStatusSchema.nullable(),
+  statusReason: z.string().nullable(),
+  nonce: z.number().int().nullable(),
+  fee: z.object({ gasLimit: amountSchema, maxFeePerGas: amountSchema, maxPriorityFeePerGas: amountSchema }).nullable(),
+  signingHash: z.string().nullable(),
+  chainTxHash: z.string().nullable(),
+  blockNumber: z.number().int().nullable(),
+  confirmations: z.number().int(),
+  requiredConfirmations: z.number().int(),
+  screening: z
+    .object({ provider: z.string(), decision: z.enum(["CLEAR", "BLOCKED"]), riskScore: z.number().nullable(), reasons: z.array(z.string()) })
+    .nullable(),
+  policy: z.object({ decision: z.enum(["ALLOW", "BLOCK"]), ruleId: z.string().nullable() }).nullable(),
+  contractAddress: addressSchema.nullable(),
+  deployment: z
+    .object({
+      templateId: z.string().meta({ description: "the catalog template deployed (GET /v1/contracts/templates)" }),
+      constructorArgs: z
+        .record(z.string(), z.union([z.string(), z.boolean()]))
+        .meta({ description: "the constructor arguments in canonical form: integers as decimal strings, addresses lower-case" }),
+    })
+    .optional()
+    .meta({ description: "present on a CONTRACT_DEPLOY only: the template and constructor arguments deployed" }),
+  note: z.string().nullable(),
+  createdAt: timestampSchema,
+  updatedAt: timestampSchema,
+  signedAt: timestampSchema.nullable(),
+  broadcastAt: timestampSchema.nullable(),
+  completedAt: timestampSchema.nullable(),
+});
+
+export type TransactionRecord = z.infer<typeof transactionRecordSchema>;

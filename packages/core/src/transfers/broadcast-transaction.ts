@@ -1,0 +1,122 @@
+import { getQuantumTransactionHash, serializeQuantumTransaction } from "@qc/chain";
+import { findTransaction, recordTransactionSend, type TransactionRow } from "@qc/db/queries";
+import { systemActor } from "../audit/actor";
+import type { ServiceDeps } from "../deps/service-deps";
+import { AppError } from "../errors";
+import { assertTenantVerified } from "../kyc/assert-tenant-verified";
+import { failTransaction } from "./fail-transaction";
+import { loadSigningContext } from "./load-signing-context";
+import { releaseNextJob } from "./release-for-signing";
+import { sendSignedTransaction, type SendOutcome } from "./send-signed-transaction";
+import type { TransactionStatus } from "./transaction-status";
+import { transitionTransaction } from "./transition-transaction";
+import { checkSigningRequest, verifyTransactionSignature, type SigningContext } from "./verify-transaction-signature";
+import { scheduleWatch } from "./watch-transaction";
+
+export interface BroadcastHooks {
+  /**
+   * Called right after `eth_sendRawTransaction` returned and before the send is recorded: the
+   * daemon's crash-test hook (DAEMON_CRASH_AFTER) kills the process here.
+   */
+  afterSend?(): void;
+}
+
+export interface BroadcastResult {
+  status: TransactionStatus;
+  /** What the node answered, when this run sent the raw transaction. */
+  send?: SendOutcome["kind"];
+}
+
+const actor = systemActor("transfers.broadcast");
+
+/**
+ * `transfers.broadcast`: SIGNED → checked again, fail closed → BROADCASTING with the raw signed
+ * transaction stored → sent.
+ *
+ * 1. The unsigned transaction is rebuilt from the stored intent and must equal what was released;
+ *    the stored signature must verify over it against the wallet's enrolled key. Any difference
+ *    ends FAILED/SIGNATURE_MISMATCH and nothing is ever sent.
+ * 2. The wallet must still be ACTIVE and not watch-only, the tenant still VERIFIED; otherwise
+ *    FAILED/INTERNAL_ERROR with the reason (value never moves on a stale approval).
+ * 3. One transition stores the raw transaction and its hash, moves to BROADCASTING, releases the
+ *    source's next queued transfer and schedules a watch as a backstop; only then is it sent.
+ * 4. The send's outcome is recorded and the watch pulled forward.
+ *
+ * A retried job that finds the row BROADCASTING (a crash between 3 and 4) re-sends the same bytes:
+ * harmless, and the way recovery works. Node unreachable → 503 UNAVAILABLE (the job retries).
+ */
+export async function broadcastTransaction(
+  deps: Pick<ServiceDeps, "db" | "jobs" | "now" | "log" | "chain" | "config" | "verifier">,
+  input: { tenantId: string; transactionId: string },
+  hooks: BroadcastHooks = {},
+): Promise<BroadcastResult> {
+  const context = await loadSigningContext(deps.db, input);
+  let row = context.transaction;
+  if (row.status === "SIGNED") row = await moveToBroadcasting(deps, context);
+  if (row.status !== "BROADCASTING") return { status: row.status };
+
+  const outcome = await sendSignedTransaction(deps.chain.client(row.networkCode), row);
+  if (outcome.kind === "sent") hooks.afterSend?.();
+  return { status: await recordSend(deps, row, outcome), send: outcome.kind };
+}
+
+async function moveToBroadcasting(deps: Pick<ServiceDeps, "db" | "jobs" | "now" | "log" | "config" | "verifier">, context: SigningContext): Promise<TransactionRow> {
+  const row = context.transaction;
+  const fail = async (subStatus: "SIGNATURE_MISMATCH" | "INTERNAL_ERROR", reason: string) => {
+    deps.log.error({ transactionId: row.id, tenantId: row.tenantId, subStatus, reason }, "broadcast refused: failed closed, nothing sent");
+    const outcome = await failTransaction(deps, { row, from: "SIGNED", subStatus, reason, actor });
+    return outcome.moved ? outcome.row : await reread(deps, row);
+  };
+
+  const check = checkSigningRequest(context);
+  if (!check.ok) return fail("SIGNATURE_MISMATCH", check.reason);
+  if (!row.signature || !(await verifyTransactionSignature(deps.verifier, { signingHash: check.rebuilt.signingHash, signature: row.signature, publicKey: check.publicKey }))) {
+    return fail("SIGNATURE_MISMATCH", "the stored signature does not verify over the transaction rebuilt from its intent");
+  }
+  if (context.wallet!.type === "WATCH_ONLY" || context.wallet!.status !== "ACTIVE") {
+    return fail("INTERNAL_ERROR", `the source wallet is ${context.wallet!.type === "WATCH_ONLY" ? "watch-only" : "archived"}: not broadcast`);
+  }
+  try {
+    await assertTenantVerified(deps.db, row.tenantId);
+  } catch (error) {
+    if (error instanceof AppError && error.error === "TENANT_NOT_VERIFIED") return fail("INTERNAL_ERROR", "the tenant is no longer verified (KYC): not broadcast");
+    throw error;
+  }
+
+  const rawTransaction = serializeQuantumTransaction({ ...check.rebuilt.unsigned, signature: row.signature as `0x${string}`, publicKey: check.publicKey });
+  const now = deps.now();
+  const outcome = await transitionTransaction(deps, {
+    tenantId: row.tenantId,
+    transactionId: row.id,
+    from: ["SIGNED"],
+    to: "BROADCASTING",
+    set: { rawTransaction, chainTxHash: getQuantumTransactionHash(rawTransaction), broadcastAt: now },
+    actor,
+    jobs: (moved) => [releaseNextJob(moved)],
+    also: (tx, moved) => scheduleWatch(deps, tx, moved, new Date(now.getTime() + deps.config.transfers.resumeBroadcastAfterMs)),
+  });
+  return outcome.moved ? outcome.row : reread(deps, row);
+}
+
+/** The send's outcome on the row: an attempt counted and the watch pulled forward, or FAILED when final. */
+async function recordSend(deps: Pick<ServiceDeps, "db" | "jobs" | "now" | "config">, row: TransactionRow, outcome: SendOutcome): Promise<TransactionStatus> {
+  if (outcome.kind === "final") {
+    const failed = await failTransaction(deps, { row, from: "BROADCASTING", subStatus: outcome.subStatus, reason: outcome.reason, actor });
+    return failed.moved ? failed.row.status : (await reread(deps, row)).status;
+  }
+  const now = deps.now();
+  // Refused for now: the watcher re-sends after a pause (bounded by maxSendAttempts).
+  const next = outcome.kind === "sent" ? now : new Date(now.getTime() + deps.config.transfers.watchRetryMs);
+  const recorded = await deps.db.transaction(async (tx) => {
+    const updated = await recordTransactionSend(tx, { tenantId: row.tenantId, transactionId: row.id, at: now });
+    if (updated) await scheduleWatch(deps, tx, updated, next);
+    return updated;
+  });
+  return recorded?.status ?? (await reread(deps, row)).status;
+}
+
+async function reread(deps: Pick<ServiceDeps, "db">, row: TransactionRow): Promise<TransactionRow> {
+  const current = await findTransaction(deps.db, row.tenantId, row.id);
+  if (!current) throw new AppError("NOT_FOUND", "transaction not found");
+  return current;
+}

@@ -1,0 +1,234 @@
+import { getPendingNonce, type NetworkCode } from "@qc/chain";
+import type { Transaction } from "@qc/db";
+import {
+  findHighestBroadcastNonce,
+  findNonceHoldingTransfer,
+  findOldestQueuedTransfer,
+  findTransaction,
+  findTransactionForSigning,
+  findWalletRow,
+  type NewTransactionRow,
+  type TransactionRow,
+} from "@qc/db/queries";
+import { systemActor, type Actor } from "../audit/actor";
+import { chainUnavailable } from "../balances/chain-errors";
+import type { ServiceDeps } from "../deps/service-deps";
+import { AppError } from "../errors";
+import { jobRequest, type JobRequest } from "../transitions/run-transition";
+import { quoteTransferFees, TransferUnaffordableError, TransferWouldRevertError, type TransferFeeQuote } from "./quote-transfer-fees";
+import { transitionTransaction } from "./transition-transaction";
+import { rebuildUnsignedTransaction, type TransferAsset } from "./unsigned-transaction";
+import { deploymentData } from "../contracts/deployment-data";
+import { quoteDeploymentFees } from "../contracts/quote-deployment-fees";
+
+type ReleaseDeps = Pick<ServiceDeps, "db" | "jobs" | "now" | "config" | "chain">;
+
+/** What the checks decided, written on the row by the move that follows them. */
+export type CheckFields = Pick<NewTransactionRow, "policy" | "screening">;
+
+export type ReleaseOutcome =
+  /** Released: nonce, fees, unsigned transaction and signing hash stored; the signer can sign it. */
+  | { status: "PENDING_SIGNATURE"; transaction: TransactionRow }
+  /** Cleared, waiting behind the source's transfer in flight (or an older queued one). */
+  | { status: "QUEUED"; transaction: TransactionRow }
+  /** Ended at release: the chain says the source can no longer pay, or the source went away. */
+  | { status: "FAILED"; transaction: TransactionRow }
+  /**
+   * Nothing done: the row moved on, or it is not this transfer's turn. `retry`: release-next
+   * should look at the queue again (the row moved on, or its turn came before the chain was asked).
+   */
+  | { status: "UNCHANGED"; reason: string; retry: boolean };
+
+const MOVED_ON = { status: "UNCHANGED", reason: "the transaction has moved on", retry: true } as const;
+
+/** The job that releases the source's next QUEUED transfer; enqueued whenever its nonce slot may have freed. */
+export function releaseNextJob(row: Pick<TransactionRow, "tenantId" | "sourceWalletId" | "networkCode">): JobRequest {
+  return jobRequest("transfers.release-next", { tenantId: row.tenantId, sourceWalletId: row.sourceWalletId, networkCode: row.networkCode });
+}
+
+interface ChainQuote {
+  fees: TransferFeeQuote;
+  /** The source's next nonce as the node sees it, its mempool included. */
+  pendingNonce: number;
+}
+
+async function quoteRelease(deps: ReleaseDeps, row: TransactionRow, asset: TransferAsset | null): Promise<ChainQuote> {
+  const networkCode = row.networkCode as NetworkCode;
+  const [fees, nonce] = await Promise.all([
+    row.type === "CONTRACT_DEPLOY"
+      ? quoteDeploymentFees(deps, { networkCode, sourceAddress: row.sourceAddress, data: deploymentData(row) })
+      : quoteTransferFees(deps, {
+          networkCode,
+          chainId: row.chainId,
+          sourceAddress: row.sourceAddress,
+          destinationAddress: row.destinationAddress!,
+          amount: BigInt(row.amount),
+          token: asset?.kind === "TOKEN" ? asset.contractAddress : null,
+        }),
+    getPendingNonce(deps.chain.client(networkCode), { address: row.sourceAddress }).catch((error: unknown) => {
+      throw chainUnavailable(networkCode, error);
+    }),
+  ]);
+  return { fees, pendingNonce: nonce.pending };
+}
+
+/**
+ * Releases a cleared transfer for signing, or queues it (docs/decisions/transfers.md, "Nonces").
+ *
+ * Per source wallet and network at most one transfer is between "nonce assigned" and
+ * "broadcast" (PENDING_SIGNATURE, SIGNED). Under a row lock on the source wallet, a transfer
+ * whose source holds no such transfer and has no older QUEUED one is released: nonce =
+ * max(the node's pending nonce, 1 + the highest nonce this service broadcast for the source),
+ * fees and gas from the chain, the unsigned transaction and signing hash rebuilt from the
+ * stored intent, a signing deadline and its `transfers.expire` job. Otherwise it waits in
+ * QUEUED, and `transfers.release-next` releases it once the one ahead is broadcast or ends.
+ * Every transfer that ends before broadcast enqueues release-next, so none is stuck behind a
+ * gap and no signature is ever invalidated by a renumbering.
+ *
+ * `from` SUBMITTED is the checks' way in (with their decision in `checks`); `from` QUEUED is
+ * release-next's, which only releases the source's oldest queued transfer.
+ */
+export async function releaseForSigning(
+  deps: ReleaseDeps,
+  input: { tenantId: string; transactionId: string; from: "SUBMITTED" | "QUEUED"; checks?: CheckFields; actor?: Actor },
+): Promise<ReleaseOutcome> {
+  const actor = input.actor ?? systemActor(input.from === "SUBMITTED" ? "transfers.check" : "transfers.release-next");
+  const loaded = await findTransactionForSigning(deps.db, { tenantId: input.tenantId, transactionId: input.transactionId });
+  if (!loaded || loaded.transaction.status !== input.from) return MOVED_ON;
+  const row = loaded.transaction;
+  if (!loaded.asset && row.type !== "CONTRACT_DEPLOY") throw new AppError("INTERNAL", "transfer without a visible asset", { details: { transactionId: row.id } });
+  const asset: TransferAsset | null = loaded.asset;
+  const source = { tenantId: row.tenantId, sourceWalletId: row.sourceWalletId, networkCode: row.networkCode };
+
+  // The chain is asked outside the lock, and only when the transfer may be released now.
+  let quote: ChainQuote | undefined;
+  if (!(await findNonceHoldingTransfer(deps.db, source))) {
+    try {
+      quote = await quoteRelease(deps, row, asset);
+    } catch (error) {
+      if (error instanceof TransferUnaffordableError || error instanceof TransferWouldRevertError) {
+        const unaffordable = error instanceof TransferUnaffordableError;
+        return end(deps, input, actor, {
+          subStatus: unaffordable ? "INSUFFICIENT_FUNDS" : "INTERNAL_ERROR",
+          reason: unaffordable ? "insufficient funds: the source cannot pay the amount and the maximum fee" : `the transfer would revert on chain: ${error.message}`,
+        });
+      }
+      throw error;
+    }
+  }
+
+  return deps.db.transaction(async (tx): Promise<ReleaseOutcome> => {
+    const wallet = await findWalletRow(tx, { tenantId: row.tenantId, walletId: row.sourceWalletId, lock: "update" });
+    const current = await findTransaction(tx, row.tenantId, row.id);
+    if (!current || current.status !== input.from) return MOVED_ON;
+    if (!wallet || wallet.status !== "ACTIVE" || wallet.type === "WATCH_ONLY") {
+      return end(deps, input, actor, { subStatus: "INTERNAL_ERROR", reason: "the source wallet was archived before the transfer was released" }, tx);
+    }
+    const holder = await findNonceHoldingTransfer(tx, source);
+    const first = await findOldestQueuedTransfer(tx, source);
+    const olderQueued = first !== undefined && first.id !== row.id;
+    if (holder || olderQueued || !quote) {
+      if (input.from === "QUEUED") {
+        if (holder) return { status: "UNCHANGED", reason: "the source's nonce slot is taken", retry: false };
+        if (olderQueued) return { status: "UNCHANGED", reason: "an older queued transfer goes first", retry: true };
+        return { status: "UNCHANGED", reason: "its turn came before the chain was asked", retry: true };
+      }
+      const queued = await transitionTransaction(
+        deps,
+        {
+          tenantId: row.tenantId,
+          transactionId: row.id,
+          from: ["SUBMITTED"],
+          to: "QUEUED",
+          subStatus: null,
+          reason: holder ? "waiting for the source's transfer in flight to be broadcast or to end" : "waiting behind an earlier transfer of the source",
+          set: { ...input.checks },
+          actor,
+          // Nothing holds the slot: someone must release the head of the queue now.
+          jobs: (moved) => (holder ? [] : [releaseNextJob(moved)]),
+        },
+        tx,
+      );
+      return queued.moved ? { status: "QUEUED", transaction: queued.row } : MOVED_ON;
+    }
+
+    const highest = await findHighestBroadcastNonce(tx, source);
+    const nonce = Math.max(quote.pendingNonce, highest === null ? 0 : highest + 1);
+    const released = {
+      nonce,
+      gasLimit: quote.fees.gasLimit.toString(),
+      maxFeePerGas: quote.fees.maxFeePerGas.toString(),
+      maxPriorityFeePerGas: quote.fees.maxPriorityFeePerGas.toString(),
+    };
+    const rebuilt = rebuildUnsignedTransaction({ ...current, ...released }, asset);
+    const signingDeadline = new Date(deps.now().getTime() + deps.config.transfers.signingTimeoutSeconds * 1000);
+    const moved = await transitionTransaction(
+      deps,
+      {
+        tenantId: row.tenantId,
+        transactionId: row.id,
+        from: [input.from],
+        to: "PENDING_SIGNATURE",
+        subStatus: null,
+        reason: null,
+        set: {
+          ...input.checks,
+          ...released,
+          data: rebuilt.unsigned.data ?? "0x",
+          unsignedTransaction: rebuilt.unsignedTransaction,
+          signingHash: rebuilt.signingHash,
+          signingDeadline,
+        },
+        actor,
+        jobs: (r) => [jobRequest("transfers.expire", { tenantId: r.tenantId, transactionId: r.id }, { startAfter: signingDeadline })],
+      },
+      tx,
+    );
+    return moved.moved ? { status: "PENDING_SIGNATURE", transaction: moved.row } : MOVED_ON;
+  });
+}
+
+/** FAILED at release, with release-next for whatever waits behind it. */
+async function end(
+  deps: ReleaseDeps,
+  input: { tenantId: string; transactionId: string; from: "SUBMITTED" | "QUEUED"; checks?: CheckFields },
+  actor: Actor,
+  failure: { subStatus: "INSUFFICIENT_FUNDS" | "INTERNAL_ERROR"; reason: string },
+  tx?: Transaction,
+): Promise<ReleaseOutcome> {
+  const failed = await transitionTransaction(
+    deps,
+    {
+      tenantId: input.tenantId,
+      transactionId: input.transactionId,
+      from: [input.from],
+      to: "FAILED",
+      subStatus: failure.subStatus,
+      reason: failure.reason,
+      set: { ...input.checks },
+      actor,
+      jobs: (r) => [releaseNextJob(r)],
+    },
+    tx,
+  );
+  return failed.moved ? { status: "FAILED", transaction: failed.row } : MOVED_ON;
+}
+
+/**
+ * `transfers.release-next`: releases the source's oldest QUEUED transfer when its nonce slot is
+ * free (the one ahead was broadcast or ended). Does nothing while a transfer holds the slot
+ * (its own end enqueues this job again) or when nothing waits.
+ */
+export async function releaseNextQueued(
+  deps: ReleaseDeps,
+  input: { tenantId: string; sourceWalletId: string; networkCode: NetworkCode },
+): Promise<ReleaseOutcome | { status: "NOTHING_QUEUED" }> {
+  // A transfer cancelled or released meanwhile changes who is first: look again, a bounded number of times.
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const next = await findOldestQueuedTransfer(deps.db, input);
+    if (!next) return { status: "NOTHING_QUEUED" };
+    const outcome = await releaseForSigning(deps, { tenantId: input.tenantId, transactionId: next.id, from: "QUEUED" });
+    if (outcome.status !== "UNCHANGED" || !outcome.retry) return outcome;
+  }
+  throw new AppError("UNAVAILABLE", "the source's queue kept changing; retrying");
+}

@@ -1,0 +1,91 @@
+import type { Transaction } from "@qc/db";
+import { insertStatusHistory, lockTransactionStatus, updateTransactionWhereStatus, type NewTransactionRow, type TransactionRow } from "@qc/db/queries";
+import type { Actor } from "../audit/actor";
+import type { ServiceDeps } from "../deps/service-deps";
+import { runTransition, type JobRequest, type TransitionOutcome } from "../transitions/run-transition";
+import { toTransactionRecord } from "./transaction-record";
+import type { TransactionStatus, TransactionSubStatus } from "./transaction-status";
+
+export interface TransactionTransitionInput {
+  tenantId: string;
+  transactionId: string;
+  /** Moves only from one of these (the conditional UPDATE's WHERE status IN (…)). */
+  from: readonly TransactionStatus[];
+  to: TransactionStatus;
+  subStatus?: TransactionSubStatus | null;
+  /** Human reason (statusReason, history, webhook); null clears it. */
+  reason?: string | null;
+  /** Other columns set by the same UPDATE (nonce, fees, signature, chain hash, …). */
+  set?: Partial<NewTransactionRow>;
+  actor: Actor;
+  /** Jobs that follow from the move, enqueued in the same database transaction. */
+  jobs?: (row: TransactionRow) => JobRequest[];
+  /** Further writes in the same database transaction (e.g. releasing the next queued transfer). */
+  also?: (tx: Transaction, row: TransactionRow) => Promise<void>;
+}
+
+/**
+ * The one step every transaction status change goes through: the conditional UPDATE, its
+ * status-history row, an audit row, the `transaction.status_changed` event (with
+ * `previousStatus` and the aggregate's next sequence) and the next jobs, in one database
+ * transaction. `moved: false` means another caller (a retried job, another instance, the user)
+ * moved it first: callers treat that as done, never as an error to retry.
+ */
+export async function transitionTransaction(
+  deps: Pick<ServiceDeps, "db" | "jobs" | "now">,
+  input: TransactionTransitionInput,
+  tx?: Transaction,
+): Promise<TransitionOutcome<TransactionRow> & { previousStatus?: TransactionStatus }> {
+  let previousStatus: TransactionStatus | undefined;
+  const now = deps.now();
+  const outcome = await runTransition(
+    deps,
+    {
+      tenantId: input.tenantId,
+      move: async (t) => {
+        // The previous status of the row we are about to move, read under the row lock the
+        // UPDATE takes: FOR UPDATE first, so the event's previousStatus is exact.
+        const current = await lockTransactionStatus(t, input.tenantId, input.transactionId);
+        if (!current || !input.from.includes(current)) return undefined;
+        previousStatus = current;
+        return updateTransactionWhereStatus(t, { tenantId: input.tenantId, transactionId: input.transactionId }, input.from, {
+          ...input.set,
+          status: input.to,
+          ...(input.subStatus !== undefined ? { subStatus: input.subStatus } : {}),
+          ...(input.reason !== undefined ? { statusReason: input.reason } : {}),
+          updatedAt: now,
+        });
+      },
+      audit: (row) => ({
+        actor: input.actor,
+        action: `transaction.${input.to.toLowerCase() as Lowercase<TransactionStatus>}`,
+        target: { type: "transaction", id: row.id },
+        details: { from: previousStatus, to: input.to, subStatus: row.subStatus, reason: row.statusReason },
+      }),
+      events: (row) => [
+        {
+          tenantId: input.tenantId,
+          type: "transaction.status_changed",
+          aggregateId: row.id,
+          data: { transaction: toTransactionRecord(row), previousStatus: previousStatus! },
+        },
+      ],
+      jobs: input.jobs,
+      also: async (t, row) => {
+        await insertStatusHistory(t, {
+          tenantId: input.tenantId,
+          transactionId: row.id,
+          fromStatus: previousStatus!,
+          toStatus: input.to,
+          subStatus: row.subStatus,
+          reason: row.statusReason,
+          actorType: input.actor.type,
+          actorId: input.actor.id,
+        });
+        await input.also?.(t, row);
+      },
+    },
+    tx,
+  );
+  return outcome.moved ? { ...outcome, previousStatus } : outcome;
+}

@@ -1,0 +1,172 @@
+import { getQuantumTransactionStatus, type GetQuantumTransactionStatusReturnType } from "@qc/chain";
+import type { Executor } from "@qc/db";
+import { findTransaction, recordTransactionSend, updateTransactionConfirmations, type TransactionRow } from "@qc/db/queries";
+import { systemActor } from "../audit/actor";
+import { chainUnavailable } from "../balances/chain-errors";
+import type { ServiceDeps } from "../deps/service-deps";
+import { AppError } from "../errors";
+import { failTransaction } from "./fail-transaction";
+import { sendSignedTransaction } from "./send-signed-transaction";
+import { isTerminalStatus, type TransactionStatus } from "./transaction-status";
+import { transitionTransaction } from "./transition-transaction";
+import { completeDeployment } from "../contracts/complete-deployment";
+
+const actor = systemActor("transfers.watch");
+
+/** The one waiting watch job of a transaction, moved to `startAfter` (see JobQueue.schedule). */
+export function scheduleWatch(deps: Pick<ServiceDeps, "jobs">, tx: Executor, row: Pick<TransactionRow, "id" | "tenantId">, startAfter: Date): Promise<void> {
+  return deps.jobs.schedule(tx, "transfers.watch", { tenantId: row.tenantId, transactionId: row.id }, { singletonKey: `watch:${row.id}`, startAfter });
+}
+
+export interface WatchResult {
+  status: TransactionStatus | "UNKNOWN";
+  /** When the next look is scheduled; absent once the transaction is terminal. */
+  nextCheckAt?: string;
+}
+
+type Deps = Pick<ServiceDeps, "db" | "jobs" | "now" | "log" | "chain" | "config">;
+type ChainStatus = GetQuantumTransactionStatusReturnType;
+/** What one look learned beyond the row: whether the next look should wait longer than usual. */
+interface Look {
+  backOff: boolean;
+}
+
+/**
+ * `transfers.watch`: follows a broadcast transaction on chain until it is terminal, scheduling
+ * itself again every `watchIntervalMs` (one waiting job per transaction).
+ *
+ * - BROADCASTING and a receipt exists → CONFIRMING (blockNumber, blockHash, confirmations).
+ * - BROADCASTING, neither in the mempool nor mined → the same raw transaction is re-sent; after
+ *   `maxSendAttempts` sends → FAILED/DROPPED_BY_CHAIN.
+ * - CONFIRMING at `requiredConfirmations` → COMPLETED (completedAt), or FAILED/REVERTED_ON_CHAIN
+ *   for a receipt with status 0 (decided at the same depth, so a reorg cannot undo a final state).
+ * - CONFIRMING whose receipt is gone or moved to another block (reorg) → back to BROADCASTING,
+ *   then re-sent or re-confirmed from what the chain now says.
+ *
+ * The chain cannot be reached: no error, the next look is scheduled after `watchRetryMs`, so a
+ * watched transaction is never abandoned to a dead-letter queue.
+ */
+export async function watchTransaction(deps: Deps, input: { tenantId: string; transactionId: string }): Promise<WatchResult> {
+  let row = await findTransaction(deps.db, input.tenantId, input.transactionId);
+  if (!row) return { status: "UNKNOWN" };
+  if (row.status !== "BROADCASTING" && row.status !== "CONFIRMING") return { status: row.status };
+  const look: Look = { backOff: false };
+  try {
+    const client = deps.chain.client(row.networkCode);
+    const onChain = await getQuantumTransactionStatus(client, { hash: row.chainTxHash as `0x${string}` }).catch((error: unknown) => {
+      throw chainUnavailable(row!.networkCode, error);
+    });
+    // A reorg seen in CONFIRMING sends the row back to BROADCASTING, which is then judged on
+    // the same answer from the chain: at most two steps per look.
+    for (let step = 0; step < 2 && !isTerminalStatus(row.status); step++) {
+      const before: TransactionStatus = row.status;
+      row = row.status === "BROADCASTING" ? await whileBroadcasting(deps, row, onChain, look) : await whileConfirming(deps, row, onChain);
+      if (row.status === before || row.status === "CONFIRMING") break;
+    }
+  } catch (error) {
+    if (!(error instanceof AppError && error.error === "UNAVAILABLE")) throw error;
+    deps.log.warn({ err: error, transactionId: input.transactionId }, "chain unreachable while watching: looking again later");
+    look.backOff = true;
+  }
+  if (isTerminalStatus(row.status)) return { status: row.status };
+  const { watchIntervalMs, watchRetryMs } = deps.config.transfers;
+  const nextCheckAt = new Date(deps.now().getTime() + (look.backOff ? watchRetryMs : watchIntervalMs));
+  await deps.db.transaction((tx) => scheduleWatch(deps, tx, row!, nextCheckAt));
+  return { status: row.status, nextCheckAt: nextCheckAt.toISOString() };
+}
+
+async function whileBroadcasting(deps: Deps, row: TransactionRow, onChain: ChainStatus, look: Look): Promise<TransactionRow> {
+  if (onChain.status === "pending") return row;
+  if (onChain.status === "unknown") return resend(deps, row, look);
+  const moved = await transitionTransaction(deps, {
+    tenantId: row.tenantId,
+    transactionId: row.id,
+    from: ["BROADCASTING"],
+    to: "CONFIRMING",
+    reason: null,
+    set: { blockNumber: Number(onChain.blockNumber), blockHash: onChain.blockHash, confirmations: onChain.confirmations },
+    actor,
+  });
+  if (!moved.moved) return reread(deps, row);
+  return whileConfirming(deps, moved.row, onChain);
+}
+
+async function whileConfirming(deps: Deps, row: TransactionRow, onChain: ChainStatus): Promise<TransactionRow> {
+  if (onChain.status === "pending" || onChain.status === "unknown" || onChain.blockHash !== row.blockHash) {
+    const reason = `reorg: block ${row.blockNumber} (${row.blockHash}) is no longer on the chain`;
+    deps.log.warn({ transactionId: row.id, blockHash: row.blockHash }, "transaction's block left the chain: back to BROADCASTING");
+    const moved = await transitionTransaction(deps, {
+      tenantId: row.tenantId,
+      transactionId: row.id,
+      from: ["CONFIRMING"],
+      to: "BROADCASTING",
+      reason,
+      set: { blockNumber: null, blockHash: null, confirmations: 0 },
+      actor,
+    });
+    return moved.moved ? moved.row : reread(deps, row);
+  }
+  const now = deps.now();
+  if (onChain.confirmations < row.requiredConfirmations) {
+    if (onChain.confirmations === row.confirmations) return row;
+    const updated = await updateTransactionConfirmations(deps.db, {
+      tenantId: row.tenantId,
+      transactionId: row.id,
+      blockHash: onChain.blockHash,
+      confirmations: onChain.confirmations,
+      at: now,
+    });
+    return updated ?? reread(deps, row);
+  }
+  if (onChain.status === "reverted") {
+    const failed = await failTransaction(deps, {
+      row,
+      from: "CONFIRMING",
+      subStatus: "REVERTED_ON_CHAIN",
+      reason: `reverted on chain in block ${onChain.blockNumber}`,
+      actor,
+      set: { confirmations: onChain.confirmations },
+    });
+    return failed.moved ? failed.row : reread(deps, row);
+  }
+  // A deployment completes with its contract's address (and, for a token, the tenant's new asset).
+  const deployed = row.type === "CONTRACT_DEPLOY" ? await completeDeployment(deps, row, onChain.receipt) : undefined;
+  const completed = await transitionTransaction(deps, {
+    tenantId: row.tenantId,
+    transactionId: row.id,
+    from: ["CONFIRMING"],
+    to: "COMPLETED",
+    reason: null,
+    set: { blockNumber: Number(onChain.blockNumber), confirmations: onChain.confirmations, completedAt: now, ...deployed },
+    actor,
+  });
+  return completed.moved ? completed.row : reread(deps, row);
+}
+
+/** Neither pending nor mined: the node dropped it. Re-send the same bytes, a bounded number of times. */
+async function resend(deps: Deps, row: TransactionRow, look: Look): Promise<TransactionRow> {
+  const { maxSendAttempts } = deps.config.transfers;
+  if (row.sendAttempts >= maxSendAttempts) {
+    const failed = await failTransaction(deps, {
+      row,
+      from: "BROADCASTING",
+      subStatus: "DROPPED_BY_CHAIN",
+      reason: `dropped by the chain: neither pending nor mined after ${row.sendAttempts} sends`,
+      actor,
+    });
+    return failed.moved ? failed.row : reread(deps, row);
+  }
+  deps.log.warn({ transactionId: row.id, sendAttempts: row.sendAttempts }, "transaction neither pending nor mined: re-sending the same raw transaction");
+  const outcome = await sendSignedTransaction(deps.chain.client(row.networkCode), row);
+  if (outcome.kind === "final") {
+    const failed = await failTransaction(deps, { row, from: "BROADCASTING", subStatus: outcome.subStatus, reason: outcome.reason, actor });
+    return failed.moved ? failed.row : reread(deps, row);
+  }
+  // Refused for now (fee below the base fee, pool full): give the chain time before the next try.
+  if (outcome.kind === "refused") look.backOff = true;
+  return (await recordTransactionSend(deps.db, { tenantId: row.tenantId, transactionId: row.id, at: deps.now() })) ?? reread(deps, row);
+}
+
+async function reread(deps: Pick<ServiceDeps, "db">, row: TransactionRow): Promise<TransactionRow> {
+  return (await findTransaction(deps.db, row.tenantId, row.id)) ?? row;
+}
