@@ -1,38 +1,20 @@
 import type { IncomingHttpHeaders } from "node:http";
-import type { DatabaseHandle } from "@qc/db";
-import type { Authenticator, JobQueue, Logger, Principal, RateLimits } from "@qc/core";
-import type { NetworkCode, QuantumPublicClient } from "@qc/chain";
+import type { Actor, Authenticator, Logger, Principal, RateLimits, ServiceConfig, ServiceDeps } from "@qc/core";
 
-export interface AppConfig {
-  /** Base of links in emails (CONTRACT §3): PUBLIC_URL. */
-  publicUrl: string;
+/** The web process's configuration: the shared service configuration plus the API-key pepper. */
+export interface AppConfig extends ServiceConfig {
   /** Server pepper for API-key secret hashes. */
   apiKeyPepper: Buffer;
-  production: boolean;
-  /** SMTP_URL; unset: emails stay in the dev outbox (never in production). */
-  smtpUrl?: string;
-  /** KYC_PROVIDER ("sandbox" outside production), KYC_WEBHOOK_SECRET, KYC_SANDBOX_DELAY_MS. */
-  kyc: { provider: string; webhookSecret: string; sandboxDelayMs: number };
-  /** JSON-RPC endpoints per network (QUANTUM_*_RPC_URL, comma-separated for fallback). */
-  rpcUrls: Partial<Record<NetworkCode, string[]>>;
 }
 
-/** Long-lived dependencies, built once per process and shared by every request. */
-export interface AppDeps {
-  database: DatabaseHandle;
-  log: Logger;
-  /** The clock every rule reads (tests control it). */
-  now(): Date;
+/**
+ * Long-lived dependencies, built once per process and shared by every request: the services'
+ * `ServiceDeps` (routers pass `ctx.deps` straight through) plus what only the HTTP edge needs.
+ */
+export interface AppDeps extends ServiceDeps {
   config: AppConfig;
   authenticator: Authenticator;
   rateLimits: RateLimits;
-  jobs: JobQueue;
-  /** A viem public client per configured network; 503 UNAVAILABLE for one that is not. */
-  chain: ChainClients;
-}
-
-export interface ChainClients {
-  client(networkCode: NetworkCode): QuantumPublicClient;
 }
 
 /** Facts about the HTTP request, gathered by the server's guards before any procedure runs. */
@@ -63,6 +45,8 @@ export interface Context {
   response: { status?: number };
   /** The authenticated caller; set by the authed procedure tiers. */
   auth?: Principal;
+  /** Who is acting, for audit rows and status history; set with `auth`. */
+  actor?: Actor;
 }
 
 export function createContext(deps: AppDeps, request: RequestInfo): Context {

@@ -1,5 +1,5 @@
 import { TRPCError } from "@trpc/server";
-import { AppError, ERROR_CODES, type FieldError } from "@qc/core";
+import { AppError, ERROR_CODES, PAYLOAD_TOO_LARGE_MESSAGE, toAppError, type FieldError } from "@qc/core";
 import { ZodError } from "zod";
 
 type TrpcCode = ConstructorParameters<typeof TRPCError>[0]["code"];
@@ -35,7 +35,7 @@ export function fieldErrorsFromZod(error: ZodError): FieldError[] {
 /** Whatever a procedure or an adapter raised, as the contract error it stands for. */
 export function appErrorFromTrpc(error: unknown): AppError {
   if (error instanceof AppError) return error;
-  if (!(error instanceof TRPCError)) return new AppError("INTERNAL", "internal error", { cause: error });
+  if (!(error instanceof TRPCError)) return toAppError(error);
   const cause = error.cause;
   if (cause instanceof AppError) return cause;
   if (cause instanceof ZodError || (cause as { name?: string } | undefined)?.name === "ZodError") {
@@ -51,7 +51,7 @@ export function appErrorFromTrpc(error: unknown): AppError {
     case "BAD_REQUEST":
       return new AppError("VALIDATION_FAILED", "bad request");
     case "PAYLOAD_TOO_LARGE":
-      return new AppError("PAYLOAD_TOO_LARGE", "request body exceeds 1048576 bytes");
+      return new AppError("PAYLOAD_TOO_LARGE", PAYLOAD_TOO_LARGE_MESSAGE);
     case "UNSUPPORTED_MEDIA_TYPE":
       return new AppError("UNSUPPORTED_MEDIA_TYPE", "request body must be application/json");
     case "METHOD_NOT_SUPPORTED":
@@ -59,7 +59,8 @@ export function appErrorFromTrpc(error: unknown): AppError {
     case "UNAUTHORIZED":
       return new AppError("UNAUTHENTICATED", "authentication required");
     default:
-      return new AppError("INTERNAL", "internal error", { cause: error });
+      // A procedure's unexpected failure arrives wrapped as INTERNAL_SERVER_ERROR.
+      return toAppError(error);
   }
 }
 

@@ -1,68 +1,311 @@
-import { ERROR_NAMES } from "@qc/core";
+import { ERROR_CODES, ERROR_NAMES, type ErrorName } from "@qc/core";
 import { generateOpenApiDocument, type OpenApiRouter } from "trpc-to-openapi";
-import type { Meta } from "./trpc";
+import { ERROR_DOCS, errorCodesMarkdown, exampleErrorBody } from "./openapi-errors";
+import { authedProcedure, type Meta, type SuccessStatus } from "./trpc";
 
 const ERROR_SCHEMA = {
   type: "object",
-  description: "CONTRACT §2: every error body is flat.",
+  description: "Every error has this one flat body. Branch on `error` (or its numeric `code`), never on `message`.",
   required: ["error", "code", "message", "requestId"],
   properties: {
-    error: { type: "string", enum: ERROR_NAMES },
-    code: { type: "integer" },
-    message: { type: "string" },
-    requestId: { type: "string" },
+    error: { type: "string", enum: ERROR_NAMES, description: "Stable error name (see Errors in the API description)." },
+    code: { type: "integer", description: "Stable numeric code of `error`." },
+    message: { type: "string", description: "Human-readable explanation; never echoes a secret." },
+    requestId: { type: "string", description: "The request's `X-Request-ID`; quote it when reporting a problem." },
     details: {
       type: "object",
+      description: "Optional context: `fields` for VALIDATION_FAILED, `reason` for INVALID_OWNERSHIP_PROOF, the ids involved for conflicts.",
       properties: {
         fields: {
           type: "array",
-          items: { type: "object", required: ["path", "message"], properties: { path: { type: "string" }, message: { type: "string" } } },
+          items: { type: "object", required: ["path", "message"], properties: { path: { type: "string", example: "metadata.desk" }, message: { type: "string" } } },
         },
       },
       additionalProperties: true,
     },
   },
   additionalProperties: false,
+  example: exampleErrorBody("VALIDATION_FAILED"),
 } as const;
 
-type Operation = { responses?: Record<string, { description?: string; content?: unknown }>; [key: string]: unknown };
+const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
+const ERROR_CONTENT_SCHEMA = { $ref: "#/components/schemas/Error" } as const;
+
+const HEADERS = {
+  "X-Request-ID": {
+    description: "The request's id: the one the client sent when valid (1–128 characters of `[A-Za-z0-9._:-]`), otherwise a generated one.",
+    required: true,
+    schema: { type: "string" },
+  },
+  "RateLimit-Limit": { description: "Requests per second the tenant's token bucket refills with.", required: true, schema: { type: "integer" } },
+  "RateLimit-Remaining": { description: "Requests left in the tenant's bucket right now.", required: true, schema: { type: "integer" } },
+  "RateLimit-Reset": { description: "Seconds until the bucket is full again.", required: true, schema: { type: "integer" } },
+  "Retry-After": { description: "Seconds to wait before retrying (always sent with 429; with 503 when the wait is known).", required: false, schema: { type: "integer" } },
+  "Idempotent-Replayed": {
+    description: "`true` when this is the stored answer to an earlier request with the same `X-Idempotency-Key` and body; absent otherwise.",
+    required: false,
+    schema: { type: "string", enum: ["true"] },
+  },
+} as const;
+
+const REQUEST_ID_PARAMETER = {
+  name: "X-Request-ID",
+  in: "header",
+  required: false,
+  description: "Your id for this request (1–128 characters of `[A-Za-z0-9._:-]`); echoed in `X-Request-ID` and in error bodies. Another value is replaced by a generated id.",
+  schema: { type: "string", pattern: "^[A-Za-z0-9._:-]{1,128}$" },
+  example: "order-7f3a-attempt-1",
+} as const;
+
+const TAGS = [
+  { name: "signup", description: "Create a tenant and its first admin, and verify the admin's email address." },
+  { name: "auth", description: "Dashboard sessions: log in and out." },
+  { name: "onboarding", description: "Identity verification (KYC/KYB), which enables the value-moving routes." },
+  { name: "credentials", description: "API keys: list and rotate. Keys are created and revoked in the dashboard." },
+  { name: "settings", description: "Tenant settings: the IP allowlist for API keys." },
+  { name: "audit", description: "The append-only audit trail." },
+  { name: "vaults", description: "Vault accounts: one network each; they hold wallets." },
+  { name: "wallets", description: "Wallets: signer-managed, registered with an ownership proof, or watch-only." },
+  { name: "assets", description: "The native asset of each network and the tenant's ERC-20 tokens." },
+  { name: "transactions", description: "Outbound transfers: submitted here, signed in your signer, broadcast and followed to completion by the service." },
+  { name: "policies", description: "Transaction policies: the ordered rules that allow or block a transfer before it is signed." },
+  { name: "signer", description: "For your signer: the pool of public keys it enrolls for new wallets, and the transactions waiting for its signature." },
+  { name: "webhooks", description: "Signed event notifications (Standard Webhooks) to your endpoints, with delivery history and retries." },
+  { name: "contracts", description: "Audited contract templates and their deployment through the transaction pipeline." },
+  { name: "development", description: "Development helpers; not served in production." },
+];
+
+/** Errors any operation can answer: the request guards run on every route, before it. */
+const GUARD_ERRORS: ErrorName[] = ["VALIDATION_FAILED", "KEY_MATERIAL_REJECTED", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "INTERNAL", "UNAVAILABLE"];
+const AUTHENTICATION_ERRORS: ErrorName[] = [
+  "UNAUTHENTICATED",
+  "CREDENTIAL_EXPIRED",
+  "CREDENTIAL_ROTATED",
+  "CREDENTIAL_REVOKED",
+  "INSUFFICIENT_SCOPE",
+  "IP_NOT_ALLOWED",
+  "RATE_LIMITED",
+  "LOCKED_OUT",
+];
+const IDEMPOTENCY_ERRORS: ErrorName[] = ["IDEMPOTENCY_KEY_IN_USE", "IDEMPOTENCY_KEY_MISMATCH"];
+
+const SUCCESS_DESCRIPTIONS: Record<SuccessStatus, string> = { 200: "OK", 201: "Created", 202: "Accepted" };
+
+/** How a procedure is reached: read from its middlewares, so that no tier can be forgotten. */
+export interface ProcedureTier {
+  /** Behind the credentials, allowlist, scope and rate-limit middleware. */
+  authenticated: boolean;
+  /** Refused before KYC as well: the authentication middleware enforces the meta's `valueMoving`. */
+  valueMoving: boolean;
+}
+
+type Middlewares = { _def: { middlewares: unknown[]; meta?: Meta } };
+const AUTHENTICATE = (authedProcedure as unknown as Middlewares)._def.middlewares.at(-1);
+
+export function procedureTier(procedure: unknown): ProcedureTier {
+  const { middlewares, meta } = (procedure as Middlewares)._def;
+  const authenticated = middlewares.includes(AUTHENTICATE);
+  return { authenticated, valueMoving: authenticated && meta?.valueMoving === true };
+}
+
+/** Every error an operation can answer: its own, then those of its tier, in the code table's order. */
+export function operationErrors(meta: Meta, tier: ProcedureTier): ErrorName[] {
+  const names = new Set<ErrorName>([...(meta.errors ?? []), ...GUARD_ERRORS]);
+  if (tier.authenticated) AUTHENTICATION_ERRORS.forEach((name) => names.add(name));
+  if (tier.valueMoving) names.add("TENANT_NOT_VERIFIED");
+  if (meta.idempotencyKey) IDEMPOTENCY_ERRORS.forEach((name) => names.add(name));
+  if (meta.idempotencyKey === "required") names.add("IDEMPOTENCY_KEY_REQUIRED");
+  return ERROR_NAMES.filter((name) => names.has(name));
+}
+
+/** The success statuses an operation declares: its default first, then its alternatives. */
+export function successStatuses(meta: Meta): SuccessStatus[] {
+  const main = meta.successStatus ?? 200;
+  const others = Object.keys(meta.otherSuccess ?? {}).map(Number) as SuccessStatus[];
+  return [main, ...others.filter((status) => status !== main)];
+}
+
+function errorResponse(status: number, names: ErrorName[]) {
+  return {
+    // The first line names every error, because renderers show it as the response's title.
+    description: [names.join(", "), "", ...names.map((name) => `- \`${name}\` (${ERROR_CODES[name].code}): ${ERROR_DOCS[name].meaning}`)].join("\n"),
+    headers: { "X-Request-ID": headerRef("X-Request-ID"), ...(status === 429 || status === 503 ? { "Retry-After": headerRef("Retry-After") } : {}) },
+    content: {
+      "application/json": {
+        schema: ERROR_CONTENT_SCHEMA,
+        examples: Object.fromEntries(names.map((name) => [name, { summary: `${name} (${ERROR_CODES[name].code})`, value: exampleErrorBody(name) }])),
+      },
+    },
+  };
+}
+
+interface Parameter {
+  name: string;
+  in: string;
+  example?: unknown;
+  [key: string]: unknown;
+}
+interface MediaType {
+  schema?: unknown;
+  example?: unknown;
+  [key: string]: unknown;
+}
+interface Operation {
+  summary?: string;
+  description?: string;
+  parameters?: (Parameter | { $ref: string })[];
+  requestBody?: { content: Record<string, MediaType> };
+  responses: Record<string, { description?: string; content?: Record<string, MediaType> }>;
+  security?: unknown[];
+  [key: string]: unknown;
+}
+
+interface DocumentedProcedure {
+  meta: Meta;
+  tier: ProcedureTier;
+}
+
+function documentedProcedures(router: OpenApiRouter): Map<string, DocumentedProcedure> {
+  const procedures = new Map<string, DocumentedProcedure>();
+  for (const procedure of Object.values(router._def.procedures)) {
+    const meta = (procedure as { _def: { meta?: Meta } })._def.meta;
+    if (meta?.openapi && meta.openapi.enabled !== false) {
+      procedures.set(`${meta.openapi.method.toLowerCase()} ${meta.openapi.path}`, { meta, tier: procedureTier(procedure) });
+    }
+  }
+  return procedures;
+}
+
+function apiDescription(): string {
+  return `Non-custodial digital-asset custody for the post-quantum QUANTUM networks (\`QUANTUM_MAINNET\`, chain id 20803, and \`QUANTUM_SANDBOX\`, 20804). The service never holds a signing key: every outbound transaction is approved and signed with ML-DSA-87 in your own signer.
+
+## Authentication
+
+Send \`Authorization: Bearer <keyId>:<secret>\` with an API key created in the dashboard, or a dashboard session token (\`qs_…\` from \`POST /v1/auth/login\`). Scopes are ordered, \`read\` ⊂ \`write\` ⊂ \`admin\` (a key without scopes has full access); each operation names the least scope it needs as \`x-scope\`. The API is served over HTTPS only: a plain-HTTP request is redirected (308) and processes nothing, and an API key sent that way is marked exposed and must be rotated.
+
+## Conventions
+
+JSON in camelCase. Ids are UUIDs. Timestamps are RFC 3339 in UTC with milliseconds. Amounts are decimal integer strings in base units (a JSON number is refused). Addresses are accepted as 40 hex digits with an optional \`0x\` (mixed case must pass the EIP-55 checksum) and always returned lower-case with \`0x\`. Lists take \`limit\` (1–200, default 50) and an opaque \`cursor\`, are newest first, and answer \`page: {nextCursor, hasMore}\`.
+
+## Request ids
+
+Every response carries \`X-Request-ID\`: the value you sent when it is valid (1–128 characters of \`[A-Za-z0-9._:-]\`), otherwise a generated one. Error bodies repeat it as \`requestId\`.
+
+## Rate limits and lockout
+
+Authenticated requests draw on a per-tenant token bucket; answers carry \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\`. Past the limit the answer is 429 \`RATE_LIMITED\` with \`Retry-After\` in seconds. Signup is limited per source address. Repeated failed credential checks from one source address lock that address out (429 \`LOCKED_OUT\`, with \`Retry-After\`), even with good credentials.
+
+## Idempotency
+
+A POST that lists the \`X-Idempotency-Key\` header (1–255 characters, kept 24 hours per tenant) executes once per key: the same key with the same body replays the first answer, same status and body, with \`Idempotent-Replayed: true\`; the same key with another body is 422 \`IDEMPOTENCY_KEY_MISMATCH\`; while the first request still runs, 409 \`IDEMPOTENCY_KEY_IN_USE\`. A request refused before it executes (authentication, validation, rate limit) stores nothing, so it can be fixed and retried with the same key.
+
+## Request guards
+
+Before any operation runs, on every route: a body must be \`application/json\` (415), at most 1 MB (413), well-formed and not nested too deep (400 \`VALIDATION_FAILED\`), and must not contain private key material such as a private key, seed or mnemonic (400 \`KEY_MATERIAL_REJECTED\`, audited without the value). An unknown path is 404 \`NOT_FOUND\`; a known path with another method is 405 \`METHOD_NOT_ALLOWED\` with \`Allow\`.
+
+## Errors
+
+Every error has the same flat body, the \`Error\` schema: \`{error, code, message, requestId, details?}\`. Each operation lists, per status, the errors it can answer. Every error, with its HTTP status and code:
+
+${errorCodesMarkdown()}
+`;
+}
 
 /**
- * The OpenAPI 3.1 document of every /v1 route, generated from the routers, with the error
- * responses rewritten to the contract's error body (trpc-to-openapi documents its own shape)
- * and each operation's required scope as `x-scope`.
+ * The OpenAPI 3.1 document of every /v1 route, generated from the routers and completed from
+ * their meta: the declared success status (the one the REST adapter sends), every error status
+ * the operation can answer (its own errors and its tier's) with the one flat Error body and an
+ * example per error, the headers, the examples and each operation's required scope (`x-scope`).
  */
 export function buildOpenApiDocument(router: OpenApiRouter, baseUrl: string) {
   const document = generateOpenApiDocument<Meta>(router, {
     title: "Quantum Custody API",
-    description: "Non-custodial digital-asset custody for the QUANTUM networks. Errors follow CONTRACT §2.",
+    description: apiDescription(),
     version: "1.0.0",
     baseUrl,
     securitySchemes: {
-      bearer: { type: "http", scheme: "bearer", description: "`<keyId>:<secret>` API key, or a `qs_` session token" },
+      bearer: { type: "http", scheme: "bearer", description: "`<keyId>:<secret>` of an API key, or a `qs_` dashboard session token." },
     },
   });
-  document.components ??= {};
-  document.components.schemas = { ...document.components.schemas, Error: ERROR_SCHEMA as never };
-  const scopes = new Map<string, Meta>();
-  for (const [, procedure] of Object.entries(router._def.procedures)) {
-    const meta = (procedure as { _def: { meta?: Meta } })._def.meta;
-    if (meta?.openapi) scopes.set(`${meta.openapi.method.toLowerCase()} ${meta.openapi.path}`, meta);
-  }
+  const procedures = documentedProcedures(router);
   for (const [path, item] of Object.entries(document.paths ?? {})) {
-    for (const [method, op] of Object.entries(item as Record<string, Operation>)) {
-      const meta = scopes.get(`${method} ${path}`);
-      if (meta?.scope) op["x-scope"] = meta.scope;
-      if (meta?.valueMoving) op["x-value-moving"] = true;
-      for (const [status, response] of Object.entries(op.responses ?? {})) {
-        if (Number(status) >= 400 || status === "default") {
-          response.content = { "application/json": { schema: { $ref: "#/components/schemas/Error" } } };
-        }
-      }
-      op.responses ??= {};
-      op.responses["400"] ??= { description: "Invalid input", content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } };
-      op.responses["500"] ??= { description: "Internal error", content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } };
+    for (const [method, operation] of Object.entries(item as Record<string, Operation>)) {
+      const procedure = procedures.get(`${method} ${path}`);
+      if (!procedure) throw new Error(`no procedure documents ${method.toUpperCase()} ${path}`);
+      completeOperation(operation, procedure);
     }
   }
+  // trpc-to-openapi registers a schema per tRPC error code (`error.NOT_FOUND`, …) in another shape
+  // than the service's; nothing refers to them once the responses are rewritten.
+  const schemas = Object.fromEntries(Object.entries(document.components?.schemas ?? {}).filter(([name]) => !name.startsWith("error.")));
+  document.components = {
+    ...document.components,
+    schemas: { ...schemas, Error: ERROR_SCHEMA as never },
+    headers: HEADERS as never,
+    parameters: { RequestId: REQUEST_ID_PARAMETER as never },
+  };
+  document.tags = TAGS;
   return document;
+}
+
+function completeOperation(operation: Operation, { meta, tier }: DocumentedProcedure): void {
+  if (tier.authenticated) {
+    operation.security = [{ bearer: [] }];
+    operation["x-scope"] = meta.scope ?? "admin";
+  } else {
+    delete operation.security;
+  }
+  if (tier.valueMoving) operation["x-value-moving"] = true;
+
+  const input = meta.example?.input ?? {};
+  for (const parameter of operation.parameters ?? []) {
+    if ("name" in parameter && parameter.name in input) parameter.example = input[parameter.name];
+  }
+  operation.parameters = [...(operation.parameters ?? []), { $ref: "#/components/parameters/RequestId" }];
+  if (meta.idempotencyKey) {
+    operation.parameters.push({
+      name: "X-Idempotency-Key",
+      in: "header",
+      required: meta.idempotencyKey === "required",
+      description: "Executes the request at most once per key (see Idempotency in the API description).",
+      schema: { type: "string", minLength: 1, maxLength: 255 },
+      example: "payout-2026-11-21-0001",
+    });
+  }
+  const json = operation.requestBody?.content["application/json"];
+  if (json) {
+    // A body-less POST (logout, start KYC) takes an empty object: its example says so.
+    const inPath = new Set((operation.parameters ?? []).flatMap((p) => ("in" in p && p.in === "path" ? [p.name] : [])));
+    json.example = Object.fromEntries(Object.entries(input).filter(([name]) => !inPath.has(name)));
+  }
+
+  const schema = operation.responses["200"]?.content?.["application/json"]?.schema;
+  const successHeaders = {
+    "X-Request-ID": headerRef("X-Request-ID"),
+    ...(tier.authenticated
+      ? { "RateLimit-Limit": headerRef("RateLimit-Limit"), "RateLimit-Remaining": headerRef("RateLimit-Remaining"), "RateLimit-Reset": headerRef("RateLimit-Reset") }
+      : {}),
+    ...(meta.idempotencyKey ? { "Idempotent-Replayed": headerRef("Idempotent-Replayed") } : {}),
+  };
+  const responses: Operation["responses"] = {};
+  const [main, ...others] = successStatuses(meta);
+  responses[String(main)] = {
+    description: meta.openapi?.successDescription ?? SUCCESS_DESCRIPTIONS[main!],
+    headers: successHeaders,
+    content: { "application/json": { schema, ...(meta.example ? { example: meta.example.output } : {}) } },
+  } as never;
+  for (const status of others) {
+    responses[String(status)] = {
+      description: meta.otherSuccess![status],
+      headers: successHeaders,
+      content: { "application/json": { schema, ...(meta.example ? { example: meta.example.output } : {}) } },
+    } as never;
+  }
+  const byStatus = new Map<number, ErrorName[]>();
+  for (const name of operationErrors(meta, tier)) {
+    const status = ERROR_CODES[name].status;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), name]);
+  }
+  for (const status of [...byStatus.keys()].sort((a, b) => a - b)) responses[String(status)] = errorResponse(status, byStatus.get(status)!);
+  operation.responses = responses;
 }

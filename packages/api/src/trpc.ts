@@ -1,19 +1,62 @@
 import { initTRPC } from "@trpc/server";
-import { AppError, errorBody, hasScope, ipAllowed, recordAuditEvent, toAppError, type ErrorBody, type Principal } from "@qc/core";
-import { eq, schema } from "@qc/db";
+import {
+  actorFromPrincipal,
+  AppError,
+  assertTenantVerified,
+  auditAction,
+  authenticateOperator,
+  errorBody,
+  hasScope,
+  idempotencyKeyFromHeaders,
+  ipAllowed,
+  replayedError,
+  runIdempotently,
+  toAppError,
+  type ErrorBody,
+  type Principal,
+} from "@qc/core";
+import { middlewareMarker } from "@trpc/server/unstable-core-do-not-import";
 import superjson from "superjson";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import type { Context } from "./context";
 import { appErrorFromTrpc, toTrpcError } from "./errors";
+import { rateLimitHeaders } from "./http-headers";
 
 export type { Scope } from "@qc/core";
-import type { Scope } from "@qc/core";
+import type { AuditAction, ErrorName, Scope } from "@qc/core";
+
+/** The statuses a successful REST call can answer with. */
+export type SuccessStatus = 200 | 201 | 202;
 
 export type Meta = OpenApiMeta<{
   /** Least scope an API key needs (CONTRACT §3). Shown in the OpenAPI document as x-scope. */
   scope?: Scope;
   /** POST /v1/transactions, signature submission, deployment: refused before KYC. */
   valueMoving?: boolean;
+  /**
+   * The REST status of a success (default 200). The REST adapter answers with it and the
+   * OpenAPI document declares it: one value, so the wire and the document cannot disagree.
+   * tRPC always answers 200.
+   */
+  successStatus?: SuccessStatus;
+  /**
+   * Other success statuses the procedure picks at run time through `ctx.response.status`, each
+   * with when it does (e.g. 200 when the resource already existed).
+   */
+  otherSuccess?: Partial<Record<SuccessStatus, string>>;
+  /**
+   * The errors the procedure itself answers (its services and its own middlewares). Those of
+   * its tier (credentials, scope, rate limit, KYC, body guards, 500/503) are added by the
+   * document builder, which reads the tier from the procedure's middlewares.
+   */
+  errors?: ErrorName[];
+  /** The POST honours `X-Idempotency-Key` (CONTRACT §6): required, or used when sent. */
+  idempotencyKey?: "required" | "optional";
+  /**
+   * A valid input (path, query and body fields in one object) and the output it gets, shown as
+   * the operation's examples; a test parses both with the procedure's own schemas.
+   */
+  example?: { input?: Record<string, unknown>; output: unknown };
 }>;
 
 /**
@@ -52,6 +95,10 @@ const normaliseErrors = t.middleware(async ({ ctx, next, path }) => {
   const appError = appErrorFromTrpc(result.error);
   if (appError.error === "INTERNAL") {
     ctx.log.error({ err: toAppError(result.error).cause ?? result.error, path }, "procedure failed");
+  } else if (appError.error === "VALIDATION_FAILED" && appError.cause !== undefined) {
+    // The database refused a client value that the input schema let through (toAppError):
+    // the client gets its 400, and the missing rule shows up in the log.
+    ctx.log.warn({ err: appError.cause, path }, "input refused by the database; the input schema lacks a rule");
   }
   throw toTrpcError(appError);
 });
@@ -87,24 +134,57 @@ const authenticate = t.middleware(async ({ ctx, meta, next }) => {
     throw new AppError("INSUFFICIENT_SCOPE", `this route needs the ${required} scope`);
   }
   const limits = await rateLimits.consumeTenant(principal.tenantId);
-  for (const [name, value] of Object.entries(limits)) ctx.responseHeaders.set(name, value);
-  return next({ ctx: { ...ctx, auth: principal, log: ctx.log.child({ tenantId: principal.tenantId }) } });
+  for (const [name, value] of Object.entries(rateLimitHeaders(limits))) ctx.responseHeaders.set(name, value);
+  if (meta?.valueMoving) await assertTenantVerified(ctx.deps.db, principal.tenantId);
+  const actor = actorFromPrincipal(principal, ctx.request);
+  return next({ ctx: { ...ctx, auth: principal, actor, log: ctx.log.child({ tenantId: principal.tenantId }) } });
 });
 
-async function audit(ctx: Context, principal: Principal, action: string, details: Record<string, unknown>) {
-  await recordAuditEvent(ctx.deps.database.db, {
-    action,
-    actorType: principal.kind === "api_key" ? "api_key" : "user",
-    actorId: principal.keyId ?? principal.userId ?? null,
-    tenantId: principal.tenantId,
-    requestId: ctx.request.requestId,
-    ip: ctx.request.ip,
-    details,
-  });
+function audit(ctx: Context, principal: Principal, action: AuditAction, details: Record<string, unknown>) {
+  return auditAction(ctx.deps.db, actorFromPrincipal(principal, ctx.request), { tenantId: principal.tenantId, action, details });
 }
 
+/**
+ * Idempotency keys for every mutation of the authenticated tier (CONTRACT §6), REST and tRPC
+ * alike: after credentials, scope and rate limit, so a refused request stores nothing. The
+ * rules live in @qc/core `runIdempotently`; this only adapts them to tRPC: the procedure runs
+ * on the key's database transaction (its answer is stored in the same commit), and a stored
+ * answer is replayed with `Idempotent-Replayed: true`, its status and body, or its error.
+ */
+const idempotency = t.middleware(async ({ ctx, meta, type, path, getRawInput, next }) => {
+  if (type !== "mutation") return next();
+  const key = idempotencyKeyFromHeaders({ xIdempotencyKey: header(ctx, "x-idempotency-key"), idempotencyKey: header(ctx, "idempotency-key") });
+  if (key === undefined) {
+    if (meta?.idempotencyKey === "required") throw new AppError("IDEMPOTENCY_KEY_REQUIRED", "this route requires an X-Idempotency-Key header");
+    return next();
+  }
+  if (!ctx.auth) throw new AppError("INTERNAL", "idempotency before authentication");
+  let executed: Awaited<ReturnType<typeof next>> | undefined;
+  const outcome = await runIdempotently(
+    ctx.deps,
+    {
+      tenantId: ctx.auth.tenantId,
+      key,
+      method: ctx.request.method,
+      path: ctx.request.transport === "rest" ? ctx.request.path : `/api/trpc/${path}`,
+      input: await getRawInput(),
+    },
+    async (db) => {
+      const result = await next({ ctx: { deps: { ...ctx.deps, db } } });
+      if (!result.ok) throw result.error;
+      executed = result;
+      return { value: result, status: ctx.response.status ?? meta?.successStatus ?? 200, body: result.data };
+    },
+  );
+  if (!outcome.replayed) return executed!;
+  ctx.responseHeaders.set("Idempotent-Replayed", "true");
+  if (outcome.answer.kind === "error") throw replayedError(outcome.answer);
+  ctx.response.status = outcome.answer.status;
+  return { ok: true, data: outcome.answer.body, ctx, marker: middlewareMarker } as unknown as Awaited<ReturnType<typeof next>>;
+});
+
 /** API key or dashboard session, with the scope the meta declares. */
-export const authedProcedure = publicProcedure.use(authenticate);
+export const authedProcedure = publicProcedure.use(authenticate).use(idempotency);
 
 /** Dashboard session only (e.g. issuing API keys: a key cannot mint keys). */
 export const sessionProcedure = authedProcedure.use(({ ctx, next }) => {
@@ -113,19 +193,13 @@ export const sessionProcedure = authedProcedure.use(({ ctx, next }) => {
 });
 
 /**
- * Value-moving routes (transfers, signature submission, deployments): refused with
- * TENANT_NOT_VERIFIED until KYC/KYB approves the tenant. Reads the tenant's status fresh,
- * never from a cache, so an approval or a rejection takes effect on the next request.
+ * The operators' console: only the operator cookie authenticates here, never a tenant session or
+ * API key (and the operator cookie is nothing to the tiers above). No tenant, no scope: the
+ * console's procedures read queues and daemons, not tenant data.
  */
-export const valueMovingProcedure = authedProcedure.use(async ({ ctx, next }) => {
-  const [tenant] = await ctx.deps.database.db
-    .select({ status: schema.tenants.status })
-    .from(schema.tenants)
-    .where(eq(schema.tenants.id, ctx.auth.tenantId));
-  if (tenant?.status !== "VERIFIED") {
-    throw new AppError("TENANT_NOT_VERIFIED", "identity verification (KYC/KYB) must complete before value can move");
-  }
-  return next();
+export const operatorProcedure = publicProcedure.use(async ({ ctx, next }) => {
+  const operator = await authenticateOperator(ctx.deps, { cookie: header(ctx, "cookie") });
+  return next({ ctx: { ...ctx, operator, log: ctx.log.child({ operatorId: operator.operatorId }) } });
 });
 
 export { t as trpcRoot };

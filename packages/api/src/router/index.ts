@@ -10,6 +10,11 @@ import { vaultsRouter } from "./vaults";
 import { walletsRouter } from "./wallets";
 import { assetsRouter } from "./assets";
 import { signerRouter } from "./signer";
+import { webhooksRouter } from "./webhooks";
+import { transactionsRouter } from "./transactions";
+import { policiesRouter } from "./policies";
+import { contractsRouter } from "./contracts";
+import { operatorsRouter } from "./operators";
 
 /** Every area's router, merged; the same object serves /api/trpc and /v1. */
 export const appRouter = createRouter({
@@ -24,6 +29,11 @@ export const appRouter = createRouter({
   wallets: walletsRouter,
   assets: assetsRouter,
   signer: signerRouter,
+  webhooks: webhooksRouter,
+  transactions: transactionsRouter,
+  policies: policiesRouter,
+  contracts: contractsRouter,
+  operators: operatorsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { networkCode } from "../vaults/schemas";
+import { networkCode } from "../../schemas/common";
 
 export const assetRecord = z.object({
   id: z.uuid().meta({ description: "native assets: UUIDv5 of `<networkCode>:native` in the URL namespace" }),

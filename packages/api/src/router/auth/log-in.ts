@@ -1,8 +1,10 @@
-import { logIn, sessionCookie } from "@qc/core";
+import { logIn, SESSION_TTL_MS } from "@qc/core";
 import { z } from "zod";
+import { sessionCookie } from "../../http-headers";
 import { timestamp, uuid } from "../../schemas/common";
 import { publicProcedure } from "../../trpc";
 import { emailAddress } from "../signup/schemas";
+import { EXAMPLE } from "../../openapi-examples";
 
 export const logInProcedure = publicProcedure
   .meta({
@@ -11,7 +13,19 @@ export const logInProcedure = publicProcedure
       path: "/v1/auth/login",
       tags: ["auth"],
       protect: false,
-      summary: "Log in to the dashboard: a 12 h sliding session token, also set as the qc_session cookie",
+      summary: "Log in",
+      description:
+        "Exchanges email and password for a dashboard session: `token` (`qs_` + 64 hex) is valid 12 hours, extended while in use, and is also set as the `qc_session` cookie (HttpOnly, Secure, SameSite=Strict). Send it as `Authorization: Bearer <token>`. A wrong email and a wrong password get the same 401 in the same time; both count towards the lockout of the source address (429 `LOCKED_OUT`). An unverified address is 403 `EMAIL_NOT_VERIFIED`.",
+    },
+    errors: ["UNAUTHENTICATED", "EMAIL_NOT_VERIFIED", "LOCKED_OUT"],
+    example: {
+      input: { email: "alice@example.com", password: "correct horse battery staple" },
+      output: {
+        token: EXAMPLE.sessionToken,
+        expiresAt: "2026-11-21T22:00:00.000Z",
+        user: { id: EXAMPLE.userId, email: "alice@example.com", name: "Alice Martin" },
+        tenant: { id: EXAMPLE.tenantId, name: "Acme Treasury Ltd", status: "PENDING_VERIFICATION" },
+      },
     },
   })
   .input(z.object({ email: emailAddress, password: z.string().min(1, "required").max(1024) }))
@@ -25,11 +39,8 @@ export const logInProcedure = publicProcedure
   )
   .mutation(async ({ ctx, input }) => {
     const userAgent = ctx.request.headers["user-agent"];
-    const result = await logIn(
-      { db: ctx.deps.database.db, now: ctx.deps.now, authenticator: ctx.deps.authenticator },
-      { email: input.email, password: input.password, ip: ctx.request.ip, requestId: ctx.request.requestId, userAgent },
-    );
-    ctx.responseHeaders.set("Set-Cookie", sessionCookie(result.token));
+    const result = await logIn(ctx.deps, { email: input.email, password: input.password, ip: ctx.request.ip, requestId: ctx.request.requestId, userAgent });
+    ctx.responseHeaders.set("Set-Cookie", sessionCookie(result.token, SESSION_TTL_MS / 1000));
     ctx.responseHeaders.set("Cache-Control", "no-store");
     return result;
   });

@@ -1,5 +1,6 @@
-import { AppError, expiredSessionCookie, logOut } from "@qc/core";
+import { AppError, logOut } from "@qc/core";
 import { z } from "zod";
+import { expiredSessionCookie } from "../../http-headers";
 import { authedProcedure } from "../../trpc";
 
 /**
@@ -9,16 +10,23 @@ import { authedProcedure } from "../../trpc";
 export const logOutProcedure = authedProcedure
   .meta({
     scope: "read",
-    openapi: { method: "POST", path: "/v1/auth/logout", tags: ["auth"], summary: "End the current dashboard session and clear its cookie", protect: true },
+    openapi: {
+      method: "POST",
+      path: "/v1/auth/logout",
+      tags: ["auth"],
+      summary: "Log out",
+      description:
+        "Ends the calling dashboard session at once and clears its cookie. Called with an API key it is 409 `CONFLICT`: a key has no session (revoke keys in the dashboard).",
+      protect: true,
+    },
+    errors: ["CONFLICT"],
+    example: { output: { status: "LOGGED_OUT" } },
   })
   .input(z.object({}).optional())
   .output(z.object({ status: z.literal("LOGGED_OUT") }))
   .mutation(async ({ ctx }) => {
     if (ctx.auth.kind !== "session") throw new AppError("CONFLICT", "an API key has no session to end; revoke keys in the dashboard instead");
-    const result = await logOut(
-      { db: ctx.deps.database.db, now: ctx.deps.now },
-      { sessionId: ctx.auth.sessionId!, userId: ctx.auth.userId!, tenantId: ctx.auth.tenantId, requestId: ctx.request.requestId, ip: ctx.request.ip },
-    );
+    const result = await logOut(ctx.deps, { tenantId: ctx.auth.tenantId, userId: ctx.auth.userId!, sessionId: ctx.auth.sessionId!, actor: ctx.actor });
     ctx.responseHeaders.set("Set-Cookie", expiredSessionCookie());
     return result;
   });

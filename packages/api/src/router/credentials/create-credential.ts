@@ -1,6 +1,6 @@
 import { createApiKey } from "@qc/core";
 import { z } from "zod";
-import { scope } from "../../schemas/common";
+import { scope, text } from "../../schemas/common";
 import { sessionProcedure } from "../../trpc";
 import { apiKeyRecord } from "./schemas";
 
@@ -9,23 +9,19 @@ export const createCredential = sessionProcedure
   .meta({ scope: "admin" })
   .input(
     z.object({
-      label: z.string().trim().min(1).max(100),
+      label: text().trim().min(1).max(100),
       scopes: z.array(scope).max(3).optional(),
       expiresAt: z.iso.datetime({ offset: true }).optional(),
     }),
   )
   .output(apiKeyRecord.extend({ secret: z.string() }))
   .mutation(({ ctx, input }) =>
-    createApiKey(
-      { db: ctx.deps.database.db, pepper: ctx.deps.config.apiKeyPepper, now: ctx.deps.now },
-      {
-        tenantId: ctx.auth.tenantId,
-        userId: ctx.userId,
-        label: input.label,
-        scopes: input.scopes,
-        expiresAt: input.expiresAt ? new Date(input.expiresAt) : null,
-        requestId: ctx.request.requestId,
-        ip: ctx.request.ip,
-      },
-    ) as never,
+    createApiKey(ctx.deps, ctx.deps.config.apiKeyPepper, {
+      tenantId: ctx.auth.tenantId,
+      userId: ctx.userId,
+      label: input.label,
+      scopes: input.scopes,
+      expiresAt: input.expiresAt ? new Date(input.expiresAt) : null,
+      actor: ctx.actor,
+    }),
   );

@@ -9,8 +9,5 @@ export const revokeCredential = sessionProcedure
   .input(z.object({ keyId: z.string().regex(/^qc_[0-9a-f]{32}$/) }))
   .output(apiKeyRecord)
   .mutation(({ ctx, input }) =>
-    revokeApiKey(
-      { db: ctx.deps.database.db, now: ctx.deps.now },
-      { tenantId: ctx.auth.tenantId, keyId: input.keyId, userId: ctx.userId, requestId: ctx.request.requestId, ip: ctx.request.ip },
-    ) as never,
+    revokeApiKey(ctx.deps, { tenantId: ctx.auth.tenantId, keyId: input.keyId, actor: ctx.actor }),
   );

@@ -2,6 +2,7 @@ import { rotateApiKey } from "@qc/core";
 import { z } from "zod";
 import { timestamp } from "../../schemas/common";
 import { authedProcedure } from "../../trpc";
+import { EXAMPLE } from "../../openapi-examples";
 
 export const rotateCredential = authedProcedure
   .meta({
@@ -10,8 +11,15 @@ export const rotateCredential = authedProcedure
       method: "POST",
       path: "/v1/credentials/rotate",
       tags: ["credentials"],
-      summary: "Rotate an API key: a new secret now, the old key valid until its grace period ends",
+      summary: "Rotate an API key",
+      description:
+        "Issues a successor with the same label, scopes and expiry and returns its secret, shown only in this answer. The old key keeps working for `gracePeriodMinutes` (default 1440, at most 10080; 0 ends it now), then answers 401 `CREDENTIAL_ROTATED`. A key can be rotated once; a revoked or expired key cannot be rotated (409 `CONFLICT`). Another tenant's key is 404.",
       protect: true,
+    },
+    errors: ["NOT_FOUND", "CONFLICT"],
+    example: {
+      input: { keyId: EXAMPLE.keyId, gracePeriodMinutes: 60 },
+      output: { newKeyId: EXAMPLE.newKeyId, secret: EXAMPLE.secret, oldKeyId: EXAMPLE.keyId, oldKeyExpiresAt: "2026-11-21T11:00:00.000Z" },
     },
   })
   .input(
@@ -22,15 +30,5 @@ export const rotateCredential = authedProcedure
   )
   .output(z.object({ newKeyId: z.string(), secret: z.string().meta({ description: "shown once" }), oldKeyId: z.string(), oldKeyExpiresAt: timestamp }))
   .mutation(({ ctx, input }) =>
-    rotateApiKey(
-      { db: ctx.deps.database.db, pepper: ctx.deps.config.apiKeyPepper, now: ctx.deps.now },
-      {
-        tenantId: ctx.auth.tenantId,
-        keyId: input.keyId,
-        gracePeriodMinutes: input.gracePeriodMinutes,
-        actor: ctx.auth.kind === "api_key" ? { type: "api_key", id: ctx.auth.keyId! } : { type: "user", id: ctx.auth.userId! },
-        requestId: ctx.request.requestId,
-        ip: ctx.request.ip,
-      },
-    ),
+    rotateApiKey(ctx.deps, ctx.deps.config.apiKeyPepper, { tenantId: ctx.auth.tenantId, keyId: input.keyId, gracePeriodMinutes: input.gracePeriodMinutes, actor: ctx.actor }),
   );

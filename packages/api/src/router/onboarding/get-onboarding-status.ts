@@ -3,11 +3,30 @@ import { z } from "zod";
 import { timestamp, uuid } from "../../schemas/common";
 import { authedProcedure } from "../../trpc";
 import { tenantStatus } from "./schemas";
+import { EXAMPLE } from "../../openapi-examples";
 
 export const getOnboardingStatusProcedure = authedProcedure
   .meta({
     scope: "read",
-    openapi: { method: "GET", path: "/v1/onboarding/status", tags: ["onboarding"], summary: "Identity-verification progress and the next step", protect: true },
+    openapi: {
+      method: "GET",
+      path: "/v1/onboarding/status",
+      tags: ["onboarding"],
+      summary: "Onboarding status",
+      description:
+        "Where the tenant stands: email verification, the latest KYC/KYB case and `nextStep` (`VERIFY_EMAIL`, `START_KYC`, `AWAIT_KYC_DECISION`, `RESUBMIT_KYC` or `NONE`). Value-moving routes answer 403 `TENANT_NOT_VERIFIED` until `valueMovingEnabled` is true.",
+      protect: true,
+    },
+    example: {
+      output: {
+        tenantId: EXAMPLE.tenantId,
+        status: "PENDING_VERIFICATION",
+        emailVerified: true,
+        kyc: { status: "PENDING", provider: "sandbox", startedAt: EXAMPLE.createdAt, decidedAt: null, reason: null },
+        valueMovingEnabled: false,
+        nextStep: "AWAIT_KYC_DECISION",
+      },
+    },
   })
   .input(z.object({}).optional())
   .output(
@@ -28,4 +47,4 @@ export const getOnboardingStatusProcedure = authedProcedure
       nextStep: z.enum(["VERIFY_EMAIL", "START_KYC", "AWAIT_KYC_DECISION", "RESUBMIT_KYC", "NONE"]),
     }),
   )
-  .query(({ ctx }) => getOnboardingStatus({ db: ctx.deps.database.db }, { tenantId: ctx.auth.tenantId, userId: ctx.auth.kind === "session" ? ctx.auth.userId : undefined }));
+  .query(({ ctx }) => getOnboardingStatus(ctx.deps, { tenantId: ctx.auth.tenantId, userId: ctx.auth.kind === "session" ? ctx.auth.userId : undefined }));

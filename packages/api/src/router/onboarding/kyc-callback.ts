@@ -1,8 +1,9 @@
 import { AppError, applyKycDecision, KYC_SIGNATURE_HEADER, recordAuditEvent, verifyKycSignature } from "@qc/core";
 import { z } from "zod";
-import { uuid } from "../../schemas/common";
+import { multilineText, text, uuid } from "../../schemas/common";
 import { publicProcedure } from "../../trpc";
 import { kycCaseRecord, tenantStatus } from "./schemas";
+import { EXAMPLE, EXAMPLE_KYC_CASE } from "../../openapi-examples";
 
 /**
  * The signature is checked over the raw bytes before the body is even validated: an unsigned
@@ -31,23 +32,37 @@ export const kycCallbackProcedure = signedByProvider
       method: "POST",
       path: "/v1/onboarding/kyc/callback",
       tags: ["onboarding"],
-      summary: "KYC provider decision (signed: X-KYC-Signature: sha256=<hex HMAC-SHA256(KYC_WEBHOOK_SECRET, raw body)>)",
-      description: "Idempotent: a replayed decision answers 200 with applied=false and changes nothing.",
+      summary: "KYC provider decision (provider callback)",
+      description:
+        "Called by the identity-verification provider, not by integrators. Signed: header `X-KYC-Signature: sha256=<hex HMAC-SHA256(KYC_WEBHOOK_SECRET, raw body)>`; a missing or wrong signature is 401 and the body is not even validated. Applies the decision to the tenant's pending case (tenant `VERIFIED` or `REJECTED`). Idempotent: replaying a decision answers 200 with `applied: false` and changes nothing; a different decision for a decided case is 409.",
       protect: false,
+      requestHeaders: z.object({
+        "x-kyc-signature": z.string().meta({ description: "sha256=<hex HMAC-SHA256 of the raw body with the KYC webhook secret>", example: "sha256=9c1e…" }),
+      }),
+    },
+    errors: ["UNAUTHENTICATED", "NOT_FOUND", "CONFLICT"],
+    example: {
+      input: { tenantId: EXAMPLE.tenantId, decision: "APPROVED", reference: EXAMPLE_KYC_CASE.reference },
+      output: {
+        applied: true,
+        tenantId: EXAMPLE.tenantId,
+        tenantStatus: "VERIFIED",
+        kyc: { ...EXAMPLE_KYC_CASE, status: "APPROVED", decidedAt: "2026-11-21T10:00:02.000Z" },
+      },
     },
   })
   .input(
     z.object({
       tenantId: uuid,
       decision: z.enum(["APPROVED", "REJECTED"]),
-      reference: z.string().min(1).max(200),
-      reason: z.string().max(1000).optional(),
+      reference: text().min(1).max(200),
+      reason: multilineText().max(1000).optional(),
     }),
   )
   .output(z.object({ applied: z.boolean(), tenantId: uuid, tenantStatus, kyc: kycCaseRecord }))
   .mutation(({ ctx, input }) =>
     applyKycDecision(
-      { db: ctx.deps.database.db, now: ctx.deps.now },
+      ctx.deps,
       { ...input, source: "callback", requestId: ctx.request.requestId, ip: ctx.request.ip },
     ),
   );

@@ -10,8 +10,16 @@ export const signerKeyCounts = z.object({
 export const listSignerKeysProcedure = authedProcedure
   .meta({
     scope: "read",
-    openapi: { method: "GET", path: "/v1/signer/keys", tags: ["signer"], summary: "How many enrolled signer keys are available and assigned", protect: true },
+    openapi: {
+      method: "GET",
+      path: "/v1/signer/keys",
+      tags: ["signer"],
+      summary: "Count signer keys",
+      description: "How many enrolled keys are still available for `wallets/generate` and how many are assigned to wallets; enroll more before `available` reaches 0.",
+      protect: true,
+    },
+    example: { output: { available: 5, assigned: 2 } },
   })
   .input(z.object({}).optional())
   .output(signerKeyCounts)
-  .query(({ ctx }) => countSignerKeys({ db: ctx.deps.database.db }, { tenantId: ctx.auth.tenantId }));
+  .query(({ ctx }) => countSignerKeys(ctx.deps, { tenantId: ctx.auth.tenantId }));

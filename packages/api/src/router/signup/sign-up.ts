@@ -1,8 +1,9 @@
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, signUp } from "@qc/core";
+import { signUp } from "@qc/core";
 import { z } from "zod";
-import { uuid } from "../../schemas/common";
+import { text, uuid } from "../../schemas/common";
 import { publicProcedure } from "../../trpc";
-import { emailAddress } from "./schemas";
+import { emailAddress, newPassword } from "./schemas";
+import { EXAMPLE } from "../../openapi-examples";
 
 /**
  * Every attempt counts towards the per-IP limit (30 an hour, then 10 minutes locked), valid or
@@ -15,33 +16,37 @@ const signupRateLimited = publicProcedure.use(async ({ ctx, next }) => {
 
 export const signUpProcedure = signupRateLimited
   .meta({
+    successStatus: 201,
     openapi: {
       method: "POST",
       path: "/v1/signup",
       tags: ["signup"],
       protect: false,
-      summary: "Create a tenant and its first admin; emails a verification link (30 per IP per hour)",
-      successDescription: "Created (201)",
+      summary: "Sign up",
+      description:
+        "Creates a tenant (status `PENDING_VERIFICATION`) and its first user, an admin, and emails a verification link `<PUBLIC_URL>/verify-email?token=…` (single use, valid 24 hours); logging in needs a verified address. Passwords have 12 to 256 characters. Every attempt from a source address counts, valid or not: after 30 in an hour the address waits 10 minutes (429 `RATE_LIMITED`). An email that already has an account is 409 `EMAIL_ALREADY_REGISTERED`.",
+    },
+    errors: ["EMAIL_ALREADY_REGISTERED", "RATE_LIMITED"],
+    example: {
+      input: { organizationName: "Acme Treasury Ltd", email: "alice@example.com", name: "Alice Martin", password: "correct horse battery staple", accountType: "BUSINESS" },
+      output: {
+        tenantId: EXAMPLE.tenantId,
+        userId: EXAMPLE.userId,
+        status: "PENDING_EMAIL_VERIFICATION",
+        message: "Account created. We sent a verification link to alice@example.com; it is valid for 24 hours.",
+      },
     },
   })
   .input(
     z.object({
-      organizationName: z.string().trim().min(1, "required").max(200, "at most 200 characters"),
+      organizationName: text().trim().min(1, "required").max(200, "at most 200 characters"),
       email: emailAddress,
-      name: z.string().trim().max(200, "at most 200 characters").optional(),
-      password: z
-        .string()
-        .min(PASSWORD_MIN_LENGTH, `at least ${PASSWORD_MIN_LENGTH} characters`)
-        .max(PASSWORD_MAX_LENGTH, `at most ${PASSWORD_MAX_LENGTH} characters`),
+      name: text().trim().max(200, "at most 200 characters").optional(),
+      password: newPassword,
       accountType: z.enum(["BUSINESS", "INDIVIDUAL"]).default("BUSINESS"),
     }),
   )
   .output(z.object({ tenantId: uuid, userId: uuid, status: z.literal("PENDING_EMAIL_VERIFICATION"), message: z.string() }))
   .mutation(async ({ ctx, input }) => {
-    const result = await signUp(
-      { db: ctx.deps.database.db, jobs: ctx.deps.jobs, now: ctx.deps.now, publicUrl: ctx.deps.config.publicUrl },
-      { ...input, name: input.name || undefined, requestId: ctx.request.requestId, ip: ctx.request.ip },
-    );
-    ctx.response.status = 201;
-    return result;
+    return signUp(ctx.deps, { ...input, name: input.name || undefined, requestId: ctx.request.requestId, ip: ctx.request.ip });
   });

@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { timestamp } from "../../schemas/common";
-import { networkCode } from "../vaults/schemas";
+import { networkCode, text, timestamp } from "../../schemas/common";
 
 export const walletIdParam = z.uuid().meta({ description: "the wallet's id" });
 export const walletType = z.enum(["SIGNER_MANAGED", "REGISTERED", "WATCH_ONLY"]);
@@ -24,4 +23,4 @@ export const assetIds = z
   .max(100)
   .optional()
   .meta({ description: "assets of the vault's network to track; default: the network's native asset" });
-export const walletLabel = z.string().trim().min(1).max(200).optional();
+export const walletLabel = text().trim().min(1).max(200).optional();

@@ -1,0 +1,57 @@
+import { EXAMPLE } from "../../openapi-examples";
+
+/** One transfer, told consistently across the transaction routes' examples. */
+export const EXAMPLE_TRANSACTION = {
+  id: "0194f2c5-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
+  tenantId: EXAMPLE.tenantId,
+  externalId: "payout-2026-11-21-0001",
+  type: "TRANSFER",
+  networkCode: "QUANTUM_SANDBOX",
+  chainId: 20804,
+  sourceWalletId: EXAMPLE.walletId,
+  sourceAddress: EXAMPLE.address,
+  destinationAddress: "0x5b38da6a701c568545dcfcb03fcb875f56beddc4",
+  assetId: EXAMPLE.sandboxNativeAssetId,
+  amount: "1500000000000000000",
+  status: "SUBMITTED",
+  subStatus: null,
+  statusReason: null,
+  nonce: null,
+  fee: null,
+  signingHash: null,
+  chainTxHash: null,
+  blockNumber: null,
+  confirmations: 0,
+  requiredConfirmations: 2,
+  screening: null,
+  policy: null,
+  contractAddress: null,
+  note: "November payout",
+  createdAt: EXAMPLE.createdAt,
+  updatedAt: EXAMPLE.createdAt,
+  signedAt: null,
+  broadcastAt: null,
+  completedAt: null,
+} as const;
+
+/** The same transfer once the checks cleared it and it was released for signing. */
+export const EXAMPLE_PENDING_TRANSACTION = {
+  ...EXAMPLE_TRANSACTION,
+  status: "PENDING_SIGNATURE",
+  nonce: 7,
+  fee: { gasLimit: "25200", maxFeePerGas: "2000000000", maxPriorityFeePerGas: "1000000000" },
+  signingHash: "0x3f1c9a7e5b2d8c4a6e0f9b3d7a1c5e8f2b6d0a4c8e2f6b0d4a8c2e6f0b4d8a2c",
+  screening: { provider: "denylist", decision: "CLEAR", riskScore: null, reasons: [] },
+  policy: { decision: "ALLOW", ruleId: null },
+  updatedAt: EXAMPLE.updatedAt,
+} as const;
+
+export const EXAMPLE_CREATE_TRANSFER = {
+  networkCode: EXAMPLE_TRANSACTION.networkCode,
+  sourceWalletId: EXAMPLE_TRANSACTION.sourceWalletId,
+  destinationAddress: EXAMPLE_TRANSACTION.destinationAddress,
+  assetId: EXAMPLE_TRANSACTION.assetId,
+  amount: EXAMPLE_TRANSACTION.amount,
+  externalId: EXAMPLE_TRANSACTION.externalId,
+  note: EXAMPLE_TRANSACTION.note,
+} as const;

@@ -1,0 +1,14 @@
+import { createRouter } from "../../trpc";
+import { cancelTransactionProcedure } from "./cancel-transaction";
+import { createTransactionProcedure } from "./create-transaction";
+import { getTransactionProcedure } from "./get-transaction";
+import { listTransactionEventsProcedure } from "./list-transaction-events";
+import { listTransactionsProcedure } from "./list-transactions";
+
+export const transactionsRouter = createRouter({
+  create: createTransactionProcedure,
+  list: listTransactionsProcedure,
+  get: getTransactionProcedure,
+  cancel: cancelTransactionProcedure,
+  events: listTransactionEventsProcedure,
+});

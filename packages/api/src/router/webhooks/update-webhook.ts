@@ -1,0 +1,43 @@
+import { AppError, updateWebhookEndpoint } from "@qc/core";
+import { z } from "zod";
+import { authedProcedure } from "../../trpc";
+import { EXAMPLE } from "../../openapi-examples";
+import { EXAMPLE_WEBHOOK, webhookDescription, webhookEndpoint, webhookEvents, webhookIdParam, webhookUrl } from "./schemas";
+
+export const updateWebhookProcedure = authedProcedure
+  .meta({
+    scope: "admin",
+    openapi: {
+      method: "PUT",
+      path: "/v1/webhooks/{webhookId}",
+      tags: ["webhooks"],
+      summary: "Change a webhook endpoint",
+      description:
+        "Sets any of `url` (checked as on creation), `events` (replaces the list; empty: every type), `description` (null clears it) and `enabled`; a field left out is unchanged. `enabled: false` disables the endpoint and stops its pending deliveries; `enabled: true` re-enables an endpoint disabled by you, by a 410 answer or after 5 days of failures (resend what it missed with the delivery retry route).",
+      protect: true,
+    },
+    errors: ["NOT_FOUND"],
+    example: {
+      input: { webhookId: EXAMPLE_WEBHOOK.id, events: ["transaction.status_changed"], enabled: true },
+      output: { ...EXAMPLE_WEBHOOK, events: ["transaction.status_changed"], updatedAt: EXAMPLE.updatedAt },
+    },
+  })
+  .input(
+    z.object({
+      webhookId: webhookIdParam,
+      url: webhookUrl.optional(),
+      events: webhookEvents.optional(),
+      description: webhookDescription.nullable().optional(),
+      enabled: z.boolean().optional(),
+    }),
+  )
+  .output(webhookEndpoint)
+  .mutation(({ ctx, input }) => {
+    const { webhookId, ...changes } = input;
+    if (Object.values(changes).every((value) => value === undefined)) {
+      throw new AppError("VALIDATION_FAILED", "nothing to change: give url, events, description or enabled", {
+        details: { fields: [{ path: "", message: "at least one of url, events, description, enabled is required" }] },
+      });
+    }
+    return updateWebhookEndpoint(ctx.deps, { tenantId: ctx.auth.tenantId, endpointId: webhookId, ...changes, actor: ctx.actor });
+  });
