@@ -1,8 +1,17 @@
 import type { JobName, ParsedJobPayload } from "@qc/core";
 import type { JobContext } from "./context";
 import { decideSandboxKyc } from "./jobs/kyc-sandbox-decide";
+import { requestPasswordResetJob } from "./jobs/identity-password-reset-request";
 import { pruneHeartbeats } from "./jobs/prune-heartbeats";
 import { sendEmail } from "./jobs/send-email";
+import { broadcastTransferJob } from "./jobs/transfers-broadcast";
+import { checkTransferJob } from "./jobs/transfers-check";
+import { checkExhaustedJob } from "./jobs/transfers-check-exhausted";
+import { releaseNextTransferJob } from "./jobs/transfers-release-next";
+import { purgeIdempotencyKeysJob } from "./jobs/purge-idempotency-keys";
+import { expireTransferJob } from "./jobs/transfers-expire";
+import { watchTransferJob } from "./jobs/transfers-watch";
+import { deliverWebhookJob } from "./jobs/webhooks-deliver";
 
 export type JobHandler<N extends JobName> = (payload: ParsedJobPayload<N>, ctx: JobContext) => Promise<unknown>;
 export type JobHandlers = { [N in JobName]: JobHandler<N> };
@@ -12,9 +21,29 @@ export const handlers: JobHandlers = {
   "maintenance.prune-heartbeats": pruneHeartbeats,
   "email.send": sendEmail,
   "kyc.sandbox-decide": decideSandboxKyc,
+  "identity.password-reset-request": requestPasswordResetJob,
+  "webhooks.deliver": deliverWebhookJob,
+  "maintenance.purge-idempotency-keys": purgeIdempotencyKeysJob,
+  "transfers.check": checkTransferJob,
+  "transfers.release-next": releaseNextTransferJob,
+  "transfers.broadcast": broadcastTransferJob,
+  "transfers.watch": watchTransferJob,
+  "transfers.expire": expireTransferJob,
+};
+
+/**
+ * What happens to a job that reached its dead-letter queue (its retries used up, or a final
+ * error): the handler gets the original payload and the last error. Only jobs whose dead letter
+ * would otherwise leave a domain object without anyone to move it have one.
+ */
+export type DeadLetterHandlers = { [N in JobName]?: (payload: ParsedJobPayload<N>, ctx: JobContext, lastError?: string) => Promise<unknown> };
+
+export const deadLetterHandlers: DeadLetterHandlers = {
+  "transfers.check": checkExhaustedJob,
 };
 
 /** Recurring jobs (cron, UTC), registered by every daemon; pg-boss runs each once per tick. */
 export const schedules: { name: JobName; cron: string; payload: object }[] = [
   { name: "maintenance.prune-heartbeats", cron: "17 * * * *", payload: { olderThanHours: 168 } },
+  { name: "maintenance.purge-idempotency-keys", cron: "23 * * * *", payload: {} },
 ];

@@ -1,21 +1,10 @@
-import type { Logger } from "@qc/core";
-import type { JobQueue } from "@qc/core";
-import type { DatabaseHandle } from "@qc/db";
+import type { ServiceConfig, ServiceDeps } from "@qc/core";
 
-/** Daemon configuration the handlers read (from env.ts in main.ts; set directly by tests). */
-export interface DaemonConfig {
-  /** SMTP_URL, e.g. smtp://127.0.0.1:2525; unset: emails go to the dev outbox (never in production). */
-  smtpUrl?: string;
-  /** EMAIL_FROM: the sender of every email. */
-  emailFrom: string;
-  production: boolean;
-}
+/** Daemon configuration the handlers read: the service configuration both processes share. */
+export type DaemonConfig = ServiceConfig;
 
-/** What a job handler may use; the same services the web process uses, minus HTTP. */
-export interface JobContext {
-  config: DaemonConfig;
-  database: DatabaseHandle;
-  jobs: JobQueue;
-  log: Logger;
-  now(): Date;
-}
+/**
+ * What a job handler may use: the same `ServiceDeps` the web process hands its services
+ * (database, clock, queue, chain clients, configuration), with a logger bound to the job.
+ */
+export type JobContext = ServiceDeps;

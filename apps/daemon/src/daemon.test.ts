@@ -1,12 +1,12 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { createLogger, deadLetterQueue } from "@qc/core";
+import { createLogger, deadLetterQueue, FinalJobError } from "@qc/core";
 import { eq, schema } from "@qc/db";
 import { useTestDatabase } from "@qc/db/testing";
 import { waitFor, waitForJobState } from "../test/wait";
 import { startDaemon, type Daemon } from "./daemon";
-import { NonRetryableJobError } from "./errors";
+
 
 const QUEUE = "maintenance.prune-heartbeats";
 const log = createLogger("daemon-test", "silent");
@@ -70,7 +70,7 @@ describe("daemon", () => {
     const daemon = await start({
       handlers: {
         [QUEUE]: async (payload: { olderThanHours: number }) => {
-          if (payload.olderThanHours === 13) throw new NonRetryableJobError("cannot ever work");
+          if (payload.olderThanHours === 13) throw new FinalJobError("cannot ever work");
           if (payload.olderThanHours === 7 && ++attempts < 2) throw new Error("transient");
           return { ok: true };
         },

@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
-import { createJobQueue, JOBS, startBoss, type JobName, type JobQueue, type Logger } from "@qc/core";
+import { AppError, classifyJobError, createServiceDeps, deadLetterQueue, JOBS, serviceConfig, startBoss, type JobName, type JobQueue, type Logger } from "@qc/core";
 import { createDatabase, type DatabaseHandle } from "@qc/db";
 import type { Job, JobResult, PgBoss } from "pg-boss";
-import { handlers as defaultHandlers, schedules as defaultSchedules, type JobHandlers } from "./catalog";
+import { deadLetterHandlers, handlers as defaultHandlers, schedules as defaultSchedules, type JobHandlers } from "./catalog";
 import type { DaemonConfig, JobContext } from "./context";
-import { NonRetryableJobError } from "./errors";
 import { startHeartbeat } from "./heartbeat";
+import { startWebhooksDispatcher } from "./webhooks-dispatcher";
 
 export interface DaemonOptions {
   databaseUrl: string;
@@ -17,11 +17,9 @@ export interface DaemonOptions {
   schedules?: typeof defaultSchedules;
   now?: () => Date;
   version?: string;
-  /** SMTP and sender settings; the defaults deliver to the dev outbox. */
+  /** The service configuration (from the environment in main.ts); development defaults otherwise. */
   config?: Partial<DaemonConfig>;
 }
-
-export const DEFAULT_EMAIL_FROM = "Quantum Custody <no-reply@quantum-custody.localhost>";
 
 export interface Daemon {
   instanceId: string;
@@ -40,9 +38,17 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const boss = await startBoss({ url: options.databaseUrl, role: "daemon" });
   boss.on("error", (err) => log.error({ err }, "pg-boss error"));
   boss.on("warning", (warning) => log.warn({ warning }, "pg-boss warning"));
-  const jobs = createJobQueue(boss);
-  const config: DaemonConfig = { emailFrom: DEFAULT_EMAIL_FROM, production: false, ...options.config };
-  const ctx: JobContext = { database, jobs, log, now, config };
+  const service = await createServiceDeps({
+    database,
+    databaseUrl: options.databaseUrl,
+    log,
+    now,
+    config: serviceConfig(options.config),
+    role: "daemon",
+    boss,
+  });
+  const ctx: JobContext = service;
+  const { jobs } = ctx;
   const handlers = { ...defaultHandlers, ...options.handlers } as JobHandlers;
   const queues = Object.keys(JOBS) as JobName[];
 
@@ -56,7 +62,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
         localConcurrency: definition.localConcurrency,
         // Woken by LISTEN/NOTIFY the moment a job is sent; these only bound the fallback poll.
         pollingIntervalSeconds: 0.5,
-        notifyPollingIntervalSeconds: 2,
+        notifyPollingIntervalSeconds: definition.pollingIntervalSeconds ?? 2,
         burstWhenBatchFull: definition.batchSize > 1,
         perJobResults: true,
       },
@@ -80,7 +86,12 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       return { id: job.id, status: "completed", output: (output ?? null) as never };
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      if (error instanceof NonRetryableJobError) {
+      const disposition = classifyJobError(error);
+      if (disposition === "skip") {
+        jobLog.info({ reason: message }, "job skipped: the state has moved on");
+        return { id: job.id, status: "completed", output: { skipped: (error as AppError).error, reason: message } };
+      }
+      if (disposition === "dead-letter") {
         jobLog.error({ err: error }, "job failed permanently: dead-lettered");
         return { id: job.id, status: "deadletter", output: { error: message } };
       }
@@ -89,12 +100,24 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     }
   }
 
+  // Dead letters that would leave a domain object stuck are handled (e.g. a transfer whose checks
+  // never completed fails closed); the others stay in their queue for operators.
+  for (const [name, onDeadLetter] of Object.entries(deadLetterHandlers) as [JobName, (p: unknown, c: JobContext, e?: string) => Promise<unknown>][]) {
+    await boss.work(deadLetterQueue(name), { batchSize: 5, pollingIntervalSeconds: 2 }, async (batch: Job<unknown>[]) => {
+      for (const job of batch) {
+        const parsed = JOBS[name].payload.safeParse(job.data);
+        if (!parsed.success) continue; // an invalid payload names no object to settle
+        await onDeadLetter(parsed.data, { ...ctx, log: log.child({ job: deadLetterQueue(name), jobId: job.id }) }, lastErrorOf(job));
+      }
+    });
+  }
+
   for (const schedule of options.schedules ?? defaultSchedules) {
     await boss.schedule(schedule.name, schedule.cron, schedule.payload, { tz: "UTC" });
   }
 
   const heartbeat = startHeartbeat({
-    database,
+    db: database.db,
     instanceId,
     queues,
     intervalSeconds: options.heartbeatSeconds ?? 5,
@@ -103,6 +126,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     onError: (err) => log.error({ err }, "heartbeat failed"),
   });
   await heartbeat.beat();
+  const webhooksDispatcher = startWebhooksDispatcher(ctx, { databaseUrl: options.databaseUrl, log });
   log.info({ queues }, "daemon started");
 
   return {
@@ -112,10 +136,19 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     database,
     async stop({ timeoutMs = 30_000 } = {}) {
       log.info("daemon stopping");
+      await webhooksDispatcher.stop();
       await boss.stop({ graceful: true, timeout: timeoutMs });
       await heartbeat.stop().catch((err: unknown) => log.error({ err }, "final heartbeat failed"));
+      await service.close(); // the verify pool's threads (pg-boss, which it did not start, was stopped above)
       await database.close();
       log.info("daemon stopped");
     },
   };
+}
+
+/** The error a dead-lettered job last failed with, when pg-boss kept it. */
+function lastErrorOf(job: Job<unknown>): string | undefined {
+  const output = (job as { output?: unknown }).output;
+  const error = output && typeof output === "object" ? (output as { error?: unknown }).error : undefined;
+  return typeof error === "string" ? error : undefined;
 }

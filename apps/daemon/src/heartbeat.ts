@@ -1,6 +1,6 @@
 import { hostname } from "node:os";
-import { eq, schema, sql } from "@qc/db";
-import type { DatabaseHandle } from "@qc/db";
+import type { Executor } from "@qc/db";
+import { markHeartbeatStopped, upsertHeartbeat } from "@qc/db/queries";
 
 export interface Heartbeat {
   beat(): Promise<void>;
@@ -12,7 +12,7 @@ export interface Heartbeat {
  * dashboard) see which daemons are alive, since when and which queues they serve.
  */
 export function startHeartbeat(options: {
-  database: DatabaseHandle;
+  db: Executor;
   instanceId: string;
   queues: string[];
   intervalSeconds: number;
@@ -20,36 +20,24 @@ export function startHeartbeat(options: {
   now(): Date;
   onError(error: unknown): void;
 }): Heartbeat {
-  const { db } = options.database;
   const startedAt = options.now();
-  const beat = async () => {
-    const now = options.now();
-    await db
-      .insert(schema.daemonHeartbeats)
-      .values({
-        instanceId: options.instanceId,
-        hostname: hostname(),
-        pid: process.pid,
-        version: options.version,
-        queues: options.queues,
-        startedAt,
-        lastBeatAt: now,
-      })
-      .onConflictDoUpdate({
-        target: schema.daemonHeartbeats.instanceId,
-        set: { lastBeatAt: now, queues: options.queues, stoppedAt: sql`null` },
-      });
-  };
+  const beat = () =>
+    upsertHeartbeat(options.db, {
+      instanceId: options.instanceId,
+      hostname: hostname(),
+      pid: process.pid,
+      version: options.version,
+      queues: options.queues,
+      startedAt,
+      lastBeatAt: options.now(),
+    });
   const timer = setInterval(() => beat().catch(options.onError), options.intervalSeconds * 1000);
   timer.unref();
   return {
     beat,
     async stop() {
       clearInterval(timer);
-      await db
-        .update(schema.daemonHeartbeats)
-        .set({ stoppedAt: options.now(), lastBeatAt: options.now() })
-        .where(eq(schema.daemonHeartbeats.instanceId, options.instanceId));
+      await markHeartbeatStopped(options.db, options.instanceId, options.now());
     },
   };
 }

@@ -1,15 +1,19 @@
 import { randomBytes } from "node:crypto";
-import { describe, expect, it } from "vitest";
-import { createLogger } from "@qc/core";
-import { createTenantFixture } from "@qc/core/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AppError, classifyJobError, type ServiceDeps } from "@qc/core";
+import { createTenantFixture, createTestServiceDeps } from "@qc/core/testing";
 import { and, eq, schema } from "@qc/db";
 import { useTestDatabase } from "@qc/db/testing";
-import type { JobContext } from "../context";
 import { decideSandboxKyc } from "./kyc-sandbox-decide";
 
 describe("job kyc.sandbox-decide", () => {
   const t = useTestDatabase();
-  const ctx = () => ({ database: t, log: createLogger("kyc-test", "silent"), now: () => new Date(), config: { emailFrom: "x", production: false } }) as unknown as JobContext;
+  let deps: ServiceDeps & { close(): Promise<void> };
+  beforeAll(async () => {
+    deps = await createTestServiceDeps({ database: t });
+  });
+  afterAll(() => deps.close());
+  const ctx = () => deps;
 
   const pendingCase = async () => {
     const tenant = await createTenantFixture({ db: t.db, pepper: randomBytes(32) }, { status: "PENDING_VERIFICATION" });
@@ -30,12 +34,17 @@ describe("job kyc.sandbox-decide", () => {
     expect(audit).toEqual([expect.objectContaining({ actorType: "system", targetId: reference })]);
   });
 
-  it("leaves a case decided meanwhile, or gone, as it is", async () => {
+  it("leaves a case decided otherwise meanwhile (skipped) or gone (dead-lettered) as it is", async () => {
     const { tenantId, reference } = await pendingCase();
     await t.db.update(schema.kycCases).set({ status: "REJECTED", decidedAt: new Date() }).where(eq(schema.kycCases.reference, reference));
     await t.db.update(schema.tenants).set({ status: "REJECTED" }).where(eq(schema.tenants.id, tenantId));
-    expect(await decideSandboxKyc({ tenantId, reference }, ctx())).toEqual({ applied: false, skipped: "CONFLICT" });
+    const conflict = await decideSandboxKyc({ tenantId, reference }, ctx()).catch((e: unknown) => e);
+    expect(conflict).toBeInstanceOf(AppError);
+    expect((conflict as AppError).error).toBe("CONFLICT");
+    expect(classifyJobError(conflict)).toBe("skip");
     expect(await tenantStatus(tenantId)).toBe("REJECTED");
-    expect(await decideSandboxKyc({ tenantId, reference: "sandbox_gone" }, ctx())).toEqual({ applied: false, skipped: "NOT_FOUND" });
+    const gone = await decideSandboxKyc({ tenantId, reference: "sandbox_gone" }, ctx()).catch((e: unknown) => e);
+    expect((gone as AppError).error).toBe("NOT_FOUND");
+    expect(classifyJobError(gone)).toBe("dead-letter");
   });
 });

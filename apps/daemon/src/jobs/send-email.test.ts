@@ -37,7 +37,7 @@ describe("job email.send", () => {
     return row!;
   };
   const ctx = (config: Partial<JobContext["config"]>, log = createLogger("send-email-test", "silent")): JobContext =>
-    ({ database: t, log, now: () => new Date(), config: { emailFrom: "Custody <no-reply@custody.test>", production: false, ...config } }) as unknown as JobContext;
+    ({ database: t, db: t.db, log, now: () => new Date(), config: { emailFrom: "Custody <no-reply@custody.test>", production: false, ...config } }) as unknown as JobContext;
   const rowOf = async (id: string) => (await t.db.select().from(schema.emails).where(eq(schema.emails.id, id)))[0]!;
 
   it("without SMTP_URL (development) marks the email delivered to the dev outbox and writes it to the log (CONTRACT §3)", async () => {

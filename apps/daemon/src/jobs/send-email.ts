@@ -36,5 +36,5 @@ function transportFor(config: DaemonConfig): EmailTransport {
  * already sent is left alone.
  */
 export async function sendEmail(payload: ParsedJobPayload<"email.send">, ctx: JobContext) {
-  return deliverEmail({ db: ctx.database.db, now: ctx.now, log: ctx.log }, payload.emailId, transportFor(ctx.config));
+  return deliverEmail(ctx, payload.emailId, transportFor(ctx.config));
 }

@@ -1,0 +1,14 @@
+import { broadcastTransaction, type ParsedJobPayload } from "@qc/core";
+import type { JobContext } from "../context";
+import { crashPoint } from "../crash-points";
+
+/**
+ * Job `transfers.broadcast`: SIGNED → verified again → BROADCASTING → sent. A retry that finds
+ * the row BROADCASTING re-sends the same raw transaction (harmless); RPC outages throw 503
+ * UNAVAILABLE and the runner retries.
+ */
+export async function broadcastTransferJob(payload: ParsedJobPayload<"transfers.broadcast">, ctx: JobContext) {
+  const result = await broadcastTransaction(ctx, payload, { afterSend: () => crashPoint("transfers.broadcast:sent") });
+  ctx.log.info({ tenantId: payload.tenantId, transactionId: payload.transactionId, ...result }, "broadcast step done");
+  return result;
+}

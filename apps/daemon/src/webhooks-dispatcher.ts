@@ -1,0 +1,108 @@
+import { dispatchOutboxEvents, rearmOverdueWebhookDeliveries, type Logger } from "@qc/core";
+import { listenForOutboxEvents, type OutboxListener } from "@qc/db/queries";
+import type { JobContext } from "./context";
+
+/** Events fanned out per database transaction. */
+const DISPATCH_BATCH = 200;
+/** Overdue deliveries re-armed per sweep. */
+const REARM_BATCH = 200;
+
+export interface WebhooksDispatcher {
+  /** Stops listening and sweeping, after the drain in progress. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Turns outbox events into webhook deliveries as soon as they commit: a LISTEN on the outbox
+ * channel wakes it (sql/030_event_outbox_notify.sql), and a sweep every `sweepIntervalMs` covers
+ * what a notification cannot (events committed while the listener was reconnecting) and re-arms
+ * deliveries whose job or worker was lost. Several daemons may run it at once: the fan-out takes
+ * outbox rows with SKIP LOCKED. One drain at a time per process; a wake-up during a drain runs
+ * another right after it.
+ */
+export function startWebhooksDispatcher(ctx: JobContext, options: { databaseUrl: string; log: Logger }): WebhooksDispatcher {
+  const log = options.log.child({ component: "webhooks-dispatcher" });
+  const sweepIntervalMs = ctx.config.webhooks.sweepIntervalMs;
+  let stopped = false;
+  let running: Promise<void> | null = null;
+  let dispatchRequested = false;
+  let sweepRequested = false;
+  let listener: OutboxListener | null = null;
+  let reconnectTimer: NodeJS.Timeout | null = null;
+
+  async function drain() {
+    while ((dispatchRequested || sweepRequested) && !stopped) {
+      const sweep = sweepRequested;
+      dispatchRequested = false;
+      sweepRequested = false;
+      let dispatched: number;
+      do {
+        dispatched = (await dispatchOutboxEvents(ctx, { limit: DISPATCH_BATCH })).events;
+      } while (dispatched === DISPATCH_BATCH && !stopped);
+      if (sweep) {
+        const rearmed = await rearmOverdueWebhookDeliveries(ctx, { limit: REARM_BATCH });
+        if (rearmed > 0) log.warn({ rearmed }, "re-enqueued overdue webhook deliveries");
+      }
+    }
+  }
+
+  function run(sweep: boolean) {
+    if (stopped) return;
+    dispatchRequested = true;
+    if (sweep) sweepRequested = true;
+    if (running) return;
+    running = drain()
+      .catch((err: unknown) => log.error({ err }, "webhook fan-out failed; the next sweep tries again"))
+      .finally(() => {
+        running = null;
+      });
+  }
+
+  async function listen() {
+    if (stopped) return;
+    try {
+      const opened = await listenForOutboxEvents(options.databaseUrl, {
+        onNotify: () => run(false),
+        onError: (err) => {
+          log.warn({ err }, "outbox listener lost; reconnecting");
+          const lost = listener;
+          listener = null;
+          void lost?.close();
+          scheduleReconnect();
+        },
+      });
+      if (stopped) return void (await opened.close());
+      listener = opened;
+      // Anything committed while nobody listened is in the outbox: take it now.
+      run(false);
+    } catch (err) {
+      log.warn({ err }, "cannot listen for outbox events; retrying (the sweep still runs)");
+      scheduleReconnect();
+    }
+  }
+
+  function scheduleReconnect() {
+    if (stopped || reconnectTimer) return;
+    reconnectTimer = setTimeout(() => {
+      reconnectTimer = null;
+      void listen();
+    }, Math.min(sweepIntervalMs, 5_000));
+    reconnectTimer.unref();
+  }
+
+  const sweeper = setInterval(() => run(true), sweepIntervalMs);
+  sweeper.unref();
+  void listen();
+  run(true);
+
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(sweeper);
+      if (reconnectTimer) clearTimeout(reconnectTimer);
+      await listener?.close();
+      listener = null;
+      while (running) await running;
+    },
+  };
+}
