@@ -1,0 +1,55 @@
+import { isAddressInput, isNetworkCode, NATIVE_CURRENCY, parseAddress } from "@qc/chain";
+import { formatUnits } from "viem";
+import { pendingTransactionSchema, type Asset } from "../service/signer-api";
+import { printableText } from "./printable-text";
+
+export type TransactionSummary = {
+  id: string;
+  createdAt: string;
+  networkCode: string;
+  /** `1.5 Q`, or the base units with `?` when the asset is unknown. */
+  amount: string;
+  destination: string;
+  source: string;
+  malformed: boolean;
+};
+
+/**
+ * One line's worth of a pending transaction for `pending` and `watch`. It only lists; the
+ * verdict on what may be signed is `review`'s alone, so a malformed record is shown as such
+ * rather than refused here.
+ */
+export function summarizeTransaction(transaction: Record<string, unknown>, assets: readonly Asset[]): TransactionSummary {
+  const id = printableText(String(transaction.id ?? "?"), 64);
+  const parsed = pendingTransactionSchema.safeParse(transaction);
+  if (!parsed.success) {
+    return { id, createdAt: "", networkCode: "", amount: "", destination: "", source: "", malformed: true };
+  }
+  const tx = parsed.data;
+  const asset = assets.find((a) => a.id === tx.assetId && a.networkCode === tx.networkCode);
+  const native = asset?.kind === "NATIVE" && isNetworkCode(tx.networkCode);
+  const amount =
+    tx.type === "CONTRACT_DEPLOY"
+      ? `0 ${NATIVE_CURRENCY.symbol}`
+      : !asset
+        ? `${tx.amount} base units of an unknown asset`
+        : native
+          ? `${formatUnits(BigInt(tx.amount), NATIVE_CURRENCY.decimals)} ${NATIVE_CURRENCY.symbol}`
+          : `${formatUnits(BigInt(tx.amount), asset.decimals)} ${printableText(asset.symbol, 32)}`;
+  const address = (value: string | null) => (value && isAddressInput(value) ? parseAddress(value) : printableText(String(value), 64));
+  return {
+    id,
+    createdAt: printableText(tx.createdAt ?? "", 40),
+    networkCode: printableText(tx.networkCode, 40),
+    amount,
+    // A deployment has no destination: the line names what it creates instead.
+    destination: tx.type === "CONTRACT_DEPLOY" ? `a new contract (${deployedTemplate(transaction)})` : address(tx.destinationAddress),
+    source: address(tx.sourceAddress),
+    malformed: false,
+  };
+}
+
+function deployedTemplate(transaction: Record<string, unknown>): string {
+  const templateId = (transaction.deployment as { templateId?: unknown } | undefined)?.templateId;
+  return typeof templateId === "string" ? `template ${printableText(templateId, 64)}` : "unknown template";
+}

@@ -1,0 +1,138 @@
+import { z } from "zod";
+import type { ServiceClient } from "./service-client";
+
+/** The routes the signer calls, with the shapes CONTRACT §4–§6 give their answers. */
+
+const page = z.object({ nextCursor: z.string().nullable(), hasMore: z.boolean() });
+const uint256 = z.string().regex(/^(0|[1-9][0-9]{0,77})$/, "must be a decimal integer string");
+
+export const signingRequestSchema = z.object({
+  unsignedTransaction: z.string().regex(/^0x([0-9a-fA-F]{2})*$/, "must be 0x-prefixed hex"),
+  signingHash: z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be 32 bytes of 0x-prefixed hex"),
+  descriptor: z.string(),
+  context: z.string(),
+});
+export type SigningRequest = z.infer<typeof signingRequestSchema>;
+
+/** A transaction awaiting signature: the record of CONTRACT §6 plus its signing request. */
+export const pendingTransactionSchema = z.looseObject({
+  id: z.string(),
+  type: z.enum(["TRANSFER", "CONTRACT_DEPLOY"]),
+  status: z.string(),
+  networkCode: z.string(),
+  chainId: z.number().int().positive(),
+  sourceAddress: z.string(),
+  destinationAddress: z.string().nullable(),
+  assetId: z.string().nullable(),
+  amount: uint256,
+  // A JSON number in the record; a decimal string is accepted too (it is exact either way).
+  nonce: z.union([z.number().int().nonnegative(), z.string().regex(/^(0|[1-9][0-9]{0,15})$/)]),
+  fee: z.object({ gasLimit: uint256, maxFeePerGas: uint256, maxPriorityFeePerGas: uint256 }),
+  note: z.string().nullable().optional(),
+  externalId: z.string().nullable().optional(),
+  createdAt: z.string().optional(),
+  signingRequest: signingRequestSchema,
+});
+export type PendingTransaction = z.infer<typeof pendingTransactionSchema>;
+
+export const assetSchema = z.looseObject({
+  id: z.string(),
+  networkCode: z.string(),
+  kind: z.enum(["NATIVE", "TOKEN"]),
+  symbol: z.string(),
+  name: z.string().nullable().optional(),
+  decimals: z.number().int().min(0).max(77),
+  contractAddress: z.string().nullable(),
+});
+export type Asset = z.infer<typeof assetSchema>;
+
+const transactionStatusSchema = z.looseObject({ id: z.string(), status: z.string(), subStatus: z.string().nullable().optional() });
+export type TransactionStatus = z.infer<typeof transactionStatusSchema>;
+
+const pendingListSchema = z.looseObject({
+  transactions: z.array(z.looseObject({ id: z.string() })),
+  page: page.optional(),
+});
+
+const LIST_LIMIT = 200;
+/** A runaway cursor chain (a broken or hostile service) stops here instead of looping. */
+const MAX_PAGES = 100;
+
+function path(template: string, id: string): string {
+  return template.replace("{id}", encodeURIComponent(id));
+}
+
+export function signerApi(client: ServiceClient) {
+  return {
+    /** The tenant an API key belongs to; proofs of ownership name it (CONTRACT §5). */
+    async tenantId(): Promise<string> {
+      const status = await client.send("GET", "/v1/onboarding/status", z.looseObject({ tenantId: z.string().min(1) }));
+      return status.tenantId;
+    },
+
+    enrollKeys(keys: { publicKey: string; proof: string }[]) {
+      return client.send(
+        "POST",
+        "/v1/signer/keys",
+        z.looseObject({ enrolled: z.number().int(), skipped: z.number().int(), available: z.number().int(), assigned: z.number().int() }),
+        { keys },
+      );
+    },
+
+    keyCounts() {
+      return client.send("GET", "/v1/signer/keys", z.looseObject({ available: z.number().int(), assigned: z.number().int() }));
+    },
+
+    registerWallet(vaultId: string, body: { address: string; publicKey: string; signature: string; label?: string }) {
+      return client.send(
+        "POST",
+        path("/v1/vault/accounts/{id}/wallets", vaultId),
+        z.looseObject({ id: z.string(), vaultId: z.string(), address: z.string(), type: z.string(), label: z.string().nullable().optional() }),
+        body,
+      );
+    },
+
+    /** Every transaction awaiting signature, as the service returns them (all pages). */
+    async pendingTransactions(): Promise<{ transactions: Record<string, unknown>[] }> {
+      const transactions: Record<string, unknown>[] = [];
+      let cursor: string | null = null;
+      for (let pages = 0; pages < MAX_PAGES; pages += 1) {
+        const query = new URLSearchParams({ status: "PENDING_SIGNATURE", limit: String(LIST_LIMIT) });
+        if (cursor) query.set("cursor", cursor);
+        const answer = await client.send("GET", `/v1/signer/transactions?${query}`, pendingListSchema);
+        transactions.push(...answer.transactions);
+        if (!answer.page?.hasMore || !answer.page.nextCursor) break;
+        cursor = answer.page.nextCursor;
+      }
+      return { transactions };
+    },
+
+    transaction(id: string): Promise<TransactionStatus> {
+      return client.send("GET", path("/v1/transactions/{id}", id), transactionStatusSchema);
+    },
+
+    /** The assets of one network (native and the tenant's tokens), all pages. */
+    async assets(networkCode: string): Promise<Asset[]> {
+      const assets: Asset[] = [];
+      let cursor: string | null = null;
+      for (let pages = 0; pages < MAX_PAGES; pages += 1) {
+        const query = new URLSearchParams({ networkCode, limit: String(LIST_LIMIT) });
+        if (cursor) query.set("cursor", cursor);
+        const answer = await client.send("GET", `/v1/assets?${query}`, z.looseObject({ assets: z.array(assetSchema), page: page.optional() }));
+        assets.push(...answer.assets);
+        if (!answer.page?.hasMore || !answer.page.nextCursor) break;
+        cursor = answer.page.nextCursor;
+      }
+      return assets;
+    },
+
+    submitSignature(id: string, signature: string): Promise<TransactionStatus> {
+      return client.send("POST", path("/v1/signer/transactions/{id}/signature", id), transactionStatusSchema, { signature });
+    },
+
+    reject(id: string, reason: string): Promise<TransactionStatus> {
+      return client.send("POST", path("/v1/signer/transactions/{id}/reject", id), transactionStatusSchema, { reason });
+    },
+  };
+}
+export type SignerApi = ReturnType<typeof signerApi>;

@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import { runSigner } from "./run-signer";
+import { tempDir } from "./signer-home";
+
+const COMMANDS = ["init", "login", "keys list", "enroll", "register-wallet", "pending", "review", "reject", "watch"];
+
+describe("signer command line", () => {
+  const home = tempDir("qc-signer-cli-");
+
+  it("answers --help on every command with exit 0, and usage errors with exit 2", async () => {
+    const helps = await Promise.all(COMMANDS.map((command) => runSigner([...command.split(" "), "--help"], { home })));
+    helps.forEach((run, i) => {
+      expect(run.code, COMMANDS[i]).toBe(0);
+      expect(run.stdout).toContain(`Usage: signer ${COMMANDS[i]}`);
+    });
+    const usage = await Promise.all(
+      [[], ["sign-everything"], ["enroll"], ["enroll", "--count", "-1"], ["review"], ["review", "not-a-uuid"], ["watch", "--interval", "0"]].map((args) =>
+        runSigner(args, { home }),
+      ),
+    );
+    for (const run of usage) {
+      expect(run.code, run.args.join(" ")).toBe(2);
+      expect(run.stderr).not.toContain("    at ");
+    }
+    // No option signs without the typed confirmation.
+    expect(helps[COMMANDS.indexOf("review")]!.stdout).not.toMatch(/--(yes|force|no-confirm)/);
+  });
+});
