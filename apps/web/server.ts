@@ -5,13 +5,12 @@
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { appRouter, createAppDeps } from "@qc/api";
-import { createLogger, DEFAULT_RATE_LIMITS } from "@qc/core";
+import { createLogger, DEFAULT_RATE_LIMITS, serviceConfigFromEnv } from "@qc/core";
 import { createDatabase, runMigrations } from "@qc/db";
-import { readWebEnv, rpcUrlsFromEnv } from "./src/env";
+import { readWebEnv } from "./src/env";
 import { startWebServer } from "./src/server";
 import { loadTlsMaterial } from "./src/tls";
 import { chainReadinessProbe } from "./src/health";
-import type { NetworkCode } from "@qc/chain";
 import { loadPepper } from "./src/secrets";
 import type { PageHandler } from "./src/app";
 
@@ -30,17 +29,8 @@ const deps = await createAppDeps({
   databaseUrl: env.DATABASE_URL,
   log,
   config: {
-    publicUrl: env.PUBLIC_URL ?? `https://localhost:${env.HTTPS_PORT}`,
+    ...serviceConfigFromEnv(env, { fallbackPublicUrl: `https://localhost:${env.HTTPS_PORT}` }),
     apiKeyPepper: loadPepper({ configured: env.API_KEY_PEPPER, dataDir: env.DATA_DIR, production }),
-    production,
-    smtpUrl: env.SMTP_URL,
-    kyc: {
-      provider: env.KYC_PROVIDER,
-      // Development default only; production refuses to start without a configured secret.
-      webhookSecret: env.KYC_WEBHOOK_SECRET ?? (production ? fail("KYC_WEBHOOK_SECRET is required in production") : "dev-kyc-webhook-secret-not-for-production"),
-      sandboxDelayMs: env.KYC_SANDBOX_DELAY_MS,
-    },
-    rpcUrls: rpcUrlsFromEnv(env),
   },
   lockout: { failures: env.LOCKOUT_FAILURES, windowSeconds: env.LOCKOUT_WINDOW_SECONDS, lockSeconds: env.LOCKOUT_SECONDS },
   rateLimits: {
@@ -52,15 +42,10 @@ const deps = await createAppDeps({
   },
 });
 
-function fail(message: string): never {
-  log.fatal(message);
-  process.exit(1);
-}
-
 let pages: PageHandler | undefined;
 if (env.WEB_DASHBOARD) {
   const { default: next } = await import("next");
-  const app = next({ dev: env.NODE_ENV !== "production", dir: dirname(fileURLToPath(import.meta.url)) });
+  const app = next({ dev: env.WEB_DASHBOARD_DEV ?? env.NODE_ENV !== "production", dir: dirname(fileURLToPath(import.meta.url)) });
   await app.prepare();
   const handle = app.getRequestHandler();
   pages = (req, res) => handle(req, res);
@@ -76,7 +61,8 @@ const server = await startWebServer({
   publicUrl: env.PUBLIC_URL,
   trustProxyHops: env.TRUST_PROXY_HOPS,
   pages,
-  readinessProbes: [chainReadinessProbe(deps.chain, Object.keys(deps.config.rpcUrls) as NetworkCode[])],
+  metricsToken: env.METRICS_TOKEN,
+  readinessProbes: [chainReadinessProbe(deps.chain, deps.chain.networks())],
 });
 log.info({ https: server.httpsUrl, http: server.httpUrl }, "web listening");
 

@@ -4,9 +4,11 @@ import { buildOpenApiDocument, type AppDeps, type RequestInfo } from "@qc/api";
 import { AppError, toAppError } from "@qc/core";
 import { clientAddress, clientProtocol } from "./guards/client-address";
 import { rejectKeyMaterial } from "./guards/key-material";
-import { readJsonBody } from "./guards/read-json-body";
+import { parseJsonText, readJsonBody } from "./guards/read-json-body";
 import { resolveRequestId } from "./guards/request-id";
 import { checkReadiness, type ReadinessProbe } from "./health";
+import { API_REFERENCE_PATH, createApiReferenceHandler } from "./http/api-reference";
+import { createMetricsHandler, METRICS_PATH } from "./http/metrics";
 import { sendError, sendJson } from "./http/respond";
 import { createRestHandler } from "./http/rest";
 import { createRouteTable } from "./http/routes";
@@ -24,6 +26,8 @@ export interface AppOptions {
   /** Next's handler for the dashboard pages; without it, other paths are 404. */
   pages?: PageHandler;
   readinessProbes?: ReadinessProbe[];
+  /** Bearer token for GET /metrics; without one the route is 404. */
+  metricsToken?: string;
 }
 
 const TRPC_PREFIX = "/api/trpc/";
@@ -40,6 +44,8 @@ export function createRequestHandler(options: AppOptions) {
   const routes = createRouteTable(openApiDocument.paths as Record<string, Record<string, unknown>>);
   const rest = createRestHandler(router, deps);
   const trpc = createTrpcHandler(router, deps);
+  const apiReference = createApiReferenceHandler();
+  const metrics = createMetricsHandler(deps, options.metricsToken);
 
   return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const requestId = resolveRequestId(req);
@@ -84,6 +90,12 @@ export function createRequestHandler(options: AppOptions) {
         const { body, raw } = await readJsonBody(req);
         request.rawBody = raw;
         await rejectKeyMaterial(body, request, deps);
+        // No credentials at all on a route that needs them: refused here with what the
+        // authenticate middleware would answer (same 401, same audit row), without building a
+        // tRPC request and error for it, so anonymous traffic stays cheap.
+        if (req.headers.authorization === undefined && req.headers.cookie === undefined && routes.requiresCredentials(path, method)) {
+          await deps.authenticator.authenticate({ ip: request.ip, requestId, userAgent: req.headers["user-agent"] });
+        }
         return await rest(req, res, request, body);
       }
       if (path.startsWith(TRPC_PREFIX)) {
@@ -91,6 +103,9 @@ export function createRequestHandler(options: AppOptions) {
         await rejectKeyMaterial(body ?? queryInput(req), request, deps);
         return await trpc(req, res, request, body, path.slice(TRPC_PREFIX.length));
       }
+      if (path === METRICS_PATH) return await metrics(req, res, method, request.ip);
+      // The reference is part of the API, so it is served by API-only instances too.
+      if (path === API_REFERENCE_PATH || path.startsWith(`${API_REFERENCE_PATH}/`)) return await apiReference(req, res, method, path);
       if (options.pages && !path.startsWith("/api/")) return await options.pages(req, res);
       throw new AppError("NOT_FOUND", `no route ${path}`);
     } catch (error) {
@@ -107,13 +122,9 @@ function methodNotAllowed(allowed: string[], res: ServerResponse): AppError {
   return new AppError("METHOD_NOT_ALLOWED", `method not allowed; allowed: ${allowed.join(", ")}`);
 }
 
-/** tRPC queries carry their input as JSON in ?input=; it is scanned like a body. */
+/** tRPC queries carry their input as JSON in ?input=; it is limited and scanned like a body. */
 function queryInput(req: IncomingMessage): unknown {
   const input = new URL(req.url ?? "/", "https://localhost").searchParams.get("input");
   if (!input) return undefined;
-  try {
-    return JSON.parse(input) as unknown;
-  } catch {
-    return undefined;
-  }
+  return parseJsonText(input, "input");
 }

@@ -1,5 +1,5 @@
 import { migrationStatus, type DatabaseHandle } from "@qc/db";
-import type { ChainClients } from "@qc/api";
+import type { ChainClients } from "@qc/core";
 import type { NetworkCode } from "@qc/chain";
 
 export interface ReadinessCheck {

@@ -1,7 +1,8 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
-import { markExposedCredentials } from "@qc/core";
+import { randomUUID } from "node:crypto";
+import { AppError, errorBody, markExposedCredentials } from "@qc/core";
 import { createRequestHandler, type AppOptions } from "./app";
 import { clientAddress } from "./guards/client-address";
 import { resolveRequestId } from "./guards/request-id";
@@ -50,12 +51,25 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     res.end();
   });
   https.keepAliveTimeout = 65_000;
+  // Requests node's HTTP parser refuses before any handler runs (a header block over its 16 KB
+  // limit, a malformed request line) still get the contract's flat error body and a request id,
+  // not node's bare 431/400.
+  https.on("clientError", (err: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable || err.code === "ECONNRESET") return void socket.destroy();
+    const requestId = randomUUID();
+    const message = err.code === "HPE_HEADER_OVERFLOW" ? "request headers exceed 16 KB" : "malformed HTTP request";
+    const body = JSON.stringify(errorBody(new AppError("VALIDATION_FAILED", message), requestId));
+    socket.end(
+      `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `X-Request-ID: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
   const http = createHttpServer((req, res) => {
     const authorization = req.headers.authorization;
     if (authorization) {
       // CONTRACT §10: a key sent in clear is compromised; mark it so the dashboard asks for rotation.
-      const { database, now, log, jobs } = options.deps;
-      markExposedCredentials({ db: database.db, now, jobs }, { authorization, ip: clientAddress(req, options.trustProxyHops), requestId: resolveRequestId(req) })
+      const { log } = options.deps;
+      markExposedCredentials(options.deps, { authorization, ip: clientAddress(req, options.trustProxyHops), requestId: resolveRequestId(req) })
         .then((key) => key && log.warn({ keyId: key.keyId, tenantId: key.tenantId }, "API key sent over plain HTTP: marked exposed"))
         .catch((err: unknown) => log.error({ err }, "could not record exposed credentials"));
     }

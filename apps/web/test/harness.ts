@@ -6,7 +6,7 @@ import { join } from "node:path";
 import type { AnyRouter } from "@trpc/server";
 import { randomBytes } from "node:crypto";
 import { appRouter, createAppDeps, type AppConfig, type AppDeps } from "@qc/api";
-import { createLogger } from "@qc/core";
+import { createLogger, serviceConfig } from "@qc/core";
 import type { DatabaseHandle } from "@qc/db";
 import { startWebServer, type WebServer } from "../src/server";
 import { loadTlsMaterial, type TlsMaterial } from "../src/tls";
@@ -45,11 +45,8 @@ export async function startTestServer(options: {
     databaseUrl,
     log: createLogger("web-test", process.env.TEST_LOG_LEVEL ?? "silent"),
     config: {
-      publicUrl: "https://localhost",
+      ...serviceConfig({ publicUrl: "https://localhost", kyc: { provider: "sandbox", webhookSecret: TEST_KYC_SECRET, sandboxDelayMs: 0 } }),
       apiKeyPepper: TEST_PEPPER,
-      production: false,
-      kyc: { provider: "sandbox", webhookSecret: TEST_KYC_SECRET, sandboxDelayMs: 0 },
-      rpcUrls: {},
       ...options.config,
     },
     lockout: options.lockout,

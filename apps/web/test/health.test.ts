@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { createDatabase, runMigrations } from "@qc/db";
 import { startEmbeddedPostgres } from "@qc/db/embedded";
 import { createEmptyDatabase, freePort, useTestDatabase } from "@qc/db/testing";
-import { createChainClients } from "@qc/api";
+import { createChainClients } from "@qc/core";
 import { startTestDevnet } from "@qc/devnet/testing";
 import { chainReadinessProbe } from "../src/health";
 import { call, startTestServer } from "./harness";

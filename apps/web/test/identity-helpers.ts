@@ -57,6 +57,8 @@ export function startTestDaemon(databaseUrl: string, options: Partial<DaemonOpti
     heartbeatSeconds: 60,
     schedules: [],
     ...options,
+    // The same PUBLIC_URL as the test web server (harness.ts), for links in emails.
+    config: { publicUrl: "https://localhost", ...options.config },
   });
 }
 

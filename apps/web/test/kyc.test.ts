@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { appRouter, createRouter, mergeRouters, valueMovingProcedure } from "@qc/api";
+import { appRouter, authedProcedure, createRouter, mergeRouters } from "@qc/api";
 import { signKycCallback } from "@qc/core";
 import { createKeyFixture, createTenantFixture, type TenantFixture } from "@qc/core/testing";
 import { and, eq, schema } from "@qc/db";
@@ -12,7 +12,7 @@ import { eventually, postJson, signedKycCallback, startTestDaemon } from "./iden
 // A value-moving route that exists only in this test: the tier under test is the production one.
 const probeRouter = createRouter({
   kycProbe: createRouter({
-    move: valueMovingProcedure
+    move: authedProcedure
       .meta({ scope: "write", valueMoving: true, openapi: { method: "POST", path: "/v1/kyc-probe/move", protect: true } })
       .input(z.object({}).optional())
       .output(z.object({ moved: z.boolean() }))
@@ -193,7 +193,7 @@ describe("onboarding and KYC", () => {
         const found = await daemon.boss.getJobById("kyc.sandbox-decide", job!.id);
         return found?.state === "completed" ? found : undefined;
       });
-      expect(done.output).toMatchObject({ applied: false, skipped: "CONFLICT" });
+      expect(done.output).toMatchObject({ skipped: "CONFLICT" });
       expect((await status(tenant)).status).toBe("REJECTED");
     });
   });

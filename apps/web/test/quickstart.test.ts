@@ -1,35 +1,13 @@
-import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq, schema } from "@qc/db";
 import { useTestDatabase } from "@qc/db/testing";
 import type { Daemon } from "@qc/daemon";
+import { docBlocks, describeRun, runBash } from "./doc-runner";
 import { startTestServer, type TestServer } from "./harness";
 import { startTestDaemon, uniqueEmail } from "./identity-helpers";
 
-const QUICKSTART = fileURLToPath(new URL("../../../docs/quickstart.md", import.meta.url));
-
-/** The ```sh blocks of a Markdown document, in order. */
-export function shellBlocks(markdown: string): string[] {
-  return [...markdown.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
-}
-
-function runBash(script: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn("bash", ["-c", script], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (c) => (stdout += c));
-    child.stderr.on("data", (c) => (stderr += c));
-    const timer = setTimeout(() => child.kill("SIGKILL"), 90_000);
-    child.on("error", reject);
-    child.on("exit", (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+/** The walk-through's shell blocks, each run unchanged, in order, in one bash process. */
+const blocks = () => docBlocks("quickstart.md");
 
 describe("docs/quickstart.md", () => {
   const t = useTestDatabase();
@@ -45,16 +23,14 @@ describe("docs/quickstart.md", () => {
   });
 
   it("has the walk-through's blocks", () => {
-    const blocks = shellBlocks(readFileSync(QUICKSTART, "utf8"));
-    expect(blocks.length).toBeGreaterThanOrEqual(8);
-    expect(blocks.join("\n")).toContain("/v1/signup");
+    expect(blocks().length).toBeGreaterThanOrEqual(8);
+    expect(blocks().join("\n")).toContain("/v1/signup");
   });
 
   it("runs every shell block in one bash process and ends with a verified tenant", async () => {
-    const script = ["set -euo pipefail", ...shellBlocks(readFileSync(QUICKSTART, "utf8"))].join("\n");
     const email = uniqueEmail("quickstart+reader");
-    const result = await runBash(script, { BASE: `https://127.0.0.1:${server.httpsPort}`, EMAIL: email });
-    expect(result.code, `stdout:\n${result.stdout}\nstderr:\n${result.stderr}`).toBe(0);
+    const result = await runBash(blocks().join("\n"), { env: { BASE: `https://127.0.0.1:${server.httpsPort}`, EMAIL: email }, timeoutMs: 90_000 });
+    expect(result.code, describeRun(result)).toBe(0);
     expect(result.stdout).toMatch(/https:\/\/localhost\/verify-email\?token=[A-Za-z0-9_-]{43}/);
     expect(result.stdout).toContain('"status":"EMAIL_VERIFIED"');
     expect(result.stdout).toMatch(/tenant [0-9a-f-]{36} is verified/);

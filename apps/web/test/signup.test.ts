@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { eq, schema, sql } from "@qc/db";
 import { useTestDatabase } from "@qc/db/testing";
-import { startTestServer, type TestServer } from "./harness";
-import { fromIp, postJson, signupBody, tokenFromOutbox, uniqueEmail } from "./identity-helpers";
+import { call, startTestServer, type TestServer } from "./harness";
+import { fromIp, postJson, signupBody, tokenFromOutbox, trpcMutation, uniqueEmail } from "./identity-helpers";
 
 describe("signup and email verification", () => {
   const t = useTestDatabase();
@@ -161,8 +161,68 @@ describe("signup and email verification", () => {
     expect((await postJson(server, "/v1/signup/verify-email", { token: await tokenFromOutbox(t.db, String(other.email)) }, ip)).status).toBe(200);
     expect((await postJson(server, "/v1/signup/resend-verification", { email: other.email }, fromIp("192.0.2.9"))).status).toBe(202);
     expect((await rowsOf(String(other.email))).emails).toHaveLength(1);
-    // Malformed input is still a validation error (it says nothing about accounts).
-    expect((await postJson(server, "/v1/signup/resend-verification", { email: "nope" }, ip)).status).toBe(400);
+  });
+
+  it("resend-verification: 202 for a well-formed address of the maximum length (its limiter key is hashed)", async () => {
+    const longest = `${"a".repeat(64)}@${"b".repeat(63)}.${"c".repeat(63)}.${"d".repeat(57)}.com`;
+    expect(longest).toHaveLength(254);
+    const res = await postJson(server, "/v1/signup/resend-verification", { email: longest }, fromIp("192.0.2.31"));
+    expect(res.status, res.text).toBe(202);
+  });
+
+  it("resend-verification: 202 for any JSON body; without a well-formed address nothing is sent or counted", async () => {
+    const ip = fromIp("192.0.2.12");
+    const pending = signupBody();
+    expect((await postJson(server, "/v1/signup", pending, ip)).status).toBe(201);
+    const resent = () => t.db.select().from(schema.auditEvents).where(eq(schema.auditEvents.action, "user.verification_resent"));
+    const auditBefore = (await resent()).length;
+    const send = (body: string, headers: Record<string, string> = {}) =>
+      call(server, "/v1/signup/resend-verification", { method: "POST", body, headers: { "content-type": "application/json", ...ip, ...headers } });
+
+    // The pending user's own address appears in several, in places that are not "the email".
+    const bodies: [string, string][] = [
+      ["no email field", "{}"],
+      ["another field only", JSON.stringify({ address: pending.email })],
+      ["email a number", '{"email": 42}'],
+      ["email null", '{"email": null}'],
+      ["email true", '{"email": true}'],
+      ["the address inside an array", JSON.stringify({ email: [pending.email] })],
+      ["the address inside an object", JSON.stringify({ email: { address: pending.email } })],
+      ["malformed address", '{"email": "nope"}'],
+      ["the address with a second @", JSON.stringify({ email: `${String(pending.email)}@example.org` })],
+      ["over 254 characters", JSON.stringify({ email: `${"a".repeat(250)}@example.com` })],
+      ["the address as the whole body", JSON.stringify(pending.email)],
+      ["a JSON array", JSON.stringify([{ email: pending.email }])],
+      ["JSON null", "null"],
+      ["a JSON number", "7"],
+    ];
+    // Twice over: more than the 20 per source an hour, had they been counted.
+    for (const [name, body] of [...bodies, ...bodies]) {
+      const res = await send(body);
+      expect(res.status, `${name}: ${res.text}`).toBe(202);
+      expect(res.json(), name).toEqual({ status: "ACCEPTED" });
+    }
+    const viaTrpc = await trpcMutation(server, "signup.resendVerification", { email: 42 }, ip);
+    expect(viaTrpc.status, viaTrpc.text).toBe(200);
+    expect(viaTrpc.json().result.data.json).toEqual({ status: "ACCEPTED" });
+    expect((await rowsOf(String(pending.email))).emails).toHaveLength(1); // the signup's only
+    expect(await resent()).toHaveLength(auditBefore);
+
+    // The source was not charged for them: a well-formed request from it still sends.
+    expect((await send(JSON.stringify({ email: pending.email }))).status).toBe(202);
+    expect((await rowsOf(String(pending.email))).emails).toHaveLength(2);
+
+    // The request guards still run first, with their own answers.
+    const withKey = await send(JSON.stringify({ email: pending.email, privateKey: `0x${"ab".repeat(32)}` }));
+    expect(withKey.status).toBe(400);
+    expect(withKey.json()).toMatchObject({ error: "KEY_MATERIAL_REJECTED", code: 1002 });
+    const notJson = await send(`email=${String(pending.email)}`, { "content-type": "text/plain" });
+    expect(notJson.status).toBe(415);
+    expect(notJson.json()).toMatchObject({ error: "UNSUPPORTED_MEDIA_TYPE", code: 1051 });
+    const tooLarge = await send(JSON.stringify({ email: pending.email, padding: "x".repeat(1_048_576) }));
+    expect(tooLarge.status).toBe(413);
+    expect(tooLarge.json()).toMatchObject({ error: "PAYLOAD_TOO_LARGE", code: 1050 });
+    expect((await rowsOf(String(pending.email))).emails).toHaveLength(2);
   });
 
   it("allows 30 signups per IP per hour; the 31st is 429 with Retry-After, still at 9 minutes, free after 10", async () => {

@@ -1,57 +1,48 @@
 "use client";
 
+import { useMutation } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-
-type Outcome = { kind: "idle" } | { kind: "busy" } | { kind: "verified"; email: string } | { kind: "failed"; message: string };
+import { describeFailure } from "../../src/dashboard/api-error";
+import { useTRPC } from "../../src/dashboard/trpc";
+import { PublicFrame } from "../_components/public-frame";
 
 /**
  * The page the emailed link opens: `/verify-email?token=…`. It verifies on a click, not on
  * load, so a mail scanner that fetches links does not use up the single-use token.
  */
 export default function VerifyEmailPage() {
-  const [token, setToken] = useState<string | null>(null);
-  const [outcome, setOutcome] = useState<Outcome>({ kind: "idle" });
+  const trpc = useTRPC();
+  const [token, setToken] = useState<string | null | undefined>(undefined);
   useEffect(() => setToken(new URLSearchParams(window.location.search).get("token")), []);
-
-  async function verify() {
-    if (!token) return;
-    setOutcome({ kind: "busy" });
-    try {
-      const res = await fetch("/v1/signup/verify-email", {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ token }),
-      });
-      const body = (await res.json()) as { status?: string; email?: string; message?: string };
-      if (res.ok && body.status === "EMAIL_VERIFIED") setOutcome({ kind: "verified", email: body.email ?? "" });
-      else setOutcome({ kind: "failed", message: body.message ?? `HTTP ${res.status}` });
-    } catch (error) {
-      setOutcome({ kind: "failed", message: (error as Error).message });
-    }
-  }
+  const verify = useMutation(trpc.signup.verifyEmail.mutationOptions());
 
   return (
-    <main>
-      <h1>Verify your email</h1>
+    <PublicFrame title="Verify your email">
       {token === null && <p>This page needs the link from the verification email (it carries a token).</p>}
-      {token !== null && outcome.kind === "idle" && (
+      {token && !verify.isSuccess && (
         <p>
-          <button type="button" onClick={() => void verify()}>
-            Verify my email address
+          <button type="button" onClick={() => verify.mutate({ token })} disabled={verify.isPending}>
+            {verify.isPending ? "Verifying…" : "Verify email"}
           </button>
         </p>
       )}
-      {outcome.kind === "busy" && <p>Verifying…</p>}
-      {outcome.kind === "verified" && (
-        <p role="status" data-testid="verify-result">
-          Email verified{outcome.email ? ` for ${outcome.email}` : ""}. You can now log in (<code>POST /v1/auth/login</code>).
-        </p>
+      {verify.isSuccess && (
+        <div role="status" data-testid="verify-result">
+          <p className="notice success">Email verified for {verify.data.email}. You can now log in.</p>
+          <p>
+            <a href={`/login?email=${encodeURIComponent(verify.data.email)}`}>Log in</a>
+          </p>
+        </div>
       )}
-      {outcome.kind === "failed" && (
-        <p role="alert" data-testid="verify-result">
-          Could not verify: {outcome.message} You can ask for a new link with <code>POST /v1/signup/resend-verification</code>.
-        </p>
+      {verify.error && (
+        <div role="alert" data-testid="verify-result">
+          <p className="notice error">Could not verify: {describeFailure(verify.error).message}</p>
+          <p>
+            Links work once and for 24 hours. <a href="/signup/check-email">Ask for a new link</a>, or <a href="/login">log in</a> if your address is
+            already verified.
+          </p>
+        </div>
       )}
-    </main>
+    </PublicFrame>
   );
 }

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from "node:http";
+import type { Socket } from "node:net";
 import ipaddr from "ipaddr.js";
 
 function normalise(address: string): string {
@@ -10,12 +11,23 @@ function normalise(address: string): string {
   }
 }
 
+// A keep-alive connection carries many requests from one address: normalised once per socket.
+const socketAddresses = new WeakMap<Socket, string>();
+function socketAddressOf(socket: Socket): string {
+  let address = socketAddresses.get(socket);
+  if (address === undefined) {
+    address = normalise(socket.remoteAddress ?? "0.0.0.0");
+    socketAddresses.set(socket, address);
+  }
+  return address;
+}
+
 /**
  * The socket's address; with TRUST_PROXY_HOPS = n, the n-th address from the right of
  * X-Forwarded-For (each trusted proxy appends the address it saw).
  */
 export function clientAddress(req: IncomingMessage, trustProxyHops: number): string {
-  const socketAddress = normalise(req.socket.remoteAddress ?? "0.0.0.0");
+  const socketAddress = socketAddressOf(req.socket);
   if (trustProxyHops <= 0) return socketAddress;
   const header = req.headers["x-forwarded-for"];
   const chain = (Array.isArray(header) ? header.join(",") : (header ?? ""))

@@ -1,5 +1,5 @@
 import { AppError, recordAuditEvent } from "@qc/core";
-import { findKeyMaterial } from "@qc/core/guards/key-material";
+import { findKeyMaterial } from "./key-material/index";
 import type { AppDeps, RequestInfo } from "@qc/api";
 
 /**

@@ -1,49 +1,171 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { appErrorFromTrpc, createContext, type AppDeps, type Context, type RequestInfo } from "@qc/api";
-import { errorBody, toAppError, type AppError } from "@qc/core";
+import { appErrorFromTrpc, createCallerFactory, createContext, type AppDeps, type Context, type Meta, type RequestInfo } from "@qc/api";
+import { AppError, errorBody } from "@qc/core";
 import type { AnyRouter } from "@trpc/server";
-import { createOpenApiNodeHttpHandler } from "trpc-to-openapi";
-
-type RequestWithBody = IncomingMessage & { body?: unknown };
 
 /**
- * /v1 through trpc-to-openapi's Node adapter. The adapter writes its own error body (it puts
- * the tRPC code string in `code`); the AppError behind every failure is kept from onError and
- * the body rewritten to the contract's on the way out, with the status from the same table.
+ * The query string as a route's input sees it: a key given once is a string, a key given more
+ * than once an array. Collected into an object without a prototype, where `?__proto__=x` cannot
+ * reach Object.prototype (a 500); `__proto__`, which no route declares, is left out.
+ */
+function queryParameters(url: URL): Record<string, string | string[]> {
+  const query = Object.create(null) as Record<string, string[]>;
+  for (const [key, value] of url.searchParams) {
+    if (key === "__proto__") continue;
+    (query[key] ??= []).push(value);
+  }
+  const input = Object.create(null) as Record<string, string | string[]>;
+  for (const key of Object.keys(query)) input[key] = query[key]!.length === 1 ? query[key]![0]! : query[key]!;
+  return input;
+}
+
+/** A zod (v4) schema as far as routing needs to look into it. */
+interface ZodLike {
+  _zod?: { def?: { type?: string; in?: ZodLike; out?: ZodLike; getter?: () => ZodLike; innerType?: ZodLike; element?: ZodLike } };
+  _def?: { coerce?: boolean };
+  shape?: Record<string, ZodLike>;
+  unwrap?: () => ZodLike;
+  merge?: (other: ZodLike) => ZodLike;
+}
+
+const kind = (schema: ZodLike | undefined) => schema?._zod?.def?.type;
+
+/** The schema under optional, nullable, default, arrays, lazy and (for inputs) transforms. */
+function unwrap(schema: ZodLike, throughPipes: boolean): ZodLike {
+  const def = schema._zod?.def;
+  switch (def?.type) {
+    case "array":
+      return unwrap(def.element!, throughPipes);
+    case "nullable":
+    case "optional":
+    case "default":
+    case "prefault":
+      return unwrap(schema.unwrap?.() ?? def.innerType!, throughPipes);
+    case "lazy":
+      return unwrap(def.getter!(), throughPipes);
+    case "pipe":
+      if (!throughPipes) return schema;
+      return unwrap(kind(def.out) === "transform" ? def.in! : def.out!, throughPipes);
+    default:
+      return schema;
+  }
+}
+
+/** Query and path values arrive as strings: numbers, booleans, bigints and dates are coerced. */
+function coerceQueryTypes(objectSchema: ZodLike): void {
+  for (const field of Object.values(objectSchema.shape ?? {})) {
+    const inner = unwrap(field, false);
+    const innerKind = kind(inner);
+    if (innerKind === "number" || innerKind === "boolean" || innerKind === "bigint" || innerKind === "date") inner._def!.coerce = true;
+    else if (innerKind === "object") coerceQueryTypes(inner);
+  }
+}
+
+interface Route {
+  pattern: RegExp;
+  /** The procedure's path in the router, e.g. `vaults.get`. */
+  procedure: string;
+  segments: string[];
+  /** Input fields declared as arrays: a query key given once still becomes a one-element array. */
+  arrayFields: string[];
+  takesInput: boolean;
+  successStatus: number;
+}
+
+/**
+ * The REST routes of the router's OpenAPI procedures, matched in the order trpc-to-openapi
+ * matches them (declaration order, case-insensitive, path parameters as named groups). Schemas of
+ * object inputs get query coercion once, here, instead of on every request.
+ */
+function restRoutes(router: AnyRouter): Map<string, Route[]> {
+  const routes = new Map<string, Route[]>();
+  for (const [path, procedure] of Object.entries(router._def.procedures as Record<string, { _def: { meta?: Meta; type: string; inputs: ZodLike[] } }>)) {
+    const meta = procedure._def.meta;
+    const openapi = meta?.openapi;
+    if (!openapi || openapi.enabled === false || procedure._def.type === "subscription") continue;
+    const inputs = procedure._def.inputs;
+    const input = inputs.length >= 2 ? inputs.reduce((merged, next) => merged.merge!(next)) : inputs[0];
+    const schema = input ? unwrap(input, true) : undefined;
+    const takesInput = !["void", "undefined", "never"].includes(kind(schema) ?? "");
+    const arrayFields: string[] = [];
+    if (schema && kind(schema) === "object") {
+      for (const [field, fieldSchema] of Object.entries(schema.shape ?? {})) {
+        const outer = kind(fieldSchema) === "optional" ? fieldSchema.unwrap!() : fieldSchema;
+        if (kind(outer) === "array") arrayFields.push(field);
+      }
+      coerceQueryTypes(schema);
+    }
+    const template = `/${openapi.path.replace(/^\/|\/$/g, "")}`;
+    const method = openapi.method.toUpperCase();
+    const list = routes.get(method) ?? [];
+    list.push({
+      pattern: new RegExp(`^${template.replace(/\{(.+?)\}/g, (_, name: string) => `(?<${name}>[^/]+)`)}$`, "i"),
+      procedure: path,
+      segments: path.split("."),
+      arrayFields,
+      takesInput,
+      successStatus: meta?.successStatus ?? 200,
+    });
+    routes.set(method, list);
+  }
+  return routes;
+}
+
+function send(res: ServerResponse, status: number, headers: Map<string, string | string[]> | undefined, payload: string | undefined, extra: Record<string, string> = {}) {
+  res.statusCode = status;
+  res.setHeader("Content-Type", "application/json");
+  headers?.forEach((value, name) => res.setHeader(name, value));
+  for (const [name, value] of Object.entries(extra)) res.setHeader(name, value);
+  if (payload !== undefined) res.setHeader("Content-Length", Buffer.byteLength(payload));
+  res.end(payload);
+}
+
+/**
+ * /v1: the REST face of the routers, as trpc-to-openapi defines it (its paths, inputs from path,
+ * query or body, query coercion) and as the OpenAPI document declares it (success statuses),
+ * dispatched here straight to a tRPC caller. Its own Node adapter turns every request into a
+ * fetch Request and re-inspects the input schema each time, which cost a third of an
+ * authenticated read's CPU (docs/performance.md); the procedures, their middlewares and their
+ * validation are the same either way. Every failure leaves as the contract's flat error body
+ * built from the AppError behind it, with the status from the one table.
  */
 export function createRestHandler(router: AnyRouter, deps: AppDeps) {
-  const failures = new WeakMap<IncomingMessage, AppError>();
-  const contexts = new WeakMap<IncomingMessage, Context>();
-  const handler = createOpenApiNodeHttpHandler({
-    router: router as never,
-    createContext: ({ req }: { req: IncomingMessage }) => contexts.get(req),
-    responseMeta: ({ ctx, errors }: { ctx?: Context; errors: unknown[] }) => {
-      const headers: Record<string, string | string[]> = {};
-      ctx?.responseHeaders.forEach((value, name) => (headers[name] = value));
-      return errors.length ? { headers } : { headers, status: ctx?.response.status ?? 200 };
-    },
-    onError: ({ error, req }: { error: unknown; req: IncomingMessage }) => {
-      failures.set(req, appErrorFromTrpc(error));
-    },
-    maxBodySize: 1_048_576,
-  } as never) as (req: RequestWithBody, res: ServerResponse) => Promise<void>;
+  const routes = restRoutes(router);
+  const createCaller = createCallerFactory(router as never) as (ctx: Context) => Record<string, unknown>;
 
-  return async (req: RequestWithBody, res: ServerResponse, request: RequestInfo, body: unknown): Promise<void> => {
-    // The guards already read, limited, parsed and scanned the body; the adapter takes it from here.
-    req.body = body ?? {};
-    if (req.method !== "GET" && req.method !== "HEAD") req.headers["content-type"] = "application/json";
-    contexts.set(req, createContext(deps, request));
-    const end = res.end.bind(res) as (chunk?: unknown) => ServerResponse;
-    res.end = ((chunk?: unknown) => {
-      if (res.statusCode < 400) return end(chunk);
-      const error = failures.get(req) ?? toAppError(new Error(`adapter answered ${res.statusCode}`));
-      if (error.error === "INTERNAL") deps.log.error({ err: error.cause, requestId: request.requestId }, "request failed");
-      const payload = JSON.stringify(errorBody(error, request.requestId));
-      res.statusCode = error.status;
-      res.setHeader("Content-Length", Buffer.byteLength(payload));
-      if (error.retryAfter !== undefined) res.setHeader("Retry-After", String(Math.max(1, Math.ceil(error.retryAfter))));
-      return end(payload);
-    }) as typeof res.end;
-    await handler(req, res);
+  return async (req: IncomingMessage, res: ServerResponse, request: RequestInfo, body: unknown): Promise<void> => {
+    const url = new URL(req.url ?? "/", "https://localhost");
+    const path = `/${url.pathname.replace(/^\/|\/$/g, "")}`;
+    const method = req.method ?? "GET";
+    let ctx: Context | undefined;
+    try {
+      let route: Route | undefined;
+      let pathInput: Record<string, string> = {};
+      for (const candidate of routes.get(method) ?? []) {
+        const match = candidate.pattern.exec(path);
+        if (match) {
+          route = candidate;
+          pathInput = { ...match.groups };
+          break;
+        }
+      }
+      if (!route) throw new AppError("NOT_FOUND", "no such route");
+      const usesBody = method !== "GET" && method !== "DELETE";
+      let input: Record<string, unknown> | undefined;
+      if (route.takesInput) {
+        input = { ...((usesBody ? (body ?? {}) : queryParameters(url)) as object), ...pathInput };
+        if (!usesBody) for (const field of route.arrayFields) if (input[field] !== undefined && !Array.isArray(input[field])) input[field] = [input[field]];
+      }
+      ctx = createContext(deps, request);
+      const procedure = route.segments.reduce<unknown>((node, segment) => (node as Record<string, unknown>)[segment], createCaller(ctx)) as (input: unknown) => Promise<unknown>;
+      const data = await procedure(input);
+      send(res, ctx.response.status ?? route.successStatus, ctx.responseHeaders, JSON.stringify(data));
+    } catch (cause) {
+      const error: AppError = appErrorFromTrpc(cause);
+      if (error.error === "INTERNAL") deps.log.error({ err: error.cause ?? cause, requestId: request.requestId }, "request failed");
+      const extra: Record<string, string> = {};
+      if (error.retryAfter !== undefined) extra["Retry-After"] = String(Math.max(1, Math.ceil(error.retryAfter)));
+      send(res, error.status, ctx?.responseHeaders, JSON.stringify(errorBody(error, request.requestId)), extra);
+    }
   };
 }

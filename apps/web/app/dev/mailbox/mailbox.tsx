@@ -1,17 +1,11 @@
 "use client";
 
-import { useCallback, useEffect, useState, type FormEvent } from "react";
-
-import type { DevMailboxEmail as Email } from "@qc/core";
-
-/** tRPC GET as the tRPC client sends it: the input as superjson in ?input=. */
-async function listEmails(to: string): Promise<Email[]> {
-  const input = encodeURIComponent(JSON.stringify({ json: { limit: 50, ...(to ? { to } : {}) } }));
-  const res = await fetch(`/api/trpc/devMailbox.list?input=${input}`, { cache: "no-store" });
-  const body = (await res.json()) as { result?: { data: { json: { emails: Email[] } } }; error?: { json: { message: string } } };
-  if (!res.ok || !body.result) throw new Error(body.error?.json.message ?? `HTTP ${res.status}`);
-  return body.result.data.json.emails;
-}
+import { useQuery } from "@tanstack/react-query";
+import { useEffect, useState, type FormEvent } from "react";
+import { describeFailure } from "../../../src/dashboard/api-error";
+import { useTRPC } from "../../../src/dashboard/trpc";
+import { TextField } from "../../_components/field";
+import { ErrorNotice, Loading } from "../../_components/states";
 
 /** Text with its URLs as links (the verification link is the point of the page). */
 function Linked({ text }: { text: string }) {
@@ -23,36 +17,55 @@ function Linked({ text }: { text: string }) {
   );
 }
 
+/** The address lives in the URL (`/dev/mailbox?to=…`), so a link or a reload shows the same mailbox. */
 export function Mailbox() {
+  const trpc = useTRPC();
   const [to, setTo] = useState("");
-  const [emails, setEmails] = useState<Email[] | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
-  const load = useCallback((filter: string) => {
-    setFailure(null);
-    listEmails(filter).then(setEmails, (e: Error) => setFailure(e.message));
+  const [shown, setShown] = useState("");
+  useEffect(() => {
+    const address = new URLSearchParams(window.location.search).get("to")?.trim() ?? "";
+    setTo(address);
+    setShown(address);
   }, []);
-  useEffect(() => load(""), [load]);
+  const emails = useQuery({ ...trpc.devMailbox.list.queryOptions({ to: shown, limit: 50 }), enabled: shown.includes("@"), retry: false, refetchInterval: 3_000 });
+  const production = emails.error && describeFailure(emails.error).error === "NOT_FOUND";
+
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    load(to.trim());
+    const address = to.trim();
+    window.history.replaceState(null, "", `?to=${encodeURIComponent(address)}`);
+    setShown(address);
   };
+
+  if (production) {
+    return (
+      <p className="notice" role="status">
+        This page does not exist in production: emails are sent over SMTP there.
+      </p>
+    );
+  }
   return (
     <section>
-      <form onSubmit={submit}>
-        <label>
-          Recipient <input type="email" value={to} onChange={(e) => setTo(e.target.value)} placeholder="all recipients" />
-        </label>{" "}
-        <button type="submit">Refresh</button>
+      <p>
+        Without <code>SMTP_URL</code> the service delivers its emails here instead of sending them. Enter an address to see its emails, newest first
+        (the last 50). Mail sent over SMTP is never shown here. Not available in production.
+      </p>
+      <form onSubmit={submit} className="row">
+        <TextField label="Email address" type="email" required value={to} onChange={(e) => setTo(e.target.value)} placeholder="alice@example.com" />
+        <div className="field">
+          <button type="submit">Show emails</button>
+        </div>
       </form>
-      {failure && <p role="alert">Could not load the mailbox: {failure}</p>}
-      {emails === null && !failure && <p>Loading…</p>}
-      {emails?.length === 0 && <p>No emails yet.</p>}
-      {emails?.map((email) => (
-        <article key={email.id} data-testid="dev-email">
+      {emails.error && <ErrorNotice error={emails.error} title="Could not load the mailbox" />}
+      {shown.includes("@") && emails.isPending && <Loading what="emails" />}
+      {shown && emails.data?.emails.length === 0 && (
+        <p className="empty">No emails to {shown} in the dev outbox yet (the daemon delivers them within a few seconds; this list refreshes by itself).</p>
+      )}
+      {emails.data?.emails.map((email) => (
+        <article key={email.id} data-testid="dev-email" className="panel">
           <h2>{email.subject}</h2>
           <p>
-            To <strong>{email.to}</strong> · {new Date(email.createdAt).toLocaleString()} ·{" "}
-            {email.sentAt ? `delivered (${email.transport})` : "waiting for the daemon"}
+            To <strong>{email.to}</strong> · {new Date(email.sentAt).toLocaleString()}
           </p>
           <Linked text={email.text} />
         </article>

@@ -1,0 +1,193 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import type { ApiKey, Scope } from "../../../src/dashboard/router-types";
+import { useTRPC } from "../../../src/dashboard/trpc";
+import { SCOPES } from "../../../src/dashboard/vocabulary";
+import { CheckboxGroup, FormError, TextField } from "../../_components/field";
+import { formFailure } from "../../_components/form-failure";
+import { SecretOnce } from "../../_components/secret-once";
+import { Empty, ErrorNotice, Loading } from "../../_components/states";
+import { StatusBadge } from "../../_components/status-badge";
+import { Time } from "../../_components/time";
+
+const SCOPE_LABELS: Record<Scope, string> = {
+  read: "read: every GET",
+  write: "write: also create and change vaults, wallets and transactions; the signer needs this",
+  admin: "admin: also keys, webhooks, policies and settings",
+};
+
+export default function ApiKeysPage() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const keys = useQuery(trpc.credentials.list.queryOptions());
+  const invalidate = () => queryClient.invalidateQueries({ queryKey: trpc.credentials.list.queryKey() });
+  const [shown, setShown] = useState<{ title: string; keyId: string; secret: string } | null>(null);
+
+  const [label, setLabel] = useState("");
+  const [scopes, setScopes] = useState<Scope[]>(["write"]);
+  const [expiresAt, setExpiresAt] = useState("");
+  const create = useMutation(
+    trpc.credentials.create.mutationOptions({
+      onSuccess: (key) => {
+        setShown({ title: `New API key "${key.label}"`, keyId: key.keyId, secret: `${key.keyId}:${key.secret}` });
+        setLabel("");
+        void invalidate();
+      },
+    }),
+  );
+  const failure = formFailure(create.error, ["label", "scopes", "expiresAt"]);
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    create.mutate({
+      label,
+      ...(scopes.length > 0 ? { scopes } : {}),
+      ...(expiresAt ? { expiresAt: new Date(expiresAt).toISOString() } : {}),
+    });
+  }
+
+  return (
+    <>
+      <h1>API keys</h1>
+      <p>
+        Your systems and your signer call the API with <code>Authorization: Bearer &lt;keyId&gt;:&lt;secret&gt;</code>. A key sent over plain
+        HTTP is marked exposed: rotate it.
+      </p>
+      {shown && (
+        <SecretOnce title={shown.title} secret={shown.secret} onDone={() => setShown(null)}>
+          <p>
+            Key ID <code>{shown.keyId}</code>. For the signer: <code>signer login --url {typeof window === "undefined" ? "" : window.location.origin} --key &lt;this secret&gt;</code>
+          </p>
+        </SecretOnce>
+      )}
+      {keys.error ? (
+        <ErrorNotice error={keys.error} title="Could not load API keys" />
+      ) : !keys.data ? (
+        <Loading what="API keys" />
+      ) : keys.data.data.length === 0 ? (
+        <Empty>No API keys yet.</Empty>
+      ) : (
+        <div className="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Label</th>
+                <th scope="col">Key ID</th>
+                <th scope="col">Scopes</th>
+                <th scope="col">Status</th>
+                <th scope="col">Created</th>
+                <th scope="col">Expires</th>
+                <th scope="col">Last used</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {keys.data.data.map((key) => (
+                <KeyRow key={key.keyId} apiKey={key} onSecret={(title, keyId, secret) => setShown({ title, keyId, secret: `${keyId}:${secret}` })} onChanged={invalidate} />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <section className="panel" aria-labelledby="create-key-heading">
+        <h2 id="create-key-heading">Create an API key</h2>
+        <form onSubmit={submit} noValidate>
+          <TextField label="Label" value={label} onChange={(e) => setLabel(e.target.value)} required maxLength={100} error={failure.field("label")} hint="What uses it, e.g. signer or ledger sync." />
+          <CheckboxGroup
+            legend="Scopes"
+            options={SCOPES.map((s) => ({ value: s, label: SCOPE_LABELS[s] }))}
+            value={scopes}
+            onChange={setScopes}
+            error={failure.field("scopes")}
+            hint="Each scope includes the ones before it. None ticked: full access."
+          />
+          <TextField label="Expires at" type="datetime-local" value={expiresAt} onChange={(e) => setExpiresAt(e.target.value)} error={failure.field("expiresAt")} hint="Optional; in your local time." />
+          <FormError message={failure.form} />
+          <button type="submit" disabled={create.isPending}>
+            Create API key
+          </button>
+        </form>
+      </section>
+    </>
+  );
+}
+
+function KeyRow({ apiKey, onSecret, onChanged }: { apiKey: ApiKey; onSecret: (title: string, keyId: string, secret: string) => void; onChanged: () => void }) {
+  const trpc = useTRPC();
+  const [rotating, setRotating] = useState(false);
+  const [grace, setGrace] = useState("1440");
+  const rotate = useMutation(
+    trpc.credentials.rotate.mutationOptions({
+      onSuccess: (result) => {
+        setRotating(false);
+        onSecret(`Rotated "${apiKey.label}": the new key (the old one works until ${new Date(result.oldKeyExpiresAt).toLocaleString()})`, result.newKeyId, result.secret);
+        onChanged();
+      },
+    }),
+  );
+  const revoke = useMutation(trpc.credentials.revoke.mutationOptions({ onSuccess: onChanged }));
+  const usable = apiKey.status === "ACTIVE";
+  return (
+    <>
+      <tr data-testid="api-key-row" data-key-id={apiKey.keyId}>
+        <td>{apiKey.label}</td>
+        <td className="mono">{apiKey.keyId}</td>
+        <td>{apiKey.scopes.length === 0 ? "full access" : apiKey.scopes.join(", ")}</td>
+        <td>
+          <StatusBadge status={apiKey.status} />
+          {apiKey.exposed && (
+            <div>
+              <StatusBadge status="FAILED">EXPOSED: rotate now</StatusBadge>
+            </div>
+          )}
+        </td>
+        <td>
+          <Time at={apiKey.createdAt} />
+        </td>
+        <td>{apiKey.expiresAt ? <Time at={apiKey.expiresAt} /> : "never"}</td>
+        <td>{apiKey.lastUsedAt ? <Time at={apiKey.lastUsedAt} /> : "never"}</td>
+        <td>
+          {usable && (
+            <div className="actions">
+              <button type="button" className="secondary small" onClick={() => setRotating((r) => !r)} aria-expanded={rotating}>
+                Rotate
+              </button>
+              <button
+                type="button"
+                className="danger small"
+                disabled={revoke.isPending}
+                onClick={() => window.confirm(`Revoke "${apiKey.label}" now? Calls with it fail at once.`) && revoke.mutate({ keyId: apiKey.keyId })}
+              >
+                Revoke
+              </button>
+            </div>
+          )}
+          <ErrorNotice error={revoke.error} />
+        </td>
+      </tr>
+      {rotating && (
+        <tr>
+          <td colSpan={8}>
+            <form
+              className="row"
+              onSubmit={(e: FormEvent) => {
+                e.preventDefault();
+                rotate.mutate({ keyId: apiKey.keyId, gracePeriodMinutes: Number(grace) });
+              }}
+            >
+              <TextField label="Grace period (minutes)" type="number" min={0} max={10080} value={grace} onChange={(e) => setGrace(e.target.value)} hint="How long the old key keeps working: 0 ends it now, at most 10080 (7 days)." />
+              <div className="field">
+                <button type="submit" disabled={rotate.isPending}>
+                  Rotate key
+                </button>
+              </div>
+              <FormError message={formFailure(rotate.error, []).form} />
+            </form>
+          </td>
+        </tr>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,205 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { useParams } from "next/navigation";
+import { useState, type FormEvent } from "react";
+import { formatUnits, multiplyRaw } from "../../../../src/dashboard/amounts";
+import type { Transaction } from "../../../../src/dashboard/router-types";
+import { useTRPC } from "../../../../src/dashboard/trpc";
+import { isCancellable, isTerminal } from "../../../../src/dashboard/vocabulary";
+import { Amount } from "../../../_components/amount";
+import { TextField } from "../../../_components/field";
+import { ErrorNotice, Loading } from "../../../_components/states";
+import { StatusBadge } from "../../../_components/status-badge";
+import { Time } from "../../../_components/time";
+import { useAssets } from "../../../_components/use-assets";
+
+/** Polled while the transfer moves; nothing changes once it is terminal. */
+const POLL_MS = 1_500;
+
+export default function TransactionPage() {
+  const { id } = useParams<{ id: string }>();
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const live = (data: Transaction | undefined) => (data && isTerminal(data.status) ? false : POLL_MS);
+  const tx = useQuery({ ...trpc.transactions.get.queryOptions({ transactionId: id }), refetchInterval: (q) => live(q.state.data) });
+  const events = useQuery({ ...trpc.transactions.events.queryOptions({ transactionId: id }), refetchInterval: () => live(tx.data) });
+  const { byId } = useAssets();
+  const [reason, setReason] = useState("");
+  const cancel = useMutation(
+    trpc.transactions.cancel.mutationOptions({
+      onSuccess: (updated) => {
+        queryClient.setQueryData(trpc.transactions.get.queryKey({ transactionId: id }), updated);
+        void queryClient.invalidateQueries({ queryKey: trpc.transactions.events.queryKey({ transactionId: id }) });
+      },
+    }),
+  );
+
+  if (tx.error) return <ErrorNotice error={tx.error} title="Could not load the transaction" />;
+  if (!tx.data) return <Loading what="the transaction" />;
+  const t = tx.data;
+  const asset = t.assetId ? byId.get(t.assetId) : undefined;
+  const native = [...byId.values()].find((a) => a.networkCode === t.networkCode && a.kind === "NATIVE");
+
+  function submitCancel(event: FormEvent) {
+    event.preventDefault();
+    cancel.mutate({ transactionId: id, ...(reason.trim() ? { reason: reason.trim() } : {}) });
+  }
+
+  return (
+    <>
+      <p>
+        <Link href="/transactions">← Transactions</Link>
+      </p>
+      <h1>
+        Transfer <span className="mono small">{t.id}</span>
+      </h1>
+      <p aria-live="polite" data-testid="transaction-status">
+        Status: <StatusBadge status={t.status} />
+        {t.subStatus && <> · {t.subStatus}</>}
+        {t.statusReason && <span className="muted"> · {t.statusReason}</span>}
+        {!isTerminal(t.status) && <span className="muted small"> (updating live)</span>}
+      </p>
+      {t.status === "PENDING_SIGNATURE" && (
+        <p className="notice warning">
+          Waiting for your signer: run <code>signer review {t.id}</code> on the signer&apos;s machine.
+        </p>
+      )}
+      <div className="grid">
+        <section className="panel" aria-labelledby="intent-heading">
+          <h2 id="intent-heading">Transfer</h2>
+          <dl className="facts">
+            <dt>Amount</dt>
+            <dd data-testid="transaction-amount">
+              <Amount raw={t.amount} decimals={asset?.decimals} symbol={asset?.symbol} />
+            </dd>
+            <dt>Network</dt>
+            <dd>
+              {t.networkCode} (chain {t.chainId})
+            </dd>
+            <dt>Source</dt>
+            <dd>
+              <Link href={`/wallets/${t.sourceWalletId}`} className="mono">
+                {t.sourceAddress}
+              </Link>
+            </dd>
+            <dt>Destination</dt>
+            <dd className="mono">{t.destinationAddress ?? "—"}</dd>
+            <dt>External ID</dt>
+            <dd>{t.externalId ?? "—"}</dd>
+            <dt>Note</dt>
+            <dd>{t.note ?? "—"}</dd>
+            <dt>Created</dt>
+            <dd>
+              <Time at={t.createdAt} />
+            </dd>
+          </dl>
+        </section>
+        <section className="panel" aria-labelledby="chain-heading">
+          <h2 id="chain-heading">On chain</h2>
+          <dl className="facts">
+            <dt>Nonce</dt>
+            <dd>{t.nonce ?? "—"}</dd>
+            <dt>Fee caps</dt>
+            <dd>
+              {t.fee ? (
+                <>
+                  gas limit {t.fee.gasLimit}, max fee {t.fee.maxFeePerGas} Qwei/gas, max priority fee {t.fee.maxPriorityFeePerGas} Qwei/gas
+                  <div className="muted small">
+                    at most {native ? formatUnits(multiplyRaw(t.fee.gasLimit, t.fee.maxFeePerGas), native.decimals) : multiplyRaw(t.fee.gasLimit, t.fee.maxFeePerGas)}{" "}
+                    {native?.symbol ?? "Qwei"} in fees
+                  </div>
+                </>
+              ) : (
+                "set when the transfer is released for signing"
+              )}
+            </dd>
+            <dt>Signing hash</dt>
+            <dd className="mono">{t.signingHash ?? "—"}</dd>
+            <dt>Chain hash</dt>
+            <dd className="mono" data-testid="chain-tx-hash">
+              {t.chainTxHash ?? "—"}
+            </dd>
+            <dt>Block</dt>
+            <dd>{t.blockNumber ?? "—"}</dd>
+            <dt>Confirmations</dt>
+            <dd data-testid="confirmations">
+              {t.confirmations} of {t.requiredConfirmations}
+            </dd>
+            <dt>Signed</dt>
+            <dd>
+              <Time at={t.signedAt} />
+            </dd>
+            <dt>Broadcast</dt>
+            <dd>
+              <Time at={t.broadcastAt} />
+            </dd>
+            <dt>Completed</dt>
+            <dd>
+              <Time at={t.completedAt} />
+            </dd>
+          </dl>
+        </section>
+        <section className="panel" aria-labelledby="checks-heading">
+          <h2 id="checks-heading">Checks</h2>
+          <dl className="facts">
+            <dt>Policy</dt>
+            <dd data-testid="policy-result">
+              {t.policy ? (
+                <>
+                  <StatusBadge status={t.policy.decision} />
+                  {t.policy.ruleId ? <> by rule <code>{t.policy.ruleId}</code></> : " (default action)"}
+                </>
+              ) : (
+                "not checked yet"
+              )}
+            </dd>
+            <dt>Screening</dt>
+            <dd data-testid="screening-result">
+              {t.screening ? (
+                <>
+                  <StatusBadge status={t.screening.decision === "CLEAR" ? "ALLOW" : "BLOCK"}>{t.screening.decision}</StatusBadge> by {t.screening.provider}
+                  {t.screening.riskScore !== null && <> · risk score {t.screening.riskScore}</>}
+                  {t.screening.reasons.length > 0 && <div className="muted">{t.screening.reasons.join("; ")}</div>}
+                </>
+              ) : (
+                "not screened yet"
+              )}
+            </dd>
+          </dl>
+        </section>
+      </div>
+      <h2>Timeline</h2>
+      {events.error ? (
+        <ErrorNotice error={events.error} />
+      ) : !events.data ? (
+        <Loading what="the timeline" />
+      ) : (
+        <ol className="timeline" data-testid="timeline">
+          {events.data.events.map((event) => (
+            <li key={event.id}>
+              <StatusBadge status={event.to} /> {event.from ? <span className="muted small">from {event.from}</span> : <span className="muted small">created</span>}
+              {event.subStatus && <> · {event.subStatus}</>}
+              <div className="small">
+                <Time at={event.at} /> · by {event.actor.type}
+                {event.actor.id ? ` ${event.actor.id}` : ""}
+              </div>
+              {event.reason && <div className="small muted">{event.reason}</div>}
+            </li>
+          ))}
+        </ol>
+      )}
+      {isCancellable(t.status) && (
+        <form onSubmit={submitCancel} className="panel">
+          <h2>Cancel</h2>
+          <TextField label="Reason" value={reason} onChange={(e) => setReason(e.target.value)} hint="Optional; kept in the timeline." />
+          <button type="submit" className="danger" disabled={cancel.isPending}>
+            Cancel transfer
+          </button>
+          <ErrorNotice error={cancel.error} title="Could not cancel" />
+        </form>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,72 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { useState, type FormEvent } from "react";
+import type { TransactionStatus } from "../../../src/dashboard/router-types";
+import { useTRPC } from "../../../src/dashboard/trpc";
+import { TRANSACTION_STATUSES } from "../../../src/dashboard/vocabulary";
+import { SelectField, TextField } from "../../_components/field";
+import { Pager, usePager } from "../../_components/pager";
+import { ErrorNotice, Loading } from "../../_components/states";
+import { TransactionsTable } from "./transactions-table";
+
+export default function TransactionsPage() {
+  const trpc = useTRPC();
+  const pager = usePager();
+  const [status, setStatus] = useState<TransactionStatus | "">("");
+  const [externalIdInput, setExternalIdInput] = useState("");
+  const [externalId, setExternalId] = useState("");
+  const list = useQuery({
+    ...trpc.transactions.list.queryOptions({ limit: 25, cursor: pager.cursor, status: status || undefined, externalId: externalId || undefined }),
+    refetchInterval: 5_000,
+  });
+
+  function search(event: FormEvent) {
+    event.preventDefault();
+    setExternalId(externalIdInput.trim());
+    pager.reset();
+  }
+
+  return (
+    <>
+      <h1>Transactions</h1>
+      <p>
+        <Link href="/transactions/new">New transfer</Link>
+      </p>
+      <div className="row">
+        <SelectField
+          label="Status"
+          value={status}
+          onChange={(e) => {
+            setStatus(e.target.value as TransactionStatus | "");
+            pager.reset();
+          }}
+        >
+          <option value="">Any status</option>
+          {TRANSACTION_STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
+        </SelectField>
+        <form onSubmit={search} className="row" role="search">
+          <TextField label="External ID" value={externalIdInput} onChange={(e) => setExternalIdInput(e.target.value)} hint="Your reference, exactly as sent." />
+          <div className="field">
+            <button type="submit">Search</button>
+          </div>
+        </form>
+      </div>
+      {list.error ? (
+        <ErrorNotice error={list.error} title="Could not load transactions" />
+      ) : !list.data ? (
+        <Loading what="transactions" />
+      ) : (
+        <>
+          <TransactionsTable transactions={list.data.transactions} empty={status || externalId ? "No transaction matches these filters." : "No transactions yet."} />
+          <Pager pager={pager} page={list.data.page} />
+        </>
+      )}
+    </>
+  );
+}

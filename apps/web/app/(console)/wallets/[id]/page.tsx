@@ -1,0 +1,234 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { useParams } from "next/navigation";
+import { useState, type FormEvent } from "react";
+import type { Asset, NetworkCode, Wallet } from "../../../../src/dashboard/router-types";
+import { useTRPC } from "../../../../src/dashboard/trpc";
+import { NETWORKS } from "../../../../src/dashboard/vocabulary";
+import { AddressQr } from "../../../_components/address-qr";
+import { Amount } from "../../../_components/amount";
+import { CopyButton } from "../../../_components/copy-button";
+import { FormError, SelectField } from "../../../_components/field";
+import { formFailure } from "../../../_components/form-failure";
+import { ErrorNotice, Loading } from "../../../_components/states";
+import { StatusBadge } from "../../../_components/status-badge";
+import { Time } from "../../../_components/time";
+import { useAssets } from "../../../_components/use-assets";
+
+/** Balances are read live from the chain; this is how often the page asks again. */
+const BALANCE_POLL_MS = 5_000;
+
+export default function WalletPage() {
+  const { id } = useParams<{ id: string }>();
+  const trpc = useTRPC();
+  const wallet = useQuery(trpc.wallets.get.queryOptions({ walletId: id }));
+  if (wallet.error) return <ErrorNotice error={wallet.error} title="Could not load the wallet" />;
+  if (!wallet.data) return <Loading what="the wallet" />;
+  return <WalletView wallet={wallet.data} />;
+}
+
+function WalletView({ wallet }: { wallet: Wallet }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const { assets } = useAssets();
+  const home = useQuery(trpc.vaults.get.queryOptions({ vaultAccountId: wallet.vaultId }));
+  const setWallet = (updated: Wallet) => {
+    queryClient.setQueryData(trpc.wallets.get.queryKey({ walletId: wallet.id }), updated);
+    void queryClient.invalidateQueries({ queryKey: trpc.wallets.listByVault.queryKey() });
+  };
+  const archive = useMutation(trpc.wallets.archive.mutationOptions({ onSuccess: setWallet }));
+  // Per placement: the network's native asset and every tracked asset of that network.
+  const balances = wallet.networkLinks.flatMap((link) =>
+    assets.filter((asset) => asset.networkCode === link.networkCode && (asset.kind === "NATIVE" || wallet.assetIds.includes(asset.id))).map((asset) => ({ link, asset })),
+  );
+
+  return (
+    <>
+      <p>
+        <Link href={`/vaults/${wallet.vaultId}`}>← {home.data?.name ?? "Vault"}</Link>
+      </p>
+      <h1>{wallet.label ?? "Wallet"}</h1>
+      <div className="grid">
+        <section className="panel" aria-labelledby="address-heading">
+          <h2 id="address-heading">Address</h2>
+          <p>
+            <code className="secret" data-testid="wallet-address">
+              {wallet.address}
+            </code>{" "}
+            <CopyButton value={wallet.address} label="Copy address" />
+          </p>
+          <AddressQr address={wallet.address} />
+        </section>
+        <section className="panel" aria-labelledby="wallet-facts-heading">
+          <h2 id="wallet-facts-heading">Details</h2>
+          <dl className="facts">
+            <dt>Type</dt>
+            <dd data-testid="wallet-type">{wallet.type}</dd>
+            <dt>Status</dt>
+            <dd>
+              <StatusBadge status={wallet.status} />
+            </dd>
+            <dt>Home vault</dt>
+            <dd>
+              <Link href={`/vaults/${wallet.vaultId}`}>{home.data?.name ?? wallet.vaultId}</Link>
+            </dd>
+            <dt>Wallet ID</dt>
+            <dd className="mono">{wallet.id}</dd>
+            <dt>Created</dt>
+            <dd>
+              <Time at={wallet.createdAt} />
+            </dd>
+            <dt>Public key</dt>
+            <dd>
+              {wallet.publicKey ? (
+                <details>
+                  <summary>ML-DSA-87, {(wallet.publicKey.length - 2) / 2} bytes</summary>
+                  <code className="small">{wallet.publicKey}</code>
+                </details>
+              ) : (
+                "none (watch-only)"
+              )}
+            </dd>
+          </dl>
+        </section>
+      </div>
+
+      <h2>Balances</h2>
+      <div className="table-wrap">
+        <table data-testid="balances">
+          <thead>
+            <tr>
+              <th scope="col">Network</th>
+              <th scope="col">Asset</th>
+              <th scope="col">Balance</th>
+              <th scope="col">Block</th>
+            </tr>
+          </thead>
+          <tbody>
+            {balances.length === 0 ? (
+              <tr>
+                <td colSpan={4}>
+                  <Loading what="balances" />
+                </td>
+              </tr>
+            ) : (
+              balances.map(({ link, asset }) => <BalanceRow key={`${link.networkCode}:${asset.id}`} wallet={wallet} networkCode={link.networkCode} asset={asset} />)
+            )}
+          </tbody>
+        </table>
+      </div>
+
+      <h2>Network placements</h2>
+      <div className="table-wrap">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Network</th>
+              <th scope="col">Vault</th>
+            </tr>
+          </thead>
+          <tbody>
+            {wallet.networkLinks.map((link) => (
+              <tr key={link.networkCode}>
+                <td>{link.networkCode}</td>
+                <td>
+                  <Link href={`/vaults/${link.vaultId}`} className="mono">
+                    {link.vaultId}
+                  </Link>
+                  {link.vaultId === wallet.vaultId && <span className="muted"> (home)</span>}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {wallet.status === "ACTIVE" && <AddPlacement wallet={wallet} onPlaced={setWallet} />}
+
+      {wallet.status === "ACTIVE" && (
+        <section className="actions">
+          {wallet.type !== "WATCH_ONLY" && (
+            <Link href={`/transactions/new?networkCode=${home.data?.networkCode ?? ""}&vaultId=${wallet.vaultId}&sourceWalletId=${wallet.id}`}>New transfer from this wallet</Link>
+          )}
+          <button
+            type="button"
+            className="danger"
+            disabled={archive.isPending}
+            onClick={() => window.confirm("Archive this wallet? It can no longer send.") && archive.mutate({ walletId: wallet.id })}
+          >
+            Archive wallet
+          </button>
+          <ErrorNotice error={archive.error} title="Could not archive" />
+        </section>
+      )}
+    </>
+  );
+}
+
+function BalanceRow({ wallet, networkCode, asset }: { wallet: Wallet; networkCode: NetworkCode; asset: Asset }) {
+  const trpc = useTRPC();
+  const balance = useQuery({ ...trpc.wallets.balance.queryOptions({ walletId: wallet.id, assetId: asset.id, networkCode }), refetchInterval: BALANCE_POLL_MS });
+  return (
+    <tr data-testid="balance-row" data-asset={asset.symbol}>
+      <td>{networkCode}</td>
+      <td>
+        {asset.symbol} <span className="muted small">({asset.decimals} decimals)</span>
+      </td>
+      <td>
+        {balance.error ? (
+          <ErrorNotice error={balance.error} title="Balance unavailable" />
+        ) : balance.data ? (
+          <Amount raw={balance.data.balance} decimals={asset.decimals} symbol={asset.symbol} />
+        ) : (
+          <span className="muted">reading…</span>
+        )}
+      </td>
+      <td>{balance.data?.blockNumber ?? "—"}</td>
+    </tr>
+  );
+}
+
+function AddPlacement({ wallet, onPlaced }: { wallet: Wallet; onPlaced: (w: Wallet) => void }) {
+  const trpc = useTRPC();
+  const free = NETWORKS.filter((n) => !wallet.networkLinks.some((link) => link.networkCode === n));
+  const [networkCode, setNetworkCode] = useState<NetworkCode | "">(free[0] ?? "");
+  const [vaultId, setVaultId] = useState("");
+  const vaults = useQuery({ ...trpc.vaults.list.queryOptions({ limit: 200, networkCode: networkCode || undefined, status: "ACTIVE" }), enabled: networkCode !== "" });
+  const place = useMutation(trpc.wallets.addNetworkLink.mutationOptions({ onSuccess: onPlaced }));
+  const failure = formFailure(place.error, ["networkCode", "vaultId"], { NETWORK_MISMATCH: "vaultId" });
+  if (free.length === 0) return null;
+  return (
+    <form
+      className="panel"
+      onSubmit={(e: FormEvent) => {
+        e.preventDefault();
+        if (networkCode) place.mutate({ walletId: wallet.id, networkCode, vaultId });
+      }}
+    >
+      <h3>Place on another network</h3>
+      <p className="small">The same address on another QUANTUM network, in a vault of that network.</p>
+      <div className="row">
+        <SelectField label="Network" value={networkCode} onChange={(e) => setNetworkCode(e.target.value as NetworkCode)} error={failure.field("networkCode")}>
+          {free.map((n) => (
+            <option key={n} value={n}>
+              {n}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField label="Vault" value={vaultId} onChange={(e) => setVaultId(e.target.value)} required error={failure.field("vaultId")}>
+          <option value="">Choose a vault…</option>
+          {vaults.data?.vaults.map((v) => (
+            <option key={v.id} value={v.id}>
+              {v.name}
+            </option>
+          ))}
+        </SelectField>
+      </div>
+      <FormError message={failure.form} />
+      <button type="submit" disabled={place.isPending || !vaultId}>
+        Add placement
+      </button>
+    </form>
+  );
+}

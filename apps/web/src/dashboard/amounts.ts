@@ -1,0 +1,36 @@
+/**
+ * Amounts are decimal integer strings of base units (CONTRACT §1); the dashboard shows them with
+ * the asset's decimals. All arithmetic is on bigint and strings: a float would round 18-decimal
+ * amounts (and anything above 2^53 base units) silently.
+ */
+const RAW = /^(0|[1-9][0-9]{0,77})$/;
+
+/** `1500000000000000000`, 18 → `1.5`; trailing zeros of the fraction dropped; thousands not grouped. */
+export function formatUnits(raw: string, decimals: number): string {
+  if (!RAW.test(raw)) throw new Error(`not a base-unit amount: ${raw}`);
+  if (decimals === 0) return raw;
+  const padded = raw.padStart(decimals + 1, "0");
+  const whole = padded.slice(0, padded.length - decimals);
+  const fraction = padded.slice(padded.length - decimals).replace(/0+$/, "");
+  return fraction ? `${whole}.${fraction}` : whole;
+}
+
+export type ParsedAmount = { ok: true; raw: string } | { ok: false; message: string };
+
+/** `1.5`, 18 → `1500000000000000000`; refuses more fraction digits than the asset has, signs, exponents and grouping. */
+export function parseUnits(display: string, decimals: number): ParsedAmount {
+  const text = display.trim();
+  const match = /^([0-9]+)(?:\.([0-9]*))?$/.exec(text) ?? /^()\.([0-9]+)$/.exec(text);
+  if (!match) return { ok: false, message: "enter a number such as 1.5 (digits and one decimal point)" };
+  const whole = match[1] || "0";
+  const fraction = match[2] ?? "";
+  if (fraction.length > decimals) return { ok: false, message: `at most ${decimals} digits after the decimal point for this asset` };
+  const raw = BigInt(whole + fraction.padEnd(decimals, "0")).toString();
+  if (!RAW.test(raw)) return { ok: false, message: "too large" };
+  return { ok: true, raw };
+}
+
+/** Base units of an amount times a price in base units per unit of gas, e.g. the most a transfer can pay in fees. */
+export function multiplyRaw(a: string, b: string): string {
+  return (BigInt(a) * BigInt(b)).toString();
+}

@@ -1,0 +1,113 @@
+import type { NetworkCode, Policy, PolicyDocumentInput } from "./router-types";
+
+/** One rule as the editor holds it: lists as text, one value a line. */
+export interface RuleDraft {
+  id: string;
+  name: string;
+  action: "ALLOW" | "BLOCK";
+  networkCodes: NetworkCode[];
+  sourceVaultIds: string;
+  sourceWalletIds: string;
+  assetIds: string;
+  destinationAddresses: string;
+  amountAbove: string;
+  velocity: boolean;
+  velocityAmount: string;
+  velocityWindowSeconds: string;
+  velocityScope: "WALLET" | "VAULT" | "TENANT";
+}
+
+export function emptyRule(index: number): RuleDraft {
+  return {
+    id: `rule-${index + 1}`,
+    name: "",
+    action: "BLOCK",
+    networkCodes: [],
+    sourceVaultIds: "",
+    sourceWalletIds: "",
+    assetIds: "",
+    destinationAddresses: "",
+    amountAbove: "",
+    velocity: false,
+    velocityAmount: "",
+    velocityWindowSeconds: "86400",
+    velocityScope: "WALLET",
+  };
+}
+
+const lines = (text: string) => text.split(/[\s,]+/).map((v) => v.trim()).filter(Boolean);
+
+export function toDrafts(policy: Policy): RuleDraft[] {
+  return policy.rules.map((rule) => ({
+    id: rule.id,
+    name: rule.name,
+    action: rule.action,
+    networkCodes: rule.match.networkCodes ?? [],
+    sourceVaultIds: (rule.match.sourceVaultIds ?? []).join("\n"),
+    sourceWalletIds: (rule.match.sourceWalletIds ?? []).join("\n"),
+    assetIds: (rule.match.assetIds ?? []).join("\n"),
+    destinationAddresses: (rule.match.destinationAddresses ?? []).join("\n"),
+    amountAbove: rule.match.amountAbove ?? "",
+    velocity: rule.velocity !== undefined,
+    velocityAmount: rule.velocity?.amount ?? "",
+    velocityWindowSeconds: String(rule.velocity?.windowSeconds ?? 86400),
+    velocityScope: rule.velocity?.scope ?? "WALLET",
+  }));
+}
+
+/** The document PUT /v1/policies takes; empty lists and blank fields are left out (no condition). */
+export function toDocument(defaultAction: "ALLOW" | "BLOCK", rules: RuleDraft[]): PolicyDocumentInput {
+  return {
+    defaultAction,
+    rules: rules.map((rule) => {
+      const match: Record<string, unknown> = {};
+      if (rule.networkCodes.length) match.networkCodes = rule.networkCodes;
+      for (const key of ["sourceVaultIds", "sourceWalletIds", "assetIds", "destinationAddresses"] as const) {
+        const values = lines(rule[key]);
+        if (values.length) match[key] = values;
+      }
+      if (rule.amountAbove.trim()) match.amountAbove = rule.amountAbove.trim();
+      return {
+        id: rule.id.trim(),
+        name: rule.name.trim(),
+        action: rule.action,
+        match,
+        ...(rule.velocity ? { velocity: { amount: rule.velocityAmount.trim(), windowSeconds: Number(rule.velocityWindowSeconds), scope: rule.velocityScope } } : {}),
+      };
+    }),
+  } as PolicyDocumentInput;
+}
+
+const AMOUNT = /^(0|[1-9][0-9]{0,77})$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const ADDRESS = /^(0x)?[0-9a-fA-F]{40}$/;
+
+/**
+ * What can be told before asking the service, keyed like the service's own field errors
+ * (`rules.0.id`), so both show in the same place. The service checks again (EIP-55 checksums,
+ * limits) and its answer wins.
+ */
+export function checkDraft(rules: RuleDraft[]): Record<string, string> {
+  const errors: Record<string, string> = {};
+  const seen = new Set<string>();
+  rules.forEach((rule, i) => {
+    const at = (field: string) => `rules.${i}.${field}`;
+    if (!/^[A-Za-z0-9._:-]{1,100}$/.test(rule.id.trim())) errors[at("id")] = "1 to 100 letters, digits and . _ : - only";
+    else if (seen.has(rule.id.trim())) errors[at("id")] = `duplicate rule id "${rule.id.trim()}"`;
+    seen.add(rule.id.trim());
+    if (!rule.name.trim()) errors[at("name")] = "required";
+    if (rule.amountAbove.trim() && !AMOUNT.test(rule.amountAbove.trim())) errors[at("match.amountAbove")] = "base units: a whole number without sign, point or exponent";
+    for (const key of ["sourceVaultIds", "sourceWalletIds", "assetIds"] as const) {
+      const bad = lines(rule[key]).find((v) => !UUID.test(v));
+      if (bad) errors[at(`match.${key}`)] = `not an id: ${bad}`;
+    }
+    const badAddress = lines(rule.destinationAddresses).find((v) => !ADDRESS.test(v));
+    if (badAddress) errors[at("match.destinationAddresses")] = `not an address (40 hex digits, optional 0x): ${badAddress}`;
+    if (rule.velocity) {
+      if (!AMOUNT.test(rule.velocityAmount.trim())) errors[at("velocity.amount")] = "base units: a whole number";
+      const window = Number(rule.velocityWindowSeconds);
+      if (!Number.isInteger(window) || window < 1 || window > 31 * 86_400) errors[at("velocity.windowSeconds")] = "1 to 2678400 seconds (31 days)";
+    }
+  });
+  return errors;
+}

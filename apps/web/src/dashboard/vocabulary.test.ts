@@ -1,0 +1,20 @@
+import { EVENT_TYPES, OPERATOR_SESSION_COOKIE as SERVICE_OPERATOR_COOKIE, SESSION_COOKIE, TERMINAL_STATUSES as SERVICE_TERMINAL, TRANSACTION_STATUSES as SERVICE_STATUSES, CANCELLABLE_STATUSES as SERVICE_CANCELLABLE } from "@qc/core";
+import { NETWORK_CODES } from "@qc/chain";
+import { describe, expect, it } from "vitest";
+import { OPERATOR_SESSION_COOKIE, TENANT_SESSION_COOKIE } from "./session-cookies";
+import { CANCELLABLE_STATUSES, NETWORKS, TERMINAL_STATUSES, TRANSACTION_STATUSES, WEBHOOK_EVENT_TYPES } from "./vocabulary";
+
+describe("the dashboard's copies of the contract's names", () => {
+  it("match the service's lists", () => {
+    expect([...TRANSACTION_STATUSES]).toEqual([...SERVICE_STATUSES]);
+    expect([...TERMINAL_STATUSES].sort()).toEqual([...SERVICE_TERMINAL].sort());
+    expect([...CANCELLABLE_STATUSES].sort()).toEqual([...SERVICE_CANCELLABLE].sort());
+    expect([...WEBHOOK_EVENT_TYPES].sort()).toEqual([...EVENT_TYPES].sort());
+    expect([...NETWORKS].sort()).toEqual([...NETWORK_CODES].sort());
+  });
+
+  it("name the session cookies the service sets", () => {
+    expect(TENANT_SESSION_COOKIE).toBe(SESSION_COOKIE);
+    expect(OPERATOR_SESSION_COOKIE).toBe(SERVICE_OPERATOR_COOKIE);
+  });
+});

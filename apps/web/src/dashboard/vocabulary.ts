@@ -1,0 +1,52 @@
+import type { NetworkCode, Scope, TransactionStatus, WebhookEventType } from "./router-types";
+
+/**
+ * The contract's names the dashboard offers in filters and forms. Client code cannot import the
+ * service's packages (they are server-only), so the lists are spelled out here; the types below
+ * fail to compile if a list misses a name or adds one the routers do not know, and
+ * vocabulary.test.ts compares them with the service's own lists.
+ */
+export const NETWORKS = ["QUANTUM_SANDBOX", "QUANTUM_MAINNET"] as const satisfies readonly NetworkCode[];
+export const NETWORK_NAMES: Record<NetworkCode, string> = { QUANTUM_SANDBOX: "QUANTUM_SANDBOX (chain 20804)", QUANTUM_MAINNET: "QUANTUM_MAINNET (chain 20803)" };
+
+export const TRANSACTION_STATUSES = [
+  "SUBMITTED",
+  "QUEUED",
+  "PENDING_SIGNATURE",
+  "SIGNED",
+  "BROADCASTING",
+  "CONFIRMING",
+  "COMPLETED",
+  "BLOCKED",
+  "REJECTED",
+  "CANCELLED",
+  "EXPIRED",
+  "FAILED",
+] as const satisfies readonly TransactionStatus[];
+export const TERMINAL_STATUSES: readonly TransactionStatus[] = ["COMPLETED", "BLOCKED", "REJECTED", "CANCELLED", "EXPIRED", "FAILED"];
+export const CANCELLABLE_STATUSES: readonly TransactionStatus[] = ["SUBMITTED", "QUEUED", "PENDING_SIGNATURE"];
+
+export const SCOPES = ["read", "write", "admin"] as const satisfies readonly Scope[];
+
+export const WEBHOOK_EVENT_TYPES = [
+  "transaction.created",
+  "transaction.status_changed",
+  "wallet.created",
+  "vault.archived",
+  "credential.rotated",
+  "tenant.verification_changed",
+  "webhook.test",
+] as const satisfies readonly WebhookEventType[];
+
+// Each list holds every name of its type (the `satisfies` above rules out unknown ones).
+type Missing<All, Listed> = Exclude<All, Listed> extends never ? true : ["missing", Exclude<All, Listed>];
+const complete: [
+  Missing<NetworkCode, (typeof NETWORKS)[number]>,
+  Missing<TransactionStatus, (typeof TRANSACTION_STATUSES)[number]>,
+  Missing<Scope, (typeof SCOPES)[number]>,
+  Missing<WebhookEventType, (typeof WEBHOOK_EVENT_TYPES)[number]>,
+] = [true, true, true, true];
+void complete;
+
+export const isTerminal = (status: TransactionStatus) => TERMINAL_STATUSES.includes(status);
+export const isCancellable = (status: TransactionStatus) => CANCELLABLE_STATUSES.includes(status);

@@ -1,0 +1,114 @@
+import { createServer, type Server } from "node:https";
+import type { IncomingMessage } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import { generate } from "selfsigned";
+
+/** What an integrator's endpoint got: the raw bytes, as its verifier must see them. */
+export interface ReceivedRequest {
+  path: string;
+  headers: IncomingMessage["headers"];
+  body: Buffer;
+  /** The n-th request to this path, from 1. */
+  nth: number;
+  /** Parsed body, for assertions. */
+  json: { id: string; type: string; timestamp: string; sequence: number; data: Record<string, unknown> };
+}
+
+/** How the receiver answers one request: a status (and body, headers), or never. */
+export type ReceiverAnswer = { status: number; body?: string; headers?: Record<string, string> } | "hang";
+export type ReceiverScript = (request: ReceivedRequest) => ReceiverAnswer;
+
+export interface TestReceiver {
+  /** `https://127.0.0.1:<port><path>`. */
+  url(path: string): string;
+  /** PEM of its self-signed certificate (names 127.0.0.1), for the deliverer to trust. */
+  certificate: string;
+  received: ReceivedRequest[];
+  /** Requests whose answer is being held ("hang"), until released or their socket dies. */
+  held(): number;
+  /** How a path answers; unscripted paths answer 204. */
+  script(path: string, answer: ReceiverScript): void;
+  close(): Promise<void>;
+}
+
+/**
+ * A real HTTPS webhook receiver on 127.0.0.1 (a self-signed certificate the deliverer is told
+ * to trust), scripted per path: fail n times, answer 410, hang, succeed.
+ */
+export async function startReceiver(): Promise<TestReceiver> {
+  const pems = await generate([{ name: "commonName", value: "receiver.test" }], {
+    keySize: 2048,
+    algorithm: "sha256",
+    extensions: [
+      { name: "basicConstraints", cA: true },
+      { name: "keyUsage", digitalSignature: true, keyEncipherment: true, keyCertSign: true },
+      { name: "extKeyUsage", serverAuth: true },
+      { name: "subjectAltName", altNames: [{ type: 7, ip: "127.0.0.1" }] },
+    ],
+  } as never);
+  const received: ReceivedRequest[] = [];
+  const scripts = new Map<string, ReceiverScript>();
+  const counts = new Map<string, number>();
+  const sockets = new Set<Socket>();
+  let hanging = 0;
+  const server: Server = createServer({ key: pems.private, cert: pems.cert }, (request, response) => {
+    const chunks: Buffer[] = [];
+    request.on("data", (chunk: Buffer) => chunks.push(chunk));
+    request.on("end", () => {
+      const path = request.url ?? "/";
+      const nth = (counts.get(path) ?? 0) + 1;
+      counts.set(path, nth);
+      const body = Buffer.concat(chunks);
+      let parsed: ReceivedRequest["json"];
+      try {
+        parsed = JSON.parse(body.toString("utf8"));
+      } catch {
+        parsed = {} as ReceivedRequest["json"];
+      }
+      const entry: ReceivedRequest = { path, headers: request.headers, body, nth, json: parsed };
+      received.push(entry);
+      const answer: ReceiverAnswer = (scripts.get(path) ?? (() => ({ status: 204 })))(entry);
+      if (answer === "hang") {
+        hanging += 1;
+        response.on("close", () => (hanging -= 1));
+        return;
+      }
+      response.writeHead(answer.status, { "content-type": "text/plain", ...answer.headers }).end(answer.body ?? "");
+    });
+  });
+  server.on("connection", (socket: Socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: (path) => `https://127.0.0.1:${port}${path}`,
+    certificate: pems.cert,
+    received,
+    held: () => hanging,
+    script: (path, answer) => void scripts.set(path, answer),
+    async close() {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+/**
+ * A clock the services read (`now` in ServiceDeps): real time plus an offset the test moves
+ * forward to bring the next scheduled attempt due, instead of waiting minutes or days.
+ */
+export function testClock() {
+  let offsetMs = 0;
+  return {
+    now: () => new Date(Date.now() + offsetMs),
+    /** Moves the clock to `at` (or leaves it, if it is already later). */
+    advanceTo(at: Date) {
+      offsetMs = Math.max(offsetMs, at.getTime() - Date.now());
+    },
+    reset() {
+      offsetMs = 0;
+    },
+  };
+}
