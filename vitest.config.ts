@@ -5,7 +5,7 @@ import { defineConfig } from "vitest/config";
 // globalSetup in packages/db/src/testing/global-setup.ts.
 export default defineConfig({
   test: {
-    projects: ["packages/*/vitest.config.ts", "packages/db/vitest.neon.config.ts", "apps/*/vitest.config.ts"],
+    projects: ["packages/*/vitest.config.ts", "packages/db/vitest.neon.config.ts", "apps/*/vitest.config.ts", "bench/vitest.config.ts"],
     reporters: ["default", "./scripts/summary-reporter.ts"],
   },
 });

@@ -2,7 +2,7 @@
  * API-key check cost after the first use (issue 3: "well under a millisecond"): the
  * Authenticator on a cache hit, beside the bare HMAC-SHA256 it must compute, in the same run.
  *
- *   pnpm --filter @qc/bench auth
+ *   ./qc pnpm --filter @qc/bench auth
  *
  * Uses DATABASE_URL when set, otherwise a throw-away embedded PostgreSQL (only the first,
  * uncached check reads it; the lockout answer is cached for 1 s and refreshed as it would be).
@@ -18,7 +18,7 @@ try {
   const database = createDatabase({ url });
   const pepper = randomBytes(32);
   const [tenant] = await database.db.insert(schema.tenants).values({ name: "Bench", status: "VERIFIED" }).returning();
-  const key = await createApiKey({ db: database.db, pepper, now: () => new Date() }, { tenantId: tenant!.id, userId: null, label: "bench" });
+  const key = await createApiKey({ db: database.db, now: () => new Date() }, pepper, { tenantId: tenant!.id, userId: null, label: "bench" });
   const authenticator = new Authenticator({ database, pepper, now: () => new Date(), log: createLogger("bench", "silent") });
   const request = { authorization: `Bearer ${key.keyId}:${key.secret}`, ip: "127.0.0.1", requestId: "bench" };
 

@@ -4,7 +4,8 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runMigrations } from "@qc/db";
-import { ensureDatabaseExists, startEmbeddedPostgres } from "@qc/db/embedded";
+import { ensureDatabaseExists, startEmbeddedPostgres, type EmbeddedPostgresHandle } from "@qc/db/embedded";
+import { stopOnSignal } from "./stop-on-signal";
 
 export function freePort(): Promise<number> {
   return new Promise((done) => {
@@ -17,25 +18,40 @@ export function freePort(): Promise<number> {
 
 /**
  * A migrated database for one benchmark run: on DATABASE_URL when set, otherwise on a
- * throw-away embedded PostgreSQL. `dispose()` stops the embedded server and removes `work`.
+ * throw-away embedded PostgreSQL. `dispose()` stops the embedded server and removes `work`; an
+ * interrupt (SIGINT, SIGTERM) or a failure while preparing does the same.
  */
 export async function benchDatabase(prefix: string): Promise<{ url: string; work: string; dispose(): Promise<void> }> {
   const work = mkdtempSync(join(tmpdir(), `${prefix}-`));
-  let stop: (() => Promise<void>) | undefined;
-  let adminUrl = process.env.DATABASE_URL;
-  if (!adminUrl) {
-    const pg = await startEmbeddedPostgres({ dataDir: join(work, "pg"), port: await freePort(), persistent: false, unsafeFast: true });
-    stop = pg.stop;
-    adminUrl = pg.url;
-  }
-  const url = await ensureDatabaseExists(adminUrl, `${prefix.replace(/-/g, "_")}_${randomBytes(4).toString("hex")}`);
-  await runMigrations(url);
-  return {
-    url,
-    work,
-    dispose: async () => {
-      await stop?.();
+  const adminUrl = process.env.DATABASE_URL;
+  const starting: Promise<EmbeddedPostgresHandle | undefined> = adminUrl
+    ? Promise.resolve(undefined)
+    : freePort().then((port) => startEmbeddedPostgres({ dataDir: join(work, "pg"), port, persistent: false, unsafeFast: true }));
+  let stopped: Promise<void> | undefined;
+  // Once, whoever asks first (the benchmark's finally or a signal arriving at the same time).
+  const stop = () =>
+    (stopped ??= (async () => {
+      const pg = await starting.catch(() => undefined);
+      await pg?.stop();
       rmSync(work, { recursive: true, force: true });
-    },
-  };
+    })());
+  const release = stopOnSignal(stop);
+  try {
+    const server = await starting;
+    if (server) process.stderr.write(`[bench] embedded PostgreSQL on port ${server.port} (data in ${join(work, "pg")})\n`);
+    const url = await ensureDatabaseExists(adminUrl ?? server!.url, `${prefix.replace(/-/g, "_")}_${randomBytes(4).toString("hex")}`);
+    await runMigrations(url);
+    return {
+      url,
+      work,
+      dispose: async () => {
+        await stop();
+        release();
+      },
+    };
+  } catch (error) {
+    await stop();
+    release();
+    throw error;
+  }
 }

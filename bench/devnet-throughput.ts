@@ -1,8 +1,8 @@
 // Devnet admission and mining throughput for signed 0x51 transfers, next to the raw
 // ML-DSA-87 verify rate measured in the same process. Loopback only, bounded (< 2 min).
 //
-//   pnpm tsx bench/devnet-throughput.ts            # 800 transfers from 16 senders
-//   BENCH_TXS=2000 BENCH_SENDERS=40 pnpm tsx bench/devnet-throughput.ts
+//   ./qc pnpm --filter @qc/bench devnet                            # 800 transfers from 16 senders
+//   BENCH_TXS=2000 BENCH_SENDERS=40 ./qc pnpm --filter @qc/bench devnet
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
@@ -17,8 +17,9 @@ import {
   type QuantumTransactionSerializable,
 } from "../packages/chain/src/index";
 import { startDevnet, type DevnetMetrics } from "../apps/devnet/src/index";
+import { stopChild, stopOnSignal } from "./stop-on-signal";
 
-// By default the devnet runs in its own process (as `pnpm --filter @qc/devnet start` would),
+// By default the devnet runs in its own process (as `./qc pnpm --filter @qc/devnet start` would),
 // so the load generator does not steal its event loop; BENCH_IN_PROCESS=1 shares one.
 const IN_PROCESS = process.env.BENCH_IN_PROCESS === "1";
 
@@ -90,6 +91,7 @@ async function startChildDevnet(): Promise<{ url: string; close(): Promise<void>
     cwd: fileURLToPath(new URL("../apps/devnet/", import.meta.url)),
     stdio: ["ignore", "pipe", "inherit"],
   });
+  stopOnSignal(() => stopChild(child));
   const url = await new Promise<string>((resolve, reject) => {
     let out = "";
     child.stdout!.on("data", (chunk: Buffer) => {
@@ -99,14 +101,7 @@ async function startChildDevnet(): Promise<{ url: string; close(): Promise<void>
     });
     child.once("exit", (code) => reject(new Error(`devnet exited with ${code}`)));
   });
-  return {
-    url,
-    close: () =>
-      new Promise<void>((resolve) => {
-        child.once("exit", () => resolve());
-        child.kill("SIGTERM");
-      }),
-  };
+  return { url, close: () => stopChild(child) };
 }
 
 const devnet = IN_PROCESS ? await startDevnet({ chainId: CHAIN_ID, port: 0, blockTimeMs: 0, prefund }) : await startChildDevnet();

@@ -1,30 +1,42 @@
 /**
- * HTTP benchmark (issue 2): requests/s and latency of the real web server process against a
- * bare node:http (and node:https) server measured in the same run, on loopback only.
+ * HTTP benchmark (issues 2 and 15): requests/s and latency of the real web server process
+ * against a bare node:http (and node:https) server and against its own `/healthz`, measured in
+ * the same run, on loopback only. Also counts what each target cost the database (transactions
+ * and rows written per request, from pg_stat_database), so "a write per request" shows.
  *
- *   pnpm --filter @qc/bench http            # 10 s per target, 50 connections
- *   BENCH_SECONDS=5 BENCH_CONNECTIONS=20 pnpm --filter @qc/bench http
+ *   ./qc pnpm --filter @qc/bench http            # 10 s per target, 50 connections
+ *   BENCH_SECONDS=5 BENCH_CONNECTIONS=20 ./qc pnpm --filter @qc/bench http
+ *   BENCH_TARGETS=healthz,vault BENCH_CPU_PROF=/tmp/prof ./qc pnpm --filter @qc/bench http
  *
+ * BENCH_TARGETS picks targets by key (bare-http, bare-https, healthz, unauthenticated, vault,
+ * credentials); BENCH_CPU_PROF writes a V8 CPU profile of the web process into that
+ * directory when it stops (open it in Chrome DevTools or speedscope).
  * Uses DATABASE_URL when set, otherwise a throw-away embedded PostgreSQL.
+ * Writes bench/results/http-<time>.json.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
 import { join, resolve } from "node:path";
 import autocannon from "autocannon";
 import { createApiKey } from "@qc/core";
-import { createDatabase, schema } from "@qc/db";
+import { createDatabase, schema, sql } from "@qc/db";
 import { benchDatabase, freePort } from "./database";
 import { generate } from "selfsigned";
+import { stopChild, stopOnSignal } from "./stop-on-signal";
 
 const root = resolve(import.meta.dirname, "..");
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const only = process.env.BENCH_TARGETS?.split(",").map((s) => s.trim());
+const cpuProfileDir = process.env.BENCH_CPU_PROF;
 process.env.NODE_TLS_REJECT_UNAUTHORIZED = "0"; // loopback, our own self-signed certificate
 
-function start(args: string[], env: NodeJS.ProcessEnv, readyWhen: RegExp): Promise<ChildProcess> {
+function start(args: string[], env: NodeJS.ProcessEnv, readyWhen: RegExp, nodeFlags: string[] = []): Promise<ChildProcess> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ["--import", "tsx", ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [...nodeFlags, "--import", "tsx", ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    stopOnSignal(() => stopChild(child));
     let output = "";
     const onData = (c: Buffer) => {
       output += c.toString();
@@ -37,20 +49,52 @@ function start(args: string[], env: NodeJS.ProcessEnv, readyWhen: RegExp): Promi
 }
 
 interface Result {
+  key: string;
   name: string;
   rps: number;
   p50: number;
   p99: number;
   non2xx: number;
-  statuses: string;
+  statuses: Record<string, number>;
+  /** Per request, from pg_stat_database over the run (null for the bare servers). */
+  db: { transactions: number; rowsWritten: number } | null;
+  /**
+   * CPU time the server process spent per request (user + system, from /proc): what a request
+   * costs whatever else the machine is doing, where req/s also measures the machine's load.
+   */
+  serverCpuMsPerRequest: number | null;
 }
 
-async function load(name: string, url: string, headers: Record<string, string> = {}): Promise<Result> {
-  const result = await autocannon({ url, connections, duration: seconds, headers });
-  const statuses = Object.entries(result.statusCodeStats ?? {})
-    .map(([code, v]) => `${code}×${(v as { count: number }).count}`)
-    .join(" ");
-  return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, statuses };
+/** User + system CPU time of a process so far, in ms (Linux /proc; null elsewhere). */
+function processCpuMs(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // Fields 14 and 15 of /proc/<pid>/stat (utime, stime), counted after the command name.
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return null;
+  }
+}
+// USER_HZ: 100 on every Linux architecture Node runs on.
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/** Transactions committed and rows inserted/updated/deleted in the benchmark's database so far. */
+async function databaseCounters(url: string): Promise<{ transactions: number; rowsWritten: number }> {
+  const database = createDatabase({ url });
+  try {
+    // Statistics reach pg_stat_database up to a second after a transaction ends.
+    await new Promise((r) => setTimeout(r, 2500));
+    await database.db.execute(sql`select pg_stat_clear_snapshot()`);
+    const rows = await database.db.execute<{ xact: string; written: string }>(
+      sql`select xact_commit + xact_rollback as xact, tup_inserted + tup_updated + tup_deleted as written from pg_stat_database where datname = current_database()`,
+    );
+    const row = (rows as unknown as { rows?: { xact: string; written: string }[] }).rows?.[0] ?? (rows as unknown as { xact: string; written: string }[])[0]!;
+    return { transactions: Number(row.xact), rowsWritten: Number(row.written) };
+  } finally {
+    await database.close();
+  }
 }
 
 const bench = await benchDatabase("qc-bench-http");
@@ -61,7 +105,7 @@ try {
   const pepper = randomBytes(32);
   const database = createDatabase({ url: databaseUrl });
   const [tenant] = await database.db.insert(schema.tenants).values({ name: "Bench", status: "VERIFIED" }).returning();
-  const key = await createApiKey({ db: database.db, pepper, now: () => new Date() }, { tenantId: tenant!.id, userId: null, label: "bench" });
+  const key = await createApiKey({ db: database.db, now: () => new Date() }, pepper, { tenantId: tenant!.id, userId: null, label: "bench" });
   await database.close();
 
   const pems = await generate([{ name: "commonName", value: "localhost" }], { keySize: 2048 } as never);
@@ -69,53 +113,133 @@ try {
   writeFileSync(join(work, "key.pem"), pems.private);
   const [bareHttp, bareHttps, webHttps, webHttp] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
   children.push(await start(["bench/bare-server.ts", String(bareHttp), String(bareHttps), Buffer.from(pems.cert).toString("base64"), Buffer.from(pems.private).toString("base64")], {}, /ready/));
-  children.push(
-    await start(
-      ["apps/web/server.ts"],
-      {
-        DATABASE_URL: databaseUrl,
-        HTTPS_PORT: String(webHttps),
-        HTTP_PORT: String(webHttp),
-        HOST: "127.0.0.1",
-        TLS_CERT_FILE: join(work, "cert.pem"),
-        TLS_KEY_FILE: join(work, "key.pem"),
-        WEB_DASHBOARD: "false",
-        LOG_LEVEL: "info",
-        DATA_DIR: work,
-        API_KEY_PEPPER: pepper.toString("hex"),
-        NODE_ENV: "production",
-        KYC_WEBHOOK_SECRET: "bench-kyc-secret-0123456789abcdef",
-        // Capacity, not policy: the per-tenant bucket (100/s by default) would answer 429s.
-        RATE_LIMIT_PER_SECOND: "1000000",
-      },
-      /web listening/,
-    ),
+  const web = await start(
+    ["apps/web/server.ts"],
+    {
+      DATABASE_URL: databaseUrl,
+      HTTPS_PORT: String(webHttps),
+      HTTP_PORT: String(webHttp),
+      HOST: "127.0.0.1",
+      TLS_CERT_FILE: join(work, "cert.pem"),
+      TLS_KEY_FILE: join(work, "key.pem"),
+      WEB_DASHBOARD: "false",
+      LOG_LEVEL: "info",
+      DATA_DIR: work,
+      API_KEY_PEPPER: pepper.toString("hex"),
+      WEBHOOK_SECRET_KEY: randomBytes(32).toString("hex"),
+      NODE_ENV: "production",
+      KYC_WEBHOOK_SECRET: "bench-kyc-secret-0123456789abcdef",
+      // Capacity, not policy: the per-tenant bucket (100/s by default) would answer 429s.
+      RATE_LIMIT_PER_SECOND: "1000000",
+      RATE_LIMIT_BURST: "1000000",
+      // One source address sends every request here; the lockout must not trip on the 401 run.
+      LOCKOUT_FAILURES: "1000000000",
+    },
+    /web listening/,
+    cpuProfileDir ? ["--cpu-prof", `--cpu-prof-dir=${cpuProfileDir}`] : [],
   );
-  const auth = { authorization: `Bearer ${key.keyId}:${key.secret}` };
+  children.push(web);
+  const base = `https://127.0.0.1:${webHttps}`;
+  const authorization = `Bearer ${key.keyId}:${key.secret}`;
+  process.stderr.write("[bench] web server ready; creating the bench vault\n");
+  const created = await fetch(`${base}/v1/vault/accounts`, {
+    method: "POST",
+    headers: { authorization, "content-type": "application/json" },
+    body: JSON.stringify({ name: "bench vault", networkCode: "QUANTUM_SANDBOX" }),
+  });
+  if (created.status !== 201) throw new Error(`creating the bench vault answered ${created.status}: ${await created.text()}`);
+  const vault = (await created.json()) as { id: string };
+
+  const bare = children[0]!;
+  // What the server burns with no request at all (timers, pools, the job queue's polling), per
+  // second: taken out of each target's CPU time, so a slow target is not charged for it.
+  const idleStart = processCpuMs(web.pid);
+  await new Promise((r) => setTimeout(r, 3000));
+  const idleCpuMsPerSecond = idleStart !== null ? (processCpuMs(web.pid)! - idleStart) / 3 : 0;
+  process.stderr.write(`[bench] web process at rest: ${idleCpuMsPerSecond.toFixed(1)} ms CPU per second\n`);
+  const targets: { key: string; name: string; url: string; headers?: Record<string, string>; database: boolean }[] = [
+    { key: "bare-http", name: "bare node:http  GET /", url: `http://127.0.0.1:${bareHttp}/`, database: false },
+    { key: "bare-https", name: "bare node:https GET /", url: `https://127.0.0.1:${bareHttps}/`, database: false },
+    { key: "healthz", name: "web GET /healthz", url: `${base}/healthz`, database: true },
+    { key: "vault", name: "web GET /v1/vault/accounts/{id} API key", url: `${base}/v1/vault/accounts/${vault.id}`, headers: { authorization }, database: true },
+    { key: "credentials", name: "web GET /v1/credentials API key", url: `${base}/v1/credentials`, headers: { authorization }, database: true },
+    // Last: its audit rows reach pg_stat_database seconds after they are written, and would be
+    // counted against the next target.
+    { key: "unauthenticated", name: "web GET /v1/vault/accounts/{id} no credentials → 401", url: `${base}/v1/vault/accounts/${vault.id}`, database: true },
+  ];
   const results: Result[] = [];
-  results.push(await load("bare node:http  GET /", `http://127.0.0.1:${bareHttp}/`));
-  results.push(await load("bare node:https GET /", `https://127.0.0.1:${bareHttps}/`));
-  results.push(await load("web  GET /healthz", `https://127.0.0.1:${webHttps}/healthz`));
-  results.push(await load("web  GET /v1/credentials (no credentials → 401)", `https://127.0.0.1:${webHttps}/v1/credentials`));
-  results.push(await load("web  GET /v1/credentials (API key, DB read)", `https://127.0.0.1:${webHttps}/v1/credentials`, auth));
-  const baseline = results[0]!.rps;
-  const tlsBaseline = results[1]!.rps;
-  console.log(`\n${seconds} s per target, ${connections} connections, loopback, ${new Date().toISOString()}\n`);
-  console.log("target".padEnd(54), "req/s".padStart(9), "p50 ms".padStart(8), "p99 ms".padStart(8), " ÷http  ÷https  statuses");
+  for (const target of targets) {
+    if (only && !only.includes(target.key)) continue;
+    process.stderr.write(`[bench] ${target.name}…\n`);
+    const before = target.database ? await databaseCounters(databaseUrl) : null;
+    const server = target.database ? web : bare;
+    const cpuBefore = processCpuMs(server.pid);
+    const startedAt = performance.now();
+    const run = await autocannon({ url: target.url, connections, duration: seconds, headers: target.headers ?? {} });
+    const elapsedSeconds = (performance.now() - startedAt) / 1000;
+    const cpuAfter = processCpuMs(server.pid);
+    const atRest = server === web ? idleCpuMsPerSecond * elapsedSeconds : 0;
+    const after = target.database ? await databaseCounters(databaseUrl) : null;
+    const statuses: Record<string, number> = {};
+    for (const [code, value] of Object.entries(run.statusCodeStats ?? {})) statuses[code] = (value as { count: number }).count;
+    const requests = run.requests.total || 1;
+    results.push({
+      key: target.key,
+      name: target.name,
+      rps: run.requests.average,
+      p50: run.latency.p50,
+      p99: run.latency.p99,
+      non2xx: run.non2xx,
+      statuses,
+      db: before && after ? { transactions: (after.transactions - before.transactions) / requests, rowsWritten: (after.rowsWritten - before.rowsWritten) / requests } : null,
+      serverCpuMsPerRequest: cpuBefore !== null && cpuAfter !== null ? Math.max(0, cpuAfter - cpuBefore - atRest) / requests : null,
+    });
+  }
+
+  const rps = (key: string) => results.find((r) => r.key === key)?.rps;
+  const healthz = rps("healthz");
+  const cpu = (key: string) => results.find((r) => r.key === key)?.serverCpuMsPerRequest ?? null;
+  const cpuRatio = (key: string) => (cpu("healthz") && cpu(key) ? cpu("healthz")! / cpu(key)! : null);
+  console.log(`\n${seconds} s per target, ${connections} connections, loopback, ${cpus().length} cores, load ${loadavg()[0]!.toFixed(1)}, ${new Date().toISOString()}\n`);
+  console.log("target".padEnd(54), "req/s".padStart(8), "p50 ms".padStart(7), "p99 ms".padStart(7), "÷healthz".padStart(9), "cpu µs/req".padStart(11), "db tx/req".padStart(10), "rows/req".padStart(9), " statuses");
   for (const r of results) {
     console.log(
       r.name.padEnd(54),
-      r.rps.toFixed(0).padStart(9),
-      String(r.p50).padStart(8),
-      String(r.p99).padStart(8),
-      (r.rps / baseline).toFixed(3).padStart(6),
-      (r.rps / tlsBaseline).toFixed(3).padStart(7),
-      ` ${r.statuses}`,
+      r.rps.toFixed(0).padStart(8),
+      String(r.p50).padStart(7),
+      String(r.p99).padStart(7),
+      (healthz ? (r.rps / healthz).toFixed(3) : "-").padStart(9),
+      (r.serverCpuMsPerRequest !== null ? (r.serverCpuMsPerRequest * 1000).toFixed(0) : "-").padStart(11),
+      (r.db ? r.db.transactions.toFixed(3) : "-").padStart(10),
+      (r.db ? r.db.rowsWritten.toFixed(3) : "-").padStart(9),
+      ` ${Object.entries(r.statuses)
+        .map(([code, count]) => `${code}×${count}`)
+        .join(" ")}`,
     );
   }
-  console.log(JSON.stringify({ seconds, connections, results }, null, 0));
+  const ratios = {
+    vaultOverHealthz: healthz && rps("vault") ? rps("vault")! / healthz : null,
+    unauthenticatedOverHealthz: healthz && rps("unauthenticated") ? rps("unauthenticated")! / healthz : null,
+    credentialsOverHealthz: healthz && rps("credentials") ? rps("credentials")! / healthz : null,
+    // The same ratio from CPU time per request (healthz's cost ÷ the target's): robust to the machine's load.
+    vaultCpuOverHealthz: cpuRatio("vault"),
+    unauthenticatedCpuOverHealthz: cpuRatio("unauthenticated"),
+  };
+  console.log(`\nratios: ${JSON.stringify(ratios)}`);
+  const report = {
+    benchmark: "http",
+    at: new Date().toISOString(),
+    machine: { cores: cpus().length, cpu: cpus()[0]?.model, node: process.version, loadavg1: loadavg()[0] },
+    seconds,
+    connections,
+    webIdleCpuMsPerSecond: idleCpuMsPerSecond,
+    results,
+    ratios,
+  };
+  mkdirSync(new URL("./results/", import.meta.url), { recursive: true });
+  writeFileSync(new URL(`./results/http-${Date.now()}.json`, import.meta.url), `${JSON.stringify(report, null, 2)}\n`);
 } finally {
-  for (const child of children) child.kill("SIGTERM");
-  await new Promise((r) => setTimeout(r, 500));
+  // SIGTERM lets the web process stop cleanly, which is when --cpu-prof writes its profile.
+  await Promise.all(children.map((child) => stopChild(child)));
   await bench.dispose();
 }

@@ -1,7 +1,7 @@
 /**
- * Micro-benchmark of the key-material guard (packages/core/src/guards/key-material.ts).
+ * Micro-benchmark of the key-material guard (apps/web/src/guards/key-material/).
  *
- *   cd /work/main && pnpm tsx bench/key-material-guard.ts [--strict]
+ *   ./qc pnpm --filter @qc/bench guard [--strict]
  *
  * Builds ~1 MB JSON bodies, then for each one alternates, N times:
  *   baseline   JSON.parse(text)
@@ -10,7 +10,7 @@
  * and prints median / p99 in ms and the ratios against JSON.parse measured in the same run.
  * Target (issue): guard on a 1 MB body ≤ 10 ms. Bounded: stops sampling a body after its
  * time slice so that the whole run finishes in < 30 s. --strict exits 1 if a target body
- * misses the target. Imports only relative paths (bench/ has no dependencies of its own).
+ * misses the target. Imports the guard by relative path: no database, nothing to stop.
  */
 import {
   checksumFreeRun,
@@ -18,9 +18,9 @@ import {
   proseString,
   realisticBody,
   type MldsaPublicMaterial,
-} from "../packages/core/src/guards/corpus/generate.js";
-import { mulberry32 } from "../packages/core/src/guards/corpus/prng.js";
-import { findKeyMaterial } from "../packages/core/src/guards/key-material.js";
+} from "../apps/web/test/fixtures/key-material/generate.js";
+import { mulberry32 } from "../apps/web/test/fixtures/key-material/prng.js";
+import { findKeyMaterial } from "../apps/web/src/guards/key-material/index.js";
 
 const MB = 1 << 20;
 const TARGET_MS = 10;

@@ -9,8 +9,11 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { request } from "node:https";
 import { join, resolve } from "node:path";
+import { NETWORKS, NETWORK_CODES, type NetworkCode } from "@qc/chain";
 import { runMigrations } from "@qc/db";
 import { ensureDatabaseExists, startEmbeddedPostgres, type EmbeddedPostgresHandle } from "@qc/db/embedded";
+import { startLocalDevnets, type LocalDevnets } from "@qc/devnet";
+import { ensureDashboardBuild } from "../apps/web/src/dashboard/production-build";
 
 const root = resolve(import.meta.dirname, "..");
 const dataDir = resolve(root, process.env.DATA_DIR ?? ".data");
@@ -22,6 +25,7 @@ env.PUBLIC_URL ??= `https://localhost:${env.HTTPS_PORT}`;
 
 const children: ChildProcess[] = [];
 let embedded: EmbeddedPostgresHandle | undefined;
+let devnets: LocalDevnets | undefined;
 let stopping = false;
 
 function say(line: string) {
@@ -96,6 +100,7 @@ async function stop(code = 0) {
         }),
     ),
   );
+  await devnets?.close().catch(() => {});
   await embedded?.stop().catch(() => {});
   say("stopped");
   process.exit(code);
@@ -106,27 +111,50 @@ for (const signal of ["SIGINT", "SIGTERM", "SIGHUP", "SIGBREAK"] as const) proce
 process.on("SIGINT", () => void stop(0));
 process.on("SIGTERM", () => void stop(0));
 
-const devnets: { network: string; variable: string; chainId: number; port: number }[] = [
-  { network: "QUANTUM_SANDBOX", variable: "QUANTUM_SANDBOX_RPC_URL", chainId: 20804, port: Number(process.env.DEVNET_SANDBOX_PORT ?? 8546) },
-  { network: "QUANTUM_MAINNET", variable: "QUANTUM_MAINNET_RPC_URL", chainId: 20803, port: Number(process.env.DEVNET_MAINNET_PORT ?? 8545) },
-];
+/** Where each network's local devnet listens when its RPC URL is not configured. */
+const DEVNET_PORT_VARIABLES = {
+  QUANTUM_SANDBOX: "DEVNET_SANDBOX_PORT",
+  QUANTUM_MAINNET: "DEVNET_MAINNET_PORT",
+} as const satisfies Record<NetworkCode, string>;
+
+function devnetPorts(): Record<NetworkCode, number> {
+  const ports = {} as Record<NetworkCode, number>;
+  for (const code of NETWORK_CODES) {
+    const variable = DEVNET_PORT_VARIABLES[code];
+    const value = env[variable]?.trim();
+    const port = value ? Number(value) : NETWORKS[code].devnetPort;
+    if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`${variable} must be a port number (1..65535), got ${value}`);
+    ports[code] = port;
+  }
+  return ports;
+}
+
+/**
+ * `./qc start` serves the dashboard's production build, made once and reused while its sources
+ * are unchanged; `./qc dev` (`--dev`) serves it through Next's development server (hot reload).
+ */
+async function dashboardMode(): Promise<NodeJS.ProcessEnv> {
+  if (/^(false|0)$/.test(env.WEB_DASHBOARD ?? "")) return {};
+  if (process.argv.includes("--dev")) {
+    say("dashboard: Next development server (hot reload)");
+    return { WEB_DASHBOARD_DEV: "true" };
+  }
+  const { built } = await ensureDashboardBuild({ env, log: (line) => say(`next build: ${line}`) });
+  say(`dashboard: production build (${built ? "built now" : "reused: sources unchanged"})`);
+  return { WEB_DASHBOARD_DEV: "false" };
+}
 
 try {
   env.DATABASE_URL = await ensureDatabase();
   await runMigrations(env.DATABASE_URL);
   say("migrations applied");
-  const devnetMain = join(root, "apps/devnet/src/main.ts");
-  for (const devnet of devnets) {
-    if (env[devnet.variable]) {
-      say(`${devnet.network}: ${env[devnet.variable]} (${devnet.variable})`);
-      continue;
-    }
-    const slug = devnet.network.toLowerCase().replace("quantum_", "");
-    run(`devnet-${slug}`, [devnetMain, "--chain-id", String(devnet.chainId), "--port", String(devnet.port), "--host", "127.0.0.1", "--data-dir", join(dataDir, `devnet-${slug}`)]);
-    env[devnet.variable] = `http://127.0.0.1:${devnet.port}`;
-    say(`${devnet.network}: local devnet, ${env[devnet.variable]}`);
+  for (const code of NETWORK_CODES) {
+    const variable = NETWORKS[code].rpcUrlEnv;
+    if (env[variable]?.trim()) say(`${code}: ${env[variable]} (${variable})`);
   }
-  run("web", ["apps/web/server.ts"]);
+  devnets = await startLocalDevnets({ env, dataDir, ports: devnetPorts(), log: (line) => say(line) });
+  Object.assign(env, devnets.rpcUrls);
+  run("web", ["apps/web/server.ts"], await dashboardMode());
   run("daemon", ["apps/daemon/src/main.ts"]);
   if (await waitReady(`https://127.0.0.1:${env.HTTPS_PORT}/readyz`, 180_000)) {
     say("ready:");
@@ -134,7 +162,7 @@ try {
     say(`  REST API    ${env.PUBLIC_URL}/v1   docs ${env.PUBLIC_URL}/docs   openapi ${env.PUBLIC_URL}/v1/openapi.json`);
     say(`  health      ${env.PUBLIC_URL}/healthz  ${env.PUBLIC_URL}/readyz`);
     say(`  plain HTTP  http://localhost:${env.HTTP_PORT} (redirects to HTTPS)`);
-    for (const devnet of devnets) if (env[devnet.variable]) say(`  ${devnet.network.padEnd(16)}${env[devnet.variable]}`);
+    for (const code of NETWORK_CODES) say(`  ${code.padEnd(16)}${env[NETWORKS[code].rpcUrlEnv]}`);
     say("Ctrl-C stops everything.");
   } else if (!stopping) {
     say("the web server did not become ready within 180 s");

@@ -1,0 +1,220 @@
+/**
+ * Create throughput (issue 10): POST /v1/transactions through the real web process (TLS, guards,
+ * API-key auth, rate limit, idempotency key, intent checks, one database transaction writing the
+ * row, its history, audit row, event and check job) beside a bare node:https handler doing one
+ * INSERT of the same body into the same database, measured in the same run at a fixed
+ * concurrency, loopback only. Every request carries a fresh X-Idempotency-Key; rate limits are
+ * raised for the run. No daemon runs: the check jobs stay queued, so only creation is measured.
+ *
+ *   ./qc exec tsx bench/transfers-create.ts                 # 10 s per target, 20 connections
+ *   BENCH_SECONDS=5 BENCH_CONNECTIONS=10 ./qc exec tsx bench/transfers-create.ts
+ *   BENCH_CPU_PROF=/tmp/prof ./qc exec tsx bench/transfers-create.ts   # V8 CPU profile of the web process
+ *
+ * Uses DATABASE_URL when set, otherwise a throw-away embedded PostgreSQL. Bounded: at most
+ * 2 × BENCH_SECONDS (≤ 25 s each) of load plus start-up. Writes bench/results/transfers-create-<time>.json.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { createServer } from "node:https";
+import { cpus, loadavg } from "node:os";
+import { join, resolve } from "node:path";
+import autocannon from "autocannon";
+import { addressFromPublicKey, generateKeyPair, signOwnershipProof } from "@qc/chain";
+import { createApiKey, nativeAssetId } from "@qc/core";
+import { createDatabase, eq, schema, sql } from "@qc/db";
+import { generate } from "selfsigned";
+import { benchDatabase, freePort } from "./database";
+import { stopChild, stopOnSignal } from "./stop-on-signal";
+
+const BARE_FLAG = "--bare-insert-server";
+
+if (process.argv.includes(BARE_FLAG)) {
+  await runBareInsertServer();
+} else {
+  await runBenchmark();
+}
+
+/**
+ * The baseline, in its own process like the web server: parse the JSON body, one INSERT on a
+ * pool of the same size as the web's, answer 201 with the row's id.
+ */
+async function runBareInsertServer(): Promise<void> {
+  const [, , , url, port, certB64, keyB64] = process.argv;
+  const database = createDatabase({ url: url!, poolMax: 10, applicationName: "qc-bench-bare" });
+  const server = createServer({ cert: Buffer.from(certB64!, "base64"), key: Buffer.from(keyB64!, "base64") }, (req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const body = Buffer.concat(chunks).toString("utf8");
+      database.pool
+        .query<{ id: string }>("insert into bench_transfers (body) values ($1::jsonb) returning id", [body])
+        .then(({ rows }) => {
+          const answer = JSON.stringify({ id: rows[0]!.id });
+          res.writeHead(201, { "content-type": "application/json", "content-length": Buffer.byteLength(answer) }).end(answer);
+        })
+        .catch(() => res.writeHead(500).end());
+    });
+  });
+  server.listen(Number(port), "127.0.0.1", () => process.stdout.write("ready\n"));
+}
+
+async function runBenchmark(): Promise<void> {
+  const root = resolve(import.meta.dirname, "..");
+  const seconds = Math.min(Number(process.env.BENCH_SECONDS ?? 10), 25);
+  const connections = Number(process.env.BENCH_CONNECTIONS ?? 20);
+  process.env.NODE_TLS_REJECT_UNAUTHORIZED = "0"; // loopback, our own self-signed certificate
+
+  const cpuProfileDir = process.env.BENCH_CPU_PROF;
+  const start = (args: string[], env: NodeJS.ProcessEnv, readyWhen: RegExp, nodeFlags: string[] = []): Promise<ChildProcess> =>
+    new Promise((done, fail) => {
+      const child = spawn(process.execPath, [...nodeFlags, "--import", "tsx", ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+      stopOnSignal(() => stopChild(child));
+      let output = "";
+      const onData = (c: Buffer) => {
+        output += c.toString();
+        if (readyWhen.test(output)) done(child);
+      };
+      child.stdout.on("data", onData);
+      child.stderr.on("data", onData);
+      child.on("exit", (code) => fail(new Error(`exited ${code}: ${output.slice(-2000)}`)));
+    });
+
+  const progress = (message: string) => process.stderr.write(`[bench] ${message}\n`);
+  const bench = await benchDatabase("qc-bench-transfers-create");
+  progress("database migrated");
+  const children: ChildProcess[] = [];
+  try {
+    const databaseUrl = bench.url;
+    const pepper = randomBytes(32);
+    const database = createDatabase({ url: databaseUrl });
+    const [tenant] = await database.db.insert(schema.tenants).values({ name: "Bench", status: "VERIFIED" }).returning();
+    const key = await createApiKey({ db: database.db, now: () => new Date() }, pepper, { tenantId: tenant!.id, userId: null, label: "bench" });
+    await database.db.execute(sql`create table bench_transfers (id uuid primary key default gen_random_uuid(), body jsonb not null, created_at timestamptz not null default now())`);
+
+    progress("tenant and key created");
+    const pems = await generate([{ name: "commonName", value: "localhost" }], { keySize: 2048 } as never);
+    writeFileSync(join(bench.work, "cert.pem"), pems.cert);
+    writeFileSync(join(bench.work, "key.pem"), pems.private);
+    const [barePort, webHttps, webHttp] = await Promise.all([freePort(), freePort(), freePort()]);
+    progress("starting the servers");
+    children.push(
+      await start(
+        ["bench/transfers-create.ts", BARE_FLAG, databaseUrl, String(barePort), Buffer.from(pems.cert).toString("base64"), Buffer.from(pems.private).toString("base64")],
+        {},
+        /ready/,
+      ),
+    );
+    progress("bare server listening");
+    children.push(
+      await start(
+        ["apps/web/server.ts"],
+        {
+          DATABASE_URL: databaseUrl,
+          HTTPS_PORT: String(webHttps),
+          HTTP_PORT: String(webHttp),
+          HOST: "127.0.0.1",
+          TLS_CERT_FILE: join(bench.work, "cert.pem"),
+          TLS_KEY_FILE: join(bench.work, "key.pem"),
+          WEB_DASHBOARD: "false",
+          // "web listening" is logged at info; nothing is logged per request.
+          LOG_LEVEL: "info",
+          DATA_DIR: bench.work,
+          API_KEY_PEPPER: pepper.toString("hex"),
+          WEBHOOK_SECRET_KEY: randomBytes(32).toString("hex"),
+          NODE_ENV: "production",
+          KYC_WEBHOOK_SECRET: "bench-kyc-secret-0123456789abcdef",
+          // Capacity, not policy: the per-tenant bucket (100/s by default) would answer 429s.
+          RATE_LIMIT_PER_SECOND: "1000000",
+          RATE_LIMIT_BURST: "1000000",
+        },
+        /web listening/,
+        cpuProfileDir ? ["--cpu-prof", `--cpu-prof-dir=${cpuProfileDir}`] : [],
+      ),
+    );
+    progress("web process listening");
+    const base = `https://127.0.0.1:${webHttps}`;
+    const authorization = `Bearer ${key.keyId}:${key.secret}`;
+    const post = async (path: string, body: unknown) => {
+      const res = await fetch(`${base}${path}`, { method: "POST", headers: { authorization, "content-type": "application/json" }, body: JSON.stringify(body) });
+      if (res.status !== 201) throw new Error(`POST ${path} answered ${res.status}: ${await res.text()}`);
+      return (await res.json()) as { id: string };
+    };
+    // A registered source wallet, made through the API (ownership proof and all).
+    const vault = await post("/v1/vault/accounts", { name: "bench vault", networkCode: "QUANTUM_SANDBOX" });
+    const keys = generateKeyPair();
+    const publicKey = `0x${Buffer.from(keys.publicKey).toString("hex")}`;
+    const address = addressFromPublicKey(keys.publicKey);
+    const wallet = await post(`/v1/vault/accounts/${vault.id}/wallets`, {
+      address,
+      publicKey,
+      signature: signOwnershipProof({ tenantId: tenant!.id, address, secretKey: keys.secretKey }),
+    });
+    const body = JSON.stringify({
+      networkCode: "QUANTUM_SANDBOX",
+      sourceWalletId: wallet.id,
+      destinationAddress: "0x5b38da6a701c568545dcfcb03fcb875f56beddc4",
+      assetId: nativeAssetId("QUANTUM_SANDBOX"),
+      amount: "1000000000000000000",
+      note: "bench",
+    });
+
+    progress("source wallet registered; measuring");
+    let sequence = 0;
+    const run = (url: string, headers: Record<string, string>, withKey: boolean) =>
+      autocannon({
+        url,
+        connections,
+        duration: seconds,
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+        body,
+        requests: [
+          {
+            method: "POST",
+            body,
+            setupRequest: (request: Record<string, unknown>) =>
+              withKey ? { ...request, headers: { ...(request.headers as Record<string, string>), "x-idempotency-key": `bench-${++sequence}` } } : request,
+          },
+        ] as never,
+      });
+    const summarize = (name: string, result: autocannon.Result) => {
+      const statuses: Record<string, number> = {};
+      for (const [code, value] of Object.entries(result.statusCodeStats ?? {})) statuses[code] = (value as { count: number }).count;
+      return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors, statuses };
+    };
+
+    const bare = summarize("bare node:https, one INSERT", await run(`https://127.0.0.1:${barePort}/`, {}, false));
+    const create = summarize("web POST /v1/transactions", await run(`${base}/v1/transactions`, { authorization }, true));
+    const [{ stored }] = (await database.db.execute<{ stored: number }>(sql`select count(*)::int as stored from transactions`)).rows as [{ stored: number }];
+    const [{ jobs }] = (await database.db.execute<{ jobs: number }>(sql`select count(*)::int as jobs from pgboss.job where name = 'transfers.check'`)).rows as [{ jobs: number }];
+    const idempotencyKeys: Record<string, number> = {};
+    for (const row of await database.db.select({ status: schema.idempotencyKeys.responseStatus }).from(schema.idempotencyKeys).where(eq(schema.idempotencyKeys.tenantId, tenant!.id))) {
+      idempotencyKeys[String(row.status)] = (idempotencyKeys[String(row.status)] ?? 0) + 1;
+    }
+    await database.close();
+
+    const ratio = create.rps / bare.rps;
+    console.log(`\n${seconds} s per target, ${connections} connections, loopback, ${cpus().length} cores, load ${loadavg()[0]!.toFixed(1)}, ${new Date().toISOString()}\n`);
+    console.log("target".padEnd(34), "req/s".padStart(8), "p50 ms".padStart(7), "p99 ms".padStart(7), " statuses");
+    for (const r of [bare, create]) {
+      console.log(r.name.padEnd(34), r.rps.toFixed(0).padStart(8), String(r.p50).padStart(7), String(r.p99).padStart(7), ` ${Object.entries(r.statuses).map(([c, n]) => `${c}×${n}`).join(" ")}`);
+    }
+    console.log(`\ncreate ÷ bare insert: ${ratio.toFixed(3)}; rows stored ${stored}, check jobs ${jobs}, idempotency keys by stored status ${JSON.stringify(idempotencyKeys)}`);
+    const report = {
+      benchmark: "transfers-create",
+      at: new Date().toISOString(),
+      machine: { cores: cpus().length, cpu: cpus()[0]?.model, node: process.version, loadavg1: loadavg()[0] },
+      seconds,
+      connections,
+      results: [bare, create],
+      ratio,
+      stored: { transactions: stored, checkJobs: jobs, idempotencyKeys },
+    };
+    mkdirSync(new URL("./results/", import.meta.url), { recursive: true });
+    writeFileSync(new URL(`./results/transfers-create-${Date.now()}.json`, import.meta.url), `${JSON.stringify(report, null, 2)}\n`);
+  } finally {
+    await Promise.all(children.map((child) => stopChild(child)));
+    await bench.dispose();
+  }
+}
