@@ -142,6 +142,7 @@ describe("credentials, scopes, allowlist, lockout, rate limits, audit", () => {
     expect((await until(async () => ((await get("127.0.0.1")).status === 200 ? true : undefined)))).toBe(true);
     const audit = await t.db.select().from(schema.auditEvents).where(and(eq(schema.auditEvents.tenantId, b.tenantId), eq(schema.auditEvents.action, "settings.ip_allowlist_replaced")));
     expect(audit).toHaveLength(3);
+    await server.deps.authenticator.flushAudit(); // refusals are audited through the buffer
     expect((await t.db.select().from(schema.auditEvents).where(eq(schema.auditEvents.action, "auth.ip_not_allowed"))).length).toBeGreaterThanOrEqual(2);
   });
 

@@ -163,6 +163,7 @@ describe("identity end to end", () => {
     expect(byApiKey.json().error).toBe("CONFLICT");
 
     // The audit trail: signup, verification, the failed and the good login, the logout; never a secret.
+    await server.deps.authenticator.flushAudit(); // refusals (the failed login) are audited through the buffer
     const audit = await t.db.select().from(schema.auditEvents).where(eq(schema.auditEvents.tenantId, created.tenantId));
     const actions = audit.map((a) => a.action);
     expect(actions).toEqual(expect.arrayContaining(["tenant.signed_up", "user.email_verified", "auth.failed", "auth.logged_in", "credential.created", "credential.rotated", "auth.logged_out"]));

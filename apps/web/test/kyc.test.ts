@@ -64,6 +64,7 @@ describe("onboarding and KYC", () => {
     const garbage = await signedKycCallback(server, { nonsense: true }, { signature: null });
     expect(garbage.status).toBe(401);
     expect((await status(tenant)).status).toBe("PENDING_VERIFICATION");
+    await server.deps.authenticator.flushAudit(); // refusals are audited through the buffer
     const audited = await t.db.select().from(schema.auditEvents).where(eq(schema.auditEvents.action, "auth.failed"));
     expect(audited.filter((a) => (a.details as { via?: string }).via === "kyc_callback").length).toBeGreaterThanOrEqual(6);
   });

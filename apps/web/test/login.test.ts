@@ -12,8 +12,10 @@ describe("POST /v1/auth/login", () => {
   });
   afterAll(() => server?.close());
 
-  const failuresFrom = async (ip: string) =>
-    t.db.select().from(schema.auditEvents).where(and(eq(schema.auditEvents.action, "auth.failed"), eq(schema.auditEvents.ip, ip)));
+  const failuresFrom = async (ip: string) => {
+    await server.deps.authenticator.flushAudit(); // refusals are audited through the buffer
+    return t.db.select().from(schema.auditEvents).where(and(eq(schema.auditEvents.action, "auth.failed"), eq(schema.auditEvents.ip, ip)));
+  };
 
   it("answers an unknown email and a wrong password with the same 401, audits both with their reason and never the password", async () => {
     const ip = "203.0.113.21";

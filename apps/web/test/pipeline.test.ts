@@ -187,6 +187,7 @@ describe("request pipeline over real HTTPS", () => {
     expect(trpc.status).toBe(400);
     expect(trpc.json().error).toBe("KEY_MATERIAL_REJECTED");
 
+    await server.deps.authenticator.flushAudit(); // refusals are audited through the buffer
     const rows = await t.db.select().from(schema.auditEvents).where(eq(schema.auditEvents.action, "request.key_material_rejected"));
     expect(rows.map((r) => r.requestId).sort()).toEqual(["km-rest-1", "km-trpc-1"]);
     expect(JSON.stringify(rows)).not.toContain(secretValue);

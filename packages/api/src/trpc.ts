@@ -3,7 +3,6 @@ import {
   actorFromPrincipal,
   AppError,
   assertTenantVerified,
-  auditAction,
   authenticateOperator,
   errorBody,
   hasScope,
@@ -23,7 +22,7 @@ import { appErrorFromTrpc, toTrpcError } from "./errors";
 import { rateLimitHeaders } from "./http-headers";
 
 export type { Scope } from "@qc/core";
-import type { AuditAction, ErrorName, Scope } from "@qc/core";
+import type { ErrorName, Scope } from "@qc/core";
 
 /** The statuses a successful REST call can answer with. */
 export type SuccessStatus = 200 | 201 | 202;
@@ -125,12 +124,12 @@ const authenticate = t.middleware(async ({ ctx, meta, next }) => {
     userAgent: header(ctx, "user-agent"),
   });
   if (principal.kind === "api_key" && !ipAllowed(ctx.request.ip, await authenticator.allowlist(principal.tenantId))) {
-    await audit(ctx, principal, "auth.ip_not_allowed", { ip: ctx.request.ip });
+    audit(ctx, principal, "auth.ip_not_allowed", { ip: ctx.request.ip });
     throw new AppError("IP_NOT_ALLOWED", "requests from this address are not allowed for this tenant");
   }
   const required: Scope = meta?.scope ?? "admin";
   if (!hasScope(principal.scopes, required)) {
-    await audit(ctx, principal, "auth.insufficient_scope", { required, granted: principal.scopes, path: ctx.request.path });
+    audit(ctx, principal, "auth.insufficient_scope", { required, granted: principal.scopes, path: ctx.request.path });
     throw new AppError("INSUFFICIENT_SCOPE", `this route needs the ${required} scope`);
   }
   const limits = await rateLimits.consumeTenant(principal.tenantId);
@@ -140,8 +139,18 @@ const authenticate = t.middleware(async ({ ctx, meta, next }) => {
   return next({ ctx: { ...ctx, auth: principal, actor, log: ctx.log.child({ tenantId: principal.tenantId }) } });
 });
 
-function audit(ctx: Context, principal: Principal, action: AuditAction, details: Record<string, unknown>) {
-  return auditAction(ctx.deps.db, actorFromPrincipal(principal, ctx.request), { tenantId: principal.tenantId, action, details });
+/** A refused request of an identified caller: recorded through the audit buffer (no state changed). */
+function audit(ctx: Context, principal: Principal, action: "auth.ip_not_allowed" | "auth.insufficient_scope", details: Record<string, unknown>) {
+  const actor = actorFromPrincipal(principal, ctx.request);
+  ctx.deps.authenticator.recordRefusal({
+    action,
+    actorType: actor.type,
+    actorId: actor.id,
+    tenantId: principal.tenantId,
+    requestId: ctx.request.requestId,
+    ip: ctx.request.ip,
+    details,
+  });
 }
 
 /**

@@ -1,4 +1,4 @@
-import { AppError, recordAuditEvent } from "@qc/core";
+import { AppError } from "@qc/core";
 import { findKeyMaterial } from "./key-material/index";
 import type { AppDeps, RequestInfo } from "@qc/api";
 
@@ -10,18 +10,15 @@ export async function rejectKeyMaterial(body: unknown, request: RequestInfo, dep
   if (body === undefined) return;
   const finding = findKeyMaterial(body);
   if (!finding) return;
-  try {
-    await recordAuditEvent(deps.database.db, {
-      action: "request.key_material_rejected",
-      actorType: "anonymous",
-      requestId: request.requestId,
-      ip: request.ip,
-      details: { method: request.method, path: request.path, jsonPath: finding.path, kind: finding.kind },
-    });
-  } catch (error) {
-    // The refusal never depends on the audit write; a lost row is logged loudly instead.
-    deps.log.error({ err: error, requestId: request.requestId }, "could not audit a key-material rejection");
-  }
+  // Through the audit buffer: an anonymous flood of such bodies must not become a write per
+  // request; the refusal never waits for, or depends on, the audit write.
+  deps.authenticator.recordRefusal({
+    action: "request.key_material_rejected",
+    actorType: "anonymous",
+    requestId: request.requestId,
+    ip: request.ip,
+    details: { method: request.method, path: request.path, jsonPath: finding.path, kind: finding.kind },
+  });
   throw new AppError("KEY_MATERIAL_REJECTED", "request body contains private key material; the service never takes custody of keys", {
     details: { path: finding.path, kind: finding.kind },
   });

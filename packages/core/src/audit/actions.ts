@@ -58,14 +58,18 @@ export const AUDIT_ACTIONS = {
 
   // Transactions: creation, every status change (`transaction.<status>`, see below), refusals
   "transaction.created": { write: "sync", doc: "a transfer or contract deployment was accepted" },
-  "transaction.signature_rejected": { write: "buffered", doc: "a submitted signature was malformed or did not verify; the transaction did not move" },
+  // Written at once although nothing moved: the caller passed authentication, its tenant's rate
+  // limit and the value-moving rule, so it cannot flood anonymously, and each refused signature
+  // on a transfer matters on its own.
+  "transaction.signature_rejected": { write: "sync", doc: "a submitted signature was malformed or did not verify; the transaction did not move" },
 
   // Operators' console (no tenant)
   "operator.created": { write: "sync", doc: "an operator account was created from the command line" },
   "operator.password_reset": { write: "sync", doc: "an operator's password was set from the command line" },
   "operator.logged_in": { write: "sync", doc: "an operator session was created" },
   "operator.logged_out": { write: "sync", doc: "an operator session was ended" },
-  "operator.login_failed": { write: "buffered", doc: "an operator login was refused" },
+  // Written at once: the operators' console is internal and every failed operator login matters.
+  "operator.login_failed": { write: "sync", doc: "an operator login was refused" },
   "operator.job_retried": { write: "sync", doc: "an operator retried a failed job" },
   "operator.job_cancelled": { write: "sync", doc: "an operator cancelled a job" },
 } as const satisfies Record<string, { write: "sync" | "buffered"; doc: string }>;

@@ -2,7 +2,9 @@ import type { DatabaseHandle, Executor } from "@qc/db";
 import { findApiKeyCredential, findSessionByTokenHash, listIpAllowlistEntries, notifyChannel, recordApiKeysLastUsed, touchSession } from "@qc/db/queries";
 import pg from "pg";
 import { RateLimiterPostgres, type RateLimiterRes } from "rate-limiter-flexible";
+import type { BufferedAuditAction } from "../audit/actions";
 import { AuditBuffer } from "../audit/audit-buffer";
+import type { AuditEventInput } from "../audit/record-audit-event";
 import { AppError } from "../errors";
 import type { Logger } from "../logger";
 import type { Scope } from "./scopes";
@@ -122,6 +124,16 @@ export class Authenticator {
   invalidate(subject: string): void {
     if (subject.startsWith("key:")) this.keys.delete(subject.slice(4));
     else if (subject.startsWith("tenant:")) this.allowlists.delete(subject.slice(7));
+  }
+
+  /**
+   * Records a refused request that changed no state (bad credentials, an address outside the
+   * allowlist, a missing scope, key material in a body) through the audit buffer: one batched
+   * INSERT per flush instead of a write per refusal, so a flood of refusals cannot become a
+   * flood of synchronous writes (docs/decisions/access-control.md, "Audit").
+   */
+  recordRefusal(event: AuditEventInput & { action: BufferedAuditAction }): void {
+    this.audit.add(event);
   }
 
   /** Writes the buffered authentication-failure audit rows now (tests, shutdown). */

@@ -39,9 +39,14 @@ export async function logIn(deps: Pick<ServiceDeps, "db" | "now"> & { authentica
   if (!user || !passwordMatches) {
     await deps.authenticator.countFailure(input.ip);
     // The typed email is not kept for an unknown address: people type passwords into it.
-    await auditAction(deps.db, anonymousActor(input, user?.id ?? null), {
-      tenantId: user?.tenantId ?? null,
+    const actor = anonymousActor(input, user?.id ?? null);
+    deps.authenticator.recordRefusal({
       action: "auth.failed",
+      actorType: actor.type,
+      actorId: actor.id,
+      tenantId: user?.tenantId ?? null,
+      requestId: actor.requestId ?? null,
+      ip: actor.ip ?? null,
       details: { reason: user ? "wrong_password" : "unknown_email", counted: true, via: "login" },
     });
     throw new AppError("UNAUTHENTICATED", WRONG_CREDENTIALS);

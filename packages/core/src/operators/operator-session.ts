@@ -11,14 +11,6 @@ export function generateOperatorSessionToken(): string {
   return `qo_${randomBytes(32).toString("hex")}`;
 }
 
-export function operatorSessionCookie(token: string, maxAgeSeconds = OPERATOR_SESSION_TTL_MS / 1000): string {
-  return `${OPERATOR_SESSION_COOKIE}=${token}; HttpOnly; Secure; SameSite=Strict; Path=/; Max-Age=${maxAgeSeconds}`;
-}
-
-export function expiredOperatorSessionCookie(): string {
-  return `${OPERATOR_SESSION_COOKIE}=; HttpOnly; Secure; SameSite=Strict; Path=/; Max-Age=0`;
-}
-
 /** The token of the operator cookie in a Cookie header; undefined when absent or malformed. */
 export function operatorTokenFromCookie(cookie: string | undefined): string | undefined {
   const value = cookie

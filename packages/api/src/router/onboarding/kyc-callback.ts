@@ -1,4 +1,4 @@
-import { AppError, applyKycDecision, KYC_SIGNATURE_HEADER, recordAuditEvent, verifyKycSignature } from "@qc/core";
+import { AppError, applyKycDecision, KYC_SIGNATURE_HEADER, verifyKycSignature } from "@qc/core";
 import { z } from "zod";
 import { multilineText, text, uuid } from "../../schemas/common";
 import { publicProcedure } from "../../trpc";
@@ -14,7 +14,7 @@ const signedByProvider = publicProcedure.use(async ({ ctx, next }) => {
   const signature = Array.isArray(header) ? header[0] : header;
   const rawBody = ctx.request.transport === "rest" ? ctx.request.rawBody : undefined;
   if (!verifyKycSignature(ctx.deps.config.kyc.webhookSecret, rawBody, signature)) {
-    await recordAuditEvent(ctx.deps.database.db, {
+    ctx.deps.authenticator.recordRefusal({
       action: "auth.failed",
       actorType: "provider",
       requestId: ctx.request.requestId,

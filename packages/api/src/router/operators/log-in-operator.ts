@@ -1,4 +1,5 @@
-import { logInOperator, operatorSessionCookie } from "@qc/core";
+import { logInOperator } from "@qc/core";
+import { operatorSessionCookie } from "../../http-headers";
 import { z } from "zod";
 import { timestamp } from "../../schemas/common";
 import { publicProcedure } from "../../trpc";

@@ -1,4 +1,5 @@
-import { expiredOperatorSessionCookie, logOutOperator } from "@qc/core";
+import { logOutOperator } from "@qc/core";
+import { expiredOperatorSessionCookie } from "../../http-headers";
 import { z } from "zod";
 import { operatorProcedure } from "../../trpc";
 
