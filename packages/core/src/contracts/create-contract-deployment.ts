@@ -1,13 +1,11 @@
 import { NETWORKS, type NetworkCode } from "@qc/chain";
-import { isUniqueViolation } from "@qc/db";
-import { findNetworkLink, findWalletRow, insertStatusHistory, insertTransaction } from "@qc/db/queries";
-import { auditAction, type Actor } from "../audit/actor";
+import { findNetworkLink, findWalletRow } from "@qc/db/queries";
+import type { Actor } from "../audit/actor";
 import type { ServiceDeps } from "../deps/service-deps";
+import { duplicateExternalIdOr, insertSubmittedTransaction } from "../transfers/submit-transaction";
 import { AppError } from "../errors";
-import { emitEvent } from "../events/emit-event";
 import { assertTenantVerified } from "../kyc/assert-tenant-verified";
 import type { TransactionRecord } from "../records/record-schemas";
-import { toTransactionRecord } from "../transfers/transaction-record";
 import { assertTransferSource } from "../wallets/assert-transfer-source";
 import { encodeDeploymentData } from "./encode-deployment-data";
 import { requireContractTemplate } from "./find-contract-template";
@@ -52,63 +50,40 @@ export async function createContractDeployment(
           details: { sourceWalletId: wallet.id, networkCode: input.networkCode },
         });
       }
-      const row = await insertTransaction(tx, {
-        tenantId: input.tenantId,
-        externalId: input.externalId ?? null,
-        type: "CONTRACT_DEPLOY",
-        networkCode: input.networkCode,
-        chainId: NETWORKS[input.networkCode].chainId,
-        sourceWalletId: wallet.id,
-        sourceAddress: wallet.address,
-        destinationAddress: null,
-        assetId: null,
-        amount: "0",
-        data: encoded.data,
-        templateId: template.id,
-        constructorArgs: encoded.constructorArgs,
-        note: input.note ?? null,
-        status: "SUBMITTED",
-        requiredConfirmations: deps.config.transfers.requiredConfirmations[input.networkCode],
-        createdAt: now,
-        updatedAt: now,
-      });
-      await insertStatusHistory(tx, {
-        tenantId: input.tenantId,
-        transactionId: row.id,
-        fromStatus: null,
-        toStatus: "SUBMITTED",
-        subStatus: null,
-        reason: null,
-        actorType: input.actor.type,
-        actorId: input.actor.id,
-        createdAt: now,
-      });
-      const record = toTransactionRecord(row);
-      await auditAction(tx, input.actor, {
-        tenantId: input.tenantId,
-        action: "transaction.created",
-        target: { type: "transaction", id: row.id },
-        details: {
+      return insertSubmittedTransaction(tx, deps, {
+        values: {
+          tenantId: input.tenantId,
+          externalId: input.externalId ?? null,
           type: "CONTRACT_DEPLOY",
-          networkCode: row.networkCode,
-          sourceWalletId: row.sourceWalletId,
+          networkCode: input.networkCode,
+          chainId: NETWORKS[input.networkCode].chainId,
+          sourceWalletId: wallet.id,
+          sourceAddress: wallet.address,
+          destinationAddress: null,
+          assetId: null,
+          amount: "0",
+          data: encoded.data,
           templateId: template.id,
-          templateVersion: template.version,
-          bytecodeHash: encoded.bytecodeHash,
           constructorArgs: encoded.constructorArgs,
-          externalId: row.externalId,
+          note: input.note ?? null,
+          requiredConfirmations: deps.config.transfers.requiredConfirmations[input.networkCode],
+          createdAt: now,
+          updatedAt: now,
         },
+        actor: input.actor,
+        auditDetails: (row) => ({
+            type: "CONTRACT_DEPLOY",
+            networkCode: row.networkCode,
+            sourceWalletId: row.sourceWalletId,
+            templateId: template.id,
+            templateVersion: template.version,
+            bytecodeHash: encoded.bytecodeHash,
+            constructorArgs: encoded.constructorArgs,
+            externalId: row.externalId,
+          }),
       });
-      await emitEvent(tx, { tenantId: input.tenantId, type: "transaction.created", aggregateId: row.id, data: { transaction: record } });
-      await deps.jobs.send(tx, "transfers.check", { tenantId: input.tenantId, transactionId: row.id });
-      return record;
     });
   } catch (error) {
-    if (isUniqueViolation(error, "transactions_tenant_external_id_unique")) {
-      throw new AppError("DUPLICATE_EXTERNAL_ID", "externalId is already used by another transaction of this tenant", {
-        details: { externalId: input.externalId },
-      });
-    }
-    throw error;
+    throw duplicateExternalIdOr(error, input.externalId);
   }
 }

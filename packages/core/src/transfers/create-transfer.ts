@@ -1,12 +1,8 @@
-import { isUniqueViolation } from "@qc/db";
-import { insertStatusHistory, insertTransaction } from "@qc/db/queries";
-import { auditAction, type Actor } from "../audit/actor";
+import type { Actor } from "../audit/actor";
 import type { ServiceDeps } from "../deps/service-deps";
-import { AppError } from "../errors";
-import { emitEvent } from "../events/emit-event";
+import { duplicateExternalIdOr, insertSubmittedTransaction } from "./submit-transaction";
 import type { TransactionRecord } from "../records/record-schemas";
 import { resolveTransferIntent, type TransferIntentInput } from "./resolve-transfer-intent";
-import { toTransactionRecord } from "./transaction-record";
 
 export interface CreateTransferInput extends TransferIntentInput {
   tenantId: string;
@@ -29,51 +25,28 @@ export async function createTransfer(deps: Pick<ServiceDeps, "db" | "jobs" | "no
   try {
     return await deps.db.transaction(async (tx) => {
       const intent = await resolveTransferIntent(tx, input.tenantId, input);
-      const row = await insertTransaction(tx, {
-        tenantId: input.tenantId,
-        externalId: input.externalId ?? null,
-        type: "TRANSFER",
-        networkCode: intent.networkCode,
-        chainId: intent.chainId,
-        sourceWalletId: intent.wallet.id,
-        sourceAddress: intent.wallet.address,
-        destinationAddress: intent.destinationAddress,
-        assetId: intent.asset.id,
-        amount: intent.amount.toString(),
-        note: input.note ?? null,
-        status: "SUBMITTED",
-        requiredConfirmations: deps.config.transfers.requiredConfirmations[intent.networkCode],
-        createdAt: now,
-        updatedAt: now,
+      return insertSubmittedTransaction(tx, deps, {
+        values: {
+          tenantId: input.tenantId,
+          externalId: input.externalId ?? null,
+          type: "TRANSFER",
+          networkCode: intent.networkCode,
+          chainId: intent.chainId,
+          sourceWalletId: intent.wallet.id,
+          sourceAddress: intent.wallet.address,
+          destinationAddress: intent.destinationAddress,
+          assetId: intent.asset.id,
+          amount: intent.amount.toString(),
+          note: input.note ?? null,
+          requiredConfirmations: deps.config.transfers.requiredConfirmations[intent.networkCode],
+          createdAt: now,
+          updatedAt: now,
+        },
+        actor: input.actor,
+        auditDetails: (row) => ({ networkCode: row.networkCode, sourceWalletId: row.sourceWalletId, destinationAddress: row.destinationAddress, assetId: row.assetId, amount: row.amount, externalId: row.externalId }),
       });
-      await insertStatusHistory(tx, {
-        tenantId: input.tenantId,
-        transactionId: row.id,
-        fromStatus: null,
-        toStatus: "SUBMITTED",
-        subStatus: null,
-        reason: null,
-        actorType: input.actor.type,
-        actorId: input.actor.id,
-        createdAt: now,
-      });
-      const record = toTransactionRecord(row);
-      await auditAction(tx, input.actor, {
-        tenantId: input.tenantId,
-        action: "transaction.created",
-        target: { type: "transaction", id: row.id },
-        details: { networkCode: row.networkCode, sourceWalletId: row.sourceWalletId, destinationAddress: row.destinationAddress, assetId: row.assetId, amount: row.amount, externalId: row.externalId },
-      });
-      await emitEvent(tx, { tenantId: input.tenantId, type: "transaction.created", aggregateId: row.id, data: { transaction: record } });
-      await deps.jobs.send(tx, "transfers.check", { tenantId: input.tenantId, transactionId: row.id });
-      return record;
     });
   } catch (error) {
-    if (isUniqueViolation(error, "transactions_tenant_external_id_unique")) {
-      throw new AppError("DUPLICATE_EXTERNAL_ID", "externalId is already used by another transaction of this tenant", {
-        details: { externalId: input.externalId },
-      });
-    }
-    throw error;
+    throw duplicateExternalIdOr(error, input.externalId);
   }
 }
