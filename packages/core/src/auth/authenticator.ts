@@ -39,6 +39,9 @@ export const SESSION_TTL_MS = 12 * 3600_000;
 /** A session's expiry slides forward at most this often (one write per minute, not per request). */
 const SESSION_TOUCH_MS = 60_000;
 const KEY_CACHE_TTL_MS = 60_000;
+/** Reconnect backoff of the auth LISTEN connection. */
+const LISTENER_RETRY_MIN_MS = 500;
+const LISTENER_RETRY_MAX_MS = 15_000;
 /** How long a source's "not locked out" answer is reused before asking the shared store again. */
 const LOCKOUT_CACHE_MS = 1_000;
 const AUTH_CHANNEL = "qc_auth";
@@ -86,6 +89,10 @@ export class Authenticator {
   private readonly lockout: LockoutPolicy;
   private flushTimer: NodeJS.Timeout;
   private listener?: pg.Client;
+  private listening = false;
+  private closed = false;
+  private relistenTimer?: NodeJS.Timeout;
+  private relistenDelayMs = LISTENER_RETRY_MIN_MS;
 
   constructor(private readonly options: AuthenticatorOptions) {
     this.lockout = options.lockout ?? DEFAULT_LOCKOUT;
@@ -106,19 +113,59 @@ export class Authenticator {
     this.flushTimer.unref();
   }
 
-  /** Subscribes to credential changes made by other instances. */
+  /**
+   * Subscribes to credential changes made by other instances. The caches are only read while
+   * this subscription is up: a revocation made elsewhere while it is down (a PostgreSQL restart,
+   * a cut connection) would otherwise be missed until the entry's TTL. So a lost listener turns
+   * the caches off (every request reads the database, failing closed on revocation), reconnects
+   * with backoff, and clears them once it listens again (notifications sent meanwhile are lost).
+   */
   async listen(): Promise<void> {
-    if (!this.options.databaseUrl) return;
+    if (!this.options.databaseUrl || this.closed) return;
     const client = new pg.Client({ connectionString: this.options.databaseUrl, application_name: "qc-auth-listener" });
-    client.on("error", (err) => {
-      this.options.log.warn({ err }, "auth listener lost; caches fall back to their TTL");
-      this.keys.clear();
-      this.allowlists.clear();
-    });
+    let lost = false;
+    const onLost = (err?: Error) => {
+      if (lost) return;
+      lost = true;
+      this.listening = false;
+      if (this.listener === client) this.listener = undefined;
+      client.end().catch(() => {});
+      if (this.closed) return;
+      this.options.log.warn({ err }, "auth listener lost; credential caches off until it reconnects");
+      this.scheduleRelisten();
+    };
+    client.on("error", onLost);
+    client.on("end", () => onLost());
     client.on("notification", (message) => this.invalidate(message.payload ?? ""));
     await client.connect();
     await client.query(`listen ${AUTH_CHANNEL}`);
     this.listener = client;
+    this.keys.clear();
+    this.allowlists.clear();
+    this.listening = true;
+    this.relistenDelayMs = LISTENER_RETRY_MIN_MS;
+  }
+
+  private scheduleRelisten(): void {
+    clearTimeout(this.relistenTimer);
+    this.relistenTimer = setTimeout(() => {
+      this.listen().catch((err: unknown) => {
+        this.options.log.warn({ err }, "auth listener reconnect failed; retrying");
+        this.relistenDelayMs = Math.min(this.relistenDelayMs * 2, LISTENER_RETRY_MAX_MS);
+        this.scheduleRelisten();
+      });
+    }, this.relistenDelayMs);
+    this.relistenTimer.unref();
+  }
+
+  /** Cached credentials may be used: single-instance (no listener configured) or listening now. */
+  private cacheUsable(): boolean {
+    return !this.options.databaseUrl || this.listening;
+  }
+
+  /** Whether cross-instance invalidation is live (readiness, tests). */
+  get listenerConnected(): boolean {
+    return this.listening;
   }
 
   invalidate(subject: string): void {
@@ -142,7 +189,9 @@ export class Authenticator {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     clearInterval(this.flushTimer);
+    clearTimeout(this.relistenTimer);
     await this.flushLastUsed().catch(() => {});
     await this.audit.close();
     await this.listener?.end().catch(() => {});
@@ -183,7 +232,7 @@ export class Authenticator {
 
   private async loadKey(keyId: string): Promise<CachedKey | undefined> {
     const cached = this.keys.get(keyId);
-    if (cached && Date.now() - cached.loadedAt < KEY_CACHE_TTL_MS) return cached;
+    if (cached && this.cacheUsable() && Date.now() - cached.loadedAt < KEY_CACHE_TTL_MS) return cached;
     const row = await findApiKeyCredential(this.options.database.db, { keyId });
     if (!row) {
       this.keys.delete(keyId);
@@ -263,7 +312,7 @@ export class Authenticator {
   /** The tenant's allowlist CIDRs (empty: all allowed), cached and invalidated on change. */
   async allowlist(tenantId: string): Promise<string[]> {
     const cached = this.allowlists.get(tenantId);
-    if (cached && Date.now() - cached.loadedAt < KEY_CACHE_TTL_MS) return cached.entries;
+    if (cached && this.cacheUsable() && Date.now() - cached.loadedAt < KEY_CACHE_TTL_MS) return cached.entries;
     const entries = (await listIpAllowlistEntries(this.options.database.db, { tenantId })).map((entry) => entry.cidr);
     this.allowlists.set(tenantId, { entries, loadedAt: Date.now() });
     return entries;
