@@ -144,14 +144,37 @@ function inputSqlState(value: unknown): string | undefined {
 }
 
 /**
+ * A dependency that cannot be reached or is going away (CONTRACT §2: 503 UNAVAILABLE, "the
+ * database is down"), not a fault of ours: sockets refused or cut, PostgreSQL shutting down,
+ * starting up or out of connections (SQLSTATE class 08, 57P01–57P03, 53300), and node-postgres's
+ * own connection failures, which carry no code.
+ */
+const UNREACHABLE_SOCKET_CODES: ReadonlySet<string> = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN"]);
+const UNAVAILABLE_SQLSTATES: ReadonlySet<string> = new Set(["57P01", "57P02", "57P03", "53300"]);
+const UNREACHABLE_MESSAGES = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed)/;
+
+function isDependencyUnreachable(value: unknown): boolean {
+  let current = value;
+  for (let depth = 0; depth < 8 && current !== null && typeof current === "object"; depth++) {
+    const { code, message } = current as { code?: unknown; message?: unknown };
+    if (typeof code === "string" && (UNREACHABLE_SOCKET_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code) || code.startsWith("08"))) return true;
+    if (typeof message === "string" && UNREACHABLE_MESSAGES.test(message)) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/**
  * Anything that is not an AppError becomes INTERNAL with a fixed message: internal messages
  * and stacks never reach a client (the caller logs the original with the requestId). A database
- * refusal of the client's own value is VALIDATION_FAILED instead (see INPUT_SQLSTATES).
+ * refusal of the client's own value is VALIDATION_FAILED instead (see INPUT_SQLSTATES), and an
+ * unreachable database is UNAVAILABLE (see isDependencyUnreachable).
  */
 export function toAppError(value: unknown): AppError {
   if (value instanceof AppError) return value;
   const cause = (value as { cause?: unknown } | null)?.cause;
   if (cause instanceof AppError) return cause;
+  if (isDependencyUnreachable(value)) return new AppError("UNAVAILABLE", "a dependency of the service cannot be reached; retry shortly", { retryAfter: 1, cause: value });
   const sqlState = inputSqlState(value);
   if (sqlState !== undefined) {
     const message = INPUT_SQLSTATES[sqlState]!;

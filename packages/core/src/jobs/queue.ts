@@ -62,6 +62,11 @@ export async function startBoss(options: CreateBossOptions): Promise<PgBoss> {
     application_name: options.applicationName ?? `qc-${options.role}-boss`,
     max: options.max ?? (daemon ? 10 : 4),
     supervise: daemon,
+    // A job whose worker lost the database mid-run (a PostgreSQL restart) stays `active` until
+    // its expireInSeconds and is only retried by the next monitor pass: pg-boss's default of a
+    // pass every 60 s added up to a minute to every such recovery (chaos/postgres-restart.test.ts).
+    superviseIntervalSeconds: 10,
+    monitorIntervalSeconds: 10,
     schedule: daemon,
     useListenNotify: daemon,
   });
@@ -70,6 +75,9 @@ export async function startBoss(options: CreateBossOptions): Promise<PgBoss> {
   await ensureQueues(boss);
   return boss;
 }
+
+/** How stale a running job's heartbeat may get before the supervisor fails it for a retry. */
+export const JOB_HEARTBEAT_SECONDS = 15;
 
 export async function ensureQueues(boss: PgBoss): Promise<void> {
   for (const name of Object.keys(JOBS) as JobName[]) {
@@ -82,6 +90,14 @@ export async function ensureQueues(boss: PgBoss): Promise<void> {
       retryBackoff: job.retryBackoff,
       ...(job.retryDelayMax ? { retryDelayMax: job.retryDelayMax } : {}),
       expireInSeconds: job.expireInSeconds,
+      // A daemon killed mid-job (SIGKILL, OOM, power cut) leaves its claimed jobs `active`: without
+      // a heartbeat they wait for expireInSeconds (a minute) before anyone retries them, and every
+      // transfer queued behind them on the same wallet waits too (chaos/daemon-kill.test.ts). With
+      // one, pg-boss refreshes it while the handler runs and the supervisor fails a job whose
+      // heartbeat is older than this, so a dead worker's jobs are retried within ~25 s. Handlers are
+      // idempotent (conditional updates), so a late heartbeat on a loaded machine costs a repeat,
+      // never a double effect.
+      heartbeatSeconds: JOB_HEARTBEAT_SECONDS,
       deadLetter: dead,
       notify: true,
     };
