@@ -144,8 +144,11 @@ export async function releaseForSigning(
           reason: holder ? "waiting for the source's transfer in flight to be broadcast or to end" : "waiting behind an earlier transfer of the source",
           set: { ...input.checks },
           actor,
-          // Nothing holds the slot: someone must release the head of the queue now.
-          jobs: (moved) => (holder ? [] : [releaseNextJob(moved)]),
+          // Always: the holder seen here may be broadcast, and its release-next run, before this
+          // commits (the broadcast does not take the wallet lock); that run found nothing queued,
+          // so without one of our own this transfer would wait forever. With the slot still
+          // taken, release-next does nothing.
+          jobs: (moved) => [releaseNextJob(moved)],
         },
         tx,
       );
