@@ -8,6 +8,7 @@ import { createTenantFixture } from "../testing/fixtures";
 import { createTestServiceDeps } from "../testing/service-deps";
 import { createVault } from "../vaults/create-vault";
 import { purgeExpiredIdempotencyKeys } from "./purge-expired-idempotency-keys";
+import { idempotencyRequestHash } from "./idempotency-key";
 import { replayedError, runIdempotently } from "./run-idempotently";
 
 describe("runIdempotently", () => {
@@ -71,6 +72,47 @@ describe("runIdempotently", () => {
     expect(replay).toEqual({ replayed: true, answer: { kind: "error", status: 409, error: "DUPLICATE_EXTERNAL_ID", message: "taken", details: { externalId: "x" } } });
     if (replay.replayed && replay.answer.kind === "error") expect(replayedError(replay.answer)).toMatchObject({ error: "DUPLICATE_EXTERNAL_ID", code: 1043, status: 409, message: "taken" });
     expect(await vaultsNamed("never")).toBe(0);
+  });
+
+  it("stores a business error of an execution that wrote nothing in the same transaction, running it once", async () => {
+    const k = key();
+    let runs = 0;
+    const notFound = new AppError("NOT_FOUND", "no such wallet");
+    await expect(
+      runIdempotently(deps, request(k), async () => {
+        runs++;
+        throw notFound;
+      }),
+    ).rejects.toBe(notFound);
+    expect(runs).toBe(1);
+    expect(await runIdempotently(deps, request(k), createVaultThrough("never-2"))).toMatchObject({ replayed: true, answer: { kind: "error", error: "NOT_FOUND" } });
+  });
+
+  it("replays the answer another request committed between its read and its own insert, undoing its own execution", async () => {
+    const k = key();
+    // The other request's answer lands after this request read the key (the read's snapshot
+    // predates the lock), as if its holder had committed in that instant.
+    const theirs = { id: "theirs" };
+    let runs = 0;
+    const outcome = await runIdempotently(deps, request(k), async (db) => {
+      const result = await createVaultThrough(`raced-${++runs}`)(db);
+      if (runs === 1) {
+        await t.db.insert(schema.idempotencyKeys).values({
+          tenantId,
+          key: k,
+          requestHash: idempotencyRequestHash(request(k)),
+          method: "POST",
+          path: "/v1/vault/accounts",
+          responseStatus: 201,
+          responseBody: theirs,
+          expiresAt: new Date(Date.now() + 3600_000),
+        });
+      }
+      return result;
+    });
+    expect(outcome).toEqual({ replayed: true, answer: { kind: "success", status: 201, body: theirs } });
+    expect(runs).toBe(1);
+    expect(await vaultsNamed("raced-1")).toBe(0);
   });
 
   it("lets exactly one of many concurrent callers execute; the others are told the key is in use or get the replay", async () => {

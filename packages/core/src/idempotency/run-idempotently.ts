@@ -1,5 +1,12 @@
-import type { Database } from "@qc/db";
-import { deleteIdempotencyKey, insertIdempotencyKey, lockIdempotencyKey, type IdempotencyKeyRow } from "@qc/db/queries";
+import { isUniqueViolation, type Database } from "@qc/db";
+import {
+  deleteExpiredIdempotencyKey,
+  IDEMPOTENCY_KEY_TAKEN,
+  insertIdempotencyKey,
+  lockIdempotencyKey,
+  transactionHasWritten,
+  type IdempotencyKeyRow,
+} from "@qc/db/queries";
 import type { ServiceDeps } from "../deps/service-deps";
 import { AppError, toAppError, type ErrorDetails, type ErrorName } from "../errors";
 import { IDEMPOTENCY_KEY_RETENTION_MS, idempotencyRequestHash } from "./idempotency-key";
@@ -57,18 +64,45 @@ type Executed<T> = { replayed: false; value: T } | { replayed: true; answer: Sto
  * Executes `execute` at most once per (tenant, key) for 24 h (CONTRACT §6).
  *
  * Everything happens in one database transaction that `execute` runs inside (it gets that
- * transaction as its `db`, in a savepoint): the key's transaction-scoped advisory lock is taken
+ * transaction as its `db`): the key's transaction-scoped advisory lock is taken
  * without waiting (taken → 409 IDEMPOTENCY_KEY_IN_USE: the first request is still running), a
  * stored answer is replayed (or 422 IDEMPOTENCY_KEY_MISMATCH for another request), otherwise
  * the request executes and its answer is inserted under the unique (tenant, key) index in the
  * same commit as everything it changed. So an answer is stored if and only if the change it
  * reports committed: a crash or a rollback leaves neither, and the key free for a retry; two
  * instances can never both execute one key.
+ *
+ * Round trips are the cost of a create, so the common case takes as few as it can:
+ * - the lock and the read are one statement, whose snapshot may predate the lock (see
+ *   `lockIdempotencyKey`): when another request's answer was committed in that instant, the
+ *   insert of ours violates the unique index, everything this attempt wrote rolls back, and a
+ *   second attempt replays the answer that won;
+ * - `execute` runs on the key's transaction itself, without a savepoint. A business error is
+ *   stored in that transaction only if the execution wrote nothing (the transaction has no
+ *   transaction id yet: `transactionHasWritten`); otherwise everything rolls back and the
+ *   request is attempted again with the savepoint, which undoes exactly what it wrote.
  */
 export async function runIdempotently<T>(
   deps: Pick<ServiceDeps, "db" | "now">,
   request: IdempotentRequest,
   execute: (db: Database) => Promise<{ value: T; status: number; body: unknown }>,
+): Promise<IdempotentOutcome<T>> {
+  try {
+    return await attemptIdempotently(deps, request, execute, { savepoint: false });
+  } catch (error) {
+    if (!(error instanceof AttemptWithSavepoint) && !isUniqueViolation(error, IDEMPOTENCY_KEY_TAKEN)) throw error;
+    return attemptIdempotently(deps, request, execute, { savepoint: true });
+  }
+}
+
+/** A business error after the execution wrote something: roll back, and run it in a savepoint. */
+class AttemptWithSavepoint extends Error {}
+
+async function attemptIdempotently<T>(
+  deps: Pick<ServiceDeps, "db" | "now">,
+  request: IdempotentRequest,
+  execute: (db: Database) => Promise<{ value: T; status: number; body: unknown }>,
+  options: { savepoint: boolean },
 ): Promise<IdempotentOutcome<T>> {
   const ref = { tenantId: request.tenantId, key: request.key };
   const requestHash = idempotencyRequestHash(request);
@@ -84,19 +118,22 @@ export async function runIdempotently<T>(
       }
       return { replayed: true, answer: storedAnswer(existing) };
     }
-    if (existing) await deleteIdempotencyKey(tx, ref);
+    if (existing) await deleteExpiredIdempotencyKey(tx, { ...ref, now });
 
     let answer: StoredAnswer;
     let result: Executed<T>;
     try {
-      // A savepoint: whatever `execute` wrote is undone if it fails, and the outer transaction
-      // stays usable to store a business error's answer.
-      const executed = await tx.transaction((savepoint) => execute(savepoint as unknown as Database));
+      // With a savepoint, whatever `execute` wrote is undone if it fails, and the outer
+      // transaction stays usable to store a business error's answer.
+      const executed = options.savepoint
+        ? await tx.transaction((savepoint) => execute(savepoint as unknown as Database))
+        : await execute(tx as unknown as Database);
       answer = { kind: "success", status: executed.status, body: executed.body };
       result = { replayed: false, value: executed.value };
     } catch (error) {
       const appError = toAppError(error);
       if (NOT_EXECUTED.has(appError.error)) throw error;
+      if (!options.savepoint && (await transactionHasWritten(tx))) throw new AttemptWithSavepoint();
       answer = { kind: "error", status: appError.status, error: appError.error, message: appError.message, ...(appError.details ? { details: appError.details } : {}) };
       result = { failed: error };
     }

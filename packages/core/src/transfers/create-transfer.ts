@@ -1,3 +1,4 @@
+import { withinTransaction } from "@qc/db/queries";
 import type { Actor } from "../audit/actor";
 import type { ServiceDeps } from "../deps/service-deps";
 import { duplicateExternalIdOr, insertSubmittedTransaction } from "./submit-transaction";
@@ -16,14 +17,16 @@ export interface CreateTransferInput extends TransferIntentInput {
  * Accepts a transfer (CONTRACT §6): the intent is checked (resolveTransferIntent), then the
  * SUBMITTED row with the network's required confirmations, its first status-history entry, an
  * audit row, the `transaction.created` event and the `transfers.check` job are written in one
- * database transaction. Policy, screening, quotas and balance are the job's business. Only for
+ * database transaction (the caller's, when `deps.db` is one: the idempotency key's). Three
+ * statements: the intent's read, the row with its trail, the job. Policy, screening, quotas and balance are the job's business. Only for
  * a VERIFIED tenant: the route is value-moving (its auth middleware refuses the others), and
  * the broadcast step checks the tenant again before anything reaches the chain.
  */
 export async function createTransfer(deps: Pick<ServiceDeps, "db" | "jobs" | "now" | "config">, input: CreateTransferInput): Promise<TransactionRecord> {
   const now = deps.now();
   try {
-    return await deps.db.transaction(async (tx) => {
+    // On the idempotency key's transaction when called through the API (withinTransaction).
+    return await withinTransaction(deps.db, async (tx) => {
       const intent = await resolveTransferIntent(tx, input.tenantId, input);
       return insertSubmittedTransaction(tx, deps, {
         values: {

@@ -1,6 +1,6 @@
 import { NETWORKS, parseAddress, type NetworkCode } from "@qc/chain";
 import type { Executor } from "@qc/db";
-import { findTransferSource, findVisibleAssetRow, type AssetRow, type WalletRow } from "@qc/db/queries";
+import { findTransferIntentRows, type AssetRow, type WalletRow } from "@qc/db/queries";
 import { AppError } from "../errors";
 import { assertTransferSource } from "../wallets/assert-transfer-source";
 
@@ -49,16 +49,16 @@ export async function resolveTransferIntent(db: Executor, tenantId: string, inpu
       details: { field: "destinationAddress" },
     });
   }
-  const source = await findTransferSource(db, { tenantId, walletId: input.sourceWalletId, networkCode: input.networkCode });
+  // One statement reads the wallet, its placement and the asset; the rules below apply in order.
+  const source = await findTransferIntentRows(db, { tenantId, walletId: input.sourceWalletId, networkCode: input.networkCode, assetId: input.assetId });
   if (!source) throw new AppError("NOT_FOUND", "source wallet not found", { details: { sourceWalletId: input.sourceWalletId } });
-  const { wallet, vaultId } = source;
+  const { wallet, vaultId, asset } = source;
   assertTransferSource(wallet);
   if (!vaultId) {
     throw new AppError("NETWORK_MISMATCH", `the source wallet is not placed on ${input.networkCode}`, {
       details: { sourceWalletId: wallet.id, networkCode: input.networkCode },
     });
   }
-  const asset = await findVisibleAssetRow(db, { tenantId, assetId: input.assetId });
   if (!asset || asset.networkCode !== input.networkCode) {
     throw new AppError("UNKNOWN_ASSET", `asset ${input.assetId} is not an asset of ${input.networkCode}`, {
       details: { assetId: input.assetId, networkCode: input.networkCode },

@@ -1,9 +1,11 @@
 import { isUniqueViolation, type Transaction } from "@qc/db";
-import { insertStatusHistory, insertTransaction, type NewTransactionRow, type TransactionRow } from "@qc/db/queries";
-import { auditAction, type Actor } from "../audit/actor";
+import { insertTransactionWithTrail, type NewTransactionRow, type TransactionRow } from "@qc/db/queries";
+import { v7 as uuidv7 } from "uuid";
+import type { Actor } from "../audit/actor";
+import { toAuditRow } from "../audit/record-audit-event";
 import type { ServiceDeps } from "../deps/service-deps";
 import { AppError } from "../errors";
-import { emitEvent } from "../events/emit-event";
+import { EVENTS } from "../events/catalog";
 import type { TransactionRecord } from "../records/record-schemas";
 import { toTransactionRecord } from "./transaction-record";
 
@@ -11,34 +13,94 @@ import { toTransactionRecord } from "./transaction-record";
  * What every new transaction (a transfer, a contract deployment) writes in its creating database
  * transaction: the row in SUBMITTED, its first status-history entry, the `transaction.created`
  * audit row and event, and the `transfers.check` job. So both kinds enter the pipeline the same way.
+ *
+ * Two statements (the create path's cost is its round trips): the row and its trail in one
+ * (`insertTransactionWithTrail`), then the job through the queue. The stored row is built here in
+ * full, so the event's record is the stored record without reading the row back.
  */
 export async function insertSubmittedTransaction(
   tx: Transaction,
   deps: Pick<ServiceDeps, "jobs">,
   input: { values: NewTransactionRow; actor: Actor; auditDetails: (row: TransactionRow) => Record<string, unknown> },
 ): Promise<TransactionRecord> {
-  const row = await insertTransaction(tx, { ...input.values, status: "SUBMITTED" });
-  await insertStatusHistory(tx, {
-    tenantId: row.tenantId,
-    transactionId: row.id,
-    fromStatus: null,
-    toStatus: "SUBMITTED",
-    subStatus: null,
-    reason: null,
-    actorType: input.actor.type,
-    actorId: input.actor.id,
-    createdAt: row.createdAt,
-  });
+  const row = submittedTransactionRow(input.values);
   const record = toTransactionRecord(row);
-  await auditAction(tx, input.actor, {
-    tenantId: row.tenantId,
-    action: "transaction.created",
-    target: { type: "transaction", id: row.id },
-    details: input.auditDetails(row),
+  const event = EVENTS["transaction.created"];
+  // Validated like every emitted event (emitEvent): a malformed record fails the create.
+  const data = event.data.parse({ transaction: record }) as Record<string, unknown>;
+  await insertTransactionWithTrail(tx, {
+    row,
+    history: { id: uuidv7(), actorType: input.actor.type, actorId: input.actor.id },
+    audit: {
+      id: uuidv7(),
+      ...toAuditRow({
+        action: "transaction.created",
+        actorType: input.actor.type,
+        actorId: input.actor.id,
+        tenantId: row.tenantId,
+        targetType: "transaction",
+        targetId: row.id,
+        requestId: input.actor.requestId ?? null,
+        ip: input.actor.ip ?? null,
+        details: input.auditDetails(row),
+      }),
+    },
+    event: { id: uuidv7(), tenantId: row.tenantId, type: "transaction.created", aggregateType: event.aggregate, aggregateId: row.id, data },
   });
-  await emitEvent(tx, { tenantId: row.tenantId, type: "transaction.created", aggregateId: row.id, data: { transaction: record } });
   await deps.jobs.send(tx, "transfers.check", { tenantId: row.tenantId, transactionId: row.id });
   return record;
+}
+
+/**
+ * The complete row a new transaction is stored as: the given values in SUBMITTED, and for every
+ * other column the value the table's default would give (nothing assigned yet).
+ */
+export function submittedTransactionRow(values: NewTransactionRow): TransactionRow {
+  const now = new Date();
+  return {
+    id: values.id ?? uuidv7(),
+    tenantId: values.tenantId,
+    externalId: values.externalId ?? null,
+    type: values.type ?? "TRANSFER",
+    networkCode: values.networkCode,
+    chainId: values.chainId,
+    sourceWalletId: values.sourceWalletId,
+    sourceAddress: values.sourceAddress,
+    destinationAddress: values.destinationAddress ?? null,
+    assetId: values.assetId ?? null,
+    amount: values.amount,
+    note: values.note ?? null,
+    status: "SUBMITTED",
+    subStatus: values.subStatus ?? null,
+    statusReason: values.statusReason ?? null,
+    policy: values.policy ?? null,
+    screening: values.screening ?? null,
+    screeningAttempts: values.screeningAttempts ?? 0,
+    nonce: values.nonce ?? null,
+    gasLimit: values.gasLimit ?? null,
+    maxFeePerGas: values.maxFeePerGas ?? null,
+    maxPriorityFeePerGas: values.maxPriorityFeePerGas ?? null,
+    data: values.data ?? null,
+    unsignedTransaction: values.unsignedTransaction ?? null,
+    signingHash: values.signingHash ?? null,
+    signingDeadline: values.signingDeadline ?? null,
+    signature: values.signature ?? null,
+    rawTransaction: values.rawTransaction ?? null,
+    chainTxHash: values.chainTxHash ?? null,
+    sendAttempts: values.sendAttempts ?? 0,
+    blockNumber: values.blockNumber ?? null,
+    blockHash: values.blockHash ?? null,
+    confirmations: values.confirmations ?? 0,
+    requiredConfirmations: values.requiredConfirmations,
+    contractAddress: values.contractAddress ?? null,
+    templateId: values.templateId ?? null,
+    constructorArgs: values.constructorArgs ?? null,
+    createdAt: values.createdAt ?? now,
+    updatedAt: values.updatedAt ?? values.createdAt ?? now,
+    signedAt: values.signedAt ?? null,
+    broadcastAt: values.broadcastAt ?? null,
+    completedAt: values.completedAt ?? null,
+  };
 }
 
 /** `externalId` is unique per tenant (a unique index): its violation is 409 DUPLICATE_EXTERNAL_ID. */

@@ -1,4 +1,4 @@
-import { and, eq, inArray, lt, sql } from "drizzle-orm";
+import { and, eq, inArray, lt, lte, sql } from "drizzle-orm";
 import type { Executor } from "../client";
 import { idempotencyKeys } from "../schema/transfers";
 
@@ -11,19 +11,32 @@ export interface IdempotencyKeyRef {
 }
 
 /**
- * Takes the transaction-scoped advisory lock of (tenant, key) without waiting, then reads the
- * key's stored answer. `locked` false: another transaction holds the key, i.e. a request with
- * it is executing right now. The lock id is a 64-bit hash of both values; it is held until this
- * transaction ends. Two statements on purpose: the read must take its snapshot after the lock
- * is held, or it could miss the answer of the request that released it a moment before.
+ * Takes the transaction-scoped advisory lock of (tenant, key) without waiting and reads the key's
+ * stored answer, in one statement (one round trip). `locked` false: another transaction holds
+ * the key, i.e. a request with it is executing right now. The lock id is a 64-bit hash of both
+ * values; it is held until this transaction ends.
+ *
+ * The read's snapshot is taken when the statement starts, before the lock is granted, so it can
+ * miss an answer committed by the holder that released the lock a moment before. That is safe
+ * because answers are only ever inserted (never updated) under the unique (tenant, key) index:
+ * the caller then executes and its own insert of the key fails with a unique violation, which
+ * rolls its whole transaction back (`IDEMPOTENCY_KEY_TAKEN`: read again and replay). Likewise an
+ * expired answer seen here is removed only while still expired (`deleteExpiredIdempotencyKey`).
  */
 export async function lockIdempotencyKey(db: Executor, params: IdempotencyKeyRef): Promise<{ locked: boolean; row: IdempotencyKeyRow | undefined }> {
-  const [lock] = await db
-    .select({ locked: sql<boolean>`pg_try_advisory_xact_lock(hashtextextended(${params.tenantId} || ':' || ${params.key}, 0))` })
-    .from(sql`(select 1) as one`);
-  if (!lock?.locked) return { locked: false, row: undefined };
-  return { locked: true, row: await findIdempotencyKey(db, params) };
+  const [found] = await db
+    .select({
+      locked: sql<boolean>`pg_try_advisory_xact_lock(hashtextextended(${params.tenantId} || ':' || ${params.key}, 0))`,
+      row: idempotencyKeys,
+    })
+    .from(sql`(select 1) as one`)
+    .leftJoin(idempotencyKeys, and(eq(idempotencyKeys.tenantId, params.tenantId), eq(idempotencyKeys.key, params.key)));
+  if (!found?.locked) return { locked: false, row: undefined };
+  return { locked: true, row: found.row ?? undefined };
 }
+
+/** The unique index whose violation means another request stored an answer for the key first. */
+export const IDEMPOTENCY_KEY_TAKEN = "idempotency_keys_tenant_key_unique";
 
 /** The stored answer for (tenant, key), expired or not, or undefined. */
 export async function findIdempotencyKey(db: Executor, params: IdempotencyKeyRef): Promise<IdempotencyKeyRow | undefined> {
@@ -37,6 +50,27 @@ export async function findIdempotencyKey(db: Executor, params: IdempotencyKeyRef
 /** Forgets one key of the tenant (its retention ended: the key may be used afresh). */
 export async function deleteIdempotencyKey(db: Executor, params: IdempotencyKeyRef): Promise<void> {
   await db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.tenantId, params.tenantId), eq(idempotencyKeys.key, params.key)));
+}
+
+/** Forgets one key of the tenant only if its retention ended before `now` (a fresh answer stays). */
+export async function deleteExpiredIdempotencyKey(db: Executor, params: IdempotencyKeyRef & { now: Date }): Promise<void> {
+  await db
+    .delete(idempotencyKeys)
+    .where(and(eq(idempotencyKeys.tenantId, params.tenantId), eq(idempotencyKeys.key, params.key), lte(idempotencyKeys.expiresAt, params.now)));
+}
+
+/**
+ * Whether the open transaction has written anything (PostgreSQL assigns a transaction id at the
+ * first write or row lock; advisory locks and reads take none). An aborted transaction counts as
+ * written: it can no longer store anything.
+ */
+export async function transactionHasWritten(db: Executor): Promise<boolean> {
+  try {
+    const result = await db.execute<{ written: boolean }>(sql`select pg_current_xact_id_if_assigned() is not null as written`);
+    return result.rows[0]?.written !== false;
+  } catch {
+    return true;
+  }
 }
 
 export async function insertIdempotencyKey(db: Executor, row: NewIdempotencyKeyRow): Promise<void> {

@@ -25,3 +25,4 @@ export * from "./identity";
 export * from "./email";
 export * from "./credentials";
 export * from "./auth";
+export * from "./within-transaction";
