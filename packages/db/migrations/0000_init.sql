@@ -461,7 +461,7 @@ CREATE UNIQUE INDEX "transactions_network_chain_tx_hash_unique" ON "transactions
 CREATE INDEX "transactions_tenant_idx" ON "transactions" USING btree ("tenant_id","id");--> statement-breakpoint
 CREATE INDEX "transactions_tenant_status_idx" ON "transactions" USING btree ("tenant_id","status","id");--> statement-breakpoint
 CREATE INDEX "transactions_source_status_idx" ON "transactions" USING btree ("source_wallet_id","network_code","status");--> statement-breakpoint
-CREATE INDEX "transactions_tenant_asset_created_idx" ON "transactions" USING btree ("tenant_id","asset_id","created_at");--> statement-breakpoint
+CREATE INDEX "transactions_tenant_created_idx" ON "transactions" USING btree ("tenant_id","created_at");--> statement-breakpoint
 CREATE UNIQUE INDEX "operator_sessions_token_hash_unique" ON "operator_sessions" USING btree ("token_hash");--> statement-breakpoint
 CREATE INDEX "operator_sessions_operator_idx" ON "operator_sessions" USING btree ("operator_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "operators_email_unique" ON "operators" USING btree ("email");

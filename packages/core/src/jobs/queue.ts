@@ -80,6 +80,18 @@ export async function startBoss(options: CreateBossOptions): Promise<PgBoss> {
 export const JOB_HEARTBEAT_SECONDS = 15;
 
 export async function ensureQueues(boss: PgBoss): Promise<void> {
+  // `schedule` (boss.upsert: the transfer watcher, signing expiry) finds a key's waiting job with
+  // `name = … AND state < 'active' AND singleton_key = …`, which no pg-boss index serves: each call
+  // seq-scanned pgboss.job_common, every queue's retained jobs (~6 k rows a call after 1,000
+  // transfers: most of the rows the database read, bench/pipeline.ts). Created once, under a lock so
+  // daemons starting together do not race on it. Only an index on pg-boss's table: if a pg-boss
+  // upgrade renames what it covers, the error goes to the owner's logger and jobs run as before.
+  await boss
+    .getDb()
+    .executeSql(
+      `DO $$ BEGIN PERFORM pg_advisory_xact_lock(hashtext('qc_job_singleton_waiting_idx')); CREATE INDEX IF NOT EXISTS qc_job_singleton_waiting_idx ON pgboss.job (name, singleton_key) WHERE state < 'active'; END $$`,
+    )
+    .catch((error: unknown) => boss.emit("error", error instanceof Error ? error : new Error(String(error))));
   for (const name of Object.keys(JOBS) as JobName[]) {
     const job = JOBS[name];
     const dead = deadLetterQueue(name);

@@ -1,14 +1,5 @@
 import { readErc20Balance, readNativeBalance, type NetworkCode } from "@qc/chain";
-import {
-  findNetworkLink,
-  findTransaction,
-  findVisibleAssetRow,
-  findWalletRow,
-  recordScreeningAttempt,
-  sumSourceReservations,
-  type AssetRow,
-  type TransactionRow,
-} from "@qc/db/queries";
+import { findTransferCheckRows, recordScreeningAttempt, sumSourceReservations, type AssetRow, type TransactionRow, type WalletRow } from "@qc/db/queries";
 import { systemActor } from "../audit/actor";
 import { chainUnavailable } from "../balances/chain-errors";
 import type { ServiceDeps } from "../deps/service-deps";
@@ -24,6 +15,18 @@ import { transitionTransaction } from "./transition-transaction";
 import { decideDeploymentChecks } from "../contracts/decide-deployment-checks";
 
 type CheckDeps = Pick<ServiceDeps, "db" | "jobs" | "now" | "config" | "chain" | "log">;
+
+/**
+ * What the checks read about a transfer, loaded in one statement by `findTransferCheckRows`: the
+ * row, its source wallet, the vault the wallet is placed in on the row's network (null: not placed
+ * there any more) and its asset (null: none, or one the tenant cannot see).
+ */
+export interface TransferCheckRows {
+  transaction: TransactionRow;
+  wallet: WalletRow | null;
+  vaultId: string | null;
+  asset: AssetRow | null;
+}
 
 /**
  * What the checks decided about a SUBMITTED transfer. The decision is separate from what
@@ -61,12 +64,10 @@ export const PROVIDER_UNAVAILABLE = "provider unavailable";
  * UNAVAILABLE (the job retries); at `config.screening.maxAttempts` the transfer is BLOCKED /
  * REJECTED_AML_SCREENING with reason "provider unavailable". An unreachable chain is 503 too.
  */
-export async function decideTransferChecks(deps: CheckDeps, row: TransactionRow): Promise<TransferCheckDecision> {
+export async function decideTransferChecks(deps: CheckDeps, loaded: TransferCheckRows): Promise<TransferCheckDecision> {
+  const { transaction: row, wallet, vaultId, asset } = loaded;
   const networkCode = row.networkCode as NetworkCode;
-  const wallet = await findWalletRow(deps.db, { tenantId: row.tenantId, walletId: row.sourceWalletId });
-  const link = await findNetworkLink(deps.db, { tenantId: row.tenantId, walletId: row.sourceWalletId, networkCode });
-  const asset = row.assetId ? await findVisibleAssetRow(deps.db, { tenantId: row.tenantId, assetId: row.assetId }) : undefined;
-  if (!wallet || wallet.status !== "ACTIVE" || wallet.type === "WATCH_ONLY" || !link) {
+  if (!wallet || wallet.status !== "ACTIVE" || wallet.type === "WATCH_ONLY" || !vaultId) {
     return { outcome: "FAILED", subStatus: "INTERNAL_ERROR", reason: "the source wallet was archived or moved off the network after the transfer was created", policy: null, screening: null };
   }
   if (!asset || row.destinationAddress === null) throw new AppError("INTERNAL", "transfer without a destination or a visible asset", { details: { transactionId: row.id } });
@@ -74,7 +75,7 @@ export async function decideTransferChecks(deps: CheckDeps, row: TransactionRow)
 
   const policy = await decideTransferPolicy(deps.db, {
     tenantId: row.tenantId,
-    transfer: { networkCode, sourceWalletId: row.sourceWalletId, sourceVaultId: link.vaultId, assetId: asset.id, destinationAddress: row.destinationAddress, amount },
+    transfer: { networkCode, sourceWalletId: row.sourceWalletId, sourceVaultId: vaultId, assetId: asset.id, destinationAddress: row.destinationAddress, amount },
     at: row.createdAt,
     transactionId: row.id,
   });
@@ -176,10 +177,11 @@ export type TransferChecksOutcome =
  * transfer goes to `releaseForSigning`. A transfer that is no longer SUBMITTED is left alone.
  */
 export async function runTransferChecks(deps: CheckDeps, input: { tenantId: string; transactionId: string }): Promise<TransferChecksOutcome> {
-  const row = await findTransaction(deps.db, input.tenantId, input.transactionId);
-  if (!row) throw new AppError("NOT_FOUND", "transaction not found");
+  const loaded = await findTransferCheckRows(deps.db, input);
+  if (!loaded) throw new AppError("NOT_FOUND", "transaction not found");
+  const row = loaded.transaction;
   if (row.status !== "SUBMITTED") return { status: "SKIPPED", reason: `the transaction is ${row.status}` };
-  const decision = row.type === "CONTRACT_DEPLOY" ? await decideDeploymentChecks(deps, row) : await decideTransferChecks(deps, row);
+  const decision = row.type === "CONTRACT_DEPLOY" ? await decideDeploymentChecks(deps, row) : await decideTransferChecks(deps, loaded);
   const checks = {
     policy: decision.policy ? { decision: decision.policy.decision, ruleId: decision.policy.ruleId } : null,
     screening: decision.screening,

@@ -1,6 +1,8 @@
-import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, lt, lte, notInArray, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, gte, inArray, isNotNull, isNull, lt, lte, notInArray, or, sql } from "drizzle-orm";
 import type { Executor } from "../client";
 import { updateWhereStatus } from "./status";
+import type { AuditRow } from "./audit";
+import type { InsertOutboxEventParams } from "./events";
 import { assets, walletNetworkLinks, wallets } from "../schema/custody";
 import { transactions, transactionStatusHistory } from "../schema/transfers";
 
@@ -18,6 +20,62 @@ export async function findTransaction(db: Executor, tenantId: string, transactio
 export async function insertTransaction(db: Executor, row: NewTransactionRow): Promise<TransactionRow> {
   const [inserted] = await db.insert(transactions).values(row).returning();
   return inserted!;
+}
+
+// Every column of the transactions table, in one fixed order, for the one-statement insert below.
+const TRANSACTION_COLUMNS = Object.entries(getTableColumns(transactions)) as [keyof TransactionRow, (typeof transactions)["_"]["columns"][keyof TransactionRow]][];
+const TRANSACTION_COLUMN_NAMES = sql.join(
+  TRANSACTION_COLUMNS.map(([, column]) => sql.identifier(column.name)),
+  sql`, `,
+);
+
+/**
+ * A new transaction and its trail in one statement (one round trip, atomic on its own): the row,
+ * exactly as given (every column; nothing left to a database default, so the caller's row is
+ * what is stored), its first status-history entry, its audit row and its first outbox event
+ * with the aggregate's next sequence. Data-modifying CTEs: the three follow-up inserts select
+ * from the inserted row, so none of them is written without it. The job that follows is the
+ * caller's to enqueue in the same database transaction.
+ */
+export async function insertTransactionWithTrail(
+  db: Executor,
+  params: {
+    row: TransactionRow;
+    history: { id: string; actorType: string; actorId: string | null };
+    audit: AuditRow & { id: string };
+    event: InsertOutboxEventParams & { id: string };
+  },
+): Promise<{ eventSequence: number }> {
+  const { row, history, audit, event } = params;
+  const values = sql.join(
+    TRANSACTION_COLUMNS.map(([key, column]) => sql.param(row[key], column)),
+    sql`, `,
+  );
+  const result = await db.execute<{ event_sequence: number }>(sql`
+    with inserted as (
+      insert into transactions (${TRANSACTION_COLUMN_NAMES}) values (${values})
+      returning id, tenant_id, status, sub_status, status_reason, created_at
+    ), history as (
+      insert into transaction_status_history (id, tenant_id, transaction_id, from_status, to_status, sub_status, reason, actor_type, actor_id, created_at)
+      select ${history.id}, tenant_id, id, null, status, sub_status, status_reason, ${history.actorType}, ${history.actorId}, created_at from inserted
+    ), audit as (
+      insert into audit_events (id, tenant_id, actor_type, actor_id, action, target_type, target_id, request_id, ip, details)
+      select ${audit.id}, ${audit.tenantId ?? null}::uuid, ${audit.actorType}, ${audit.actorId ?? null}, ${audit.action}, ${audit.targetType ?? null},
+             ${audit.targetId ?? null}, ${audit.requestId ?? null}, ${audit.ip ?? null}, ${JSON.stringify(audit.details ?? {})}::jsonb
+        from inserted
+    ), event as (
+      insert into event_outbox (id, tenant_id, type, aggregate_type, aggregate_id, sequence, data)
+      select ${event.id}, ${event.tenantId}::uuid, ${event.type}, ${event.aggregateType}, ${event.aggregateId},
+             (select coalesce(max(e.sequence), 0) + 1 from event_outbox e
+               where e.aggregate_type = ${event.aggregateType} and e.aggregate_id = ${event.aggregateId}),
+             ${JSON.stringify(event.data)}::jsonb
+        from inserted
+      returning sequence
+    )
+    select sequence as event_sequence from event`);
+  const [inserted] = result.rows;
+  if (!inserted) throw new Error("the transaction insert wrote no event");
+  return { eventSequence: Number(inserted.event_sequence) };
 }
 
 export async function insertStatusHistory(db: Executor, row: typeof transactionStatusHistory.$inferInsert): Promise<void> {
@@ -154,20 +212,23 @@ export const NONCE_HOLDING_STATUSES: readonly TransactionStatusValue[] = ["PENDI
 const RESERVING_STATUSES: readonly TransactionStatusValue[] = ["QUEUED", "PENDING_SIGNATURE", "SIGNED", "BROADCASTING"];
 
 /**
- * A transfer's source as create and the dry run need it, in one statement: the tenant's wallet
- * and the vault it is placed in on `networkCode` (null when it is not placed there).
+ * Everything create reads about a transfer's intent, in one statement: the tenant's source
+ * wallet, the vault it is placed in on `networkCode` (null when not placed there) and the asset
+ * (null unless the tenant sees it: a global native asset or one of its own). Undefined when the
+ * wallet is not the tenant's.
  */
-export async function findTransferSource(
+export async function findTransferIntentRows(
   db: Executor,
-  params: { tenantId: string; walletId: string; networkCode: TransactionNetworkCode },
-): Promise<{ wallet: typeof wallets.$inferSelect; vaultId: string | null } | undefined> {
+  params: { tenantId: string; walletId: string; networkCode: TransactionNetworkCode; assetId: string },
+): Promise<{ wallet: typeof wallets.$inferSelect; vaultId: string | null; asset: typeof assets.$inferSelect | null } | undefined> {
   const [row] = await db
-    .select({ wallet: wallets, vaultId: walletNetworkLinks.vaultId })
+    .select({ wallet: wallets, vaultId: walletNetworkLinks.vaultId, asset: assets })
     .from(wallets)
     .leftJoin(
       walletNetworkLinks,
       and(eq(walletNetworkLinks.walletId, wallets.id), eq(walletNetworkLinks.tenantId, params.tenantId), eq(walletNetworkLinks.networkCode, params.networkCode)),
     )
+    .leftJoin(assets, and(eq(assets.id, params.assetId), or(isNull(assets.tenantId), eq(assets.tenantId, params.tenantId))))
     .where(and(eq(wallets.id, params.walletId), eq(wallets.tenantId, params.tenantId)));
   return row;
 }
@@ -244,6 +305,33 @@ export async function summarizeTransfers(
       ),
     );
   return { count: row?.count ?? 0, amount: BigInt(row?.amount ?? "0") };
+}
+
+/**
+ * Everything the transfer checks read about a transaction, in one statement (one round trip
+ * instead of four): the row, its source wallet, the vault the wallet is placed in on the row's
+ * network (null when it is not placed there any more) and its asset (null when the tenant
+ * cannot see it, or for a row without an asset). Undefined when the transaction is not the tenant's.
+ */
+export async function findTransferCheckRows(
+  db: Executor,
+  params: { tenantId: string; transactionId: string },
+): Promise<{ transaction: TransactionRow; wallet: typeof wallets.$inferSelect | null; vaultId: string | null; asset: typeof assets.$inferSelect | null } | undefined> {
+  const [row] = await db
+    .select({ transaction: transactions, wallet: wallets, vaultId: walletNetworkLinks.vaultId, asset: assets })
+    .from(transactions)
+    .leftJoin(wallets, and(eq(wallets.id, transactions.sourceWalletId), eq(wallets.tenantId, params.tenantId)))
+    .leftJoin(
+      walletNetworkLinks,
+      and(
+        eq(walletNetworkLinks.walletId, transactions.sourceWalletId),
+        eq(walletNetworkLinks.tenantId, params.tenantId),
+        eq(walletNetworkLinks.networkCode, transactions.networkCode),
+      ),
+    )
+    .leftJoin(assets, and(eq(assets.id, transactions.assetId), or(isNull(assets.tenantId), eq(assets.tenantId, params.tenantId))))
+    .where(and(eq(transactions.id, params.transactionId), eq(transactions.tenantId, params.tenantId)));
+  return row;
 }
 
 /**

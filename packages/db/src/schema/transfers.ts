@@ -106,8 +106,13 @@ export const transactions = pgTable(
     index("transactions_tenant_idx").on(t.tenantId, t.id),
     index("transactions_tenant_status_idx").on(t.tenantId, t.status, t.id),
     index("transactions_source_status_idx").on(t.sourceWalletId, t.networkCode, t.status),
-    /** Velocity windows and daily quotas: the tenant's transfers of one asset by creation time. */
-    index("transactions_tenant_asset_created_idx").on(t.tenantId, t.assetId, t.createdAt),
+    /**
+     * Velocity windows and daily quotas (`summarizeTransfers`): the tenant's transfers by creation
+     * time, every asset (the quota counts them all), so a check reads only its window's rows. The
+     * (tenant, asset, created) index it replaces has no asset to match in that WHERE: PostgreSQL 18
+     * skip-scans it once per asset, servers before 18 walk the tenant's whole history.
+     */
+    index("transactions_tenant_created_idx").on(t.tenantId, t.createdAt),
     check("transactions_amount_nonnegative", sql`${t.amount} >= 0`),
     check("transactions_source_canonical", sql`${t.sourceAddress} ~ '^0x[0-9a-f]{40}$'`),
     check("transactions_destination_canonical", sql`${t.destinationAddress} is null or ${t.destinationAddress} ~ '^0x[0-9a-f]{40}$'`),
