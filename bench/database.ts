@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { runMigrations } from "@qc/db";
+import { createDatabase, runMigrations, sql } from "@qc/db";
 import { ensureDatabaseExists, startEmbeddedPostgres, type EmbeddedPostgresHandle } from "@qc/db/embedded";
 import { stopOnSignal } from "./stop-on-signal";
 
@@ -18,7 +18,8 @@ export function freePort(): Promise<number> {
 
 /**
  * A migrated database for one benchmark run: on DATABASE_URL when set, otherwise on a
- * throw-away embedded PostgreSQL. `dispose()` stops the embedded server and removes `work`; an
+ * throw-away embedded PostgreSQL. `dispose()` drops the run's database (DATABASE_URL) or stops
+ * the embedded server, and removes `work`; an
  * interrupt (SIGINT, SIGTERM) or a failure while preparing does the same.
  */
 export async function benchDatabase(prefix: string): Promise<{ url: string; work: string; dispose(): Promise<void> }> {
@@ -27,11 +28,15 @@ export async function benchDatabase(prefix: string): Promise<{ url: string; work
   const starting: Promise<EmbeddedPostgresHandle | undefined> = adminUrl
     ? Promise.resolve(undefined)
     : freePort().then((port) => startEmbeddedPostgres({ dataDir: join(work, "pg"), port, persistent: false, unsafeFast: true }));
+  const name = `${prefix.replace(/-/g, "_")}_${randomBytes(4).toString("hex")}`;
+  let created = false;
   let stopped: Promise<void> | undefined;
   // Once, whoever asks first (the benchmark's finally or a signal arriving at the same time).
   const stop = () =>
     (stopped ??= (async () => {
       const pg = await starting.catch(() => undefined);
+      // On a shared server (DATABASE_URL) the run's database goes with it; an embedded one goes whole.
+      if (adminUrl && created) await dropDatabase(adminUrl, name).catch((error: unknown) => process.stderr.write(`[bench] could not drop ${name}: ${String(error)}\n`));
       await pg?.stop();
       rmSync(work, { recursive: true, force: true });
     })());
@@ -39,7 +44,8 @@ export async function benchDatabase(prefix: string): Promise<{ url: string; work
   try {
     const server = await starting;
     if (server) process.stderr.write(`[bench] embedded PostgreSQL on port ${server.port} (data in ${join(work, "pg")})\n`);
-    const url = await ensureDatabaseExists(adminUrl ?? server!.url, `${prefix.replace(/-/g, "_")}_${randomBytes(4).toString("hex")}`);
+    const url = await ensureDatabaseExists(adminUrl ?? server!.url, name);
+    created = true;
     await runMigrations(url);
     return {
       url,
@@ -53,5 +59,14 @@ export async function benchDatabase(prefix: string): Promise<{ url: string; work
     await stop();
     release();
     throw error;
+  }
+}
+
+async function dropDatabase(adminUrl: string, name: string): Promise<void> {
+  const admin = createDatabase({ url: adminUrl, poolMax: 1 });
+  try {
+    await admin.db.execute(sql.raw(`drop database if exists ${name} with (force)`));
+  } finally {
+    await admin.close();
   }
 }

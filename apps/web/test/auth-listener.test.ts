@@ -26,7 +26,7 @@ describe("cross-instance credential revocation survives a lost LISTEN connection
 
   it("reconnects the listener and refuses a key revoked on the other instance without waiting for the TTL", { timeout: 60_000 }, async () => {
     const tenant = await createTenantFixture({ db: t.db, pepper: TEST_PEPPER });
-    const session = await createSessionFixture({ db: t.db, pepper: TEST_PEPPER }, tenant);
+    const session = await createSessionFixture({ db: t.db }, tenant);
     const trpc = (server: TestServer, path: string, input: unknown) =>
       call(server, `/api/trpc/${path}`, { method: "POST", headers: { authorization: session.authorization, "content-type": "application/json" }, body: JSON.stringify({ json: input }) });
     const created = await trpc(a, "credentials.create", { label: "listener", scopes: ["read"] });
