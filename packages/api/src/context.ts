@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { Actor, Authenticator, Logger, Principal, RateLimits, ServiceConfig, ServiceDeps } from "@qc/core";
+import { deferredChild } from "./deferred-logger";
 
 /** The web process's configuration: the shared service configuration plus the API-key pepper. */
 export interface AppConfig extends ServiceConfig {
@@ -54,7 +55,7 @@ export function createContext(deps: AppDeps, request: RequestInfo): Context {
   return {
     deps,
     request,
-    log: deps.log.child({ requestId: request.requestId }),
+    log: deferredChild(deps.log, { requestId: request.requestId }),
     responseHeaders: new Map(),
     response,
   };

@@ -18,6 +18,7 @@ import { middlewareMarker } from "@trpc/server/unstable-core-do-not-import";
 import superjson from "superjson";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import type { Context } from "./context";
+import { deferredChild } from "./deferred-logger";
 import { appErrorFromTrpc, toTrpcError } from "./errors";
 import { rateLimitHeaders } from "./http-headers";
 
@@ -136,7 +137,7 @@ const authenticate = t.middleware(async ({ ctx, meta, next }) => {
   for (const [name, value] of Object.entries(rateLimitHeaders(limits))) ctx.responseHeaders.set(name, value);
   if (meta?.valueMoving) await assertTenantVerified(ctx.deps.db, principal.tenantId);
   const actor = actorFromPrincipal(principal, ctx.request);
-  return next({ ctx: { ...ctx, auth: principal, actor, log: ctx.log.child({ tenantId: principal.tenantId }) } });
+  return next({ ctx: { ...ctx, auth: principal, actor, log: deferredChild(ctx.log, { tenantId: principal.tenantId }) } });
 });
 
 /** A refused request of an identified caller: recorded through the audit buffer (no state changed). */

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { appErrorFromTrpc, createCallerFactory, createContext, type AppDeps, type Context, type Meta, type RequestInfo } from "@qc/api";
+import { appErrorFromTrpc, createContext, type AppDeps, type Meta, type RequestInfo } from "@qc/api";
 import { AppError, errorBody } from "@qc/core";
-import type { AnyRouter } from "@trpc/server";
+import { callTRPCProcedure, type AnyRouter } from "@trpc/server";
 
 /**
  * The query string as a route's input sees it: a key given once is a string, a key given more
@@ -65,7 +65,7 @@ interface Route {
   pattern: RegExp;
   /** The procedure's path in the router, e.g. `vaults.get`. */
   procedure: string;
-  segments: string[];
+  type: "query" | "mutation";
   /** Input fields declared as arrays: a query key given once still becomes a one-element array. */
   arrayFields: string[];
   takesInput: boolean;
@@ -82,7 +82,8 @@ function restRoutes(router: AnyRouter): Map<string, Route[]> {
   for (const [path, procedure] of Object.entries(router._def.procedures as Record<string, { _def: { meta?: Meta; type: string; inputs: ZodLike[] } }>)) {
     const meta = procedure._def.meta;
     const openapi = meta?.openapi;
-    if (!openapi || openapi.enabled === false || procedure._def.type === "subscription") continue;
+    const type = procedure._def.type;
+    if (!openapi || openapi.enabled === false || (type !== "query" && type !== "mutation")) continue;
     const inputs = procedure._def.inputs;
     const input = inputs.length >= 2 ? inputs.reduce((merged, next) => merged.merge!(next)) : inputs[0];
     const schema = input ? unwrap(input, true) : undefined;
@@ -101,7 +102,7 @@ function restRoutes(router: AnyRouter): Map<string, Route[]> {
     list.push({
       pattern: new RegExp(`^${template.replace(/\{(.+?)\}/g, (_, name: string) => `(?<${name}>[^/]+)`)}$`, "i"),
       procedure: path,
-      segments: path.split("."),
+      type,
       arrayFields,
       takesInput,
       successStatus: meta?.successStatus ?? 200,
@@ -131,13 +132,12 @@ function send(res: ServerResponse, status: number, headers: Map<string, string |
  */
 export function createRestHandler(router: AnyRouter, deps: AppDeps) {
   const routes = restRoutes(router);
-  const createCaller = createCallerFactory(router as never) as (ctx: Context) => Record<string, unknown>;
 
   return async (req: IncomingMessage, res: ServerResponse, request: RequestInfo, body: unknown): Promise<void> => {
     const url = new URL(req.url ?? "/", "https://localhost");
     const path = `/${url.pathname.replace(/^\/|\/$/g, "")}`;
     const method = req.method ?? "GET";
-    let ctx: Context | undefined;
+    let ctx: ReturnType<typeof createContext> | undefined;
     try {
       let route: Route | undefined;
       let pathInput: Record<string, string> = {};
@@ -157,8 +157,9 @@ export function createRestHandler(router: AnyRouter, deps: AppDeps) {
         if (!usesBody) for (const field of route.arrayFields) if (input[field] !== undefined && !Array.isArray(input[field])) input[field] = [input[field]];
       }
       ctx = createContext(deps, request);
-      const procedure = route.segments.reduce<unknown>((node, segment) => (node as Record<string, unknown>)[segment], createCaller(ctx)) as (input: unknown) => Promise<unknown>;
-      const data = await procedure(input);
+      // The procedure with its middlewares and validation, as a server-side caller runs it, without
+      // building a caller proxy per request.
+      const data = await callTRPCProcedure({ router, path: route.procedure, type: route.type, ctx, getRawInput: async () => input, signal: undefined, batchIndex: 0 });
       send(res, ctx.response.status ?? route.successStatus, ctx.responseHeaders, JSON.stringify(data));
     } catch (cause) {
       const error: AppError = appErrorFromTrpc(cause);

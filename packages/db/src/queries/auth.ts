@@ -1,10 +1,12 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Executor } from "../client";
 import { apiKeys, sessions } from "../schema/identity";
+import { preparedQuery } from "./prepared";
 
 /*
- * What authentication reads on every request: a key by its id, a session by its token hash
- * (the request names neither tenant; the row says which it is), and the batched bookkeeping.
+ * What authentication reads on every request: a key by its id (cached by the Authenticator), a
+ * session by its token hash (the request names neither tenant; the row says which it is), and the
+ * batched bookkeeping. The two reads are prepared statements (./prepared).
  */
 
 /** Sends `payload` on a LISTEN channel; inside a transaction PostgreSQL delivers it on commit. */
@@ -22,17 +24,20 @@ export interface ApiKeyCredentialRow {
 }
 
 export async function findApiKeyCredential(db: Executor, params: { keyId: string }): Promise<ApiKeyCredentialRow | undefined> {
-  const [row] = await db
-    .select({
-      tenantId: apiKeys.tenantId,
-      secretHash: apiKeys.secretHash,
-      scopes: apiKeys.scopes,
-      status: apiKeys.status,
-      expiresAt: apiKeys.expiresAt,
-      graceEndsAt: apiKeys.graceEndsAt,
-    })
-    .from(apiKeys)
-    .where(eq(apiKeys.keyId, params.keyId));
+  const [row] = await preparedQuery(db, "qc_find_api_key", (executor) =>
+    executor
+      .select({
+        tenantId: apiKeys.tenantId,
+        secretHash: apiKeys.secretHash,
+        scopes: apiKeys.scopes,
+        status: apiKeys.status,
+        expiresAt: apiKeys.expiresAt,
+        graceEndsAt: apiKeys.graceEndsAt,
+      })
+      .from(apiKeys)
+      .where(eq(apiKeys.keyId, sql.placeholder("keyId")))
+      .prepare("qc_find_api_key"),
+  ).execute({ keyId: params.keyId });
   return row;
 }
 
@@ -45,11 +50,15 @@ export interface SessionCredentialRow {
   revokedAt: Date | null;
 }
 
+/** Every dashboard request reads its session: a prepared statement (./prepared). */
 export async function findSessionByTokenHash(db: Executor, params: { tokenHash: string }): Promise<SessionCredentialRow | undefined> {
-  const [row] = await db
-    .select({ id: sessions.id, userId: sessions.userId, tenantId: sessions.tenantId, expiresAt: sessions.expiresAt, lastSeenAt: sessions.lastSeenAt, revokedAt: sessions.revokedAt })
-    .from(sessions)
-    .where(eq(sessions.tokenHash, params.tokenHash));
+  const [row] = await preparedQuery(db, "qc_find_session", (executor) =>
+    executor
+      .select({ id: sessions.id, userId: sessions.userId, tenantId: sessions.tenantId, expiresAt: sessions.expiresAt, lastSeenAt: sessions.lastSeenAt, revokedAt: sessions.revokedAt })
+      .from(sessions)
+      .where(eq(sessions.tokenHash, sql.placeholder("tokenHash")))
+      .prepare("qc_find_session"),
+  ).execute({ tokenHash: params.tokenHash });
   return row;
 }
 

@@ -1,6 +1,7 @@
-import { and, desc, eq, lt } from "drizzle-orm";
+import { and, desc, eq, lt, sql } from "drizzle-orm";
 import type { Executor } from "../client";
 import { vaults } from "../schema/custody";
+import { preparedQuery } from "./prepared";
 import { updateWhereStatus } from "./status";
 
 export type VaultRow = typeof vaults.$inferSelect;
@@ -24,11 +25,22 @@ export async function insertVault(
  * against a concurrent status change (an UPDATE) until the transaction ends.
  */
 export async function findVaultRow(db: Executor, params: VaultKey & { lock?: "share" }): Promise<VaultRow | undefined> {
-  const query = db
-    .select()
-    .from(vaults)
-    .where(and(eq(vaults.id, params.vaultId), eq(vaults.tenantId, params.tenantId)));
-  const [row] = params.lock ? await query.for(params.lock) : await query;
+  if (params.lock) {
+    const [locked] = await db
+      .select()
+      .from(vaults)
+      .where(and(eq(vaults.id, params.vaultId), eq(vaults.tenantId, params.tenantId)))
+      .for(params.lock);
+    return locked;
+  }
+  // GET /v1/vault/accounts/{id} runs this on every call: a prepared statement (./prepared).
+  const [row] = await preparedQuery(db, "qc_find_vault", (executor) =>
+    executor
+      .select()
+      .from(vaults)
+      .where(and(eq(vaults.id, sql.placeholder("vaultId")), eq(vaults.tenantId, sql.placeholder("tenantId"))))
+      .prepare("qc_find_vault"),
+  ).execute({ vaultId: params.vaultId, tenantId: params.tenantId });
   return row;
 }
 
