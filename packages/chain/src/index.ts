@@ -66,6 +66,15 @@ export {
   type VerifyPoolStats,
   type VerifyRequest,
 } from "./verify/verify-pool";
+export { decodeVerifyRequest, type VerifyBytes } from "./verify/verify-input";
+export {
+  NativeVerifyUnavailableError,
+  resolveVerifyImplementation,
+  verifierOnThisThread,
+  type ResolvedVerifyImplementation,
+  type VerifyImplementation,
+} from "./verify/verify-implementation";
+export { verifyImplementationFromEnv, type VerifyImplementationChoice } from "./verify/env";
 
 // viem clients, accounts and actions
 export {

@@ -4,6 +4,9 @@ import { ml_dsa87 } from "@noble/post-quantum/ml-dsa.js";
 import { bytesToHex, hexToBytes, type Hex } from "viem";
 import { afterAll, describe, expect, it } from "vitest";
 import { OWNERSHIP_PROOF_CONTEXT, TRANSACTION_SIGNATURE_CONTEXT } from "../protocol/constants";
+import { loadNativeMlDsa87 } from "@qc/mldsa-native";
+import { verifyImplementationFromEnv } from "./env";
+import { NativeVerifyUnavailableError, resolveVerifyImplementation, type VerifyImplementation } from "./verify-implementation";
 import { createVerifyPool, VerifyPoolBusyError, VerifyPoolClosedError, type VerifyPool, type VerifyRequest } from "./verify-pool";
 
 const load = <T>(name: string): T => JSON.parse(readFileSync(new URL(`../../vectors/${name}`, import.meta.url), "utf8")) as T;
@@ -31,9 +34,18 @@ function flipBit(bytes: Uint8Array, index: number): Uint8Array {
   return copy;
 }
 
-describe("verify pool", () => {
-  const pool = createVerifyPool({ size: 2 });
+// Every implementation this machine has: noble always, native when the add-on was built (its
+// own package's test fails when a compiler is present and the add-on is not).
+const implementations: VerifyImplementation[] = loadNativeMlDsa87().ok ? ["noble", "native"] : ["noble"];
+
+describe.each(implementations)("verify pool on %s", (implementation) => {
+  const pool = createVerifyPool({ size: 2, implementation });
   afterAll(() => pool.close());
+
+  it("runs the implementation it was given, and says so", () => {
+    expect(pool.implementation).toBe(implementation);
+    expect(pool.stats().implementation).toBe(implementation);
+  });
 
   it("accepts every published vector, as noble does", async () => {
     const requests: VerifyRequest[] = [
@@ -98,6 +110,10 @@ describe("verify pool", () => {
       { ...good, signature: `${v.signature}00` },
       { ...good, publicKey: keys[v.keyIndex]!.publicKey.slice(0, -2) },
       { ...good, publicKey: `0x${"zz".repeat(2592)}` },
+      // Node's hex decoder stops at the first non-hex pair: a bad last digit or a space inside must still be refused.
+      { ...good, signature: `${v.signature.slice(0, -1)}g` },
+      { ...good, signature: `${v.signature.slice(0, 1000)} ${v.signature.slice(1001)}` },
+      { ...good, signingHash: `0x${v.signingHash.slice(2).toUpperCase().slice(0, -1)}G` },
       { ...good, signingHash: `${v.signingHash}00` },
       { ...good, context: randomBytes(256) },
       { ...good, signingHash: undefined, message: 42 as never },
@@ -165,5 +181,36 @@ describe("verify pool limits and failures", () => {
   it("refuses a size that is not a positive integer", () => {
     expect(() => createVerifyPool({ size: 0 })).toThrow(RangeError);
     expect(() => createVerifyPool({ size: 1.5 })).toThrow(RangeError);
+  });
+});
+
+describe("choosing the implementation", () => {
+  const missing = () => loadNativeMlDsa87("/nonexistent/mldsa87.node");
+
+  it("falls back to noble under auto when the add-on is absent, and says why", () => {
+    expect(resolveVerifyImplementation("auto", missing)).toEqual({ implementation: "noble", nativeUnavailable: expect.stringContaining("not built") });
+    expect(resolveVerifyImplementation("noble")).toEqual({ implementation: "noble" });
+  });
+
+  it("refuses to start with native when the add-on is absent, never substituting noble", () => {
+    expect(() => resolveVerifyImplementation("native", missing)).toThrow(NativeVerifyUnavailableError);
+  });
+
+  it.runIf(loadNativeMlDsa87().ok)("uses the add-on under auto when it was built", () => {
+    expect(resolveVerifyImplementation("auto")).toMatchObject({ implementation: "native" });
+  });
+
+  it("reads QC_VERIFY_IMPL, defaulting to auto and refusing anything else", () => {
+    expect(verifyImplementationFromEnv({})).toBe("auto");
+    expect(verifyImplementationFromEnv({ QC_VERIFY_IMPL: "noble" })).toBe("noble");
+    expect(verifyImplementationFromEnv({ QC_VERIFY_IMPL: "native" })).toBe("native");
+    expect(() => verifyImplementationFromEnv({ QC_VERIFY_IMPL: "wasm" })).toThrow(RangeError);
+  });
+
+  it("logs the implementation once, at creation", async () => {
+    const lines: { details: object; message: string }[] = [];
+    const pool = createVerifyPool({ size: 1, implementation: "noble", log: { info: (details, message) => lines.push({ details, message }) } });
+    await pool.close();
+    expect(lines).toEqual([{ details: expect.objectContaining({ verifyImplementation: "noble", verifyThreads: 1 }), message: expect.stringContaining("@noble/post-quantum") }]);
   });
 });

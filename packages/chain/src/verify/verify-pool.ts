@@ -2,21 +2,12 @@ import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import type { Worker } from "node:worker_threads";
 import { Piscina } from "piscina";
-import type { Hex } from "viem";
 import { BaseError } from "../errors/base";
-import { MLDSA87_PUBLIC_KEY_LENGTH, MLDSA87_SIGNATURE_LENGTH } from "../protocol/constants";
-import { bytesFromInput } from "../protocol/encoding";
+import { verifyImplementationFromEnv, type VerifyImplementationChoice } from "./env";
+import { decodeVerifyRequest, type VerifyBytes, type VerifyRequest } from "./verify-input";
+import { resolveVerifyImplementation, type VerifyImplementation } from "./verify-implementation";
 
-/**
- * One ML-DSA-87 (FIPS 204) verification. The message is either raw bytes (a string is its
- * UTF-8 text, as for ownership proofs) or a 32-byte signing hash (hex or bytes, as for
- * `0x51` transactions). The context is the FIPS 204 context string, at most 255 bytes.
- */
-export type VerifyRequest = {
-  publicKey: Uint8Array | Hex | string;
-  signature: Uint8Array | Hex | string;
-  context: string | Uint8Array;
-} & ({ message: Uint8Array | string; signingHash?: undefined } | { signingHash: Uint8Array | Hex | string; message?: undefined });
+export type { VerifyRequest } from "./verify-input";
 
 export type CreateVerifyPoolParameters = {
   /** Worker threads. Default: one per core (`os.availableParallelism()`). */
@@ -34,10 +25,19 @@ export type CreateVerifyPoolParameters = {
   minThreads?: number;
   /** A thread above `minThreads` idle this long exits. Default: never (a started thread stays warm). */
   idleTimeoutMs?: number;
+  /**
+   * `auto` (the native add-on when it was built, otherwise @noble/post-quantum), `native` (the
+   * add-on or `NativeVerifyUnavailableError`), `noble`. Default: `QC_VERIFY_IMPL`, else `auto`.
+   */
+  implementation?: VerifyImplementationChoice;
+  /** Told once, at creation, which implementation the pool runs and why (pino-compatible). */
+  log?: { info(details: object, message: string): void };
 };
 
 export type VerifyPoolStats = {
   size: number;
+  /** What the threads verify with: never changes for the life of the pool. */
+  implementation: VerifyImplementation;
   /** Threads alive now. */
   threads: number;
   /** Verifications waiting for a thread. */
@@ -56,6 +56,7 @@ export interface VerifyPool {
    */
   verify(request: VerifyRequest): Promise<boolean>;
   readonly size: number;
+  readonly implementation: VerifyImplementation;
   stats(): VerifyPoolStats;
   /** The live threads, for diagnostics (threadId, event-loop utilisation, terminate). */
   threads(): readonly Worker[];
@@ -89,24 +90,29 @@ export class VerifyWorkerError extends BaseError {
   }
 }
 
-type WorkerTask = { publicKey: Uint8Array; message: Uint8Array; signature: Uint8Array; context: Uint8Array };
-
 const WORKER_FILE = fileURLToPath(new URL("./verify-worker.mjs", import.meta.url));
-const MAX_CONTEXT_BYTES = 255;
-const utf8 = new TextEncoder();
 
 /**
- * ML-DSA-87 verification on a pool of worker threads (`@noble/post-quantum`, the same code as
- * `verifyQuantumSigningHash`), so a verification (milliseconds of CPU) never holds up the
- * event loop of the web process or the daemon, and verifications use every core. Bounded
- * queue; a thread that dies is replaced and the request it was running is tried once more.
+ * ML-DSA-87 verification on a pool of worker threads, so a verification (milliseconds of CPU
+ * with noble) never holds up the event loop of the web process or the daemon, and
+ * verifications use every core. The threads run PQClean's verify through the @qc/mldsa-native
+ * add-on when it was built, otherwise `@noble/post-quantum` (the same code as
+ * `verifyQuantumSigningHash`); which one is fixed at creation, logged and in `stats()`.
+ * Bounded queue; a thread that dies is replaced and the request it was running is tried once more.
  */
 export function createVerifyPool(parameters: CreateVerifyPoolParameters = {}): VerifyPool {
   const size = parameters.size ?? availableParallelism();
   if (!Number.isInteger(size) || size < 1) throw new RangeError(`verify pool size must be a positive integer, got ${size}`);
   const maxQueue = parameters.maxQueue ?? size * 256;
-  const piscina = new Piscina<WorkerTask, boolean>({
+  const resolved = resolveVerifyImplementation(parameters.implementation ?? verifyImplementationFromEnv());
+  const { implementation } = resolved;
+  parameters.log?.info(
+    { verifyImplementation: implementation, verifyThreads: size, nativeAddon: resolved.addonPath, nativeUnavailable: resolved.nativeUnavailable },
+    `ML-DSA-87 verify pool: ${implementation === "native" ? "native PQClean add-on" : "@noble/post-quantum"} on up to ${size} threads`,
+  );
+  const piscina = new Piscina<VerifyBytes, boolean>({
     filename: WORKER_FILE,
+    workerData: { implementation, addonPath: resolved.addonPath },
     name: "default",
     maxThreads: size,
     minThreads: Math.min(parameters.minThreads ?? 0, size),
@@ -120,7 +126,7 @@ export function createVerifyPool(parameters: CreateVerifyPoolParameters = {}): V
   // the process); the pool has already dropped it and starts another when one is needed.
   piscina.on("error", () => {});
 
-  async function run(task: WorkerTask): Promise<boolean> {
+  async function run(task: VerifyBytes): Promise<boolean> {
     for (let attempt = 1; ; attempt++) {
       if (closing) throw new VerifyPoolClosedError();
       try {
@@ -138,30 +144,18 @@ export function createVerifyPool(parameters: CreateVerifyPoolParameters = {}): V
 
   return {
     size,
+    implementation,
     verify(request) {
-      const task = toWorkerTask(request);
+      const task = decodeVerifyRequest(request);
       if (!task) return Promise.resolve(false);
       return run(task);
     },
     threads: () => piscina.threads,
-    stats: () => ({ size, threads: piscina.threads.length, queued: piscina.queueSize, completed: piscina.completed, retried }),
+    stats: () => ({ size, implementation, threads: piscina.threads.length, queued: piscina.queueSize, completed: piscina.completed, retried }),
     async close() {
       if (closing) return;
       closing = true;
       await piscina.close();
     },
   };
-}
-
-/** The bytes a thread needs, or undefined when the request cannot verify whatever the signature. */
-function toWorkerTask(request: VerifyRequest): WorkerTask | undefined {
-  const publicKey = bytesFromInput(request.publicKey, MLDSA87_PUBLIC_KEY_LENGTH);
-  const signature = bytesFromInput(request.signature, MLDSA87_SIGNATURE_LENGTH);
-  const context = typeof request.context === "string" ? utf8.encode(request.context) : request.context;
-  let message: Uint8Array | undefined;
-  if (request.signingHash !== undefined) message = bytesFromInput(request.signingHash, 32);
-  else if (typeof request.message === "string") message = utf8.encode(request.message);
-  else if (request.message instanceof Uint8Array) message = request.message;
-  if (!publicKey || !signature || !message || !(context instanceof Uint8Array) || context.length > MAX_CONTEXT_BYTES) return undefined;
-  return { publicKey, signature, message, context };
 }

@@ -59,8 +59,8 @@ export interface SignatureVerifier {
 }
 
 /** The pool behind `verifier`, with the pool's saturation turned into the contract's 503. */
-function createSignatureVerifier(size: number | undefined): SignatureVerifier & { close(): Promise<void> } {
-  const pool = createVerifyPool({ size });
+function createSignatureVerifier(size: number | undefined, log: Logger): SignatureVerifier & { close(): Promise<void> } {
+  const pool = createVerifyPool({ size, log });
   return {
     verify: (request) =>
       pool.verify(request).catch((error: unknown) => {
@@ -88,7 +88,7 @@ export interface CreateServiceDepsOptions {
 export async function createServiceDeps(options: CreateServiceDepsOptions): Promise<ServiceDeps & { boss: PgBoss; close(): Promise<void> }> {
   const ownBoss = !options.boss;
   const boss = options.boss ?? (await startBoss({ url: options.databaseUrl, role: options.role }));
-  const verifier = createSignatureVerifier(options.verifyThreads);
+  const verifier = createSignatureVerifier(options.verifyThreads, options.log);
   return {
     database: options.database,
     db: options.database.db,
