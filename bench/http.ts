@@ -11,6 +11,9 @@
  * BENCH_TARGETS picks targets by key (bare-http, bare-https, healthz, unauthenticated, vault,
  * credentials); BENCH_CPU_PROF writes a V8 CPU profile of the web process into that
  * directory when it stops (open it in Chrome DevTools or speedscope).
+ * BENCH_BASELINE=<another checkout> (e.g. `git archive HEAD` unpacked, node_modules linked)
+ * starts that checkout's web server too, on the same database and key, and runs every web target
+ * against both, alternating: a before/after measured in the same minutes, under the same load.
  * Uses DATABASE_URL when set, otherwise a throw-away embedded PostgreSQL.
  * Writes bench/results/http-<time>.json.
  */
@@ -31,11 +34,12 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const only = process.env.BENCH_TARGETS?.split(",").map((s) => s.trim());
 const cpuProfileDir = process.env.BENCH_CPU_PROF;
+const baselineRoot = process.env.BENCH_BASELINE ? resolve(process.env.BENCH_BASELINE) : undefined;
 process.env.NODE_TLS_REJECT_UNAUTHORIZED = "0"; // loopback, our own self-signed certificate
 
-function start(args: string[], env: NodeJS.ProcessEnv, readyWhen: RegExp, nodeFlags: string[] = []): Promise<ChildProcess> {
+function start(args: string[], env: Record<string, string>, readyWhen: RegExp, nodeFlags: string[] = [], cwd = root): Promise<ChildProcess> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [...nodeFlags, "--import", "tsx", ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [...nodeFlags, "--import", "tsx", ...args], { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
     stopOnSignal(() => stopChild(child));
     let output = "";
     const onData = (c: Buffer) => {
@@ -111,38 +115,47 @@ try {
   const pems = await generate([{ name: "commonName", value: "localhost" }], { keySize: 2048 } as never);
   writeFileSync(join(work, "cert.pem"), pems.cert);
   writeFileSync(join(work, "key.pem"), pems.private);
-  const [bareHttp, bareHttps, webHttps, webHttp] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+  const [bareHttp, bareHttps] = await Promise.all([freePort(), freePort()]);
   children.push(await start(["bench/bare-server.ts", String(bareHttp), String(bareHttps), Buffer.from(pems.cert).toString("base64"), Buffer.from(pems.private).toString("base64")], {}, /ready/));
-  const web = await start(
-    ["apps/web/server.ts"],
-    {
-      DATABASE_URL: databaseUrl,
-      HTTPS_PORT: String(webHttps),
-      HTTP_PORT: String(webHttp),
-      HOST: "127.0.0.1",
-      TLS_CERT_FILE: join(work, "cert.pem"),
-      TLS_KEY_FILE: join(work, "key.pem"),
-      WEB_DASHBOARD: "false",
-      LOG_LEVEL: "info",
-      DATA_DIR: work,
-      API_KEY_PEPPER: pepper.toString("hex"),
-      WEBHOOK_SECRET_KEY: randomBytes(32).toString("hex"),
-      NODE_ENV: "production",
-      KYC_WEBHOOK_SECRET: "bench-kyc-secret-0123456789abcdef",
-      // Capacity, not policy: the per-tenant bucket (100/s by default) would answer 429s.
-      RATE_LIMIT_PER_SECOND: "1000000",
-      RATE_LIMIT_BURST: "1000000",
-      // One source address sends every request here; the lockout must not trip on the 401 run.
-      LOCKOUT_FAILURES: "1000000000",
-    },
-    /web listening/,
-    cpuProfileDir ? ["--cpu-prof", `--cpu-prof-dir=${cpuProfileDir}`] : [],
-  );
-  children.push(web);
-  const base = `https://127.0.0.1:${webHttps}`;
+  const bare = children[0]!;
+
+  /** One web process (this checkout's, or the baseline's), how much it burns at rest, its base URL. */
+  async function startWeb(label: "" | "baseline", cwd: string) {
+    const [httpsPort, httpPort] = await Promise.all([freePort(), freePort()]);
+    const process_ = await start(
+      ["apps/web/server.ts"],
+      {
+        DATABASE_URL: databaseUrl,
+        HTTPS_PORT: String(httpsPort),
+        HTTP_PORT: String(httpPort),
+        HOST: "127.0.0.1",
+        TLS_CERT_FILE: join(work, "cert.pem"),
+        TLS_KEY_FILE: join(work, "key.pem"),
+        WEB_DASHBOARD: "false",
+        LOG_LEVEL: "info",
+        DATA_DIR: work,
+        API_KEY_PEPPER: pepper.toString("hex"),
+        WEBHOOK_SECRET_KEY: randomBytes(32).toString("hex"),
+        NODE_ENV: "production",
+        KYC_WEBHOOK_SECRET: "bench-kyc-secret-0123456789abcdef",
+        // Capacity, not policy: the per-tenant bucket (100/s by default) would answer 429s.
+        RATE_LIMIT_PER_SECOND: "1000000",
+        RATE_LIMIT_BURST: "1000000",
+        // One source address sends every request here; the lockout must not trip on the 401 run.
+        LOCKOUT_FAILURES: "1000000000",
+      },
+      /web listening/,
+      cpuProfileDir && label === "" ? ["--cpu-prof", `--cpu-prof-dir=${cpuProfileDir}`] : [],
+      cwd,
+    );
+    children.push(process_);
+    return { label, process: process_, url: `https://127.0.0.1:${httpsPort}`, idleCpuMsPerSecond: 0 };
+  }
+  const webs = [await startWeb("", root)];
+  if (baselineRoot) webs.push(await startWeb("baseline", baselineRoot));
   const authorization = `Bearer ${key.keyId}:${key.secret}`;
   process.stderr.write("[bench] web server ready; creating the bench vault\n");
-  const created = await fetch(`${base}/v1/vault/accounts`, {
+  const created = await fetch(`${webs[0]!.url}/v1/vault/accounts`, {
     method: "POST",
     headers: { authorization, "content-type": "application/json" },
     body: JSON.stringify({ name: "bench vault", networkCode: "QUANTUM_SANDBOX" }),
@@ -150,36 +163,47 @@ try {
   if (created.status !== 201) throw new Error(`creating the bench vault answered ${created.status}: ${await created.text()}`);
   const vault = (await created.json()) as { id: string };
 
-  const bare = children[0]!;
   // What the server burns with no request at all (timers, pools, the job queue's polling), per
   // second: taken out of each target's CPU time, so a slow target is not charged for it.
-  const idleStart = processCpuMs(web.pid);
-  await new Promise((r) => setTimeout(r, 3000));
-  const idleCpuMsPerSecond = idleStart !== null ? (processCpuMs(web.pid)! - idleStart) / 3 : 0;
-  process.stderr.write(`[bench] web process at rest: ${idleCpuMsPerSecond.toFixed(1)} ms CPU per second\n`);
-  const targets: { key: string; name: string; url: string; headers?: Record<string, string>; database: boolean }[] = [
-    { key: "bare-http", name: "bare node:http  GET /", url: `http://127.0.0.1:${bareHttp}/`, database: false },
-    { key: "bare-https", name: "bare node:https GET /", url: `https://127.0.0.1:${bareHttps}/`, database: false },
-    { key: "healthz", name: "web GET /healthz", url: `${base}/healthz`, database: true },
-    { key: "vault", name: "web GET /v1/vault/accounts/{id} API key", url: `${base}/v1/vault/accounts/${vault.id}`, headers: { authorization }, database: true },
-    { key: "credentials", name: "web GET /v1/credentials API key", url: `${base}/v1/credentials`, headers: { authorization }, database: true },
-    // Last: its audit rows reach pg_stat_database seconds after they are written, and would be
-    // counted against the next target.
-    { key: "unauthenticated", name: "web GET /v1/vault/accounts/{id} no credentials → 401", url: `${base}/v1/vault/accounts/${vault.id}`, database: true },
+  for (const web of webs) {
+    const idleStart = processCpuMs(web.process.pid);
+    await new Promise((r) => setTimeout(r, 3000));
+    web.idleCpuMsPerSecond = idleStart !== null ? (processCpuMs(web.process.pid)! - idleStart) / 3 : 0;
+    process.stderr.write(`[bench] web process${web.label ? ` (${web.label})` : ""} at rest: ${web.idleCpuMsPerSecond.toFixed(1)} ms CPU per second\n`);
+  }
+  type Target = { key: string; name: string; url: string; headers?: Record<string, string>; web?: (typeof webs)[number] };
+  const webTargets = (web: (typeof webs)[number]): Target[] => {
+    const suffix = web.label ? ` [${web.label}]` : "";
+    const key = (name: string) => (web.label ? `${name}@${web.label}` : name);
+    return [
+      { key: key("healthz"), name: `web GET /healthz${suffix}`, url: `${web.url}/healthz`, web },
+      { key: key("vault"), name: `web GET /v1/vault/accounts/{id} API key${suffix}`, url: `${web.url}/v1/vault/accounts/${vault.id}`, headers: { authorization }, web },
+      { key: key("credentials"), name: `web GET /v1/credentials API key${suffix}`, url: `${web.url}/v1/credentials`, headers: { authorization }, web },
+      // Last: its audit rows reach pg_stat_database seconds after they are written, and would be
+      // counted against the next target.
+      { key: key("unauthenticated"), name: `web GET /v1/vault/accounts/{id} no credentials → 401${suffix}`, url: `${web.url}/v1/vault/accounts/${vault.id}`, web },
+    ];
+  };
+  // With a baseline, each web target runs against both servers back to back (the same minute's load).
+  const perServer = webs.map(webTargets);
+  const targets: Target[] = [
+    { key: "bare-http", name: "bare node:http  GET /", url: `http://127.0.0.1:${bareHttp}/` },
+    { key: "bare-https", name: "bare node:https GET /", url: `https://127.0.0.1:${bareHttps}/` },
+    ...perServer[0]!.flatMap((_, index) => perServer.map((list) => list[index]!)),
   ];
   const results: Result[] = [];
   for (const target of targets) {
-    if (only && !only.includes(target.key)) continue;
+    if (only && !only.includes(target.key.split("@")[0]!)) continue;
     process.stderr.write(`[bench] ${target.name}…\n`);
-    const before = target.database ? await databaseCounters(databaseUrl) : null;
-    const server = target.database ? web : bare;
+    const before = target.web ? await databaseCounters(databaseUrl) : null;
+    const server = target.web?.process ?? bare;
     const cpuBefore = processCpuMs(server.pid);
     const startedAt = performance.now();
     const run = await autocannon({ url: target.url, connections, duration: seconds, headers: target.headers ?? {} });
     const elapsedSeconds = (performance.now() - startedAt) / 1000;
     const cpuAfter = processCpuMs(server.pid);
-    const atRest = server === web ? idleCpuMsPerSecond * elapsedSeconds : 0;
-    const after = target.database ? await databaseCounters(databaseUrl) : null;
+    const atRest = (target.web?.idleCpuMsPerSecond ?? 0) * elapsedSeconds;
+    const after = target.web ? await databaseCounters(databaseUrl) : null;
     const statuses: Record<string, number> = {};
     for (const [code, value] of Object.entries(run.statusCodeStats ?? {})) statuses[code] = (value as { count: number }).count;
     const requests = run.requests.total || 1;
@@ -197,18 +221,21 @@ try {
   }
 
   const rps = (key: string) => results.find((r) => r.key === key)?.rps;
-  const healthz = rps("healthz");
   const cpu = (key: string) => results.find((r) => r.key === key)?.serverCpuMsPerRequest ?? null;
-  const cpuRatio = (key: string) => (cpu("healthz") && cpu(key) ? cpu("healthz")! / cpu(key)! : null);
+  /** The same server's /healthz: each target is compared with its own server's. */
+  const healthzOf = (key: string) => (key.includes("@") ? `healthz@${key.split("@")[1]}` : "healthz");
+  const rpsRatio = (key: string) => (rps(healthzOf(key)) && rps(key) ? rps(key)! / rps(healthzOf(key))! : null);
+  const cpuRatio = (key: string) => (cpu(healthzOf(key)) && cpu(key) ? cpu(healthzOf(key))! / cpu(key)! : null);
   console.log(`\n${seconds} s per target, ${connections} connections, loopback, ${cpus().length} cores, load ${loadavg()[0]!.toFixed(1)}, ${new Date().toISOString()}\n`);
-  console.log("target".padEnd(54), "req/s".padStart(8), "p50 ms".padStart(7), "p99 ms".padStart(7), "÷healthz".padStart(9), "cpu µs/req".padStart(11), "db tx/req".padStart(10), "rows/req".padStart(9), " statuses");
+  console.log("target".padEnd(65), "req/s".padStart(8), "p50 ms".padStart(7), "p99 ms".padStart(7), "÷healthz".padStart(9), "cpu µs/req".padStart(11), "db tx/req".padStart(10), "rows/req".padStart(9), " statuses");
   for (const r of results) {
+    const ratio = rpsRatio(r.key);
     console.log(
-      r.name.padEnd(54),
+      r.name.padEnd(65),
       r.rps.toFixed(0).padStart(8),
       String(r.p50).padStart(7),
       String(r.p99).padStart(7),
-      (healthz ? (r.rps / healthz).toFixed(3) : "-").padStart(9),
+      (ratio !== null ? ratio.toFixed(3) : "-").padStart(9),
       (r.serverCpuMsPerRequest !== null ? (r.serverCpuMsPerRequest * 1000).toFixed(0) : "-").padStart(11),
       (r.db ? r.db.transactions.toFixed(3) : "-").padStart(10),
       (r.db ? r.db.rowsWritten.toFixed(3) : "-").padStart(9),
@@ -218,12 +245,23 @@ try {
     );
   }
   const ratios = {
-    vaultOverHealthz: healthz && rps("vault") ? rps("vault")! / healthz : null,
-    unauthenticatedOverHealthz: healthz && rps("unauthenticated") ? rps("unauthenticated")! / healthz : null,
-    credentialsOverHealthz: healthz && rps("credentials") ? rps("credentials")! / healthz : null,
+    vaultOverHealthz: rpsRatio("vault"),
+    unauthenticatedOverHealthz: rpsRatio("unauthenticated"),
+    credentialsOverHealthz: rpsRatio("credentials"),
     // The same ratio from CPU time per request (healthz's cost ÷ the target's): robust to the machine's load.
     vaultCpuOverHealthz: cpuRatio("vault"),
     unauthenticatedCpuOverHealthz: cpuRatio("unauthenticated"),
+    ...(baselineRoot
+      ? {
+          baseline: {
+            vaultOverHealthz: rpsRatio("vault@baseline"),
+            unauthenticatedOverHealthz: rpsRatio("unauthenticated@baseline"),
+            credentialsOverHealthz: rpsRatio("credentials@baseline"),
+            vaultCpuOverHealthz: cpuRatio("vault@baseline"),
+            unauthenticatedCpuOverHealthz: cpuRatio("unauthenticated@baseline"),
+          },
+        }
+      : {}),
   };
   console.log(`\nratios: ${JSON.stringify(ratios)}`);
   const report = {
@@ -232,7 +270,8 @@ try {
     machine: { cores: cpus().length, cpu: cpus()[0]?.model, node: process.version, loadavg1: loadavg()[0] },
     seconds,
     connections,
-    webIdleCpuMsPerSecond: idleCpuMsPerSecond,
+    webIdleCpuMsPerSecond: webs[0]!.idleCpuMsPerSecond,
+    ...(baselineRoot ? { baseline: { root: baselineRoot, webIdleCpuMsPerSecond: webs[1]!.idleCpuMsPerSecond } } : {}),
     results,
     ratios,
   };

@@ -5,29 +5,35 @@
  * INSERT of the same body into the same database, measured in the same run at a fixed
  * concurrency, loopback only. Every request carries a fresh X-Idempotency-Key; rate limits are
  * raised for the run. No daemon runs: the check jobs stay queued, so only creation is measured.
+ * Before the load, the statements the web process sends per create (its database round trips)
+ * are counted over sequential creates (bench/statement-counter.ts) and listed; during the load,
+ * each server's CPU time per request (user + system, /proc).
  *
  *   ./qc exec tsx bench/transfers-create.ts                 # 10 s per target, 20 connections
  *   BENCH_SECONDS=5 BENCH_CONNECTIONS=10 ./qc exec tsx bench/transfers-create.ts
  *   BENCH_CPU_PROF=/tmp/prof ./qc exec tsx bench/transfers-create.ts   # V8 CPU profile of the web process
+ *   BENCH_POOL_MAX=20 ./qc exec tsx bench/transfers-create.ts           # database connections per server (default 10)
  *
  * Uses DATABASE_URL when set, otherwise a throw-away embedded PostgreSQL. Bounded: at most
  * 2 × BENCH_SECONDS (≤ 25 s each) of load plus start-up. Writes bench/results/transfers-create-<time>.json.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:https";
 import { cpus, loadavg } from "node:os";
 import { join, resolve } from "node:path";
 import autocannon from "autocannon";
 import { addressFromPublicKey, generateKeyPair, signOwnershipProof } from "@qc/chain";
 import { createApiKey, nativeAssetId } from "@qc/core";
-import { createDatabase, eq, schema, sql } from "@qc/db";
+import { createDatabase, schema, sql } from "@qc/db";
 import { generate } from "selfsigned";
 import { benchDatabase, freePort } from "./database";
 import { stopChild, stopOnSignal } from "./stop-on-signal";
 
 const BARE_FLAG = "--bare-insert-server";
+/** Connections per server process, the same for both (the web's DB_POOL_MAX default is 10). */
+const POOL_MAX = Number(process.env.BENCH_POOL_MAX ?? 10);
 
 if (process.argv.includes(BARE_FLAG)) {
   await runBareInsertServer();
@@ -41,7 +47,7 @@ if (process.argv.includes(BARE_FLAG)) {
  */
 async function runBareInsertServer(): Promise<void> {
   const [, , , url, port, certB64, keyB64] = process.argv;
-  const database = createDatabase({ url: url!, poolMax: 10, applicationName: "qc-bench-bare" });
+  const database = createDatabase({ url: url!, poolMax: POOL_MAX, applicationName: "qc-bench-bare" });
   const server = createServer({ cert: Buffer.from(certB64!, "base64"), key: Buffer.from(keyB64!, "base64") }, (req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -66,7 +72,7 @@ async function runBenchmark(): Promise<void> {
   process.env.NODE_TLS_REJECT_UNAUTHORIZED = "0"; // loopback, our own self-signed certificate
 
   const cpuProfileDir = process.env.BENCH_CPU_PROF;
-  const start = (args: string[], env: NodeJS.ProcessEnv, readyWhen: RegExp, nodeFlags: string[] = []): Promise<ChildProcess> =>
+  const start = (args: string[], env: Record<string, string>, readyWhen: RegExp, nodeFlags: string[] = []): Promise<ChildProcess> =>
     new Promise((done, fail) => {
       const child = spawn(process.execPath, [...nodeFlags, "--import", "tsx", ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
       stopOnSignal(() => stopChild(child));
@@ -97,6 +103,7 @@ async function runBenchmark(): Promise<void> {
     writeFileSync(join(bench.work, "cert.pem"), pems.cert);
     writeFileSync(join(bench.work, "key.pem"), pems.private);
     const [barePort, webHttps, webHttp] = await Promise.all([freePort(), freePort(), freePort()]);
+    const statementLog = join(bench.work, "statements.json");
     progress("starting the servers");
     children.push(
       await start(
@@ -108,9 +115,11 @@ async function runBenchmark(): Promise<void> {
     progress("bare server listening");
     children.push(
       await start(
-        ["apps/web/server.ts"],
+        ["bench/web-with-statement-counter.ts"],
         {
+          BENCH_STATEMENT_LOG: statementLog,
           DATABASE_URL: databaseUrl,
+          DB_POOL_MAX: String(POOL_MAX),
           HTTPS_PORT: String(webHttps),
           HTTP_PORT: String(webHttp),
           HOST: "127.0.0.1",
@@ -136,7 +145,12 @@ async function runBenchmark(): Promise<void> {
     const base = `https://127.0.0.1:${webHttps}`;
     const authorization = `Bearer ${key.keyId}:${key.secret}`;
     const post = async (path: string, body: unknown) => {
-      const res = await fetch(`${base}${path}`, { method: "POST", headers: { authorization, "content-type": "application/json" }, body: JSON.stringify(body) });
+      const res = await fetch(`${base}${path}`, {
+        method: "POST",
+        headers: { authorization, "content-type": "application/json" },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(30_000),
+      });
       if (res.status !== 201) throw new Error(`POST ${path} answered ${res.status}: ${await res.text()}`);
       return (await res.json()) as { id: string };
     };
@@ -159,7 +173,11 @@ async function runBenchmark(): Promise<void> {
       note: "bench",
     });
 
-    progress("source wallet registered; measuring");
+    progress("source wallet registered; counting statements per create");
+    const web = children[1]!;
+    const statements = await countStatementsPerCreate(web, statementLog, () => createOnce(base, authorization, body));
+
+    progress("measuring");
     let sequence = 0;
     const run = (url: string, headers: Record<string, string>, withKey: boolean) =>
       autocannon({
@@ -184,22 +202,38 @@ async function runBenchmark(): Promise<void> {
       return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors, statuses };
     };
 
-    const bare = summarize("bare node:https, one INSERT", await run(`https://127.0.0.1:${barePort}/`, {}, false));
-    const create = summarize("web POST /v1/transactions", await run(`${base}/v1/transactions`, { authorization }, true));
-    const [{ stored }] = (await database.db.execute<{ stored: number }>(sql`select count(*)::int as stored from transactions`)).rows as [{ stored: number }];
-    const [{ jobs }] = (await database.db.execute<{ jobs: number }>(sql`select count(*)::int as jobs from pgboss.job where name = 'transfers.check'`)).rows as [{ jobs: number }];
-    const idempotencyKeys: Record<string, number> = {};
-    for (const row of await database.db.select({ status: schema.idempotencyKeys.responseStatus }).from(schema.idempotencyKeys).where(eq(schema.idempotencyKeys.tenantId, tenant!.id))) {
-      idempotencyKeys[String(row.status)] = (idempotencyKeys[String(row.status)] ?? 0) + 1;
-    }
+    /** The load, and the CPU time the serving process spent per request meanwhile. */
+    const measure = async (name: string, server: ChildProcess, url: string, headers: Record<string, string>, withKey: boolean) => {
+      const cpuBefore = processCpuMs(server.pid);
+      const result = await run(url, headers, withKey);
+      const cpuAfter = processCpuMs(server.pid);
+      const cpuUsPerRequest = cpuBefore !== null && cpuAfter !== null ? ((cpuAfter - cpuBefore) * 1000) / (result.requests.total || 1) : null;
+      return { ...summarize(name, result), serverCpuUsPerRequest: cpuUsPerRequest };
+    };
+    const bare = await measure("bare node:https, one INSERT", children[0]!, `https://127.0.0.1:${barePort}/`, {}, false);
+    const create = await measure("web POST /v1/transactions", web, `${base}/v1/transactions`, { authorization }, true);
+    // One snapshot for the three counts, after the last in-flight request had time to commit:
+    // one row, one check job and one stored 201 per accepted key.
+    await new Promise((r) => setTimeout(r, 2000));
+    const [{ stored, jobs, keysByStatus }] = (
+      await database.db.execute<{ stored: number; jobs: number; keysByStatus: string | null }>(sql`
+        select (select count(*)::int from transactions) as stored,
+               (select count(*)::int from pgboss.job where name = 'transfers.check') as jobs,
+               (select json_object_agg(status, n)::text from (select coalesce(response_status::text, 'running') as status, count(*)::int as n
+                  from idempotency_keys where tenant_id = ${tenant!.id} group by 1) k) as "keysByStatus"`)
+    ).rows as [{ stored: number; jobs: number; keysByStatus: string | null }];
+    const idempotencyKeys = JSON.parse(keysByStatus ?? "{}") as Record<string, number>;
     await database.close();
 
     const ratio = create.rps / bare.rps;
-    console.log(`\n${seconds} s per target, ${connections} connections, loopback, ${cpus().length} cores, load ${loadavg()[0]!.toFixed(1)}, ${new Date().toISOString()}\n`);
-    console.log("target".padEnd(34), "req/s".padStart(8), "p50 ms".padStart(7), "p99 ms".padStart(7), " statuses");
+    console.log(`\n${seconds} s per target, ${connections} connections, pool ${POOL_MAX} per server, loopback, ${cpus().length} cores, load ${loadavg()[0]!.toFixed(1)}, ${new Date().toISOString()}\n`);
+    console.log("target".padEnd(34), "req/s".padStart(8), "p50 ms".padStart(7), "p99 ms".padStart(7), "cpu µs/req".padStart(11), " statuses");
     for (const r of [bare, create]) {
-      console.log(r.name.padEnd(34), r.rps.toFixed(0).padStart(8), String(r.p50).padStart(7), String(r.p99).padStart(7), ` ${Object.entries(r.statuses).map(([c, n]) => `${c}×${n}`).join(" ")}`);
+      const cpu = r.serverCpuUsPerRequest === null ? "—" : r.serverCpuUsPerRequest.toFixed(0);
+      console.log(r.name.padEnd(34), r.rps.toFixed(0).padStart(8), String(r.p50).padStart(7), String(r.p99).padStart(7), cpu.padStart(11), ` ${Object.entries(r.statuses).map(([c, n]) => `${c}×${n}`).join(" ")}`);
     }
+    console.log(`\nstatements (round trips) per create, web process, ${statements.creates} sequential creates: ${statements.perCreate.toFixed(2)}; database transactions per create: ${statements.transactionsPerCreate.toFixed(2)}`);
+    for (const [text, count] of statements.byStatement) console.log(`  ${(count / statements.creates).toFixed(2).padStart(6)}  ${text.slice(0, 140)}`);
     console.log(`\ncreate ÷ bare insert: ${ratio.toFixed(3)}; rows stored ${stored}, check jobs ${jobs}, idempotency keys by stored status ${JSON.stringify(idempotencyKeys)}`);
     const report = {
       benchmark: "transfers-create",
@@ -207,8 +241,12 @@ async function runBenchmark(): Promise<void> {
       machine: { cores: cpus().length, cpu: cpus()[0]?.model, node: process.version, loadavg1: loadavg()[0] },
       seconds,
       connections,
+      poolMax: POOL_MAX,
       results: [bare, create],
       ratio,
+      statementsPerCreate: statements.perCreate,
+      transactionsPerCreate: statements.transactionsPerCreate,
+      statements: Object.fromEntries(statements.byStatement.map(([text, count]) => [text, count / statements.creates])),
       stored: { transactions: stored, checkJobs: jobs, idempotencyKeys },
     };
     mkdirSync(new URL("./results/", import.meta.url), { recursive: true });
@@ -216,5 +254,59 @@ async function runBenchmark(): Promise<void> {
   } finally {
     await Promise.all(children.map((child) => stopChild(child)));
     await bench.dispose();
+  }
+}
+
+/** One create with a fresh idempotency key; throws unless it answers 201. */
+async function createOnce(base: string, authorization: string, body: string): Promise<void> {
+  const res = await fetch(`${base}/v1/transactions`, {
+    method: "POST",
+    headers: { authorization, "content-type": "application/json", "x-idempotency-key": `count-${randomBytes(8).toString("hex")}` },
+    body,
+    signal: AbortSignal.timeout(30_000),
+  });
+  if (res.status !== 201) throw new Error(`POST /v1/transactions answered ${res.status}: ${await res.text()}`);
+  await res.arrayBuffer();
+}
+
+/**
+ * Statements the web process sends per create (each one a database round trip), counted by
+ * bench/statement-counter.ts over sequential creates after a warm-up (caches filled, pool
+ * connected), so each statement is attributed to the create that caused it.
+ */
+async function countStatementsPerCreate(web: ChildProcess, log: string, create: () => Promise<void>) {
+  const creates = 40;
+  for (let i = 0; i < 10; i++) await create();
+  web.kill("SIGUSR1");
+  await new Promise((r) => setTimeout(r, 300)); // the handler runs before the next request arrives
+  for (let i = 0; i < creates; i++) await create();
+  web.kill("SIGUSR2");
+  for (let waited = 0; !existsSync(log); waited += 50) {
+    if (waited > 10_000) throw new Error("the web process wrote no statement log");
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  await new Promise((r) => setTimeout(r, 100)); // one small write; let it finish
+  const texts = JSON.parse(readFileSync(log, "utf8")) as string[];
+  const counts = new Map<string, number>();
+  for (const text of texts) counts.set(text, (counts.get(text) ?? 0) + 1);
+  const begins = texts.filter((t) => /^begin\b/i.test(t)).length;
+  return {
+    creates,
+    perCreate: texts.length / creates,
+    transactionsPerCreate: begins / creates,
+    byStatement: [...counts.entries()].sort((a, b) => b[1] - a[1]),
+  };
+}
+
+/** User + system CPU time of a process so far, in ms (Linux /proc; null elsewhere). */
+function processCpuMs(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // Fields 14 and 15 of /proc/<pid>/stat (utime, stime), counted after the command name; USER_HZ 100.
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return null;
   }
 }

@@ -4,7 +4,11 @@
  * a baseline measured in the same run against the same receiver: bare HTTPS POSTs, one fresh
  * connection each (as every delivery attempt opens one), at the daemon's concurrency.
  *
- *   ./qc exec tsx bench/webhooks.ts        (BENCH_EVENTS, BENCH_LATENCY_EVENTS to resize)
+ * "Commit" is the commit of the database transaction that wrote the event with `emitEvent`: a
+ * status change (runTransition) writes its event the same way, in the transaction that makes
+ * the change, so this is the delay from a status change to the receiver's first attempt.
+ *
+ *   ./qc pnpm --filter @qc/bench webhooks   (BENCH_EVENTS, BENCH_LATENCY_EVENTS to resize)
  *
  * Loopback only; bounded (about half a minute); results in bench/results/webhooks-<time>.json.
  */
@@ -17,6 +21,7 @@ import { startDaemon } from "@qc/daemon";
 import { createDatabase } from "@qc/db";
 import { generate } from "selfsigned";
 import { benchDatabase } from "./database";
+import { machineLoadWindow } from "./pipeline-observe";
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 500);
 const LATENCY_EVENTS = Number(process.env.BENCH_LATENCY_EVENTS ?? 150);
@@ -92,6 +97,7 @@ const db = await benchDatabase("qc-bench-webhooks");
 const database = createDatabase({ url: db.url, applicationName: "qc-bench-webhooks" });
 const webhooks = { ...defaultWebhookConfig(), allowPrivateUrls: true, trustedCertificates: pems.cert };
 const daemon = await startDaemon({ databaseUrl: db.url, log: createLogger("bench", "warn"), heartbeatSeconds: 60, schedules: [], config: { webhooks } });
+const machineWindow = machineLoadWindow();
 try {
   const baselinePerSecond = await bareHttpsPosts(EVENTS, CONCURRENCY);
 
@@ -139,11 +145,13 @@ try {
     throughput: { events: EVENTS, seconds: round(burstSeconds, 2), deliveriesPerSecond: round(deliveriesPerSecond), ratioToBaseline: round(deliveriesPerSecond / baselinePerSecond, 3) },
     commitToFirstAttemptMs: { events: LATENCY_EVENTS, p50: round(percentile(delays, 50)), p95: round(percentile(delays, 95)), max: round(delays.at(-1)!) },
     receiverRequests: arrivals,
+    machine: machineWindow.stop(),
   };
   console.log(JSON.stringify(results, null, 2));
   console.log(
     `\nWebhooks: ${results.throughput.deliveriesPerSecond} deliveries/s (bare HTTPS POST baseline ${results.baseline.bareHttpsPostsPerSecond}/s, ratio ${results.throughput.ratioToBaseline}); ` +
-      `commit → first attempt p50 ${results.commitToFirstAttemptMs.p50} ms, p95 ${results.commitToFirstAttemptMs.p95} ms`,
+      `commit → first attempt p50 ${results.commitToFirstAttemptMs.p50} ms, p95 ${results.commitToFirstAttemptMs.p95} ms ` +
+      `(load ${results.machine.loadavg.join(" ")}, ${results.machine.otherBusyProcesses} other busy processes)`,
   );
   mkdirSync(new URL("./results/", import.meta.url), { recursive: true });
   writeFileSync(new URL(`./results/webhooks-${Date.now()}.json`, import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
