@@ -12,7 +12,11 @@ if (env.DAEMON_CRASH_AFTER) {
   log.warn({ crashAfter: env.DAEMON_CRASH_AFTER }, "DAEMON_CRASH_AFTER is set: this daemon will kill itself at that point (recovery tests only)");
   armCrashPoint(env.DAEMON_CRASH_AFTER);
 }
-const daemon = await startDaemon({
+// Signals are handled from before the daemon starts: it writes its heartbeat row while it is
+// still starting, and a SIGTERM then (an orchestrator that gave up waiting, a test that saw the
+// row) must still mean a graceful stop once it is up, not the default kill.
+let stopping = false;
+const started = startDaemon({
   databaseUrl: env.DATABASE_URL,
   log,
   instanceId: env.DAEMON_INSTANCE_ID,
@@ -20,19 +24,20 @@ const daemon = await startDaemon({
   version: env.npm_package_version,
   config,
 });
-if (config.production && !config.smtpUrl) log.error("SMTP_URL is not set: emails stay queued (and retried) until it is");
-
-let stopping = false;
 for (const signal of ["SIGTERM", "SIGINT"] as const) {
   process.on(signal, () => {
     if (stopping) return;
     stopping = true;
-    daemon.stop().then(
-      () => process.exit(0),
-      (err: unknown) => {
-        log.error({ err }, "unclean stop");
-        process.exit(1);
-      },
-    );
+    started
+      .then((daemon) => daemon.stop())
+      .then(
+        () => process.exit(0),
+        (err: unknown) => {
+          log.error({ err }, "unclean stop");
+          process.exit(1);
+        },
+      );
   });
 }
+await started;
+if (config.production && !config.smtpUrl) log.error("SMTP_URL is not set: emails stay queued (and retried) until it is");
