@@ -6,14 +6,14 @@ export type AssetRow = typeof assets.$inferSelect;
 type AssetNetworkCode = AssetRow["networkCode"];
 
 /** Assets a tenant sees: the global native ones (no tenant) and its own tokens. */
-const visibleTo = (tenantId: string) => or(isNull(assets.tenantId), eq(assets.tenantId, tenantId));
+export const assetVisibleTo = (tenantId: string) => or(isNull(assets.tenantId), eq(assets.tenantId, tenantId));
 
 /** An asset the tenant can see, or undefined. */
 export async function findVisibleAssetRow(db: Executor, params: { tenantId: string; assetId: string }): Promise<AssetRow | undefined> {
   const [row] = await db
     .select()
     .from(assets)
-    .where(and(eq(assets.id, params.assetId), visibleTo(params.tenantId)));
+    .where(and(eq(assets.id, params.assetId), assetVisibleTo(params.tenantId)));
   return row;
 }
 
@@ -26,7 +26,7 @@ export async function listVisibleAssetIds(
   const rows = await db
     .select({ id: assets.id })
     .from(assets)
-    .where(and(inArray(assets.id, params.assetIds), eq(assets.networkCode, params.networkCode), visibleTo(params.tenantId)));
+    .where(and(inArray(assets.id, params.assetIds), eq(assets.networkCode, params.networkCode), assetVisibleTo(params.tenantId)));
   return rows.map((r) => r.id);
 }
 
@@ -40,7 +40,7 @@ export function listVisibleAssetRows(
     .from(assets)
     .where(
       and(
-        visibleTo(params.tenantId),
+        assetVisibleTo(params.tenantId),
         params.networkCode ? eq(assets.networkCode, params.networkCode) : undefined,
         params.beforeId ? lt(assets.id, params.beforeId) : undefined,
       ),

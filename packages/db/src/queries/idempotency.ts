@@ -38,19 +38,7 @@ export async function lockIdempotencyKey(db: Executor, params: IdempotencyKeyRef
 /** The unique index whose violation means another request stored an answer for the key first. */
 export const IDEMPOTENCY_KEY_TAKEN = "idempotency_keys_tenant_key_unique";
 
-/** The stored answer for (tenant, key), expired or not, or undefined. */
-export async function findIdempotencyKey(db: Executor, params: IdempotencyKeyRef): Promise<IdempotencyKeyRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(idempotencyKeys)
-    .where(and(eq(idempotencyKeys.tenantId, params.tenantId), eq(idempotencyKeys.key, params.key)));
-  return row;
-}
 
-/** Forgets one key of the tenant (its retention ended: the key may be used afresh). */
-export async function deleteIdempotencyKey(db: Executor, params: IdempotencyKeyRef): Promise<void> {
-  await db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.tenantId, params.tenantId), eq(idempotencyKeys.key, params.key)));
-}
 
 /** Forgets one key of the tenant only if its retention ended before `now` (a fresh answer stays). */
 export async function deleteExpiredIdempotencyKey(db: Executor, params: IdempotencyKeyRef & { now: Date }): Promise<void> {

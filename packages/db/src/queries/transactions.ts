@@ -1,5 +1,6 @@
-import { and, asc, desc, eq, getTableColumns, gte, inArray, isNotNull, isNull, lt, lte, notInArray, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, gte, inArray, isNotNull, lt, lte, notInArray, or, sql } from "drizzle-orm";
 import type { Executor } from "../client";
+import { assetVisibleTo } from "./assets";
 import { updateWhereStatus } from "./status";
 import type { AuditRow } from "./audit";
 import type { InsertOutboxEventParams } from "./events";
@@ -135,7 +136,7 @@ function selectForSigning(db: Executor, tenantId: string) {
     })
     .from(transactions)
     .leftJoin(wallets, and(eq(wallets.id, transactions.sourceWalletId), eq(wallets.tenantId, tenantId)))
-    .leftJoin(assets, and(eq(assets.id, transactions.assetId), or(isNull(assets.tenantId), eq(assets.tenantId, tenantId))));
+    .leftJoin(assets, and(eq(assets.id, transactions.assetId), assetVisibleTo(tenantId)));
 }
 
 /** The tenant's transaction with its source wallet's key and its asset, or undefined. */
@@ -228,7 +229,7 @@ export async function findTransferIntentRows(
       walletNetworkLinks,
       and(eq(walletNetworkLinks.walletId, wallets.id), eq(walletNetworkLinks.tenantId, params.tenantId), eq(walletNetworkLinks.networkCode, params.networkCode)),
     )
-    .leftJoin(assets, and(eq(assets.id, params.assetId), or(isNull(assets.tenantId), eq(assets.tenantId, params.tenantId))))
+    .leftJoin(assets, and(eq(assets.id, params.assetId), assetVisibleTo(params.tenantId)))
     .where(and(eq(wallets.id, params.walletId), eq(wallets.tenantId, params.tenantId)));
   return row;
 }
@@ -329,7 +330,7 @@ export async function findTransferCheckRows(
         eq(walletNetworkLinks.networkCode, transactions.networkCode),
       ),
     )
-    .leftJoin(assets, and(eq(assets.id, transactions.assetId), or(isNull(assets.tenantId), eq(assets.tenantId, params.tenantId))))
+    .leftJoin(assets, and(eq(assets.id, transactions.assetId), assetVisibleTo(params.tenantId)))
     .where(and(eq(transactions.id, params.transactionId), eq(transactions.tenantId, params.tenantId)));
   return row;
 }
