@@ -2,18 +2,40 @@ import { neonConfig, Pool as NeonPool } from "@neondatabase/serverless";
 import { drizzle as drizzleNeon } from "drizzle-orm/neon-serverless";
 import { drizzle as drizzleNodePg, type NodePgDatabase } from "drizzle-orm/node-postgres";
 import pg from "pg";
+import { is } from "drizzle-orm";
+import { PgTransaction } from "drizzle-orm/pg-core";
 import ws from "ws";
 import { readDbEnv } from "./env";
 import * as schema from "./schema";
 
 export type Schema = typeof schema;
-/** Both drivers expose the same drizzle PostgreSQL API; the node-postgres type is the common one. */
-export type Database = NodePgDatabase<Schema>;
+/**
+ * Both drivers expose the same drizzle PostgreSQL API; the node-postgres type is the common one.
+ * Made without the schema: queries name their tables, and drizzle's relational `db.query.*`
+ * (unused) would otherwise be built again for every transaction (docs/performance.md).
+ */
+export type Database = NodePgDatabase;
 export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 /** Anything that can run a drizzle query: the database or an open transaction. */
 export type Executor = Database | Transaction;
 
 export type DbDriver = "pg" | "neon";
+
+/** What both drivers' pools and pooled connections answer: node-postgres's `query(text, values)`. */
+export interface DriverConnection {
+  query(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
+}
+
+/**
+ * The driver object a drizzle executor runs on: the pool for a database handle, the pooled
+ * connection an open transaction holds (which outlives the transaction). Undefined for a driver
+ * that keeps it elsewhere; callers then go through drizzle.
+ */
+export function driverConnection(db: Executor): DriverConnection | undefined {
+  const session: unknown = db._.session;
+  const client = is(db, PgTransaction) ? (typeof session === "object" && session !== null ? (session as { client?: unknown }).client : undefined) : (db as { $client?: unknown }).$client;
+  return typeof client === "object" && client !== null && typeof (client as { query?: unknown }).query === "function" ? (client as DriverConnection) : undefined;
+}
 
 export interface DatabaseHandle {
   db: Database;
@@ -61,7 +83,7 @@ export function createDatabase(options: CreateDatabaseOptions): DatabaseHandle {
     const pool = new NeonPool({ connectionString: options.url, max });
     pool.on("error", () => {}); // idle-client errors surface on the next query instead of crashing
     pool.on("connect", (client: { on(event: "error", listener: () => void): unknown }) => client.on("error", () => {}));
-    const db = drizzleNeon({ client: pool, schema }) as unknown as Database;
+    const db = drizzleNeon({ client: pool }) as unknown as Database;
     return {
       db,
       driver,
@@ -80,7 +102,7 @@ export function createDatabase(options: CreateDatabaseOptions): DatabaseHandle {
   // An error on a checked-out connection (server restart, admin shutdown) must fail that
   // query, not the process: without a listener node-postgres rethrows it as uncaught.
   pool.on("connect", (client) => client.on("error", () => {}));
-  const db = drizzleNodePg({ client: pool, schema });
+  const db = drizzleNodePg({ client: pool });
   return {
     db,
     driver,

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNull, lt, or } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, lt, or, type Placeholder } from "drizzle-orm";
 import type { Executor } from "../client";
 import { assets } from "../schema/custody";
 
@@ -6,7 +6,7 @@ export type AssetRow = typeof assets.$inferSelect;
 type AssetNetworkCode = AssetRow["networkCode"];
 
 /** Assets a tenant sees: the global native ones (no tenant) and its own tokens. */
-export const assetVisibleTo = (tenantId: string) => or(isNull(assets.tenantId), eq(assets.tenantId, tenantId));
+export const assetVisibleTo = (tenantId: string | Placeholder) => or(isNull(assets.tenantId), eq(assets.tenantId, tenantId));
 
 /** An asset the tenant can see, or undefined. */
 export async function findVisibleAssetRow(db: Executor, params: { tenantId: string; assetId: string }): Promise<AssetRow | undefined> {

@@ -1,6 +1,7 @@
 import { and, eq, inArray, lt, lte, sql } from "drizzle-orm";
 import type { Executor } from "../client";
 import { idempotencyKeys } from "../schema/transfers";
+import { insertColumns, preparedQuery, preparedStatement, rowValues } from "./prepared";
 
 export type IdempotencyKeyRow = typeof idempotencyKeys.$inferSelect;
 export type NewIdempotencyKeyRow = typeof idempotencyKeys.$inferInsert;
@@ -24,13 +25,17 @@ export interface IdempotencyKeyRef {
  * expired answer seen here is removed only while still expired (`deleteExpiredIdempotencyKey`).
  */
 export async function lockIdempotencyKey(db: Executor, params: IdempotencyKeyRef): Promise<{ locked: boolean; row: IdempotencyKeyRow | undefined }> {
-  const [found] = await db
-    .select({
-      locked: sql<boolean>`pg_try_advisory_xact_lock(hashtextextended(${params.tenantId} || ':' || ${params.key}, 0))`,
-      row: idempotencyKeys,
-    })
-    .from(sql`(select 1) as one`)
-    .leftJoin(idempotencyKeys, and(eq(idempotencyKeys.tenantId, params.tenantId), eq(idempotencyKeys.key, params.key)));
+  // Every request with a key runs this: a prepared statement (./prepared).
+  const [found] = await preparedQuery(db, "qc_lock_idempotency_key", (executor) =>
+    executor
+      .select({
+        locked: sql<boolean>`pg_try_advisory_xact_lock(hashtextextended(${sql.placeholder("tenantId")} || ':' || ${sql.placeholder("key")}, 0))`,
+        row: idempotencyKeys,
+      })
+      .from(sql`(select 1) as one`)
+      .leftJoin(idempotencyKeys, and(eq(idempotencyKeys.tenantId, sql.placeholder("tenantId")), eq(idempotencyKeys.key, sql.placeholder("key"))))
+      .prepare("qc_lock_idempotency_key"),
+  ).execute({ tenantId: params.tenantId, key: params.key });
   if (!found?.locked) return { locked: false, row: undefined };
   return { locked: true, row: found.row ?? undefined };
 }
@@ -62,7 +67,11 @@ export async function transactionHasWritten(db: Executor): Promise<boolean> {
 }
 
 export async function insertIdempotencyKey(db: Executor, row: NewIdempotencyKeyRow): Promise<void> {
-  await db.insert(idempotencyKeys).values(row);
+  // Every answer stored runs this: a prepared statement (./prepared) naming every column.
+  await preparedStatement(db, "qc_insert_idempotency_key", () => {
+    const columns = insertColumns(idempotencyKeys);
+    return sql`insert into ${idempotencyKeys} (${columns.names}) values (${columns.placeholders})`;
+  }).execute(rowValues(idempotencyKeys, row));
 }
 
 /**

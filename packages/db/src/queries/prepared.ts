@@ -1,26 +1,104 @@
-import { is } from "drizzle-orm";
-import { PgTransaction } from "drizzle-orm/pg-core";
-import type { Executor } from "../client";
+import { getTableColumns, is, sql, type Column, type SQL, type Table } from "drizzle-orm";
+import { PgDialect, PgTransaction } from "drizzle-orm/pg-core";
+import { driverConnection, type Executor } from "../client";
 
 /**
- * The hot read queries of the request path (docs/performance.md) as named prepared statements:
- * drizzle builds each one's SQL once per database handle instead of on every call (about two
- * thirds of a small query's CPU), and PostgreSQL parses and plans it once per connection. Both
- * drivers pass the name to the server (node-postgres and Neon's pg-compatible Pool, whose pooler
- * supports protocol-level prepared statements); each connection parses a statement the first time
- * it runs it, so a new or replaced connection needs nothing special.
+ * The hot queries of the request path (docs/performance.md) as named prepared statements:
+ * drizzle builds each one's SQL once per connection owner instead of on every call (most of a
+ * small query's CPU in the web process), and PostgreSQL parses and plans it once per connection.
+ * Both drivers pass the name to the server (node-postgres and Neon's pg-compatible Pool, whose
+ * pooler supports protocol-level prepared statements); each connection parses a statement the
+ * first time it runs it, so a new or replaced connection needs nothing special.
  *
- * Queries are cached per database handle, which lives as long as the process. An open
- * transaction runs on its own connection and ends soon: it gets the statement built for it, under
- * the same name, and nothing is cached for it.
+ * A built query is bound to what it runs on, so it is cached per owner: the database handle
+ * (its pool, for the life of the process) or, inside a transaction, the pooled connection the
+ * transaction holds. A pooled connection outlives its transactions, so the next transaction on
+ * it finds the query built; it only ever runs on that connection, inside whichever transaction
+ * holds it then. A connection the pool drops is forgotten with it (weak keys). A transaction
+ * whose connection cannot be seen (an unknown driver) builds the query for itself, as drizzle
+ * always does.
  */
-const cache = new WeakMap<Executor, Map<string, unknown>>();
+const cache = new WeakMap<object, Map<string, unknown>>();
 
 export function preparedQuery<Q>(db: Executor, name: string, build: (db: Executor) => Q): Q {
-  if (is(db, PgTransaction)) return build(db);
-  let queries = cache.get(db);
-  if (!queries) cache.set(db, (queries = new Map()));
+  const owner = is(db, PgTransaction) ? driverConnection(db) : db;
+  if (owner === undefined) return build(db);
+  let queries = cache.get(owner);
+  if (!queries) cache.set(owner, (queries = new Map()));
   let query = queries.get(name) as Q | undefined;
   if (query === undefined) queries.set(name, (query = build(db)));
   return query;
+}
+
+const dialect = new PgDialect();
+const statementTexts = new Map<string, ReturnType<PgDialect["sqlToQuery"]>>();
+
+/**
+ * A statement written in SQL (what drizzle's query builders cannot say, e.g. data-modifying
+ * CTEs) as a named prepared statement: `build` returns it with `sql.placeholder(name)` for every
+ * value; its text is built once per process, and it runs with the values by placeholder name.
+ * Values are passed to the driver as they are (encode dates, JSON and the like first). Rows come
+ * back as the driver returns them, by column name, timestamps as text.
+ */
+export function preparedStatement<Row extends Record<string, unknown>>(
+  db: Executor,
+  name: string,
+  build: () => SQL,
+): { execute(values: Record<string, unknown>): Promise<{ rows: Row[] }> } {
+  return preparedQuery(db, name, (executor) => {
+    let query = statementTexts.get(name);
+    if (!query) statementTexts.set(name, (query = dialect.sqlToQuery(build())));
+    return executor._.session.prepareQuery(query, undefined, name, false) as unknown as { execute(values: Record<string, unknown>): Promise<{ rows: Row[] }> };
+  });
+}
+
+/**
+ * For a prepared insert of every column of `table`: the column list, and one placeholder per
+ * column named `<prefix><key>`, in the table's column order (see `rowValues`).
+ */
+export function insertColumns(table: Table, prefix = ""): { names: SQL; placeholders: SQL } {
+  const columns = columnsOf(table);
+  return {
+    names: sql.join(
+      columns.map(([, column]) => sql.identifier(column.name)),
+      sql`, `,
+    ),
+    placeholders: sql.join(
+      placeholderColumns(table, prefix).map(([, , name]) => sql.placeholder(name)),
+      sql`, `,
+    ),
+  };
+}
+
+const tableColumns = new WeakMap<Table, [string, Column][]>();
+function columnsOf(table: Table): [string, Column][] {
+  let columns = tableColumns.get(table);
+  if (!columns) tableColumns.set(table, (columns = Object.entries(getTableColumns(table))));
+  return columns;
+}
+
+/**
+ * A row's values for `insertColumns`' placeholders, encoded as drizzle encodes them (dates,
+ * JSON, …); null stays SQL NULL. A value left out takes the column's `$defaultFn`; a column with
+ * only a database default must be given (the statement names every column), so leaving it out
+ * is an error, not a silent NULL.
+ */
+export function rowValues(table: Table, row: Record<string, unknown>, prefix = ""): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const [key, column, name] of placeholderColumns(table, prefix)) {
+    let value = row[key];
+    if (value === undefined && column.defaultFn) value = column.defaultFn();
+    if (value === undefined && column.hasDefault) throw new Error(`no value for ${column.name}: a prepared insert names every column`);
+    values[name] = value === null || value === undefined ? null : column.mapToDriverValue(value);
+  }
+  return values;
+}
+
+const placeholderNames = new WeakMap<Table, Map<string, [key: string, column: Column, placeholder: string][]>>();
+function placeholderColumns(table: Table, prefix: string): [key: string, column: Column, placeholder: string][] {
+  let byPrefix = placeholderNames.get(table);
+  if (!byPrefix) placeholderNames.set(table, (byPrefix = new Map()));
+  let columns = byPrefix.get(prefix);
+  if (!columns) byPrefix.set(prefix, (columns = columnsOf(table).map(([key, column]) => [key, column, `${prefix}${key}`])));
+  return columns;
 }

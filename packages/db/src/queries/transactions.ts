@@ -1,6 +1,7 @@
-import { and, asc, desc, eq, getTableColumns, gte, inArray, isNotNull, lt, lte, notInArray, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, isNotNull, lt, lte, notInArray, or, sql } from "drizzle-orm";
 import type { Executor } from "../client";
 import { assetVisibleTo } from "./assets";
+import { insertColumns, preparedQuery, preparedStatement, rowValues } from "./prepared";
 import { updateWhereStatus } from "./status";
 import type { AuditRow } from "./audit";
 import type { InsertOutboxEventParams } from "./events";
@@ -23,13 +24,6 @@ export async function insertTransaction(db: Executor, row: NewTransactionRow): P
   return inserted!;
 }
 
-// Every column of the transactions table, in one fixed order, for the one-statement insert below.
-const TRANSACTION_COLUMNS = Object.entries(getTableColumns(transactions)) as [keyof TransactionRow, (typeof transactions)["_"]["columns"][keyof TransactionRow]][];
-const TRANSACTION_COLUMN_NAMES = sql.join(
-  TRANSACTION_COLUMNS.map(([, column]) => sql.identifier(column.name)),
-  sql`, `,
-);
-
 /**
  * A new transaction and its trail in one statement (one round trip, atomic on its own): the row,
  * exactly as given (every column; nothing left to a database default, so the caller's row is
@@ -48,32 +42,54 @@ export async function insertTransactionWithTrail(
   },
 ): Promise<{ eventSequence: number }> {
   const { row, history, audit, event } = params;
-  const values = sql.join(
-    TRANSACTION_COLUMNS.map(([key, column]) => sql.param(row[key], column)),
-    sql`, `,
-  );
-  const result = await db.execute<{ event_sequence: number }>(sql`
+  // Every create runs this: a named prepared statement (./prepared), its values by placeholder.
+  const values: Record<string, unknown> = {
+    historyId: history.id,
+    historyActorType: history.actorType,
+    historyActorId: history.actorId,
+    auditId: audit.id,
+    auditTenantId: audit.tenantId ?? null,
+    auditActorType: audit.actorType,
+    auditActorId: audit.actorId ?? null,
+    auditAction: audit.action,
+    auditTargetType: audit.targetType ?? null,
+    auditTargetId: audit.targetId ?? null,
+    auditRequestId: audit.requestId ?? null,
+    auditIp: audit.ip ?? null,
+    auditDetails: JSON.stringify(audit.details ?? {}),
+    eventId: event.id,
+    eventTenantId: event.tenantId,
+    eventType: event.type,
+    eventAggregateType: event.aggregateType,
+    eventAggregateId: event.aggregateId,
+    eventData: JSON.stringify(event.data),
+  };
+  Object.assign(values, rowValues(transactions, row, "row_"));
+  const result = await preparedStatement<{ event_sequence: number }>(db, "qc_insert_transaction_with_trail", () => {
+    const columns = insertColumns(transactions, "row_");
+    return sql`
     with inserted as (
-      insert into transactions (${TRANSACTION_COLUMN_NAMES}) values (${values})
+      insert into transactions (${columns.names}) values (${columns.placeholders})
       returning id, tenant_id, status, sub_status, status_reason, created_at
     ), history as (
       insert into transaction_status_history (id, tenant_id, transaction_id, from_status, to_status, sub_status, reason, actor_type, actor_id, created_at)
-      select ${history.id}, tenant_id, id, null, status, sub_status, status_reason, ${history.actorType}, ${history.actorId}, created_at from inserted
+      select ${sql.placeholder("historyId")}, tenant_id, id, null, status, sub_status, status_reason, ${sql.placeholder("historyActorType")}, ${sql.placeholder("historyActorId")}, created_at from inserted
     ), audit as (
       insert into audit_events (id, tenant_id, actor_type, actor_id, action, target_type, target_id, request_id, ip, details)
-      select ${audit.id}, ${audit.tenantId ?? null}::uuid, ${audit.actorType}, ${audit.actorId ?? null}, ${audit.action}, ${audit.targetType ?? null},
-             ${audit.targetId ?? null}, ${audit.requestId ?? null}, ${audit.ip ?? null}, ${JSON.stringify(audit.details ?? {})}::jsonb
+      select ${sql.placeholder("auditId")}, ${sql.placeholder("auditTenantId")}::uuid, ${sql.placeholder("auditActorType")}, ${sql.placeholder("auditActorId")}, ${sql.placeholder("auditAction")}, ${sql.placeholder("auditTargetType")},
+             ${sql.placeholder("auditTargetId")}, ${sql.placeholder("auditRequestId")}, ${sql.placeholder("auditIp")}, ${sql.placeholder("auditDetails")}::jsonb
         from inserted
     ), event as (
       insert into event_outbox (id, tenant_id, type, aggregate_type, aggregate_id, sequence, data)
-      select ${event.id}, ${event.tenantId}::uuid, ${event.type}, ${event.aggregateType}, ${event.aggregateId},
+      select ${sql.placeholder("eventId")}, ${sql.placeholder("eventTenantId")}::uuid, ${sql.placeholder("eventType")}, ${sql.placeholder("eventAggregateType")}, ${sql.placeholder("eventAggregateId")},
              (select coalesce(max(e.sequence), 0) + 1 from event_outbox e
-               where e.aggregate_type = ${event.aggregateType} and e.aggregate_id = ${event.aggregateId}),
-             ${JSON.stringify(event.data)}::jsonb
+               where e.aggregate_type = ${sql.placeholder("eventAggregateType")} and e.aggregate_id = ${sql.placeholder("eventAggregateId")}),
+             ${sql.placeholder("eventData")}::jsonb
         from inserted
       returning sequence
     )
-    select sequence as event_sequence from event`);
+    select sequence as event_sequence from event`;
+  }).execute(values);
   const [inserted] = result.rows;
   if (!inserted) throw new Error("the transaction insert wrote no event");
   return { eventSequence: Number(inserted.event_sequence) };
@@ -222,15 +238,23 @@ export async function findTransferIntentRows(
   db: Executor,
   params: { tenantId: string; walletId: string; networkCode: TransactionNetworkCode; assetId: string },
 ): Promise<{ wallet: typeof wallets.$inferSelect; vaultId: string | null; asset: typeof assets.$inferSelect | null } | undefined> {
-  const [row] = await db
-    .select({ wallet: wallets, vaultId: walletNetworkLinks.vaultId, asset: assets })
-    .from(wallets)
-    .leftJoin(
-      walletNetworkLinks,
-      and(eq(walletNetworkLinks.walletId, wallets.id), eq(walletNetworkLinks.tenantId, params.tenantId), eq(walletNetworkLinks.networkCode, params.networkCode)),
-    )
-    .leftJoin(assets, and(eq(assets.id, params.assetId), assetVisibleTo(params.tenantId)))
-    .where(and(eq(wallets.id, params.walletId), eq(wallets.tenantId, params.tenantId)));
+  // Every create runs this: a prepared statement (./prepared).
+  const [row] = await preparedQuery(db, "qc_find_transfer_intent", (executor) =>
+    executor
+      .select({ wallet: wallets, vaultId: walletNetworkLinks.vaultId, asset: assets })
+      .from(wallets)
+      .leftJoin(
+        walletNetworkLinks,
+        and(
+          eq(walletNetworkLinks.walletId, wallets.id),
+          eq(walletNetworkLinks.tenantId, sql.placeholder("tenantId")),
+          eq(walletNetworkLinks.networkCode, sql.placeholder("networkCode")),
+        ),
+      )
+      .leftJoin(assets, and(eq(assets.id, sql.placeholder("assetId")), assetVisibleTo(sql.placeholder("tenantId"))))
+      .where(and(eq(wallets.id, sql.placeholder("walletId")), eq(wallets.tenantId, sql.placeholder("tenantId"))))
+      .prepare("qc_find_transfer_intent"),
+  ).execute({ tenantId: params.tenantId, walletId: params.walletId, networkCode: params.networkCode, assetId: params.assetId });
   return row;
 }
 

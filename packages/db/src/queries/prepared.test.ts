@@ -1,0 +1,117 @@
+import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDatabase, driverConnection, type DatabaseHandle } from "../client";
+import { jobExecutor } from "../job-executor";
+import { tenants } from "../schema";
+import { idempotencyKeys } from "../schema/transfers";
+import { useTestDatabase } from "../testing";
+import { insertIdempotencyKey, lockIdempotencyKey } from "./idempotency";
+import { preparedQuery, preparedStatement, rowValues } from "./prepared";
+
+// Prepared statements inside transactions (./prepared): built once per pooled connection and
+// reused by the next transaction on it, always inside the transaction that holds it. These run
+// on node-postgres and, with vitest.neon.config.ts, on Neon's driver.
+describe("prepared statements in transactions", () => {
+  const t = useTestDatabase();
+  /** One connection only, so consecutive transactions share it. */
+  let single: DatabaseHandle;
+  let tenantId: string;
+
+  beforeAll(async () => {
+    single = createDatabase({ url: t.url, poolMax: 1, applicationName: "qc-test-single" });
+    const [tenant] = await t.db.insert(tenants).values({ name: "A" }).returning();
+    tenantId = tenant!.id;
+  });
+  afterAll(async () => {
+    await single?.close();
+  });
+
+  const tenantName = (db: Parameters<typeof preparedQuery>[0], builds: { count: number }) =>
+    preparedQuery(db, "qc_test_tenant_name", (executor) => {
+      builds.count++;
+      return executor
+        .select({ name: tenants.name })
+        .from(tenants)
+        .where(eq(tenants.id, sql.placeholder("id")))
+        .prepare("qc_test_tenant_name");
+    });
+
+  it("builds a query once per connection and reuses it in the next transaction, which sees its own writes", async () => {
+    const builds = { count: 0 };
+    for (const name of ["first", "second", "third"]) {
+      await single.db.transaction(async (tx) => {
+        await tx.update(tenants).set({ name }).where(eq(tenants.id, tenantId));
+        const [row] = await tenantName(tx, builds).execute({ id: tenantId });
+        expect(row?.name).toBe(name);
+      });
+    }
+    expect(builds.count).toBe(1);
+    const { rows } = await single.query<{ name: string }>("select name from pg_prepared_statements where name = 'qc_test_tenant_name'");
+    expect(rows).toHaveLength(1);
+  });
+
+  it("runs on the transaction's connection: what it writes is rolled back with the transaction", async () => {
+    const key = { tenantId, key: "rolled-back" };
+    const row = {
+      ...key,
+      requestHash: "h",
+      method: "POST",
+      path: "/v1/transactions",
+      responseStatus: 201,
+      responseBody: { id: "x" },
+      createdAt: new Date(),
+      completedAt: new Date(),
+      expiresAt: new Date(Date.now() + 60_000),
+    };
+    await expect(
+      single.db.transaction(async (tx) => {
+        await insertIdempotencyKey(tx, row);
+        expect((await lockIdempotencyKey(tx, key)).row?.responseStatus).toBe(201);
+        throw new Error("roll back");
+      }),
+    ).rejects.toThrow("roll back");
+    expect(await t.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, "rolled-back"))).toEqual([]);
+    await single.db.transaction((tx) => insertIdempotencyKey(tx, row));
+    const [stored] = await t.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, "rolled-back"));
+    expect(stored).toMatchObject({ tenantId, responseStatus: 201, responseBody: { id: "x" }, method: "POST" });
+    expect(stored!.id).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("stores null as SQL NULL, takes a missing value from $defaultFn, and refuses to leave out a column with a database default", async () => {
+    const now = new Date();
+    const row = { tenantId, key: "nulls", requestHash: "h", method: "POST", path: "/p", responseStatus: null, responseBody: null, createdAt: now, completedAt: null, expiresAt: now };
+    await single.db.transaction((tx) => insertIdempotencyKey(tx, row));
+    const { rows } = await t.query<{ body_is_null: boolean; status: number | null; completed: string | null }>(
+      "select response_body is null as body_is_null, response_status as status, completed_at as completed from idempotency_keys where key = 'nulls'",
+    );
+    expect(rows).toEqual([{ body_is_null: true, status: null, completed: null }]);
+    const { createdAt: _left, ...withoutCreatedAt } = row;
+    expect(() => rowValues(idempotencyKeys, withoutCreatedAt)).toThrow(/created_at/);
+  });
+
+  it("prepares a raw statement once per process text and runs it with values by name", async () => {
+    const run = (db: Parameters<typeof preparedStatement>[0], value: number) =>
+      preparedStatement<{ doubled: number }>(db, "qc_test_double", () => sql`select ${sql.placeholder("value")}::int * 2 as doubled`).execute({ value });
+    expect((await run(single.db, 21)).rows).toEqual([{ doubled: 42 }]);
+    await single.db.transaction(async (tx) => expect((await run(tx, 4)).rows).toEqual([{ doubled: 8 }]));
+  });
+
+  it("gives pg-boss the transaction's connection: its statements commit or roll back with the transaction", async () => {
+    await t.query("create table prepared_test_jobs (id uuid primary key, tags text[])");
+    const ids = ["0194f2c4-0000-7000-8000-000000000001", "0194f2c4-0000-7000-8000-000000000002"];
+    await expect(
+      single.db.transaction(async (tx) => {
+        expect(driverConnection(tx)).toBeDefined();
+        await jobExecutor(tx).executeSql("insert into prepared_test_jobs (id, tags) values ($1, $2)", [ids[0], ["a"]]);
+        throw new Error("roll back");
+      }),
+    ).rejects.toThrow("roll back");
+    await single.db.transaction(async (tx) => {
+      await jobExecutor(tx).executeSql("insert into prepared_test_jobs (id, tags) values ($1, $2)", [ids[1], ["a", "b"]]);
+      // Arrays bind whole, as pg-boss's `= any($1::uuid[])` needs.
+      const found = await jobExecutor(tx).executeSql("select id, tags from prepared_test_jobs where id = any($1::uuid[])", [ids]);
+      expect(found.rows).toEqual([{ id: ids[1], tags: ["a", "b"] }]);
+    });
+    expect((await t.query("select id from prepared_test_jobs")).rows).toEqual([{ id: ids[1] }]);
+  });
+});
