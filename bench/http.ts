@@ -3,14 +3,18 @@
  * against a bare node:http (and node:https) server and against its own `/healthz`, measured in
  * the same run, on loopback only. Also counts what each target cost the database (transactions
  * and rows written per request, from pg_stat_database), so "a write per request" shows.
+ * The vault read is also compared with `bare-https-select`, a bare node:https process doing the
+ * same database work (the web's vault SELECT: same text, same prepared statement, a pool of 10)
+ * and nothing else: `vault ÷ healthz` charges the route for its query's round trip as well,
+ * `vault ÷ bare-https-select` only for what the framework adds around it.
  *
  *   ./qc pnpm --filter @qc/bench http            # 10 s per target, 50 connections
  *   BENCH_SECONDS=5 BENCH_CONNECTIONS=20 ./qc pnpm --filter @qc/bench http
  *   BENCH_TARGETS=healthz,vault BENCH_CPU_PROF=/tmp/prof ./qc pnpm --filter @qc/bench http
  *
- * BENCH_TARGETS picks targets by key (bare-http, bare-https, healthz, unauthenticated, vault,
- * credentials); BENCH_CPU_PROF writes a V8 CPU profile of the web process into that
- * directory when it stops (open it in Chrome DevTools or speedscope).
+ * BENCH_TARGETS picks targets by key (bare-http, bare-https, bare-https-select, healthz,
+ * unauthenticated, vault, credentials); BENCH_CPU_PROF writes a V8 CPU profile of the web
+ * process into that directory when it stops (open it in Chrome DevTools or speedscope).
  * BENCH_BASELINE=<another checkout> (e.g. `git archive HEAD` unpacked, node_modules linked)
  * starts that checkout's web server too, on the same database and key, and runs every web target
  * against both, alternating: a before/after measured in the same minutes, under the same load.
@@ -60,7 +64,7 @@ interface Result {
   p99: number;
   non2xx: number;
   statuses: Record<string, number>;
-  /** Per request, from pg_stat_database over the run (null for the bare servers). */
+  /** Per request, from pg_stat_database over the run (null for the bare servers without a database). */
   db: { transactions: number; rowsWritten: number } | null;
   /**
    * CPU time the server process spent per request (user + system, from /proc): what a request
@@ -171,7 +175,8 @@ try {
     web.idleCpuMsPerSecond = idleStart !== null ? (processCpuMs(web.process.pid)! - idleStart) / 3 : 0;
     process.stderr.write(`[bench] web process${web.label ? ` (${web.label})` : ""} at rest: ${web.idleCpuMsPerSecond.toFixed(1)} ms CPU per second\n`);
   }
-  type Target = { key: string; name: string; url: string; headers?: Record<string, string>; web?: (typeof webs)[number] };
+  /** `process`: a bare server other than the static one; `usesDatabase`: count pg_stat_database deltas. */
+  type Target = { key: string; name: string; url: string; headers?: Record<string, string>; web?: (typeof webs)[number]; process?: ChildProcess; usesDatabase?: boolean };
   const webTargets = (web: (typeof webs)[number]): Target[] => {
     const suffix = web.label ? ` [${web.label}]` : "";
     const key = (name: string) => (web.label ? `${name}@${web.label}` : name);
@@ -186,24 +191,49 @@ try {
   };
   // With a baseline, each web target runs against both servers back to back (the same minute's load).
   const perServer = webs.map(webTargets);
+  const webTargetList = perServer[0]!.flatMap((_, index) => perServer.map((list) => list[index]!));
+  const wanted = (key: string) => !only || only.includes(key);
+  if (wanted("bare-https-select")) {
+    // The vault read's own database work with nothing around it, run just before the vault read
+    // (the same minutes' load): its own process, the same tenant and vault.
+    const selectPort = await freePort();
+    const selectServer = await start(
+      ["bench/bare-server.ts", "--select", String(selectPort), Buffer.from(pems.cert).toString("base64"), Buffer.from(pems.private).toString("base64"), databaseUrl, tenant!.id, vault.id],
+      {},
+      /ready/,
+    );
+    children.push(selectServer);
+    webTargetList.splice(Math.max(0, webTargetList.findIndex((t) => t.key.startsWith("vault"))), 0, {
+      key: "bare-https-select",
+      name: "bare node:https GET /{id}, the vault SELECT (pg)",
+      url: `https://127.0.0.1:${selectPort}/${vault.id}`,
+      process: selectServer,
+      usesDatabase: true,
+    });
+  }
   const targets: Target[] = [
     { key: "bare-http", name: "bare node:http  GET /", url: `http://127.0.0.1:${bareHttp}/` },
     { key: "bare-https", name: "bare node:https GET /", url: `https://127.0.0.1:${bareHttps}/` },
-    ...perServer[0]!.flatMap((_, index) => perServer.map((list) => list[index]!)),
+    ...webTargetList,
   ];
   const results: Result[] = [];
   for (const target of targets) {
-    if (only && !only.includes(target.key.split("@")[0]!)) continue;
+    if (!wanted(target.key.split("@")[0]!)) continue;
     process.stderr.write(`[bench] ${target.name}…\n`);
-    const before = target.web ? await databaseCounters(databaseUrl) : null;
-    const server = target.web?.process ?? bare;
+    const countsDatabase = target.web !== undefined || target.usesDatabase === true;
+    const before = countsDatabase ? await databaseCounters(databaseUrl) : null;
+    const server = target.web?.process ?? target.process ?? bare;
     const cpuBefore = processCpuMs(server.pid);
     const startedAt = performance.now();
     const run = await autocannon({ url: target.url, connections, duration: seconds, headers: target.headers ?? {} });
     const elapsedSeconds = (performance.now() - startedAt) / 1000;
     const cpuAfter = processCpuMs(server.pid);
     const atRest = (target.web?.idleCpuMsPerSecond ?? 0) * elapsedSeconds;
-    const after = target.web ? await databaseCounters(databaseUrl) : null;
+    // A bare server with a database serves its one target only. It stops before the counts are
+    // read: a busy connection reports its statistics late, and its backend's exit reports them
+    // all, so they are counted here and not against the next target.
+    if (target.process) await stopChild(target.process);
+    const after = countsDatabase ? await databaseCounters(databaseUrl) : null;
     const statuses: Record<string, number> = {};
     for (const [code, value] of Object.entries(run.statusCodeStats ?? {})) statuses[code] = (value as { count: number }).count;
     const requests = run.requests.total || 1;
@@ -226,8 +256,11 @@ try {
   const healthzOf = (key: string) => (key.includes("@") ? `healthz@${key.split("@")[1]}` : "healthz");
   const rpsRatio = (key: string) => (rps(healthzOf(key)) && rps(key) ? rps(key)! / rps(healthzOf(key))! : null);
   const cpuRatio = (key: string) => (cpu(healthzOf(key)) && cpu(key) ? cpu(healthzOf(key))! / cpu(key)! : null);
+  /** The vault read against the bare process doing only its SELECT (one for both servers). */
+  const overSelect = (key: string) => (key.startsWith("vault") && rps("bare-https-select") && rps(key) ? rps(key)! / rps("bare-https-select")! : null);
+  const cpuOverSelect = (key: string) => (cpu("bare-https-select") && cpu(key) ? cpu("bare-https-select")! / cpu(key)! : null);
   console.log(`\n${seconds} s per target, ${connections} connections, loopback, ${cpus().length} cores, load ${loadavg()[0]!.toFixed(1)}, ${new Date().toISOString()}\n`);
-  console.log("target".padEnd(65), "req/s".padStart(8), "p50 ms".padStart(7), "p99 ms".padStart(7), "÷healthz".padStart(9), "cpu µs/req".padStart(11), "db tx/req".padStart(10), "rows/req".padStart(9), " statuses");
+  console.log("target".padEnd(65), "req/s".padStart(8), "p50 ms".padStart(7), "p99 ms".padStart(7), "÷healthz".padStart(9), "÷bare-sel".padStart(10), "cpu µs/req".padStart(11), "db tx/req".padStart(10), "rows/req".padStart(9), " statuses");
   for (const r of results) {
     const ratio = rpsRatio(r.key);
     console.log(
@@ -236,6 +269,7 @@ try {
       String(r.p50).padStart(7),
       String(r.p99).padStart(7),
       (ratio !== null ? ratio.toFixed(3) : "-").padStart(9),
+      (overSelect(r.key)?.toFixed(3) ?? "-").padStart(10),
       (r.serverCpuMsPerRequest !== null ? (r.serverCpuMsPerRequest * 1000).toFixed(0) : "-").padStart(11),
       (r.db ? r.db.transactions.toFixed(3) : "-").padStart(10),
       (r.db ? r.db.rowsWritten.toFixed(3) : "-").padStart(9),
@@ -251,6 +285,10 @@ try {
     // The same ratio from CPU time per request (healthz's cost ÷ the target's): robust to the machine's load.
     vaultCpuOverHealthz: cpuRatio("vault"),
     unauthenticatedCpuOverHealthz: cpuRatio("unauthenticated"),
+    // Against the same database work done bare (bare-https-select): what the framework costs.
+    vaultOverBareHttpsSelect: overSelect("vault"),
+    vaultCpuOverBareHttpsSelect: cpuOverSelect("vault"),
+    bareHttpsSelectOverHealthz: rpsRatio("bare-https-select"),
     ...(baselineRoot
       ? {
           baseline: {
@@ -259,6 +297,8 @@ try {
             credentialsOverHealthz: rpsRatio("credentials@baseline"),
             vaultCpuOverHealthz: cpuRatio("vault@baseline"),
             unauthenticatedCpuOverHealthz: cpuRatio("unauthenticated@baseline"),
+            vaultOverBareHttpsSelect: overSelect("vault@baseline"),
+            vaultCpuOverBareHttpsSelect: cpuOverSelect("vault@baseline"),
           },
         }
       : {}),

@@ -1,13 +1,18 @@
 /**
  * Create throughput (issue 10): POST /v1/transactions through the real web process (TLS, guards,
  * API-key auth, rate limit, idempotency key, intent checks, one database transaction writing the
- * row, its history, audit row, event and check job) beside a bare node:https handler doing one
- * INSERT of the same body into the same database, measured in the same run at a fixed
- * concurrency, loopback only. Every request carries a fresh X-Idempotency-Key; rate limits are
- * raised for the run. No daemon runs: the check jobs stay queued, so only creation is measured.
- * Before the load, the statements the web process sends per create (its database round trips)
- * are counted over sequential creates (bench/statement-counter.ts) and listed; during the load,
- * each server's CPU time per request (user + system, /proc).
+ * row, its history, audit row, event and check job) beside two bare node:https handlers on the
+ * same database, measured in the same run at a fixed concurrency, loopback only: one doing a
+ * single INSERT of the same body, and one doing the create's database round trips with raw `pg`
+ * and nothing else (the same number of statements, in the same order: tenant status, begin,
+ * advisory lock + key read, a wallet read, the INSERT, a job insert, the stored answer, commit).
+ * Create ÷ the first is what the issue's goal compares; create ÷ the second is what the
+ * framework and the domain code add to the database work itself. Every request carries a fresh
+ * X-Idempotency-Key; rate limits are raised for the run. No daemon runs: the check jobs stay
+ * queued, so only creation is measured. Before the load, the statements the web process sends
+ * per create (its database round trips) are counted over sequential creates
+ * (bench/statement-counter.ts) and listed; during the load, each server's CPU time per request
+ * (user + system, /proc).
  *
  *   ./qc exec tsx bench/transfers-create.ts                 # 10 s per target, 20 connections
  *   BENCH_SECONDS=5 BENCH_CONNECTIONS=10 ./qc exec tsx bench/transfers-create.ts
@@ -15,7 +20,7 @@
  *   BENCH_POOL_MAX=20 ./qc exec tsx bench/transfers-create.ts           # database connections per server (default 10)
  *
  * Uses DATABASE_URL when set, otherwise a throw-away embedded PostgreSQL. Bounded: at most
- * 2 × BENCH_SECONDS (≤ 25 s each) of load plus start-up. Writes bench/results/transfers-create-<time>.json.
+ * 3 × BENCH_SECONDS (≤ 25 s each) of load plus start-up. Writes bench/results/transfers-create-<time>.json.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -32,11 +37,31 @@ import { benchDatabase, freePort } from "./database";
 import { stopChild, stopOnSignal } from "./stop-on-signal";
 
 const BARE_FLAG = "--bare-insert-server";
-/** Connections per server process, the same for both (the web's DB_POOL_MAX default is 10). */
+const ROUND_TRIPS_FLAG = "--bare-round-trips-server";
+/** Connections per server process, the same for all (the web's DB_POOL_MAX default is 10). */
 const POOL_MAX = Number(process.env.BENCH_POOL_MAX ?? 10);
+
+/**
+ * The round-trips baseline's statements, one round trip each, in the order it sends them per
+ * request (what the web sends per create, as bench/statement-counter.ts lists it, minus the
+ * framework): named prepared statements except begin and commit. Printed beside the web's count.
+ */
+const ROUND_TRIPS = {
+  tenantStatus: 'select "status" from "tenants" where "tenants"."id" = $1',
+  begin: "begin",
+  lockAndReadKey:
+    "select pg_try_advisory_xact_lock(hashtextextended($1::text || ':' || $2::text, 0)) as locked, k.response_status, k.response_body from (select 1) as one left join bench_keys k on k.key = $2",
+  wallet: "select * from wallets where id = $1 and tenant_id = $2",
+  insertTransfer: "insert into bench_transfers (body) values ($1::jsonb) returning id",
+  insertJob: "insert into bench_jobs (name, data) values ('transfers.check', $1::jsonb)",
+  insertKey: "insert into bench_keys (tenant_id, key, response_status, response_body) values ($1, $2, 201, $3::json)",
+  commit: "commit",
+} as const;
 
 if (process.argv.includes(BARE_FLAG)) {
   await runBareInsertServer();
+} else if (process.argv.includes(ROUND_TRIPS_FLAG)) {
+  await runBareRoundTripsServer();
 } else {
   await runBenchmark();
 }
@@ -59,6 +84,69 @@ async function runBareInsertServer(): Promise<void> {
           const answer = JSON.stringify({ id: rows[0]!.id });
           res.writeHead(201, { "content-type": "application/json", "content-length": Buffer.byteLength(answer) }).end(answer);
         })
+        .catch(() => res.writeHead(500).end());
+    });
+  });
+  server.listen(Number(port), "127.0.0.1", () => process.stdout.write("ready\n"));
+}
+
+/**
+ * The second baseline, in its own process too: per request, on one pooled connection of a pool
+ * the web's size, the create's round trips (ROUND_TRIPS) with raw `pg`: the tenant's status, then
+ * one transaction taking the key's advisory lock and reading it, reading the source wallet (the
+ * real `wallets` row, by the body's sourceWalletId), inserting the body, a job row and the key
+ * with its answer (unique key); 201 with the row's id.
+ */
+async function runBareRoundTripsServer(): Promise<void> {
+  const [, , , url, port, certB64, keyB64, tenantId] = process.argv;
+  const { pool } = createDatabase({ url: url!, poolMax: POOL_MAX, applicationName: "qc-bench-bare-round-trips" });
+  const named = (name: keyof typeof ROUND_TRIPS, values: unknown[]) => ({ name: `bench_${name}`, text: ROUND_TRIPS[name], values });
+
+  const create = async (key: string, body: string): Promise<{ status: number; answer: string }> => {
+    const walletId = (JSON.parse(body) as { sourceWalletId?: unknown }).sourceWalletId;
+    if (typeof walletId !== "string") return { status: 400, answer: '{"error":"sourceWalletId"}' };
+    const client = await pool.connect();
+    let broken: Error | undefined;
+    try {
+      const tenant = await client.query<{ status: string }>(named("tenantStatus", [tenantId]));
+      if (tenant.rows[0]?.status !== "VERIFIED") return { status: 403, answer: '{"error":"tenant"}' };
+      await client.query(ROUND_TRIPS.begin);
+      try {
+        const [found] = (await client.query<{ locked: boolean; response_status: number | null; response_body: unknown }>(named("lockAndReadKey", [tenantId, key]))).rows;
+        let refused: { status: number; answer: string } | undefined;
+        if (!found?.locked) refused = { status: 409, answer: '{"error":"key in use"}' };
+        else if (found.response_status !== null) refused = { status: found.response_status, answer: JSON.stringify(found.response_body) };
+        else if ((await client.query(named("wallet", [walletId, tenantId]))).rowCount !== 1) refused = { status: 404, answer: '{"error":"wallet"}' };
+        if (refused) {
+          await client.query("rollback");
+          return refused;
+        }
+        const [row] = (await client.query<{ id: string }>(named("insertTransfer", [body]))).rows;
+        await client.query(named("insertJob", [JSON.stringify({ transactionId: row!.id })]));
+        const answer = JSON.stringify({ id: row!.id });
+        await client.query(named("insertKey", [tenantId, key, answer]));
+        await client.query(ROUND_TRIPS.commit);
+        return { status: 201, answer };
+      } catch (error) {
+        await client.query("rollback").catch(() => undefined);
+        throw error;
+      }
+    } catch (error) {
+      broken = error as Error;
+      throw error;
+    } finally {
+      client.release(broken);
+    }
+  };
+
+  const server = createServer({ cert: Buffer.from(certB64!, "base64"), key: Buffer.from(keyB64!, "base64") }, (req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const key = req.headers["x-idempotency-key"];
+      if (typeof key !== "string") return void res.writeHead(400).end();
+      create(key, Buffer.concat(chunks).toString("utf8"))
+        .then(({ status, answer }) => res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(answer) }).end(answer))
         .catch(() => res.writeHead(500).end());
     });
   });
@@ -97,12 +185,17 @@ async function runBenchmark(): Promise<void> {
     const [tenant] = await database.db.insert(schema.tenants).values({ name: "Bench", status: "VERIFIED" }).returning();
     const key = await createApiKey({ db: database.db, now: () => new Date() }, pepper, { tenantId: tenant!.id, userId: null, label: "bench" });
     await database.db.execute(sql`create table bench_transfers (id uuid primary key default gen_random_uuid(), body jsonb not null, created_at timestamptz not null default now())`);
+    // The round-trips baseline's stand-ins for the job queue and the stored answers.
+    await database.db.execute(sql`create table bench_jobs (id uuid primary key default gen_random_uuid(), name text not null, data jsonb not null, created_at timestamptz not null default now())`);
+    await database.db.execute(
+      sql`create table bench_keys (id uuid primary key default gen_random_uuid(), tenant_id uuid not null, key text not null unique, response_status integer, response_body json, created_at timestamptz not null default now())`,
+    );
 
     progress("tenant and key created");
     const pems = await generate([{ name: "commonName", value: "localhost" }], { keySize: 2048 } as never);
     writeFileSync(join(bench.work, "cert.pem"), pems.cert);
     writeFileSync(join(bench.work, "key.pem"), pems.private);
-    const [barePort, webHttps, webHttp] = await Promise.all([freePort(), freePort(), freePort()]);
+    const [barePort, roundTripsPort, webHttps, webHttp] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
     const statementLog = join(bench.work, "statements.json");
     progress("starting the servers");
     children.push(
@@ -112,7 +205,14 @@ async function runBenchmark(): Promise<void> {
         /ready/,
       ),
     );
-    progress("bare server listening");
+    children.push(
+      await start(
+        ["bench/transfers-create.ts", ROUND_TRIPS_FLAG, databaseUrl, String(roundTripsPort), Buffer.from(pems.cert).toString("base64"), Buffer.from(pems.private).toString("base64"), tenant!.id],
+        {},
+        /ready/,
+      ),
+    );
+    progress("bare servers listening");
     children.push(
       await start(
         ["bench/web-with-statement-counter.ts"],
@@ -174,7 +274,7 @@ async function runBenchmark(): Promise<void> {
     });
 
     progress("source wallet registered; counting statements per create");
-    const web = children[1]!;
+    const web = children[2]!;
     const statements = await countStatementsPerCreate(web, statementLog, () => createOnce(base, authorization, body));
 
     progress("measuring");
@@ -211,30 +311,39 @@ async function runBenchmark(): Promise<void> {
       return { ...summarize(name, result), serverCpuUsPerRequest: cpuUsPerRequest };
     };
     const bare = await measure("bare node:https, one INSERT", children[0]!, `https://127.0.0.1:${barePort}/`, {}, false);
+    const roundTrips = await measure("bare node:https, the create's round trips", children[1]!, `https://127.0.0.1:${roundTripsPort}/`, {}, true);
     const create = await measure("web POST /v1/transactions", web, `${base}/v1/transactions`, { authorization }, true);
     // One snapshot for the three counts, after the last in-flight request had time to commit:
     // one row, one check job and one stored 201 per accepted key.
     await new Promise((r) => setTimeout(r, 2000));
-    const [{ stored, jobs, keysByStatus }] = (
-      await database.db.execute<{ stored: number; jobs: number; keysByStatus: string | null }>(sql`
+    const [{ stored, jobs, keysByStatus, bareJobs, bareKeys }] = (
+      await database.db.execute<{ stored: number; jobs: number; keysByStatus: string | null; bareJobs: number; bareKeys: number }>(sql`
         select (select count(*)::int from transactions) as stored,
                (select count(*)::int from pgboss.job where name = 'transfers.check') as jobs,
                (select json_object_agg(status, n)::text from (select coalesce(response_status::text, 'running') as status, count(*)::int as n
-                  from idempotency_keys where tenant_id = ${tenant!.id} group by 1) k) as "keysByStatus"`)
-    ).rows as [{ stored: number; jobs: number; keysByStatus: string | null }];
+                  from idempotency_keys where tenant_id = ${tenant!.id} group by 1) k) as "keysByStatus",
+               (select count(*)::int from bench_jobs) as "bareJobs",
+               (select count(*)::int from bench_keys) as "bareKeys"`)
+    ).rows as [{ stored: number; jobs: number; keysByStatus: string | null; bareJobs: number; bareKeys: number }];
     const idempotencyKeys = JSON.parse(keysByStatus ?? "{}") as Record<string, number>;
     await database.close();
 
     const ratio = create.rps / bare.rps;
+    const ratioOverRoundTrips = create.rps / roundTrips.rps;
+    const nameWidth = Math.max(34, ...[bare, roundTrips, create].map((r) => r.name.length));
     console.log(`\n${seconds} s per target, ${connections} connections, pool ${POOL_MAX} per server, loopback, ${cpus().length} cores, load ${loadavg()[0]!.toFixed(1)}, ${new Date().toISOString()}\n`);
-    console.log("target".padEnd(34), "req/s".padStart(8), "p50 ms".padStart(7), "p99 ms".padStart(7), "cpu µs/req".padStart(11), " statuses");
-    for (const r of [bare, create]) {
+    console.log("target".padEnd(nameWidth), "req/s".padStart(8), "p50 ms".padStart(7), "p99 ms".padStart(7), "cpu µs/req".padStart(11), " statuses");
+    for (const r of [bare, roundTrips, create]) {
       const cpu = r.serverCpuUsPerRequest === null ? "—" : r.serverCpuUsPerRequest.toFixed(0);
-      console.log(r.name.padEnd(34), r.rps.toFixed(0).padStart(8), String(r.p50).padStart(7), String(r.p99).padStart(7), cpu.padStart(11), ` ${Object.entries(r.statuses).map(([c, n]) => `${c}×${n}`).join(" ")}`);
+      console.log(r.name.padEnd(nameWidth), r.rps.toFixed(0).padStart(8), String(r.p50).padStart(7), String(r.p99).padStart(7), cpu.padStart(11), ` ${Object.entries(r.statuses).map(([c, n]) => `${c}×${n}`).join(" ")}`);
     }
     console.log(`\nstatements (round trips) per create, web process, ${statements.creates} sequential creates: ${statements.perCreate.toFixed(2)}; database transactions per create: ${statements.transactionsPerCreate.toFixed(2)}`);
     for (const [text, count] of statements.byStatement) console.log(`  ${(count / statements.creates).toFixed(2).padStart(6)}  ${text.slice(0, 140)}`);
-    console.log(`\ncreate ÷ bare insert: ${ratio.toFixed(3)}; rows stored ${stored}, check jobs ${jobs}, idempotency keys by stored status ${JSON.stringify(idempotencyKeys)}`);
+    const roundTripStatements = Object.values(ROUND_TRIPS);
+    console.log(`\nstatements (round trips) per request, bare round-trips baseline: ${roundTripStatements.length}, one database transaction`);
+    for (const text of roundTripStatements) console.log(`  ${(1).toFixed(2).padStart(6)}  ${text.slice(0, 140)}`);
+    console.log(`\ncreate ÷ bare insert: ${ratio.toFixed(3)}; create ÷ bare round trips: ${ratioOverRoundTrips.toFixed(3)}; rows stored ${stored}, check jobs ${jobs}, idempotency keys by stored status ${JSON.stringify(idempotencyKeys)}`);
+    console.log(`bare round trips: job rows ${bareJobs}, stored answers ${bareKeys} (one each per request it accepted, the ones still in flight when the load stopped included)`);
     const report = {
       benchmark: "transfers-create",
       at: new Date().toISOString(),
@@ -242,12 +351,16 @@ async function runBenchmark(): Promise<void> {
       seconds,
       connections,
       poolMax: POOL_MAX,
-      results: [bare, create],
+      results: [bare, roundTrips, create],
       ratio,
+      ratioOverRoundTrips,
       statementsPerCreate: statements.perCreate,
       transactionsPerCreate: statements.transactionsPerCreate,
       statements: Object.fromEntries(statements.byStatement.map(([text, count]) => [text, count / statements.creates])),
+      roundTripsStatementsPerRequest: roundTripStatements.length,
+      roundTripsStatements: roundTripStatements,
       stored: { transactions: stored, checkJobs: jobs, idempotencyKeys },
+      roundTripsStored: { jobs: bareJobs, keys: bareKeys },
     };
     mkdirSync(new URL("./results/", import.meta.url), { recursive: true });
     writeFileSync(new URL(`./results/transfers-create-${Date.now()}.json`, import.meta.url), `${JSON.stringify(report, null, 2)}\n`);
