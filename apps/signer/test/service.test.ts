@@ -123,5 +123,7 @@ describe("signer CLI against the real server", () => {
     const stored = JSON.stringify(await t.db.select().from(schema.signerKeys)) + JSON.stringify(await t.db.select().from(schema.wallets));
     expect(leaks(secrets, [stored])).toEqual([]);
     expect(leaks([...secrets, tenant.secret, reader.secret, TEST_PASSPHRASE])).toEqual([]);
-  });
+    // Fifteen CLI processes, each starting TypeScript and opening the keystore (scrypt at
+    // N = 2^17): on a 2-core machine under a heavy load that took longer than the file's 120 s.
+  }, 300_000);
 });
