@@ -8,7 +8,10 @@ import { callTRPCProcedure, type AnyRouter } from "@trpc/server";
  * than once an array. Collected into an object without a prototype, where `?__proto__=x` cannot
  * reach Object.prototype (a 500); `__proto__`, which no route declares, is left out.
  */
-function queryParameters(url: URL): Record<string, string | string[]> {
+function queryParameters(target: string): Record<string, string | string[]> {
+  // Without a `?` there is no query to read, and no URL to parse (most reads are by id alone).
+  if (!target.includes("?")) return {};
+  const url = new URL(target, "https://localhost");
   const query = Object.create(null) as Record<string, string[]>;
   for (const [key, value] of url.searchParams) {
     if (key === "__proto__") continue;
@@ -112,6 +115,14 @@ function restRoutes(router: AnyRouter): Map<string, Route[]> {
   return routes;
 }
 
+/**
+ * `getRawInput` for an input already in hand. Returned rather than written inline, where tsx's
+ * keepNames would name the closure with a `defineProperty` on every request.
+ */
+function rawInput(input: unknown): () => Promise<unknown> {
+  return () => Promise.resolve(input);
+}
+
 function send(res: ServerResponse, status: number, headers: Map<string, string | string[]> | undefined, payload: string | undefined, extra: Record<string, string> = {}) {
   res.statusCode = status;
   res.setHeader("Content-Type", "application/json");
@@ -134,8 +145,8 @@ export function createRestHandler(router: AnyRouter, deps: AppDeps) {
   const routes = restRoutes(router);
 
   return async (req: IncomingMessage, res: ServerResponse, request: RequestInfo, body: unknown): Promise<void> => {
-    const url = new URL(req.url ?? "/", "https://localhost");
-    const path = `/${url.pathname.replace(/^\/|\/$/g, "")}`;
+    // The guard pipeline has parsed the URL once already: `request.path` is its pathname.
+    const path = `/${request.path.replace(/^\/|\/$/g, "")}`;
     const method = req.method ?? "GET";
     let ctx: ReturnType<typeof createContext> | undefined;
     try {
@@ -153,13 +164,13 @@ export function createRestHandler(router: AnyRouter, deps: AppDeps) {
       const usesBody = method !== "GET" && method !== "DELETE";
       let input: Record<string, unknown> | undefined;
       if (route.takesInput) {
-        input = { ...((usesBody ? (body ?? {}) : queryParameters(url)) as object), ...pathInput };
+        input = { ...((usesBody ? (body ?? {}) : queryParameters(req.url ?? "/")) as object), ...pathInput };
         if (!usesBody) for (const field of route.arrayFields) if (input[field] !== undefined && !Array.isArray(input[field])) input[field] = [input[field]];
       }
       ctx = createContext(deps, request);
       // The procedure with its middlewares and validation, as a server-side caller runs it, without
       // building a caller proxy per request.
-      const data = await callTRPCProcedure({ router, path: route.procedure, type: route.type, ctx, getRawInput: async () => input, signal: undefined, batchIndex: 0 });
+      const data = await callTRPCProcedure({ router, path: route.procedure, type: route.type, ctx, getRawInput: rawInput(input), signal: undefined, batchIndex: 0 });
       send(res, ctx.response.status ?? route.successStatus, ctx.responseHeaders, JSON.stringify(data));
     } catch (cause) {
       const error: AppError = appErrorFromTrpc(cause);
