@@ -38,7 +38,9 @@ export function appErrorFromTrpc(error: unknown): AppError {
   if (!(error instanceof TRPCError)) return toAppError(error);
   const cause = error.cause;
   if (cause instanceof AppError) return cause;
-  if (cause instanceof ZodError || (cause as { name?: string } | undefined)?.name === "ZodError") {
+  // Only the input's validation is the client's error (tRPC raises it as BAD_REQUEST); an
+  // output that breaks its own schema is ours (INTERNAL_SERVER_ERROR): a 500, and logged.
+  if (error.code === "BAD_REQUEST" && (cause instanceof ZodError || (cause as { name?: string } | undefined)?.name === "ZodError")) {
     return new AppError("VALIDATION_FAILED", "request validation failed", {
       details: { fields: fieldErrorsFromZod(cause as ZodError) },
     });

@@ -54,6 +54,10 @@ describe("procedure tiers", () => {
       runs += 1;
       throw new AppError("NOT_FOUND", "no such thing");
     }),
+    brokenOutput: authedProcedure
+      .meta({ scope: "read" })
+      .output(z.object({ amount: z.string() }))
+      .query(() => ({ amount: 42 }) as unknown as { amount: string }),
     read: authedProcedure.meta({ scope: "read" }).query(({ ctx }) => {
       runs += 1;
       return { tenantId: ctx.auth.tenantId, actor: ctx.actor.type };
@@ -120,6 +124,15 @@ describe("procedure tiers", () => {
     expect(appError).toMatchObject({ error: "VALIDATION_FAILED", status: 400, details: { fields: [{ path: "(request)" }] } });
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ level: 40, msg: "input refused by the database; the input schema lacks a rule", path: "refusedByDatabase" });
+  });
+
+  it("answers an output that breaks its own schema as INTERNAL (ours, logged), not as the client's VALIDATION_FAILED", async () => {
+    const { error, appError } = await refusal(router.createCaller(contextFor({ authorization: tenant.authorization })).brokenOutput());
+    expect(error.code).toBe("INTERNAL_SERVER_ERROR");
+    expect(appError).toMatchObject({ error: "INTERNAL", status: 500, message: "internal error" });
+    expect(appError.details).toBeUndefined();
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ level: 50, msg: "procedure failed", path: "brokenOutput" });
   });
 
   it("answers a service's refusal as it is, without a log line", async () => {
