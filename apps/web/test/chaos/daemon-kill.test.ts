@@ -1,22 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { Q } from "../custody-helpers";
-import { idempotencyKey, nativeTransfer, transfersClient, type TransfersClient } from "../transfers-front-helpers";
-import {
-  asTestServer,
-  chaosSeed,
-  destinations,
-  expectEndState,
-  fundedSources,
-  logProgress,
-  seededRandom,
-  sleep,
-  startAutoSigner,
-  startWebhookSink,
-  useChaosWorld,
-  type ChaosSource,
-  type DaemonProcess,
-  type SeededRandom,
-} from "./world";
+import { idempotencyKey, transfersClient, type TransfersClient } from "../transfers-front-helpers";
+import { asTestServer, chaosRandom, finishScenario, seededRandom, sleep, startScenario, transferPlan, useChaosWorld, type ChaosSource, type DaemonProcess, type SeededRandom } from "./world";
 
 const TRANSFERS = 200;
 const SOURCES = 20;
@@ -44,63 +28,37 @@ describe("chaos: the daemon SIGKILLed at random moments during 200 transfers", (
   const world = useChaosWorld({ devnet: { blockTimeMs: 250 } });
 
   it("completes every transfer exactly once on chain, conserves balances and delivers every status event", { timeout: 300_000 }, async () => {
-    const seed = chaosSeed("daemon-kill", 160_201);
-    const random = seededRandom(seed);
+    const { seed, random } = chaosRandom("daemon-kill", 160_201);
     const w = world();
     const web = await w.startWeb("web", { env: WEB_ENV });
     const server = () => asTestServer(web.endpoint);
-    const sources = await fundedSources(server, w.database.db, w.devnet, SOURCES, 1_000n * Q);
-    const tenant = sources[0]!.tenant;
-    const sink = await startWebhookSink(server, tenant, w.receiver);
-    const signer = startAutoSigner({ endpoints: () => [web.endpoint], tenant, keys: sources.map((source) => source.key) });
-
     const startDaemon = (id: string, options: { crashAfter?: "transfers.broadcast:sent" } = {}) => w.startDaemon(id, { ...options, env: DAEMON_ENV });
     const daemons: DaemonProcess[] = [await startDaemon(`kill-${seed}-a0`)];
-    const started = performance.now();
-    const stopProgress = logProgress("daemon-kill", w.database.db, [tenant.tenantId], sink);
-    const load = createTransfers(transfersClient(server, tenant.authorization), sources, random);
+    const scenario = await startScenario(w.ground, { name: "daemon-kill", server, sources: SOURCES, signerEndpoints: () => [web.endpoint] });
+
+    const load = createTransfers(transfersClient(server, scenario.tenant.authorization), scenario.sources, random);
     const kills = await killRepeatedly(startDaemon, daemons, seed, load.done);
     const createdIds = await load.promise;
-    console.log(`[chaos] daemon-kill: ${createdIds.length} transfers created, ${kills} kills in ${Math.round((performance.now() - started) / 1000)} s`);
+    console.log(`[chaos] daemon-kill: ${createdIds.length} transfers created, ${kills} kills in ${scenario.seconds()} s`);
     expect(kills).toBeGreaterThanOrEqual(KILLS);
 
-    const report = await expectEndState({
-      db: w.database.db,
-      devnet: w.devnet,
-      tenantIds: [tenant.tenantId],
-      sources,
+    await finishScenario(scenario, {
       createdIds,
-      sink,
+      transactions: TRANSFERS,
       timeoutMs: SETTLE_MS,
+      figures: () => ({ daemonUpSeconds: daemons.map((daemon) => Number(seconds(daemon.upMs))).sort((a, b) => a - b) }),
     });
-    stopProgress();
-    await signer.stop();
-    expect(signer.refusals).toEqual([]);
-    expect(signer.fatal).toBeUndefined();
-    const upSeconds = daemons.map((daemon) => Number(seconds(daemon.upMs))).sort((a, b) => a - b);
-    console.log(
-      `[chaos] daemon-kill: settled after ${Math.round((performance.now() - started) / 1000)} s`,
-      JSON.stringify({ ...report, fees: String(report.fees), signerRetries: signer.transientErrors, daemonUpSeconds: upSeconds }),
-    );
-    expect(report.transactions).toBe(TRANSFERS);
-    expect(report.byStatus).toEqual({ COMPLETED: TRANSFERS });
   });
 });
 
 /** 200 transfers spread over the first part of the run, round-robin over the sources, amounts from the PRNG. */
 function createTransfers(api: TransfersClient, sources: ChaosSource[], random: SeededRandom) {
-  const targets = destinations(random, 5);
-  const plan = Array.from({ length: TRANSFERS }, (_, i) => ({
-    source: sources[i % sources.length]!,
-    to: random.pick(targets),
-    amount: BigInt(random.int(1, 1_000_000)) * 10n ** 9n,
-    pauseMs: random.int(0, 120),
-  }));
+  const plan = transferPlan(sources, random, TRANSFERS, [0, 120]);
   let finished = false;
   const promise = (async () => {
     const ids: string[] = [];
     for (const step of plan) {
-      ids.push(await createOnce(api, nativeTransfer(step.source, step.amount, { destinationAddress: step.to })));
+      ids.push(await createOnce(api, step.body));
       await sleep(step.pauseMs);
     }
     finished = true;

@@ -32,21 +32,7 @@ import { eventually } from "../identity-helpers";
 import { waitForRecord } from "../transfers-back-helpers";
 import { startTestServer, type TestServer } from "../harness";
 import { idempotencyKey, nativeTransfer, transfersClient, type TransfersClient } from "../transfers-front-helpers";
-import {
-  chaosSeed,
-  destinations,
-  expectEndState,
-  fundedSources,
-  logProgress,
-  seededRandom,
-  sleep,
-  startAutoSigner,
-  startWebhookSink,
-  useChaosWorld,
-  type ChaosSource,
-  type ChaosWorld,
-  type SeededRandom,
-} from "./world";
+import { chaosRandom, finishScenario, fundedSources, sleep, startAutoSigner, startScenario, transferPlan, useChaosWorld, type ChaosSource, type ChaosWorld, type SeededRandom } from "./world";
 
 const TRANSFERS = 60;
 const SOURCES = 20;
@@ -293,18 +279,12 @@ async function transactionRow(w: ChaosWorld, id: string) {
 
 /** The transfers, spread over the fault period, round-robin over the sources, amounts and pauses from the PRNG. */
 function createTransfers(api: TransfersClient, sources: ChaosSource[], random: SeededRandom) {
-  const targets = destinations(random, 5);
-  const plan = Array.from({ length: TRANSFERS }, (_, i) => ({
-    source: sources[i % sources.length]!,
-    to: random.pick(targets),
-    amount: BigInt(random.int(1, 1_000_000)) * 10n ** 9n,
-    pauseMs: random.int(50, 400),
-  }));
+  const plan = transferPlan(sources, random, TRANSFERS, [50, 400]);
   const stats = { retried: 0 };
   const promise = (async () => {
     const ids: string[] = [];
     for (const step of plan) {
-      ids.push(await createOnce(api, nativeTransfer(step.source, step.amount, { destinationAddress: step.to }), stats));
+      ids.push(await createOnce(api, step.body, stats));
       await sleep(step.pauseMs);
     }
     return ids;
@@ -344,21 +324,16 @@ describe("chaos: transfers under devnet faults", () => {
   const world = useChaosWorld({ devnet: { blockTimeMs: 0 } });
 
   it("ends every transfer COMPLETED or in a documented failure state, none stuck, on chain exactly once", { timeout: 240_000 }, async () => {
-    const seed = chaosSeed("devnet-faults", 160_401);
-    const random = seededRandom(seed);
+    const { seed, random } = chaosRandom("devnet-faults", 160_401);
     const w = world();
     const server = await startServer(w, REQUIRED_CONFIRMATIONS);
     const miner = startMiner(w.devnet, BLOCK_TIME_MS);
     try {
-      const sources = await fundedSources(() => server, w.database.db, w.devnet, SOURCES, 1_000n * Q);
-      const tenant = sources[0]!.tenant;
-      const api = transfersClient(() => server, tenant.authorization);
-      const sink = await startWebhookSink(() => server, tenant, w.receiver);
-      const signer = startAutoSigner({ endpoints: () => [server], tenant, keys: sources.map((source) => source.key) });
       // Also the daemon of the next test: the world kills it when the file ends.
       await w.startDaemon(`faults-${seed}`, { env: { CONFIRMATIONS_QUANTUM_SANDBOX: String(REQUIRED_CONFIRMATIONS) } });
-      const stopProgress = logProgress("devnet-faults", w.database.db, [tenant.tenantId], sink);
-      const started = performance.now();
+      const scenario = await startScenario(w.ground, { name: "devnet-faults", server: () => server, sources: SOURCES, signerEndpoints: () => [server] });
+      const { sources, tenant } = scenario;
+      const api = transfersClient(() => server, tenant.authorization);
 
       const load = createTransfers(api, sources, random);
       const extraIds: string[] = [];
@@ -384,23 +359,15 @@ describe("chaos: transfers under devnet faults", () => {
         await clearFaults(w.devnet);
       }
       const createdIds = [...(await load.promise), ...extraIds];
-      console.log(`[chaos] devnet-faults: ${done.length} faults in ${Math.round((performance.now() - started) / 1000)} s: ${done.join("; ")}`);
+      console.log(`[chaos] devnet-faults: ${done.length} faults in ${scenario.seconds()} s: ${done.join("; ")}`);
 
-      const report = await expectEndState({
-        db: w.database.db,
-        devnet: w.devnet,
-        tenantIds: [tenant.tenantId],
-        sources,
+      await finishScenario(scenario, {
         createdIds,
-        allowed: ["COMPLETED", "FAILED"],
-        sink,
+        transactions: TRANSFERS + extraIds.length,
+        alsoAllowed: ["FAILED"],
         timeoutMs: 120_000,
+        figures: () => ({ extraTransfers: extraIds.length, createRetries: load.stats.retried }),
       });
-      stopProgress();
-      await signer.stop();
-      expect(signer.refusals).toEqual([]);
-      expect(signer.fatal).toBeUndefined();
-      expect(report.transactions).toBe(TRANSFERS + extraIds.length);
       // A failure is only one the contract documents, with its reason recorded.
       const failed = await w.database.db.select().from(schema.transactions).where(and(inArray(schema.transactions.id, createdIds), eq(schema.transactions.status, "FAILED")));
       for (const row of failed) {
@@ -408,10 +375,6 @@ describe("chaos: transfers under devnet faults", () => {
         expect(row.statusReason, `${row.id} records why it failed`).toMatch(/\S/);
       }
       await expectReorgOutcomes(w, ctx.targets);
-      console.log(
-        `[chaos] devnet-faults: settled after ${Math.round((performance.now() - started) / 1000)} s`,
-        JSON.stringify({ ...report, fees: String(report.fees), extraTransfers: extraIds.length, createRetries: load.stats.retried, signerRetries: signer.transientErrors }),
-      );
     } finally {
       await miner.stop();
       await server.close();

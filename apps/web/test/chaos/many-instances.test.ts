@@ -1,25 +1,8 @@
 import { and, eq, inArray, schema } from "@qc/db";
 import { describe, expect, it } from "vitest";
-import { Q } from "../custody-helpers";
 import type { TestResponse } from "../harness";
 import { nativeTransfer, transfersClient, type TransfersClient } from "../transfers-front-helpers";
-import {
-  asTestServer,
-  chaosSeed,
-  conflictingBroadcasts,
-  destinations,
-  expectEndState,
-  fundedSources,
-  logProgress,
-  seededRandom,
-  sleep,
-  startAutoSigner,
-  startWebhookSink,
-  useChaosWorld,
-  type ChaosSource,
-  type SeededRandom,
-  type WebProcess,
-} from "./world";
+import { asTestServer, chaosRandom, conflictingBroadcasts, destinations, finishScenario, sleep, startScenario, useChaosWorld, type ChaosSource, type SeededRandom, type WebProcess } from "./world";
 
 const TRANSFERS = 100;
 const SOURCES = 15;
@@ -50,25 +33,24 @@ describe("chaos: two web instances and three daemons on one database", () => {
   const world = useChaosWorld({ devnet: { blockTimeMs: 250 } });
 
   it("never broadcasts twice and never makes two transactions from one idempotency key", { timeout: 300_000 }, async () => {
-    const seed = chaosSeed("many-instances", 160_202);
-    const random = seededRandom(seed);
+    const { seed, random } = chaosRandom("many-instances", 160_202);
     const w = world();
     const [webA, webB] = await Promise.all([w.startWeb("a", { env: WEB_ENV }), w.startWeb("b", { env: WEB_ENV })]);
     const webs: WebProcess[] = [webA, webB];
     await Promise.all([0, 1, 2].map((i) => w.startDaemon(`many-${seed}-${i}`, { env: DAEMON_ENV })));
 
-    const serverA = () => asTestServer(webA.endpoint);
-    const sources = await fundedSources(serverA, w.database.db, w.devnet, SOURCES, 1_000n * Q);
-    const tenant = sources[0]!.tenant;
-    const sink = await startWebhookSink(serverA, tenant, w.receiver);
-    const signer = startAutoSigner({ endpoints: () => webs.map((web) => web.endpoint), tenant, keys: sources.map((source) => source.key) });
+    const scenario = await startScenario(w.ground, {
+      name: "many-instances",
+      server: () => asTestServer(webA.endpoint),
+      sources: SOURCES,
+      signerEndpoints: () => webs.map((web) => web.endpoint),
+    });
+    const { tenant } = scenario;
     const apis = webs.map((web) => transfersClient(() => asTestServer(web.endpoint), tenant.authorization)) as [TransfersClient, TransfersClient];
 
-    const started = performance.now();
-    const stopProgress = logProgress("many-instances", w.database.db, [tenant.tenantId], sink);
-    const plan = planTransfers(sources, random, seed);
+    const plan = planTransfers(scenario.sources, random, seed);
     const outcomes = await runConcurrently(plan, 8, (step) => createTwice(apis, step.key, step.body));
-    console.log(`[chaos] many-instances: ${plan.length} keys sent twice in ${Math.round((performance.now() - started) / 1000)} s`);
+    console.log(`[chaos] many-instances: ${plan.length} keys sent twice in ${scenario.seconds()} s`);
 
     // Each key: both instances answered with the same transaction (one may have said "in use").
     const createdIds: string[] = [];
@@ -101,19 +83,12 @@ describe("chaos: two web instances and three daemons on one database", () => {
     expect(keys).toHaveLength(plan.length);
     expect(keys.every((key) => key.status === 201)).toBe(true);
 
-    const report = await expectEndState({
-      db: w.database.db,
-      devnet: w.devnet,
-      tenantIds: [tenant.tenantId],
-      sources,
+    await finishScenario(scenario, {
       createdIds,
-      sink,
+      transactions: TRANSFERS,
       timeoutMs: SETTLE_MS,
+      figures: () => ({ ...seen, broadcasts: w.broadcasts.length }),
     });
-    stopProgress();
-    await signer.stop();
-    expect(signer.refusals).toEqual([]);
-    expect(signer.fatal).toBeUndefined();
 
     // The chain's view: no (source, nonce) was ever offered under two hashes; the service's view:
     // one transaction per (source, nonce), one per hash.
@@ -124,12 +99,6 @@ describe("chaos: two web instances and three daemons on one database", () => {
       .where(eq(schema.transactions.tenantId, tenant.tenantId));
     expect(new Set(sent.map((row) => `${row.source}:${row.nonce}`)).size).toBe(sent.length);
     expect(new Set(sent.map((row) => row.hash)).size).toBe(sent.length);
-    expect(report.byStatus).toEqual({ COMPLETED: TRANSFERS });
-
-    console.log(
-      `[chaos] many-instances: settled after ${Math.round((performance.now() - started) / 1000)} s`,
-      JSON.stringify({ ...report, fees: String(report.fees), ...seen, broadcasts: w.broadcasts.length, signerRetries: signer.transientErrors }),
-    );
   });
 });
 

@@ -16,26 +16,11 @@ import { ensureDatabaseExists, startEmbeddedPostgres, type EmbeddedPostgresHandl
 import { freePort } from "@qc/db/testing";
 import { useDevnet } from "@qc/devnet/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Q } from "../custody-helpers";
-import { call, startTestServer, TEST_PEPPER, type TestResponse, type TestServer } from "../harness";
+import { call, startTestServer, type TestResponse, type TestServer } from "../harness";
 import { eventually } from "../identity-helpers";
 import { idempotencyKey, nativeTransfer } from "../transfers-front-helpers";
 import { startReceiver, type TestReceiver } from "../webhooks-receiver";
-import {
-  chaosSeed,
-  destinations,
-  expectEndState,
-  fundedSources,
-  logProgress,
-  seededRandom,
-  sleep,
-  startAutoSigner,
-  startDaemonProcess,
-  startWebhookSink,
-  type ChaosSource,
-  type DaemonProcess,
-  type SeededRandom,
-} from "./world";
+import { chaosRandom, destinations, finishScenario, serviceEnvironment, sleep, startDaemonProcess, startScenario, type ChaosSource, type DaemonProcess, type SeededRandom } from "./world";
 
 /** No request may take longer than this, outage or not (the pool's connect timeout is 5 s). */
 const REQUEST_BOUND_MS = 12_000;
@@ -127,31 +112,20 @@ describe("chaos: PostgreSQL restarted mid-load", () => {
       instanceId: "chaos-pg",
       db: database.db,
       env: {
+        ...serviceEnvironment({ dataDir: work, devnetUrl: devnet().url, webhookKey, receiverCaFile: join(work, "receiver-ca.pem"), logLevel: "fatal" }),
         NODE_ENV: "test",
-        DATA_DIR: work,
-        LOG_LEVEL: process.env.CHAOS_LOG_LEVEL ?? "fatal",
-        QUANTUM_SANDBOX_RPC_URL: devnet().url,
-        API_KEY_PEPPER: TEST_PEPPER.toString("hex"),
-        WEBHOOK_ALLOW_PRIVATE_URLS: "true",
-        WEBHOOK_SECRET_KEY: webhookKey.toString("hex"),
         WEBHOOK_DELIVERY_TIMEOUT_MS: "3000",
-        WEBHOOK_SWEEP_INTERVAL_MS: "500",
-        NODE_EXTRA_CA_CERTS: join(work, "receiver-ca.pem"),
       },
     });
   }
 
   it("answers 503 UNAVAILABLE during the outage, loses no 201, resumes by itself and delivers every status event", { timeout: 300_000 }, async () => {
-    const seed = chaosSeed("postgres-restart", 160_301);
-    const random = seededRandom(seed);
-    const sources = await fundedSources(() => server, database.db, devnet(), SOURCES, 1_000n * Q);
-    const tenant = sources[0]!.tenant;
-    const sink = await startWebhookSink(() => server, tenant, receiver);
+    const { random } = chaosRandom("postgres-restart", 160_301);
     daemon = await startDaemon();
-    const signer = startAutoSigner({ endpoints: () => [server], tenant, keys: sources.map((source) => source.key), pollIntervalMs: 100 });
-    const stopProgress = logProgress("postgres-restart", database.db, [tenant.tenantId], sink);
+    const ground = { db: database.db, devnet: devnet(), receiver };
+    const scenario = await startScenario(ground, { name: "postgres-restart", server: () => server, sources: SOURCES, signerEndpoints: () => [server], signerPollIntervalMs: 100 });
+    const { sources, tenant, signer } = scenario;
     const daemonDied = () => (daemon!.hasExited() ? `the daemon died: ${daemon!.stderr()}` : undefined);
-    const clock = stopwatch();
 
     // The plan, from the seed: load before, outage length, load after.
     const plan = { beforeMs: random.int(2_000, 4_000), outageMs: random.int(3_000, 6_000), afterMs: random.int(2_000, 4_000) };
@@ -163,7 +137,7 @@ describe("chaos: PostgreSQL restarted mid-load", () => {
       await sleep(plan.beforeMs);
       phase = "outage";
       await postgres!.stop();
-      clock.mark("stopped");
+      scenario.mark("stopped");
       const outageEnds = performance.now() + plan.outageMs;
       while (performance.now() < outageEnds) {
         const ready = await boundedCall(server, "/readyz", {});
@@ -171,20 +145,20 @@ describe("chaos: PostgreSQL restarted mid-load", () => {
         await sleep(400);
       }
       postgres = await startEmbeddedPostgres({ dataDir, port, persistent: true });
-      clock.mark("restarted");
+      scenario.mark("restarted");
       // Ready again without restarting anything: the pools reconnect on their own.
       const back = await eventually(async () => {
         const ready = await boundedCall(server, "/readyz", {});
         return ready.status === 200 ? ready : undefined;
       }, 30_000, 200);
       readiness.push({ phase: "after", status: back.status, body: back.response!.json() });
-      clock.mark("ready");
+      scenario.mark("ready");
       phase = "after";
       await sleep(plan.afterMs);
     } finally {
       await load.stop();
     }
-    clock.mark("load stopped");
+    scenario.mark("load stopped");
     console.log("[chaos] postgres-restart creates by phase:", summarise(load.attempts));
 
     expectOnlyCreatedOrUnavailable(load.attempts);
@@ -208,30 +182,13 @@ describe("chaos: PostgreSQL restarted mid-load", () => {
     // Every 201 exists and reaches COMPLETED with nobody restarting anything; on chain exactly
     // once, balances conserved, every status event delivered.
     await until(async () => (await settled(database, tenant.tenantId, createdIds)), 150_000, () => daemonDied() ?? signer.fatal?.message);
-    clock.mark("settled");
-    const report = await expectEndState({ db: database.db, devnet: devnet(), tenantIds: [tenant.tenantId], sources, createdIds, sink, timeoutMs: 60_000 });
-    clock.mark("end state checked");
-    stopProgress();
-    await signer.stop();
-    expect(signer.refusals).toEqual([]);
-    expect(signer.fatal).toBeUndefined();
-    expect(report.transactions, "no transaction beyond the accepted ones").toBe(createdIds.length);
-    expect(report.byStatus).toEqual({ COMPLETED: createdIds.length });
+    scenario.mark("settled");
+    await finishScenario(scenario, { createdIds, transactions: createdIds.length, timeoutMs: 60_000, figures: () => ({ retriedAfterOutage: retried.length }) });
     expect(daemon!.hasExited(), "the daemon kept running").toBe(false);
-    console.log(
-      `[chaos] postgres-restart: ${createdIds.length} COMPLETED (${retried.length} retried after the outage);`,
-      JSON.stringify({ ...report, fees: String(report.fees), signerRetries: signer.transientErrors, timeline: clock.marks }),
-    );
   });
 });
 
 type Readiness = { phase: Phase; status: number | "hang" | "network-error"; body?: any };
-
-function stopwatch() {
-  const started = performance.now();
-  const marks: Record<string, number> = {};
-  return { marks, mark: (what: string) => (marks[what] = Math.round(performance.now() - started)) };
-}
 
 /** A steady stream of creates from `workers` concurrent clients, round-robin over the sources, amounts and pauses from the PRNG. */
 function startLoad(server: TestServer, authorization: string, sources: ChaosSource[], random: SeededRandom, phase: () => Phase, workers = 2) {

@@ -4,8 +4,9 @@
  * every scenario ends with. Nothing here is mocked: the daemon and the web server are spawned
  * exactly as `./qc start` spawns them (`node --import tsx <entry>`), configured only by env.
  *
- * Shared by daemon-kill, many-instances, postgres-restart and devnet-faults: keep the exported
- * API stable.
+ * Shared by daemon-kill, many-instances, postgres-restart and devnet-faults, which start with
+ * startScenario (the customer: tenant, funded sources, webhook sink, auto-signer) and end with
+ * finishScenario (the end-state checks and the closing log line): keep the exported API stable.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -34,9 +35,10 @@ import {
   type Asset,
   type StoredKey,
 } from "../../../signer/src/lib";
+import { Q } from "../custody-helpers";
 import { startTestServer, TEST_PEPPER, type TestServer } from "../harness";
 import { eventually } from "../identity-helpers";
-import { fundedSource, transfersClient, type FundedSource } from "../transfers-front-helpers";
+import { fundedSource, nativeTransfer, transfersClient, type FundedSource } from "../transfers-front-helpers";
 import { startReceiver, type ReceivedRequest, type TestReceiver } from "../webhooks-receiver";
 
 const ROOT = fileURLToPath(new URL("../../../../", import.meta.url));
@@ -55,6 +57,12 @@ export function chaosSeed(scenario: string, fallback: number = Date.now() % 2 **
   if (!Number.isSafeInteger(seed)) throw new Error(`CHAOS_SEED must be an integer, got ${configured}`);
   console.log(`[chaos] ${scenario}: seed ${seed} (replay with CHAOS_SEED=${seed})`);
   return seed;
+}
+
+/** The scenario's seed (chaosSeed) and the PRNG seeded with it, which its whole plan is drawn from. */
+export function chaosRandom(scenario: string, fallback: number): { seed: number; random: SeededRandom } {
+  const seed = chaosSeed(scenario, fallback);
+  return { seed, random: seededRandom(seed) };
 }
 
 /** mulberry32: a small, fast, seeded PRNG in [0, 1); the same seed gives the same run plan. */
@@ -269,6 +277,8 @@ export interface ChaosWorld {
   startInProcessWeb(): Promise<TestServer>;
   /** Every child started through the world; all are SIGKILLed when the file ends. */
   children: ChildHandle[];
+  /** Its database, devnet and receiver: what startScenario runs on. */
+  ground: ScenarioGround;
 }
 
 export interface ChaosWorldOptions {
@@ -299,19 +309,9 @@ export function useChaosWorld(options: ChaosWorldOptions = {}): () => ChaosWorld
     const broadcasts = recordBroadcasts(devnet());
     const children: ChildHandle[] = [];
     const serviceEnv = () => ({
-      DATA_DIR: work,
-      LOG_LEVEL: process.env.CHAOS_LOG_LEVEL ?? "warn",
-      QUANTUM_SANDBOX_RPC_URL: devnet().url,
-      API_KEY_PEPPER: TEST_PEPPER.toString("hex"),
-      WEBHOOK_ALLOW_PRIVATE_URLS: "true",
-      WEBHOOK_SECRET_KEY: webhookKey.toString("hex"),
-      // The contract's 15 s attempt limit: on a loaded machine a shorter one turns slow answers into
-      // retries scheduled minutes later (CONTRACT §7), which no bounded scenario can wait for.
-      WEBHOOK_SWEEP_INTERVAL_MS: "500",
+      ...serviceEnvironment({ dataDir: work, devnetUrl: devnet().url, webhookKey, receiverCaFile: receiverCa, logLevel: "warn" }),
       RATE_LIMIT_PER_SECOND: String(rate),
       RATE_LIMIT_BURST: String(rate),
-      // The receiver's self-signed certificate, trusted the way an operator adds a private CA.
-      NODE_EXTRA_CA_CERTS: receiverCa,
     });
     world = {
       database,
@@ -320,6 +320,7 @@ export function useChaosWorld(options: ChaosWorldOptions = {}): () => ChaosWorld
       receiver,
       broadcasts,
       children,
+      ground: { db: database.db, devnet: devnet(), receiver },
       serviceEnv,
       serviceConfig: () => ({
         rpcUrls: { QUANTUM_SANDBOX: [devnet().url] },
@@ -364,6 +365,39 @@ export function useChaosWorld(options: ChaosWorldOptions = {}): () => ChaosWorld
   return () => {
     if (!world) throw new Error("useChaosWorld(): the world starts in beforeAll; call the getter inside a test");
     return world;
+  };
+}
+
+export interface ServiceEnvironmentOptions {
+  /** DATA_DIR of the process (TLS certificate, generated secrets). */
+  dataDir: string;
+  devnetUrl: string;
+  /** WEBHOOK_SECRET_KEY: 32 bytes. */
+  webhookKey: Buffer;
+  /** The webhook receiver's certificate (PEM file). */
+  receiverCaFile: string;
+  /** LOG_LEVEL unless CHAOS_LOG_LEVEL is set. */
+  logLevel: string;
+}
+
+/**
+ * The environment a scenario's web and daemon processes share: the devnet, the test pepper, the
+ * webhook key, private webhook URLs allowed, the receiver's certificate trusted.
+ */
+export function serviceEnvironment(options: ServiceEnvironmentOptions): Record<string, string> {
+  return {
+    DATA_DIR: options.dataDir,
+    LOG_LEVEL: process.env.CHAOS_LOG_LEVEL ?? options.logLevel,
+    QUANTUM_SANDBOX_RPC_URL: options.devnetUrl,
+    API_KEY_PEPPER: TEST_PEPPER.toString("hex"),
+    WEBHOOK_ALLOW_PRIVATE_URLS: "true",
+    WEBHOOK_SECRET_KEY: options.webhookKey.toString("hex"),
+    // WEBHOOK_DELIVERY_TIMEOUT_MS stays at the contract's 15 s attempt limit: on a loaded machine a
+    // shorter one turns slow answers into retries scheduled minutes later (CONTRACT §7), which no
+    // bounded scenario can wait for.
+    WEBHOOK_SWEEP_INTERVAL_MS: "500",
+    // The receiver's self-signed certificate, trusted the way an operator adds a private CA.
+    NODE_EXTRA_CA_CERTS: options.receiverCaFile,
   };
 }
 
@@ -461,6 +495,28 @@ export async function fundedSources(
 /** Fresh destination addresses (no balance, no history) from the scenario's PRNG. */
 export function destinations(random: SeededRandom, count: number): Address[] {
   return Array.from({ length: count }, () => `0x${Buffer.from(random.bytes(20)).toString("hex")}` as Address);
+}
+
+export interface PlannedTransfer {
+  /** A native transfer's create body. */
+  body: ReturnType<typeof nativeTransfer>;
+  /** The pause after sending it. */
+  pauseMs: number;
+}
+
+/**
+ * `count` native transfers round-robin over the sources, each to one of five fresh destinations,
+ * 1–1,000,000 Gwei, with a pause after it in `pauseMs` (inclusive): all drawn from the PRNG, in an
+ * order a replay (CHAOS_SEED) depends on.
+ */
+export function transferPlan(sources: ChaosSource[], random: SeededRandom, count: number, pauseMs: [min: number, max: number]): PlannedTransfer[] {
+  const targets = destinations(random, 5);
+  return Array.from({ length: count }, (_, i) => {
+    const source = sources[i % sources.length]!;
+    const to = random.pick(targets);
+    const amount = BigInt(random.int(1, 1_000_000)) * 10n ** 9n;
+    return { body: nativeTransfer(source, amount, { destinationAddress: to }), pauseMs: random.int(...pauseMs) };
+  });
 }
 
 // ------------------------------------------------------------------------------ the signer
@@ -596,6 +652,122 @@ export async function startWebhookSink(server: () => TestServer, tenant: TenantF
       return grouped;
     },
   };
+}
+
+// ------------------------------------------------------------------------------ a scenario's start and close
+
+/** What a scenario runs on: the world's database, devnet and receiver, or postgres-restart's own cluster. */
+export interface ScenarioGround {
+  db: Database;
+  devnet: TestDevnet;
+  receiver: TestReceiver;
+}
+
+export interface ScenarioOptions {
+  /** As the log lines name it (`[chaos] <name>: …`). */
+  name: string;
+  /** The web server the customer is set up through (tenant, wallets, signer keys, webhook endpoint). */
+  server: () => TestServer;
+  /** Funded source wallets of the one tenant. */
+  sources: number;
+  /** Qwei put on each source (default 1,000 Q: far more than a scenario's transfers spend). */
+  funds?: bigint;
+  /** The web servers the auto-signer calls, in turn. */
+  signerEndpoints: () => WebEndpoint[];
+  signerPollIntervalMs?: number;
+}
+
+/** A scenario under way: its customer (one tenant, its sources, webhook sink and auto-signer), its progress log and clock. */
+export interface ChaosScenario {
+  name: string;
+  ground: ScenarioGround;
+  sources: ChaosSource[];
+  tenant: TenantFixture;
+  sink: WebhookSink;
+  signer: AutoSigner;
+  /** Whole seconds since the scenario started (the load begins then). */
+  seconds(): number;
+  /** Notes a moment of the run for the closing log line's timeline. */
+  mark(what: string): void;
+  /** The moments noted so far, in ms since the start. */
+  timeline: Record<string, number>;
+  /** Ends the progress log (finishScenario does). */
+  stopProgress(): void;
+}
+
+/**
+ * The start every scenario shares, once its processes are up: funded sources of one tenant, a
+ * webhook endpoint for every event on the receiver, the customer's auto-signer, the progress log
+ * and the scenario's clock. The load is the scenario's own.
+ */
+export async function startScenario(ground: ScenarioGround, options: ScenarioOptions): Promise<ChaosScenario> {
+  const { db, devnet, receiver } = ground;
+  const sources = await fundedSources(options.server, db, devnet, options.sources, options.funds ?? 1_000n * Q);
+  const tenant = sources[0]!.tenant;
+  const sink = await startWebhookSink(options.server, tenant, receiver);
+  const signer = startAutoSigner({ endpoints: options.signerEndpoints, tenant, keys: sources.map((source) => source.key), pollIntervalMs: options.signerPollIntervalMs });
+  const stopProgress = logProgress(options.name, db, [tenant.tenantId], sink);
+  const started = performance.now();
+  const sinceStart = () => performance.now() - started;
+  const timeline: Record<string, number> = {};
+  return {
+    name: options.name,
+    ground,
+    sources,
+    tenant,
+    sink,
+    signer,
+    seconds: () => Math.round(sinceStart() / 1000),
+    mark: (what) => void (timeline[what] = Math.round(sinceStart())),
+    timeline,
+    stopProgress,
+  };
+}
+
+export interface FinishScenarioOptions {
+  /** Transactions the scenario got a 201 for. */
+  createdIds: string[];
+  /** How many transactions the tenant holds in the end: none beyond the created ones. */
+  transactions: number;
+  /** End statuses allowed besides COMPLETED (the scenario checks their reasons); without, every transaction ends COMPLETED. */
+  alsoAllowed?: readonly string[];
+  /** Bound on the wait for everything to settle and be delivered. */
+  timeoutMs: number;
+  /** The scenario's own figures for the closing log line, read once everything has settled. */
+  figures?: () => Record<string, unknown>;
+}
+
+/**
+ * The close every scenario shares: the end-state checks (expectEndState) on its tenant, the
+ * progress log and the auto-signer stopped, the signer having never refused a signing request nor
+ * given up, the closing log line, and the count: exactly `transactions`, every one COMPLETED unless
+ * other end statuses are allowed. Returns the report for the scenario's own checks.
+ */
+export async function finishScenario(scenario: ChaosScenario, options: FinishScenarioOptions): Promise<EndStateReport> {
+  const { ground, signer } = scenario;
+  const allowed = ["COMPLETED", ...(options.alsoAllowed ?? [])];
+  const report = await expectEndState({
+    db: ground.db,
+    devnet: ground.devnet,
+    tenantIds: [scenario.tenant.tenantId],
+    sources: scenario.sources,
+    createdIds: options.createdIds,
+    allowed,
+    sink: scenario.sink,
+    timeoutMs: options.timeoutMs,
+  });
+  scenario.mark("end state checked");
+  scenario.stopProgress();
+  await signer.stop();
+  expect(signer.refusals).toEqual([]);
+  expect(signer.fatal).toBeUndefined();
+  console.log(
+    `[chaos] ${scenario.name}: settled after ${scenario.seconds()} s`,
+    JSON.stringify({ ...report, fees: String(report.fees), ...options.figures?.(), signerRetries: signer.transientErrors, timeline: scenario.timeline }),
+  );
+  expect(report.transactions, "no transaction beyond the created ones").toBe(options.transactions);
+  if (!options.alsoAllowed?.length) expect(report.byStatus).toEqual({ COMPLETED: options.transactions });
+  return report;
 }
 
 // ------------------------------------------------------------------------------ end state
