@@ -25,13 +25,13 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import autocannon from "autocannon";
 import { createApiKey } from "@qc/core";
 import { createDatabase, schema, sql } from "@qc/db";
 import { benchDatabase, freePort } from "./database";
-import { generate } from "selfsigned";
 import { stopChild, stopOnSignal } from "./stop-on-signal";
+import { benchWebEnv, loopbackCertificate } from "./web-server";
 
 const root = resolve(import.meta.dirname, "..");
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -116,11 +116,9 @@ try {
   const key = await createApiKey({ db: database.db, now: () => new Date() }, pepper, { tenantId: tenant!.id, userId: null, label: "bench" });
   await database.close();
 
-  const pems = await generate([{ name: "commonName", value: "localhost" }], { keySize: 2048 } as never);
-  writeFileSync(join(work, "cert.pem"), pems.cert);
-  writeFileSync(join(work, "key.pem"), pems.private);
+  const pems = await loopbackCertificate(work);
   const [bareHttp, bareHttps] = await Promise.all([freePort(), freePort()]);
-  children.push(await start(["bench/bare-server.ts", String(bareHttp), String(bareHttps), Buffer.from(pems.cert).toString("base64"), Buffer.from(pems.private).toString("base64")], {}, /ready/));
+  children.push(await start(["bench/bare-server.ts", String(bareHttp), String(bareHttps), Buffer.from(pems.cert).toString("base64"), Buffer.from(pems.key).toString("base64")], {}, /ready/));
   const bare = children[0]!;
 
   /** One web process (this checkout's, or the baseline's), how much it burns at rest, its base URL. */
@@ -129,22 +127,7 @@ try {
     const process_ = await start(
       ["apps/web/server.ts"],
       {
-        DATABASE_URL: databaseUrl,
-        HTTPS_PORT: String(httpsPort),
-        HTTP_PORT: String(httpPort),
-        HOST: "127.0.0.1",
-        TLS_CERT_FILE: join(work, "cert.pem"),
-        TLS_KEY_FILE: join(work, "key.pem"),
-        WEB_DASHBOARD: "false",
-        LOG_LEVEL: "info",
-        DATA_DIR: work,
-        API_KEY_PEPPER: pepper.toString("hex"),
-        WEBHOOK_SECRET_KEY: randomBytes(32).toString("hex"),
-        NODE_ENV: "production",
-        KYC_WEBHOOK_SECRET: "bench-kyc-secret-0123456789abcdef",
-        // Capacity, not policy: the per-tenant bucket (100/s by default) would answer 429s.
-        RATE_LIMIT_PER_SECOND: "1000000",
-        RATE_LIMIT_BURST: "1000000",
+        ...benchWebEnv({ databaseUrl, work, httpsPort, httpPort, apiKeyPepper: pepper }),
         // One source address sends every request here; the lockout must not trip on the 401 run.
         LOCKOUT_FAILURES: "1000000000",
       },
@@ -198,7 +181,7 @@ try {
     // (the same minutes' load): its own process, the same tenant and vault.
     const selectPort = await freePort();
     const selectServer = await start(
-      ["bench/bare-server.ts", "--select", String(selectPort), Buffer.from(pems.cert).toString("base64"), Buffer.from(pems.private).toString("base64"), databaseUrl, tenant!.id, vault.id],
+      ["bench/bare-server.ts", "--select", String(selectPort), Buffer.from(pems.cert).toString("base64"), Buffer.from(pems.key).toString("base64"), databaseUrl, tenant!.id, vault.id],
       {},
       /ready/,
     );

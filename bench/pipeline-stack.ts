@@ -6,12 +6,11 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { writeFileSync } from "node:fs";
 import { Agent, request } from "node:https";
 import { join, resolve } from "node:path";
-import { generate } from "selfsigned";
 import { freePort } from "./database";
 import { stopChild, stopOnSignal } from "./stop-on-signal";
+import { benchWebEnv, loopbackCertificate } from "./web-server";
 
 const root = resolve(import.meta.dirname, "..");
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -65,21 +64,6 @@ async function waitFor(what: string, deadline: number, probe: () => Promise<bool
   }
 }
 
-/** A certificate for 127.0.0.1 that Node accepts as its own trust anchor (`ca`). */
-export async function loopbackCertificate(): Promise<{ cert: string; key: string }> {
-  const pems = await generate([{ name: "commonName", value: "qc-bench" }], {
-    keySize: 2048,
-    algorithm: "sha256",
-    extensions: [
-      { name: "basicConstraints", cA: true },
-      { name: "keyUsage", digitalSignature: true, keyEncipherment: true, keyCertSign: true },
-      { name: "extKeyUsage", serverAuth: true },
-      { name: "subjectAltName", altNames: [{ type: 7, ip: "127.0.0.1" }] },
-    ],
-  } as never);
-  return { cert: pems.cert, key: pems.private };
-}
-
 function readyz(baseUrl: string, ca: string): Promise<boolean> {
   return new Promise((done) => {
     const req = request(`${baseUrl}/readyz`, { ca, timeout: 2_000 }, (res) => {
@@ -104,9 +88,7 @@ export async function startPipelineStack(params: StartStackParameters): Promise<
     await waitFor("the devnet", params.deadline, () => /http:\/\/127\.0\.0\.1:\d+/.test(devnet.output()), processes);
     const rpcUrl = /http:\/\/127\.0\.0\.1:\d+/.exec(devnet.output())![0];
 
-    const { cert, key } = await loopbackCertificate();
-    writeFileSync(join(params.work, "cert.pem"), cert);
-    writeFileSync(join(params.work, "key.pem"), key);
+    const { cert } = await loopbackCertificate(params.work);
     const shared = {
       DATABASE_URL: params.databaseUrl,
       QUANTUM_SANDBOX_RPC_URL: rpcUrl,
@@ -119,17 +101,8 @@ export async function startPipelineStack(params: StartStackParameters): Promise<
     const [httpsPort, httpPort] = await Promise.all([freePort(), freePort()]);
     processes.push(
       startProcess("web", ["apps/web/server.ts"], {
+        ...benchWebEnv({ databaseUrl: params.databaseUrl, work: params.work, httpsPort, httpPort, apiKeyPepper: params.apiKeyPepper }),
         ...shared,
-        HTTPS_PORT: String(httpsPort),
-        HTTP_PORT: String(httpPort),
-        HOST: "127.0.0.1",
-        TLS_CERT_FILE: join(params.work, "cert.pem"),
-        TLS_KEY_FILE: join(params.work, "key.pem"),
-        WEB_DASHBOARD: "false",
-        API_KEY_PEPPER: params.apiKeyPepper.toString("hex"),
-        // Capacity, not policy: the benchmark is one tenant from one address.
-        RATE_LIMIT_PER_SECOND: "1000000",
-        RATE_LIMIT_BURST: "1000000",
       }),
     );
     const baseUrl = `https://127.0.0.1:${httpsPort}`;

@@ -32,9 +32,9 @@ import autocannon from "autocannon";
 import { addressFromPublicKey, generateKeyPair, signOwnershipProof } from "@qc/chain";
 import { createApiKey, nativeAssetId } from "@qc/core";
 import { createDatabase, schema, sql } from "@qc/db";
-import { generate } from "selfsigned";
 import { benchDatabase, freePort } from "./database";
 import { stopChild, stopOnSignal } from "./stop-on-signal";
+import { benchWebEnv, loopbackCertificate } from "./web-server";
 
 const BARE_FLAG = "--bare-insert-server";
 const ROUND_TRIPS_FLAG = "--bare-round-trips-server";
@@ -192,22 +192,20 @@ async function runBenchmark(): Promise<void> {
     );
 
     progress("tenant and key created");
-    const pems = await generate([{ name: "commonName", value: "localhost" }], { keySize: 2048 } as never);
-    writeFileSync(join(bench.work, "cert.pem"), pems.cert);
-    writeFileSync(join(bench.work, "key.pem"), pems.private);
+    const pems = await loopbackCertificate(bench.work);
     const [barePort, roundTripsPort, webHttps, webHttp] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
     const statementLog = join(bench.work, "statements.json");
     progress("starting the servers");
     children.push(
       await start(
-        ["bench/transfers-create.ts", BARE_FLAG, databaseUrl, String(barePort), Buffer.from(pems.cert).toString("base64"), Buffer.from(pems.private).toString("base64")],
+        ["bench/transfers-create.ts", BARE_FLAG, databaseUrl, String(barePort), Buffer.from(pems.cert).toString("base64"), Buffer.from(pems.key).toString("base64")],
         {},
         /ready/,
       ),
     );
     children.push(
       await start(
-        ["bench/transfers-create.ts", ROUND_TRIPS_FLAG, databaseUrl, String(roundTripsPort), Buffer.from(pems.cert).toString("base64"), Buffer.from(pems.private).toString("base64"), tenant!.id],
+        ["bench/transfers-create.ts", ROUND_TRIPS_FLAG, databaseUrl, String(roundTripsPort), Buffer.from(pems.cert).toString("base64"), Buffer.from(pems.key).toString("base64"), tenant!.id],
         {},
         /ready/,
       ),
@@ -218,24 +216,8 @@ async function runBenchmark(): Promise<void> {
         ["bench/web-with-statement-counter.ts"],
         {
           BENCH_STATEMENT_LOG: statementLog,
-          DATABASE_URL: databaseUrl,
+          ...benchWebEnv({ databaseUrl, work: bench.work, httpsPort: webHttps, httpPort: webHttp, apiKeyPepper: pepper }),
           DB_POOL_MAX: String(POOL_MAX),
-          HTTPS_PORT: String(webHttps),
-          HTTP_PORT: String(webHttp),
-          HOST: "127.0.0.1",
-          TLS_CERT_FILE: join(bench.work, "cert.pem"),
-          TLS_KEY_FILE: join(bench.work, "key.pem"),
-          WEB_DASHBOARD: "false",
-          // "web listening" is logged at info; nothing is logged per request.
-          LOG_LEVEL: "info",
-          DATA_DIR: bench.work,
-          API_KEY_PEPPER: pepper.toString("hex"),
-          WEBHOOK_SECRET_KEY: randomBytes(32).toString("hex"),
-          NODE_ENV: "production",
-          KYC_WEBHOOK_SECRET: "bench-kyc-secret-0123456789abcdef",
-          // Capacity, not policy: the per-tenant bucket (100/s by default) would answer 429s.
-          RATE_LIMIT_PER_SECOND: "1000000",
-          RATE_LIMIT_BURST: "1000000",
         },
         /web listening/,
         cpuProfileDir ? ["--cpu-prof", `--cpu-prof-dir=${cpuProfileDir}`] : [],

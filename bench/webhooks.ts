@@ -19,9 +19,9 @@ import { createLogger, createWebhookEndpoint, defaultWebhookConfig, emitEvent, J
 import { createTenantFixture } from "@qc/core/testing";
 import { startDaemon } from "@qc/daemon";
 import { createDatabase } from "@qc/db";
-import { generate } from "selfsigned";
 import { benchDatabase } from "./database";
 import { machineLoadWindow } from "./pipeline-observe";
+import { loopbackCertificate } from "./web-server";
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 500);
 const LATENCY_EVENTS = Number(process.env.BENCH_LATENCY_EVENTS ?? 150);
@@ -31,21 +31,12 @@ const CONCURRENCY = JOBS["webhooks.deliver"].localConcurrency;
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
 
-const pems = await generate([{ name: "commonName", value: "bench-receiver" }], {
-  keySize: 2048,
-  algorithm: "sha256",
-  extensions: [
-    { name: "basicConstraints", cA: true },
-    { name: "keyUsage", digitalSignature: true, keyEncipherment: true, keyCertSign: true },
-    { name: "extKeyUsage", serverAuth: true },
-    { name: "subjectAltName", altNames: [{ type: 7, ip: "127.0.0.1" }] },
-  ],
-} as never);
+const pems = await loopbackCertificate();
 
 /** First arrival of each webhook-id (performance.now(), same process as the emitter). */
 const firstSeen = new Map<string, number>();
 let arrivals = 0;
-const receiver = createServer({ key: pems.private, cert: pems.cert }, (req, res) => {
+const receiver = createServer({ key: pems.key, cert: pems.cert }, (req, res) => {
   req.resume();
   req.on("end", () => {
     arrivals += 1;

@@ -6,9 +6,7 @@ import { is } from "drizzle-orm";
 import { PgTransaction } from "drizzle-orm/pg-core";
 import ws from "ws";
 import { readDbEnv } from "./env";
-import * as schema from "./schema";
 
-export type Schema = typeof schema;
 /**
  * Both drivers expose the same drizzle PostgreSQL API; the node-postgres type is the common one.
  * Made without the schema: queries name their tables, and drizzle's relational `db.query.*`

@@ -1,0 +1,57 @@
+/**
+ * What every benchmark that starts the real web process needs: a loopback certificate and the
+ * process's environment, so that the benchmarks measure the same server the same way.
+ */
+import { randomBytes } from "node:crypto";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { generate } from "selfsigned";
+
+/**
+ * A certificate for 127.0.0.1 that Node accepts as its own trust anchor (`ca`); given `work`, also
+ * written there as cert.pem and key.pem for the web process (TLS_CERT_FILE, TLS_KEY_FILE).
+ */
+export async function loopbackCertificate(work?: string): Promise<{ cert: string; key: string }> {
+  const pems = await generate([{ name: "commonName", value: "qc-bench" }], {
+    keySize: 2048,
+    algorithm: "sha256",
+    extensions: [
+      { name: "basicConstraints", cA: true },
+      { name: "keyUsage", digitalSignature: true, keyEncipherment: true, keyCertSign: true },
+      { name: "extKeyUsage", serverAuth: true },
+      { name: "subjectAltName", altNames: [{ type: 7, ip: "127.0.0.1" }] },
+    ],
+  } as never);
+  if (work) {
+    writeFileSync(join(work, "cert.pem"), pems.cert);
+    writeFileSync(join(work, "key.pem"), pems.private);
+  }
+  return { cert: pems.cert, key: pems.private };
+}
+
+/**
+ * The web process's environment in a benchmark: loopback only, the certificate of
+ * `loopbackCertificate(work)`, no dashboard, production mode, and the per-tenant rate limit
+ * raised (capacity, not policy: a benchmark is one tenant; the default bucket would answer 429s).
+ * Callers add what their run needs.
+ */
+export function benchWebEnv(params: { databaseUrl: string; work: string; httpsPort: number; httpPort: number; apiKeyPepper: Buffer }): Record<string, string> {
+  return {
+    DATABASE_URL: params.databaseUrl,
+    HTTPS_PORT: String(params.httpsPort),
+    HTTP_PORT: String(params.httpPort),
+    HOST: "127.0.0.1",
+    TLS_CERT_FILE: join(params.work, "cert.pem"),
+    TLS_KEY_FILE: join(params.work, "key.pem"),
+    WEB_DASHBOARD: "false",
+    // "web listening" is logged at info; nothing is logged per request.
+    LOG_LEVEL: "info",
+    DATA_DIR: params.work,
+    API_KEY_PEPPER: params.apiKeyPepper.toString("hex"),
+    WEBHOOK_SECRET_KEY: randomBytes(32).toString("hex"),
+    NODE_ENV: "production",
+    KYC_WEBHOOK_SECRET: "bench-kyc-secret-0123456789abcdef",
+    RATE_LIMIT_PER_SECOND: "1000000",
+    RATE_LIMIT_BURST: "1000000",
+  };
+}
