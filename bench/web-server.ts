@@ -5,28 +5,19 @@
 import { randomBytes } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { generate } from "selfsigned";
+import { testCertificate } from "@qc/webhooks/testing";
 
 /**
  * A certificate for 127.0.0.1 that Node accepts as its own trust anchor (`ca`); given `work`, also
  * written there as cert.pem and key.pem for the web process (TLS_CERT_FILE, TLS_KEY_FILE).
  */
 export async function loopbackCertificate(work?: string): Promise<{ cert: string; key: string }> {
-  const pems = await generate([{ name: "commonName", value: "qc-bench" }], {
-    keySize: 2048,
-    algorithm: "sha256",
-    extensions: [
-      { name: "basicConstraints", cA: true },
-      { name: "keyUsage", digitalSignature: true, keyEncipherment: true, keyCertSign: true },
-      { name: "extKeyUsage", serverAuth: true },
-      { name: "subjectAltName", altNames: [{ type: 7, ip: "127.0.0.1" }] },
-    ],
-  } as never);
+  const pems = await testCertificate({ commonName: "qc-bench" });
   if (work) {
     writeFileSync(join(work, "cert.pem"), pems.cert);
-    writeFileSync(join(work, "key.pem"), pems.private);
+    writeFileSync(join(work, "key.pem"), pems.key);
   }
-  return { cert: pems.cert, key: pems.private };
+  return pems;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:https";
 import type { IncomingMessage } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import { generate } from "selfsigned";
+import { testCertificate } from "@qc/webhooks/testing";
 
 /** What an integrator's endpoint got: the raw bytes, as its verifier must see them. */
 export interface ReceivedRequest {
@@ -36,22 +36,13 @@ export interface TestReceiver {
  * to trust), scripted per path: fail n times, answer 410, hang, succeed.
  */
 export async function startReceiver(): Promise<TestReceiver> {
-  const pems = await generate([{ name: "commonName", value: "receiver.test" }], {
-    keySize: 2048,
-    algorithm: "sha256",
-    extensions: [
-      { name: "basicConstraints", cA: true },
-      { name: "keyUsage", digitalSignature: true, keyEncipherment: true, keyCertSign: true },
-      { name: "extKeyUsage", serverAuth: true },
-      { name: "subjectAltName", altNames: [{ type: 7, ip: "127.0.0.1" }] },
-    ],
-  } as never);
+  const pems = await testCertificate({ commonName: "receiver.test" });
   const received: ReceivedRequest[] = [];
   const scripts = new Map<string, ReceiverScript>();
   const counts = new Map<string, number>();
   const sockets = new Set<Socket>();
   let hanging = 0;
-  const server: Server = createServer({ key: pems.private, cert: pems.cert }, (request, response) => {
+  const server: Server = createServer(pems, (request, response) => {
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", () => {

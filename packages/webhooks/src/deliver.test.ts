@@ -1,12 +1,12 @@
 import { createServer, type Server } from "node:https";
 import type { AddressInfo } from "node:net";
 import type { TLSSocket } from "node:tls";
-import { generate } from "selfsigned";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { deliverWebhook, type DeliverWebhookParameters, outcomeForStatus, parseRetryAfter } from "./deliver";
 import { generateWebhookSecret } from "./sign";
 import type { HostResolver } from "./ssrf";
+import { testCertificate } from "./testing";
 import { verifyWebhook } from "./verify";
 
 interface ReceivedRequest {
@@ -27,18 +27,9 @@ const HOSTNAME = "hooks.example.test";
 const toLoopback: HostResolver = async () => [{ address: "127.0.0.1", family: 4 }];
 
 beforeAll(async () => {
-  const pems = await generate([{ name: "commonName", value: HOSTNAME }], {
-    keySize: 2048,
-    algorithm: "sha256",
-    extensions: [
-      { name: "basicConstraints", cA: true },
-      { name: "keyUsage", digitalSignature: true, keyEncipherment: true, keyCertSign: true },
-      { name: "extKeyUsage", serverAuth: true },
-      { name: "subjectAltName", altNames: [{ type: 2, value: HOSTNAME }, { type: 7, ip: "127.0.0.1" }] },
-    ],
-  } as never);
+  const pems = await testCertificate({ commonName: HOSTNAME, dnsNames: [HOSTNAME] });
   certificate = pems.cert;
-  server = createServer({ key: pems.private, cert: pems.cert }, (request, response) => {
+  server = createServer(pems, (request, response) => {
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", () => {
