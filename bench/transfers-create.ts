@@ -4,8 +4,8 @@
  * row, its history, audit row, event and check job) beside two bare node:https handlers on the
  * same database, measured in the same run at a fixed concurrency, loopback only: one doing a
  * single INSERT of the same body, and one doing the create's database round trips with raw `pg`
- * and nothing else (the same number of statements, in the same order: tenant status, begin,
- * advisory lock + key read, a wallet read, the INSERT, a job insert, the stored answer, commit).
+ * and nothing else (the same number of statements, in the same order: begin, advisory lock + key
+ * read + tenant status, a wallet read, the INSERT, a job insert, the stored answer, commit).
  * Create ÷ the first is what the issue's goal compares; create ÷ the second is what the
  * framework and the domain code add to the database work itself. Every request carries a fresh
  * X-Idempotency-Key; rate limits are raised for the run. No daemon runs: the check jobs stay
@@ -47,10 +47,9 @@ const POOL_MAX = Number(process.env.BENCH_POOL_MAX ?? 10);
  * framework): named prepared statements except begin and commit. Printed beside the web's count.
  */
 const ROUND_TRIPS = {
-  tenantStatus: 'select "status" from "tenants" where "tenants"."id" = $1',
   begin: "begin",
   lockAndReadKey:
-    "select pg_try_advisory_xact_lock(hashtextextended($1::text || ':' || $2::text, 0)) as locked, k.response_status, k.response_body from (select 1) as one left join bench_keys k on k.key = $2",
+    "select pg_try_advisory_xact_lock(hashtextextended($1::text || ':' || $2::text, 0)) as locked, (select status from tenants where id = $1) as tenant_status, k.response_status, k.response_body from (select 1) as one left join bench_keys k on k.key = $2",
   wallet: "select * from wallets where id = $1 and tenant_id = $2",
   insertTransfer: "insert into bench_transfers (body) values ($1::jsonb) returning id",
   insertJob: "insert into bench_jobs (name, data) values ('transfers.check', $1::jsonb)",
@@ -92,10 +91,11 @@ async function runBareInsertServer(): Promise<void> {
 
 /**
  * The second baseline, in its own process too: per request, on one pooled connection of a pool
- * the web's size, the create's round trips (ROUND_TRIPS) with raw `pg`: the tenant's status, then
- * one transaction taking the key's advisory lock and reading it, reading the source wallet (the
- * real `wallets` row, by the body's sourceWalletId), inserting the body, a job row and the key
- * with its answer (unique key); 201 with the row's id.
+ * the web's size, the create's round trips (ROUND_TRIPS) with raw `pg`: one transaction taking
+ * the key's advisory lock and reading it and the tenant's status in one statement (refused
+ * unless VERIFIED), reading the source wallet (the real `wallets` row, by the body's
+ * sourceWalletId), inserting the body, a job row and the key with its answer (unique key); 201
+ * with the row's id.
  */
 async function runBareRoundTripsServer(): Promise<void> {
   const [, , , url, port, certB64, keyB64, tenantId] = process.argv;
@@ -108,13 +108,14 @@ async function runBareRoundTripsServer(): Promise<void> {
     const client = await pool.connect();
     let broken: Error | undefined;
     try {
-      const tenant = await client.query<{ status: string }>(named("tenantStatus", [tenantId]));
-      if (tenant.rows[0]?.status !== "VERIFIED") return { status: 403, answer: '{"error":"tenant"}' };
       await client.query(ROUND_TRIPS.begin);
       try {
-        const [found] = (await client.query<{ locked: boolean; response_status: number | null; response_body: unknown }>(named("lockAndReadKey", [tenantId, key]))).rows;
+        const [found] = (
+          await client.query<{ locked: boolean; tenant_status: string | null; response_status: number | null; response_body: unknown }>(named("lockAndReadKey", [tenantId, key]))
+        ).rows;
         let refused: { status: number; answer: string } | undefined;
-        if (!found?.locked) refused = { status: 409, answer: '{"error":"key in use"}' };
+        if (found?.tenant_status !== "VERIFIED") refused = { status: 403, answer: '{"error":"tenant"}' };
+        else if (!found.locked) refused = { status: 409, answer: '{"error":"key in use"}' };
         else if (found.response_status !== null) refused = { status: found.response_status, answer: JSON.stringify(found.response_body) };
         else if ((await client.query(named("wallet", [walletId, tenantId]))).rowCount !== 1) refused = { status: 404, answer: '{"error":"wallet"}' };
         if (refused) {

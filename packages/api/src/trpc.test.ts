@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { Writable } from "node:stream";
 import { AppError, serviceConfig } from "@qc/core";
 import { createKeyFixture, createTenantFixture, type TenantFixture } from "@qc/core/testing";
-import { sql } from "@qc/db";
+import { eq, schema, sql } from "@qc/db";
 import { useTestDatabase } from "@qc/db/testing";
 import { TRPCError } from "@trpc/server";
 import pino from "pino";
@@ -74,9 +74,30 @@ describe("procedure tiers", () => {
       runs += 1;
       return "ok";
     }),
+    move: authedProcedure
+      .meta({ scope: "write", valueMoving: true, idempotencyKey: "required" })
+      .input(z.object({ amount: z.string() }))
+      .mutation(({ input }) => {
+        runs += 1;
+        return { id: randomUUID(), amount: input.amount };
+      }),
   });
 
+  /** The names of the prepared statements the procedures' pool sends while recording. */
+  const prepared: string[] = [];
+  let recording = false;
+
   beforeAll(async () => {
+    // Every connection the pool opens, before any is opened: a statement sent by name is a
+    // prepared one (./prepared in @qc/db), so its name tells which query made the round trip.
+    t.pool.on("connect", (client) => {
+      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+      (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args) => {
+        const first = args[0] as { name?: string } | string | undefined;
+        if (recording && typeof first === "object" && first?.name) prepared.push(first.name);
+        return query(...args);
+      };
+    });
     deps = await createAppDeps({ database: t, databaseUrl: t.url, log, config: { ...serviceConfig(), apiKeyPepper: pepper } });
     tenant = await createTenantFixture({ db: t.db, pepper });
   });
@@ -186,6 +207,71 @@ describe("procedure tiers", () => {
     expect(replayedRefusal.appError).toMatchObject({ error: refused.appError.error, message: refused.appError.message, status: 404 });
     expect(replayed.responseHeaders.get("Idempotent-Replayed")).toBe("true");
     expect(runs).toBe(2);
+    expect(lines).toEqual([]);
+  });
+
+  it("refuses a value-moving mutation of a tenant not verified before anything its key answers, reading the status with the key's lock", async () => {
+    const mover = await createTenantFixture({ db: t.db, pepper });
+    const setStatus = (status: "PENDING_VERIFICATION" | "VERIFIED" | "REJECTED") => t.db.update(schema.tenants).set({ status }).where(eq(schema.tenants.id, mover.tenantId));
+    const move = (headers: Record<string, string>, amount = "1") => router.createCaller(contextFor({ authorization: mover.authorization, ...headers })).move({ amount });
+    const statementsOf = async (call: () => Promise<unknown>) => {
+      prepared.length = 0;
+      recording = true;
+      try {
+        await call().catch(() => undefined);
+      } finally {
+        recording = false;
+      }
+      return [...prepared];
+    };
+    const key = `k-${randomUUID()}`;
+
+    // Verified: the key's own answers, as before.
+    expect((await refusal(move({}))).appError).toMatchObject({ error: "IDEMPOTENCY_KEY_REQUIRED" });
+    expect((await refusal(move({ "x-idempotency-key": "é" }))).appError).toMatchObject({ error: "VALIDATION_FAILED" });
+    const created = await move({ "x-idempotency-key": key });
+    expect(runs).toBe(1);
+
+    await setStatus("REJECTED");
+    // Without a key, or with one that is malformed, the status is read on its own, and first.
+    expect(await statementsOf(() => move({}))).toContain("qc_get_tenant_status");
+    for (const headers of [{}, { "x-idempotency-key": "é" }] as Record<string, string>[]) {
+      expect((await refusal(move(headers))).appError).toMatchObject({ error: "TENANT_NOT_VERIFIED", status: 403 });
+    }
+    // With a key, it comes from the key's lock statement, and the refusal wins over the replay,
+    // the mismatch and a fresh key alike; nothing is stored for the fresh one.
+    const withKey = await statementsOf(() => move({ "x-idempotency-key": key }));
+    expect(withKey).toContain("qc_lock_idempotency_key");
+    expect(withKey).not.toContain("qc_get_tenant_status");
+    const fresh = `k-${randomUUID()}`;
+    for (const [headers, amount] of [
+      [{ "x-idempotency-key": key }, "1"],
+      [{ "x-idempotency-key": key }, "2"],
+      [{ "idempotency-key": fresh }, "1"],
+    ] as const) {
+      const refused = contextFor({ authorization: mover.authorization, ...headers });
+      expect((await refusal(router.createCaller(refused).move({ amount }))).appError).toMatchObject({ error: "TENANT_NOT_VERIFIED", status: 403 });
+      expect(refused.responseHeaders.has("Idempotent-Replayed")).toBe(false);
+    }
+    expect((await t.query("select count(*)::int as n from idempotency_keys where key = $1", [fresh])).rows).toEqual([{ n: 0 }]);
+    // An input that cannot be read fails before the lock statement: the status read of its own answers first.
+    const unreadable = router.move({
+      ctx: contextFor({ authorization: mover.authorization, "x-idempotency-key": fresh }),
+      getRawInput: () => Promise.reject(new TRPCError({ code: "PARSE_ERROR", message: "unreadable" })),
+      path: "move",
+      type: "mutation",
+      signal: undefined,
+      batchIndex: 0,
+    });
+    expect((await refusal(unreadable)).appError).toMatchObject({ error: "TENANT_NOT_VERIFIED" });
+    expect(runs).toBe(1);
+
+    await setStatus("VERIFIED");
+    const replayed = contextFor({ authorization: mover.authorization, "x-idempotency-key": key });
+    expect(await router.createCaller(replayed).move({ amount: "1" })).toEqual(created);
+    expect(replayed.responseHeaders.get("Idempotent-Replayed")).toBe("true");
+    expect((await refusal(move({ "x-idempotency-key": key }, "2"))).appError).toMatchObject({ error: "IDEMPOTENCY_KEY_MISMATCH" });
+    expect(runs).toBe(1);
     expect(lines).toEqual([]);
   });
 });

@@ -124,11 +124,15 @@ interface CallerContext {
 }
 
 /**
- * The one place credentials, allowlist, scope and rate limit are enforced, in that order.
- * The scope comes from the procedure's meta (shown in the OpenAPI document); a procedure that
- * declares none needs `admin`, so forgetting it fails closed.
+ * The one place credentials, allowlist, scope, rate limit and the value-moving rule are enforced,
+ * in that order. The scope comes from the procedure's meta (shown in the OpenAPI document); a
+ * procedure that declares none needs `admin`, so forgetting it fails closed.
+ *
+ * `tenantStatusWithKey`: a value-moving mutation with an idempotency key has the rule applied by
+ * `runMutation` instead, on the status read in the key's lock statement (one round trip fewer
+ * per create); it still comes before anything the key can answer.
  */
-async function authenticate(ctx: Context, meta: Meta | undefined): Promise<CallerContext> {
+async function authenticate(ctx: Context, meta: Meta | undefined, tenantStatusWithKey: boolean): Promise<CallerContext> {
   const { authenticator, rateLimits } = ctx.deps;
   const principal = await authenticator.authenticate({
     authorization: header(ctx, "authorization"),
@@ -148,7 +152,7 @@ async function authenticate(ctx: Context, meta: Meta | undefined): Promise<Calle
   }
   const limits = await rateLimits.consumeTenant(principal.tenantId);
   for (const [name, value] of Object.entries(rateLimitHeaders(limits))) ctx.responseHeaders.set(name, value);
-  if (meta?.valueMoving) await assertTenantVerified(ctx.deps.db, principal.tenantId);
+  if (meta?.valueMoving && !tenantStatusWithKey) await assertTenantVerified(ctx.deps.db, principal.tenantId);
   return { auth: principal, actor: actorFromPrincipal(principal, ctx.request), log: deferredChild(ctx.log, { tenantId: principal.tenantId }) };
 }
 
@@ -169,21 +173,53 @@ function audit(ctx: Context, principal: Principal, action: "auth.ip_not_allowed"
 type TierResult = MiddlewareResult<CallerContext>;
 
 /**
+ * A mutation's idempotency key as its headers carry it, read once: the key (undefined when none
+ * is sent), or the refusal of a malformed one, thrown only where the key is used, after the
+ * caller's credentials, scope, rate limit and KYC status.
+ */
+type IdempotencyKeyHeader = { key: string | undefined } | { refusal: unknown };
+
+function idempotencyKeyHeader(ctx: Context): IdempotencyKeyHeader {
+  try {
+    return { key: idempotencyKeyFromHeaders({ xIdempotencyKey: header(ctx, "x-idempotency-key"), idempotencyKey: header(ctx, "idempotency-key") }) };
+  } catch (refusal) {
+    return { refusal };
+  }
+}
+
+/**
  * Idempotency keys for every mutation of the authenticated tier (CONTRACT §6), REST and tRPC
- * alike: after credentials, scope and rate limit, so a refused request stores nothing. The
- * rules live in @qc/core `runIdempotently`; this only adapts them to tRPC: the procedure runs
- * on the key's database transaction (its answer is stored in the same commit), and a stored
- * answer is replayed with `Idempotent-Replayed: true`, its status and body, or its error.
+ * alike: after credentials, scope, rate limit and KYC status, so a refused request stores
+ * nothing. The rules live in @qc/core `runIdempotently`; this only adapts them to tRPC: the
+ * procedure runs on the key's database transaction (its answer is stored in the same commit), and
+ * a stored answer is replayed with `Idempotent-Replayed: true`, its status and body, or its error.
+ *
+ * With `tenantStatusWithKey` (a value-moving mutation that sent a key), `authenticate` left the
+ * KYC status to this step: `runIdempotently` reads it in the key's lock statement and refuses a
+ * tenant that is not VERIFIED before the key in use, a mismatch or a replay.
  */
 async function runMutation(
   { ctx, meta, path, getRawInput }: { ctx: Context; meta: Meta | undefined; path: string; getRawInput: () => Promise<unknown> },
   caller: CallerContext,
+  keyHeader: IdempotencyKeyHeader,
+  tenantStatusWithKey: boolean,
   next: (ctx: CallerContext & { deps?: Context["deps"] }) => Promise<TierResult>,
 ): Promise<TierResult> {
-  const key = idempotencyKeyFromHeaders({ xIdempotencyKey: header(ctx, "x-idempotency-key"), idempotencyKey: header(ctx, "idempotency-key") });
+  if ("refusal" in keyHeader) throw keyHeader.refusal;
+  const { key } = keyHeader;
   if (key === undefined) {
     if (meta?.idempotencyKey === "required") throw new AppError("IDEMPOTENCY_KEY_REQUIRED", "this route requires an X-Idempotency-Key header");
     return next(caller);
+  }
+  let input: unknown;
+  try {
+    input = await getRawInput();
+  } catch (error) {
+    // An input that cannot be read (a malformed tRPC envelope) fails before the lock statement
+    // reads the tenant's status: the status is read on its own then, so that its refusal still
+    // comes first.
+    if (tenantStatusWithKey) await assertTenantVerified(ctx.deps.db, caller.auth.tenantId);
+    throw error;
   }
   let executed: TierResult | undefined;
   const outcome = await runIdempotently(
@@ -193,7 +229,7 @@ async function runMutation(
       key,
       method: ctx.request.method,
       path: ctx.request.transport === "rest" ? ctx.request.path : `/api/trpc/${path}`,
-      input: await getRawInput(),
+      input,
     },
     async (db) => {
       const result = await next({ ...caller, deps: { ...ctx.deps, db } });
@@ -201,6 +237,7 @@ async function runMutation(
       executed = result;
       return { value: result, status: ctx.response.status ?? meta?.successStatus ?? 200, body: result.data };
     },
+    { requireVerifiedTenant: tenantStatusWithKey },
   );
   if (!outcome.replayed) return executed!;
   ctx.responseHeaders.set("Idempotent-Replayed", "true");
@@ -211,7 +248,8 @@ async function runMutation(
 
 /**
  * The authenticated tier in one middleware: error normalisation (as `publicProcedure`), then
- * credentials, allowlist, scope and rate limit, then, for mutations, the idempotency key. One
+ * credentials, allowlist, scope, rate limit and KYC status, then, for mutations, the idempotency
+ * key (whose lock statement reads the KYC status of a value-moving mutation that sent one). One
  * level of tRPC's middleware chain instead of three: each level costs the authenticated read a
  * copy of the call's options and a promise (docs/performance.md). A failure anywhere in it
  * reaches the normalisation as it would have through the separate levels: as the TRPCError
@@ -221,8 +259,16 @@ const authenticatedTier = t.middleware(async (opts): Promise<TierResult> => {
   const { ctx, type, next } = opts;
   let result: TierResult;
   try {
-    const caller = await authenticate(ctx, opts.meta);
-    result = type === "mutation" ? await runMutation(opts, caller, (extension) => next({ ctx: extension })) : await next({ ctx: caller });
+    if (type === "mutation") {
+      const keyHeader = idempotencyKeyHeader(ctx);
+      const tenantStatusWithKey = opts.meta?.valueMoving === true && "key" in keyHeader && keyHeader.key !== undefined;
+      const caller = await authenticate(ctx, opts.meta, tenantStatusWithKey);
+      result = await runMutation(opts, caller, keyHeader, tenantStatusWithKey, (extension) => next({ ctx: extension }));
+    } else {
+      // Only a mutation runs in the key's transaction: anything else that says `valueMoving`
+      // (none does today) keeps the status read of its own, failing closed.
+      result = await next({ ctx: await authenticate(ctx, opts.meta, false) });
+    }
   } catch (cause) {
     result = { ok: false, error: getTRPCErrorFromUnknown(cause), marker: middlewareMarker };
   }

@@ -1,4 +1,5 @@
 import { and, eq, schema, sql, type Database } from "@qc/db";
+import { lockIdempotencyKey } from "@qc/db/queries";
 import { useTestDatabase } from "@qc/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { systemActor } from "../audit/actor";
@@ -132,6 +133,84 @@ describe("runIdempotently", () => {
       if (o.status === "rejected") expect(o.reason).toMatchObject({ error: "IDEMPOTENCY_KEY_IN_USE" });
     }
     expect(await vaultsNamed("concurrent")).toBe(1);
+  });
+
+  describe("with requireVerifiedTenant (a value-moving request: the status is read in the key's lock statement)", () => {
+    let kycTenantId: string;
+    beforeAll(async () => {
+      kycTenantId = (await createTenantFixture({ db: t.db, pepper: Buffer.alloc(32, 7) })).tenantId;
+    });
+    const setStatus = (status: "PENDING_VERIFICATION" | "VERIFIED" | "REJECTED") => t.db.update(schema.tenants).set({ status }).where(eq(schema.tenants.id, kycTenantId));
+    const kycRequest = (k: string, input: unknown = { name: "v" }) => ({ ...request(k, input), tenantId: kycTenantId });
+    const storedKeys = async (k: string) => t.db.select().from(schema.idempotencyKeys).where(and(eq(schema.idempotencyKeys.tenantId, kycTenantId), eq(schema.idempotencyKeys.key, k)));
+    const counted = () => {
+      const calls = { runs: 0 };
+      return { calls, execute: async () => ({ value: ++calls.runs, status: 201, body: { run: calls.runs } }) };
+    };
+    const verified = { requireVerifiedTenant: true };
+
+    it("refuses a tenant that is not VERIFIED with TENANT_NOT_VERIFIED, storing nothing and never executing", async () => {
+      for (const status of ["PENDING_VERIFICATION", "REJECTED"] as const) {
+        await setStatus(status);
+        const k = key();
+        const { calls, execute } = counted();
+        await expect(runIdempotently(deps, kycRequest(k), execute, verified)).rejects.toMatchObject({ error: "TENANT_NOT_VERIFIED", status: 403 });
+        expect(calls.runs).toBe(0);
+        expect(await storedKeys(k)).toEqual([]);
+        // The key stayed free: the same request executes once the tenant is verified.
+        await setStatus("VERIFIED");
+        expect(await runIdempotently(deps, kycRequest(k), execute, verified)).toEqual({ replayed: false, value: 1 });
+      }
+      // An unknown tenant has no status: refused as well.
+      const { calls, execute } = counted();
+      await expect(runIdempotently(deps, { ...kycRequest(key()), tenantId: "0194f2c4-0000-7000-8000-00000000dead" }, execute, verified)).rejects.toMatchObject({
+        error: "TENANT_NOT_VERIFIED",
+      });
+      expect(calls.runs).toBe(0);
+    });
+
+    it("refuses before a stored answer is replayed or a mismatch is answered, and replays again once the tenant is VERIFIED", async () => {
+      await setStatus("VERIFIED");
+      const k = key();
+      const { calls, execute } = counted();
+      expect(await runIdempotently(deps, kycRequest(k), execute, verified)).toEqual({ replayed: false, value: 1 });
+      for (const status of ["REJECTED", "PENDING_VERIFICATION"] as const) {
+        await setStatus(status);
+        await expect(runIdempotently(deps, kycRequest(k), execute, verified)).rejects.toMatchObject({ error: "TENANT_NOT_VERIFIED" });
+        await expect(runIdempotently(deps, kycRequest(k, { name: "other" }), execute, verified)).rejects.toMatchObject({ error: "TENANT_NOT_VERIFIED" });
+        // Without the option the key answers as it always did: the rule is the caller's to ask for.
+        expect(await runIdempotently(deps, kycRequest(k), execute)).toEqual({ replayed: true, answer: { kind: "success", status: 201, body: { run: 1 } } });
+      }
+      await setStatus("VERIFIED");
+      expect(await runIdempotently(deps, kycRequest(k), execute, verified)).toEqual({ replayed: true, answer: { kind: "success", status: 201, body: { run: 1 } } });
+      await expect(runIdempotently(deps, kycRequest(k, { name: "other" }), execute, verified)).rejects.toMatchObject({ error: "IDEMPOTENCY_KEY_MISMATCH" });
+      expect(calls.runs).toBe(1);
+      expect(await storedKeys(k)).toHaveLength(1);
+    });
+
+    it("refuses before telling that the key is in use", async () => {
+      const k = key();
+      const { calls, execute } = counted();
+      // Another transaction holds the key's lock, as a request with it still executing would.
+      await t.db.transaction(async (holder) => {
+        expect((await lockIdempotencyKey(holder, { tenantId: kycTenantId, key: k })).locked).toBe(true);
+        await setStatus("REJECTED");
+        await expect(runIdempotently(deps, kycRequest(k), execute, verified)).rejects.toMatchObject({ error: "TENANT_NOT_VERIFIED" });
+        await setStatus("VERIFIED");
+        await expect(runIdempotently(deps, kycRequest(k), execute, verified)).rejects.toMatchObject({ error: "IDEMPOTENCY_KEY_IN_USE" });
+      });
+      expect(calls.runs).toBe(0);
+    });
+
+    it("refuses an input it cannot hash on the status read of its own (the lock statement is never reached)", async () => {
+      const unhashable = { amount: 1n };
+      const { calls, execute } = counted();
+      await setStatus("REJECTED");
+      await expect(runIdempotently(deps, kycRequest(key(), unhashable), execute, verified)).rejects.toMatchObject({ error: "TENANT_NOT_VERIFIED" });
+      await setStatus("VERIFIED");
+      await expect(runIdempotently(deps, kycRequest(key(), unhashable), execute, verified)).rejects.toThrow(TypeError);
+      expect(calls.runs).toBe(0);
+    });
   });
 
   it("forgets keys past their retention: the key executes afresh, and the purge deletes them", async () => {

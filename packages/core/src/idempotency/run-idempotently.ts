@@ -9,6 +9,7 @@ import {
 } from "@qc/db/queries";
 import type { ServiceDeps } from "../deps/service-deps";
 import { AppError, toAppError, type ErrorDetails, type ErrorName } from "../errors";
+import { assertTenantVerified, assertValueMovingAllowed } from "../kyc/assert-tenant-verified";
 import { IDEMPOTENCY_KEY_RETENTION_MS, idempotencyRequestHash } from "./idempotency-key";
 
 export interface IdempotentRequest {
@@ -60,23 +61,35 @@ const NOT_EXECUTED: ReadonlySet<ErrorName> = new Set<ErrorName>([
 
 type Executed<T> = { replayed: false; value: T } | { replayed: true; answer: StoredAnswer } | { failed: unknown };
 
+export interface RunIdempotentlyOptions {
+  /**
+   * The request moves value (spec Rule 4, CONTRACT §3): refuse it with 403 TENANT_NOT_VERIFIED
+   * unless the tenant is VERIFIED, from the status read in the key's lock statement, before
+   * anything else is answered (the key in use, a mismatch, a replay).
+   */
+  requireVerifiedTenant?: boolean;
+}
+
 /**
  * Executes `execute` at most once per (tenant, key) for 24 h (CONTRACT §6).
  *
  * Everything happens in one database transaction that `execute` runs inside (it gets that
- * transaction as its `db`): the key's transaction-scoped advisory lock is taken
- * without waiting (taken → 409 IDEMPOTENCY_KEY_IN_USE: the first request is still running), a
- * stored answer is replayed (or 422 IDEMPOTENCY_KEY_MISMATCH for another request), otherwise
- * the request executes and its answer is inserted under the unique (tenant, key) index in the
- * same commit as everything it changed. So an answer is stored if and only if the change it
- * reports committed: a crash or a rollback leaves neither, and the key free for a retry; two
- * instances can never both execute one key.
+ * transaction as its `db`). One statement takes the key's transaction-scoped advisory lock
+ * without waiting and reads the key's stored answer and the tenant's status. With
+ * `requireVerifiedTenant`, a tenant that is not VERIFIED is refused first (403
+ * TENANT_NOT_VERIFIED: nothing is stored, the key stays free), as a separate check before this
+ * one would have refused it. Then: lock taken elsewhere → 409 IDEMPOTENCY_KEY_IN_USE (the first
+ * request is still running); a stored answer is replayed (or 422 IDEMPOTENCY_KEY_MISMATCH for
+ * another request); otherwise the request executes and its answer is inserted under the unique
+ * (tenant, key) index in the same commit as everything it changed. So an answer is stored if and
+ * only if the change it reports committed: a crash or a rollback leaves neither, and the key free
+ * for a retry; two instances can never both execute one key.
  *
  * Round trips are the cost of a create, so the common case takes as few as it can:
- * - the lock and the read are one statement, whose snapshot may predate the lock (see
- *   `lockIdempotencyKey`): when another request's answer was committed in that instant, the
- *   insert of ours violates the unique index, everything this attempt wrote rolls back, and a
- *   second attempt replays the answer that won;
+ * - the tenant's status, the lock and the key's read are one statement, whose snapshot may
+ *   predate the lock (see `lockIdempotencyKey`): when another request's answer was committed in
+ *   that instant, the insert of ours violates the unique index, everything this attempt wrote
+ *   rolls back, and a second attempt (which reads the status again) replays the answer that won;
  * - `execute` runs on the key's transaction itself, without a savepoint. A business error is
  *   stored in that transaction only if the execution wrote nothing (the transaction has no
  *   transaction id yet: `transactionHasWritten`); otherwise everything rolls back and the
@@ -86,12 +99,23 @@ export async function runIdempotently<T>(
   deps: Pick<ServiceDeps, "db" | "now">,
   request: IdempotentRequest,
   execute: (db: Database) => Promise<{ value: T; status: number; body: unknown }>,
+  options: RunIdempotentlyOptions = {},
 ): Promise<IdempotentOutcome<T>> {
+  let requestHash: string;
   try {
-    return await attemptIdempotently(deps, request, execute, { savepoint: false });
+    requestHash = idempotencyRequestHash(request);
+  } catch (error) {
+    // An input that cannot be hashed fails before the lock statement reads the tenant's status:
+    // the status is read on its own then, so that the refusal still comes first.
+    if (options.requireVerifiedTenant) await assertTenantVerified(deps.db, request.tenantId);
+    throw error;
+  }
+  const attempt = { requestHash, requireVerifiedTenant: options.requireVerifiedTenant === true };
+  try {
+    return await attemptIdempotently(deps, request, execute, { ...attempt, savepoint: false });
   } catch (error) {
     if (!(error instanceof AttemptWithSavepoint) && !isUniqueViolation(error, IDEMPOTENCY_KEY_TAKEN)) throw error;
-    return attemptIdempotently(deps, request, execute, { savepoint: true });
+    return attemptIdempotently(deps, request, execute, { ...attempt, savepoint: true });
   }
 }
 
@@ -102,12 +126,15 @@ async function attemptIdempotently<T>(
   deps: Pick<ServiceDeps, "db" | "now">,
   request: IdempotentRequest,
   execute: (db: Database) => Promise<{ value: T; status: number; body: unknown }>,
-  options: { savepoint: boolean },
+  options: { requestHash: string; requireVerifiedTenant: boolean; savepoint: boolean },
 ): Promise<IdempotentOutcome<T>> {
   const ref = { tenantId: request.tenantId, key: request.key };
-  const requestHash = idempotencyRequestHash(request);
+  const { requestHash } = options;
   const outcome = await deps.db.transaction(async (tx): Promise<Executed<T>> => {
-    const { locked, row: existing } = await lockIdempotencyKey(tx, ref);
+    const { locked, row: existing, tenantStatus } = await lockIdempotencyKey(tx, ref);
+    // The tenant's status before the key's own answers: the refusal takes precedence over the
+    // key in use, a mismatch and a replay, as when it was a read of its own before this tier.
+    if (options.requireVerifiedTenant) assertValueMovingAllowed(tenantStatus);
     if (!locked) throw new AppError("IDEMPOTENCY_KEY_IN_USE", "a request with this idempotency key is still being processed; retry later");
     const now = deps.now();
     if (existing && existing.expiresAt > now) {

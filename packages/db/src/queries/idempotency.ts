@@ -1,21 +1,39 @@
 import { and, eq, inArray, lt, lte, sql } from "drizzle-orm";
 import type { Executor } from "../client";
+import { tenants } from "../schema/identity";
 import { idempotencyKeys } from "../schema/transfers";
 import { insertColumns, preparedQuery, preparedStatement, rowValues } from "./prepared";
 
 export type IdempotencyKeyRow = typeof idempotencyKeys.$inferSelect;
 export type NewIdempotencyKeyRow = typeof idempotencyKeys.$inferInsert;
+type TenantRow = typeof tenants.$inferSelect;
 
 export interface IdempotencyKeyRef {
   tenantId: string;
   key: string;
 }
 
+/** What the key's lock statement answers (`lockIdempotencyKey`). */
+export interface LockedIdempotencyKey {
+  /** False: another transaction holds the key, i.e. a request with it is executing right now. */
+  locked: boolean;
+  /** The key's stored answer when the lock was taken (undefined otherwise, or when none is stored). */
+  row: IdempotencyKeyRow | undefined;
+  /** The tenant's verification status, read in the same statement (undefined for an unknown tenant). */
+  tenantStatus: TenantRow["status"] | undefined;
+}
+
 /**
  * Takes the transaction-scoped advisory lock of (tenant, key) without waiting and reads the key's
- * stored answer, in one statement (one round trip). `locked` false: another transaction holds
- * the key, i.e. a request with it is executing right now. The lock id is a 64-bit hash of both
- * values; it is held until this transaction ends.
+ * stored answer and the tenant's status, in one statement (one round trip). `locked` false:
+ * another transaction holds the key, i.e. a request with it is executing right now. The lock id
+ * is a 64-bit hash of both values; it is held until this transaction ends.
+ *
+ * The tenant's status comes along so that a value-moving request with a key needs no read of its
+ * own before the transaction (`runIdempotently`'s `requireVerifiedTenant`): one round trip fewer
+ * per create. A primary-key lookup adds next to nothing to the statement, so every caller gets it
+ * and there is one prepared statement, not two. It is as fresh as a read of its own: this
+ * statement's snapshot, never a cache.
  *
  * The read's snapshot is taken when the statement starts, before the lock is granted, so it can
  * miss an answer committed by the holder that released the lock a moment before. That is safe
@@ -24,20 +42,23 @@ export interface IdempotencyKeyRef {
  * rolls its whole transaction back (`IDEMPOTENCY_KEY_TAKEN`: read again and replay). Likewise an
  * expired answer seen here is removed only while still expired (`deleteExpiredIdempotencyKey`).
  */
-export async function lockIdempotencyKey(db: Executor, params: IdempotencyKeyRef): Promise<{ locked: boolean; row: IdempotencyKeyRow | undefined }> {
+export async function lockIdempotencyKey(db: Executor, params: IdempotencyKeyRef): Promise<LockedIdempotencyKey> {
   // Every request with a key runs this: a prepared statement (./prepared).
   const [found] = await preparedQuery(db, "qc_lock_idempotency_key", (executor) =>
     executor
       .select({
         locked: sql<boolean>`pg_try_advisory_xact_lock(hashtextextended(${sql.placeholder("tenantId")} || ':' || ${sql.placeholder("key")}, 0))`,
         row: idempotencyKeys,
+        tenantStatus: tenants.status,
       })
       .from(sql`(select 1) as one`)
       .leftJoin(idempotencyKeys, and(eq(idempotencyKeys.tenantId, sql.placeholder("tenantId")), eq(idempotencyKeys.key, sql.placeholder("key"))))
+      .leftJoin(tenants, eq(tenants.id, sql.placeholder("tenantId")))
       .prepare("qc_lock_idempotency_key"),
   ).execute({ tenantId: params.tenantId, key: params.key });
-  if (!found?.locked) return { locked: false, row: undefined };
-  return { locked: true, row: found.row ?? undefined };
+  const tenantStatus = found?.tenantStatus ?? undefined;
+  if (!found?.locked) return { locked: false, row: undefined, tenantStatus };
+  return { locked: true, row: found.row ?? undefined, tenantStatus };
 }
 
 /** The unique index whose violation means another request stored an answer for the key first. */
