@@ -12,6 +12,9 @@
  *   BENCH_SECONDS=5 BENCH_CONNECTIONS=20 ./qc pnpm --filter @qc/bench http
  *   BENCH_TARGETS=healthz,vault BENCH_CPU_PROF=/tmp/prof ./qc pnpm --filter @qc/bench http
  *
+ * BENCH_ROUNDS=N (default 1) runs the whole target list N times in a row and reports each ratio's
+ * median beside every round's value: on a shared 2-vCPU machine one run's ratio can move by a
+ * third from one minute to the next, so figures worth quoting are medians of several rounds.
  * BENCH_TARGETS picks targets by key (bare-http, bare-https, bare-https-select, healthz,
  * unauthenticated, vault, credentials); BENCH_CPU_PROF writes a V8 CPU profile of the web
  * process into that directory when it stops (open it in Chrome DevTools or speedscope).
@@ -39,6 +42,7 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const only = process.env.BENCH_TARGETS?.split(",").map((s) => s.trim());
 const cpuProfileDir = process.env.BENCH_CPU_PROF;
 const baselineRoot = process.env.BENCH_BASELINE ? resolve(process.env.BENCH_BASELINE) : undefined;
+const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 1));
 process.env.NODE_TLS_REJECT_UNAUTHORIZED = "0"; // loopback, our own self-signed certificate
 
 function start(args: string[], env: Record<string, string>, readyWhen: RegExp, nodeFlags: string[] = [], cwd = root): Promise<ChildProcess> {
@@ -55,6 +59,9 @@ function start(args: string[], env: Record<string, string>, readyWhen: RegExp, n
     child.on("exit", (code) => fail(new Error(`exited ${code}: ${output.slice(-2000)}`)));
   });
 }
+
+/** Named ratios of one round (null where a target of the ratio was not run). */
+type RatioMap = Record<string, number | null>;
 
 interface Result {
   key: string;
@@ -176,9 +183,12 @@ try {
   const perServer = webs.map(webTargets);
   const webTargetList = perServer[0]!.flatMap((_, index) => perServer.map((list) => list[index]!));
   const wanted = (key: string) => !only || only.includes(key);
-  if (wanted("bare-https-select")) {
-    // The vault read's own database work with nothing around it, run just before the vault read
-    // (the same minutes' load): its own process, the same tenant and vault.
+  /**
+   * The vault read's own database work with nothing around it, run just before the vault read
+   * (the same minutes' load): its own process, the same tenant and vault. It stops after its run
+   * (see below), so each round starts its own.
+   */
+  async function selectTarget(): Promise<Target> {
     const selectPort = await freePort();
     const selectServer = await start(
       ["bench/bare-server.ts", "--select", String(selectPort), Buffer.from(pems.cert).toString("base64"), Buffer.from(pems.key).toString("base64"), databaseUrl, tenant!.id, vault.id],
@@ -186,117 +196,154 @@ try {
       /ready/,
     );
     children.push(selectServer);
-    webTargetList.splice(Math.max(0, webTargetList.findIndex((t) => t.key.startsWith("vault"))), 0, {
+    return {
       key: "bare-https-select",
       name: "bare node:https GET /{id}, the vault SELECT (pg)",
       url: `https://127.0.0.1:${selectPort}/${vault.id}`,
       process: selectServer,
       usesDatabase: true,
-    });
+    };
   }
   const targets: Target[] = [
     { key: "bare-http", name: "bare node:http  GET /", url: `http://127.0.0.1:${bareHttp}/` },
     { key: "bare-https", name: "bare node:https GET /", url: `https://127.0.0.1:${bareHttps}/` },
     ...webTargetList,
   ];
-  const results: Result[] = [];
-  for (const target of targets) {
-    if (!wanted(target.key.split("@")[0]!)) continue;
-    process.stderr.write(`[bench] ${target.name}…\n`);
-    const countsDatabase = target.web !== undefined || target.usesDatabase === true;
-    const before = countsDatabase ? await databaseCounters(databaseUrl) : null;
-    const server = target.web?.process ?? target.process ?? bare;
-    const cpuBefore = processCpuMs(server.pid);
-    const startedAt = performance.now();
-    const run = await autocannon({ url: target.url, connections, duration: seconds, headers: target.headers ?? {} });
-    const elapsedSeconds = (performance.now() - startedAt) / 1000;
-    const cpuAfter = processCpuMs(server.pid);
-    const atRest = (target.web?.idleCpuMsPerSecond ?? 0) * elapsedSeconds;
-    // A bare server with a database serves its one target only. It stops before the counts are
-    // read: a busy connection reports its statistics late, and its backend's exit reports them
-    // all, so they are counted here and not against the next target.
-    if (target.process) await stopChild(target.process);
-    const after = countsDatabase ? await databaseCounters(databaseUrl) : null;
-    const statuses: Record<string, number> = {};
-    for (const [code, value] of Object.entries(run.statusCodeStats ?? {})) statuses[code] = (value as { count: number }).count;
-    const requests = run.requests.total || 1;
-    results.push({
-      key: target.key,
-      name: target.name,
-      rps: run.requests.average,
-      p50: run.latency.p50,
-      p99: run.latency.p99,
-      non2xx: run.non2xx,
-      statuses,
-      db: before && after ? { transactions: (after.transactions - before.transactions) / requests, rowsWritten: (after.rowsWritten - before.rowsWritten) / requests } : null,
-      serverCpuMsPerRequest: cpuBefore !== null && cpuAfter !== null ? Math.max(0, cpuAfter - cpuBefore - atRest) / requests : null,
-    });
+
+  /** One pass over every wanted target, in order; a fresh bare-https-select just before the vault read. */
+  async function measureRound(): Promise<Result[]> {
+    const list = [...targets];
+    if (wanted("bare-https-select")) list.splice(Math.max(0, list.findIndex((t) => t.key.startsWith("vault"))), 0, await selectTarget());
+    const results: Result[] = [];
+    for (const target of list) {
+      if (!wanted(target.key.split("@")[0]!)) continue;
+      process.stderr.write(`[bench] ${target.name}…\n`);
+      const countsDatabase = target.web !== undefined || target.usesDatabase === true;
+      const before = countsDatabase ? await databaseCounters(databaseUrl) : null;
+      const server = target.web?.process ?? target.process ?? bare;
+      const cpuBefore = processCpuMs(server.pid);
+      const startedAt = performance.now();
+      const run = await autocannon({ url: target.url, connections, duration: seconds, headers: target.headers ?? {} });
+      const elapsedSeconds = (performance.now() - startedAt) / 1000;
+      const cpuAfter = processCpuMs(server.pid);
+      const atRest = (target.web?.idleCpuMsPerSecond ?? 0) * elapsedSeconds;
+      // A bare server with a database serves its one target only. It stops before the counts are
+      // read: a busy connection reports its statistics late, and its backend's exit reports them
+      // all, so they are counted here and not against the next target.
+      if (target.process) await stopChild(target.process);
+      const after = countsDatabase ? await databaseCounters(databaseUrl) : null;
+      const statuses: Record<string, number> = {};
+      for (const [code, value] of Object.entries(run.statusCodeStats ?? {})) statuses[code] = (value as { count: number }).count;
+      const requests = run.requests.total || 1;
+      results.push({
+        key: target.key,
+        name: target.name,
+        rps: run.requests.average,
+        p50: run.latency.p50,
+        p99: run.latency.p99,
+        non2xx: run.non2xx,
+        statuses,
+        db: before && after ? { transactions: (after.transactions - before.transactions) / requests, rowsWritten: (after.rowsWritten - before.rowsWritten) / requests } : null,
+        serverCpuMsPerRequest: cpuBefore !== null && cpuAfter !== null ? Math.max(0, cpuAfter - cpuBefore - atRest) / requests : null,
+      });
+    }
+    return results;
   }
 
-  const rps = (key: string) => results.find((r) => r.key === key)?.rps;
-  const cpu = (key: string) => results.find((r) => r.key === key)?.serverCpuMsPerRequest ?? null;
-  /** The same server's /healthz: each target is compared with its own server's. */
-  const healthzOf = (key: string) => (key.includes("@") ? `healthz@${key.split("@")[1]}` : "healthz");
-  const rpsRatio = (key: string) => (rps(healthzOf(key)) && rps(key) ? rps(key)! / rps(healthzOf(key))! : null);
-  const cpuRatio = (key: string) => (cpu(healthzOf(key)) && cpu(key) ? cpu(healthzOf(key))! / cpu(key)! : null);
-  /** The vault read against the bare process doing only its SELECT (one for both servers). */
-  const overSelect = (key: string) => (key.startsWith("vault") && rps("bare-https-select") && rps(key) ? rps(key)! / rps("bare-https-select")! : null);
-  const cpuOverSelect = (key: string) => (cpu("bare-https-select") && cpu(key) ? cpu("bare-https-select")! / cpu(key)! : null);
-  console.log(`\n${seconds} s per target, ${connections} connections, loopback, ${cpus().length} cores, load ${loadavg()[0]!.toFixed(1)}, ${new Date().toISOString()}\n`);
-  console.log("target".padEnd(65), "req/s".padStart(8), "p50 ms".padStart(7), "p99 ms".padStart(7), "÷healthz".padStart(9), "÷bare-sel".padStart(10), "cpu µs/req".padStart(11), "db tx/req".padStart(10), "rows/req".padStart(9), " statuses");
-  for (const r of results) {
-    const ratio = rpsRatio(r.key);
-    console.log(
-      r.name.padEnd(65),
-      r.rps.toFixed(0).padStart(8),
-      String(r.p50).padStart(7),
-      String(r.p99).padStart(7),
-      (ratio !== null ? ratio.toFixed(3) : "-").padStart(9),
-      (overSelect(r.key)?.toFixed(3) ?? "-").padStart(10),
-      (r.serverCpuMsPerRequest !== null ? (r.serverCpuMsPerRequest * 1000).toFixed(0) : "-").padStart(11),
-      (r.db ? r.db.transactions.toFixed(3) : "-").padStart(10),
-      (r.db ? r.db.rowsWritten.toFixed(3) : "-").padStart(9),
-      ` ${Object.entries(r.statuses)
-        .map(([code, count]) => `${code}×${count}`)
-        .join(" ")}`,
-    );
-  }
-  const ratios = {
-    vaultOverHealthz: rpsRatio("vault"),
-    unauthenticatedOverHealthz: rpsRatio("unauthenticated"),
-    credentialsOverHealthz: rpsRatio("credentials"),
-    // The same ratio from CPU time per request (healthz's cost ÷ the target's): robust to the machine's load.
-    vaultCpuOverHealthz: cpuRatio("vault"),
-    unauthenticatedCpuOverHealthz: cpuRatio("unauthenticated"),
-    // Against the same database work done bare (bare-https-select): what the framework costs.
-    vaultOverBareHttpsSelect: overSelect("vault"),
-    vaultCpuOverBareHttpsSelect: cpuOverSelect("vault"),
-    bareHttpsSelectOverHealthz: rpsRatio("bare-https-select"),
-    ...(baselineRoot
+  /** Prints one round's table and returns its ratios (null where a target was not run). */
+  function roundRatios(results: Result[], round: number) {
+    const rps = (key: string) => results.find((r) => r.key === key)?.rps;
+    const cpu = (key: string) => results.find((r) => r.key === key)?.serverCpuMsPerRequest ?? null;
+    /** The same server's /healthz: each target is compared with its own server's. */
+    const healthzOf = (key: string) => (key.includes("@") ? `healthz@${key.split("@")[1]}` : "healthz");
+    const rpsRatio = (key: string) => (rps(healthzOf(key)) && rps(key) ? rps(key)! / rps(healthzOf(key))! : null);
+    const cpuRatio = (key: string) => (cpu(healthzOf(key)) && cpu(key) ? cpu(healthzOf(key))! / cpu(key)! : null);
+    /** The vault read against the bare process doing only its SELECT (one for both servers). */
+    const overSelect = (key: string) => (key.startsWith("vault") && rps("bare-https-select") && rps(key) ? rps(key)! / rps("bare-https-select")! : null);
+    const cpuOverSelect = (key: string) => (cpu("bare-https-select") && cpu(key) ? cpu("bare-https-select")! / cpu(key)! : null);
+    console.log(`\n${rounds > 1 ? `round ${round + 1} of ${rounds}: ` : ""}${seconds} s per target, ${connections} connections, loopback, ${cpus().length} cores, load ${loadavg()[0]!.toFixed(1)}, ${new Date().toISOString()}\n`);
+    console.log("target".padEnd(65), "req/s".padStart(8), "p50 ms".padStart(7), "p99 ms".padStart(7), "÷healthz".padStart(9), "÷bare-sel".padStart(10), "cpu µs/req".padStart(11), "db tx/req".padStart(10), "rows/req".padStart(9), " statuses");
+    for (const r of results) {
+      const ratio = rpsRatio(r.key);
+      console.log(
+        r.name.padEnd(65),
+        r.rps.toFixed(0).padStart(8),
+        String(r.p50).padStart(7),
+        String(r.p99).padStart(7),
+        (ratio !== null ? ratio.toFixed(3) : "-").padStart(9),
+        (overSelect(r.key)?.toFixed(3) ?? "-").padStart(10),
+        (r.serverCpuMsPerRequest !== null ? (r.serverCpuMsPerRequest * 1000).toFixed(0) : "-").padStart(11),
+        (r.db ? r.db.transactions.toFixed(3) : "-").padStart(10),
+        (r.db ? r.db.rowsWritten.toFixed(3) : "-").padStart(9),
+        ` ${Object.entries(r.statuses)
+          .map(([code, count]) => `${code}×${count}`)
+          .join(" ")}`,
+      );
+    }
+    const ratios: RatioMap = {
+      vaultOverHealthz: rpsRatio("vault"),
+      unauthenticatedOverHealthz: rpsRatio("unauthenticated"),
+      credentialsOverHealthz: rpsRatio("credentials"),
+      // The same ratio from CPU time per request (healthz's cost ÷ the target's): robust to the machine's load.
+      vaultCpuOverHealthz: cpuRatio("vault"),
+      unauthenticatedCpuOverHealthz: cpuRatio("unauthenticated"),
+      // Against the same database work done bare (bare-https-select): what the framework costs.
+      vaultOverBareHttpsSelect: overSelect("vault"),
+      vaultCpuOverBareHttpsSelect: cpuOverSelect("vault"),
+      bareHttpsSelectOverHealthz: rpsRatio("bare-https-select"),
+    };
+    const baseline: RatioMap | undefined = baselineRoot
       ? {
-          baseline: {
-            vaultOverHealthz: rpsRatio("vault@baseline"),
-            unauthenticatedOverHealthz: rpsRatio("unauthenticated@baseline"),
-            credentialsOverHealthz: rpsRatio("credentials@baseline"),
-            vaultCpuOverHealthz: cpuRatio("vault@baseline"),
-            unauthenticatedCpuOverHealthz: cpuRatio("unauthenticated@baseline"),
-            vaultOverBareHttpsSelect: overSelect("vault@baseline"),
-            vaultCpuOverBareHttpsSelect: cpuOverSelect("vault@baseline"),
-          },
+          vaultOverHealthz: rpsRatio("vault@baseline"),
+          unauthenticatedOverHealthz: rpsRatio("unauthenticated@baseline"),
+          credentialsOverHealthz: rpsRatio("credentials@baseline"),
+          vaultCpuOverHealthz: cpuRatio("vault@baseline"),
+          unauthenticatedCpuOverHealthz: cpuRatio("unauthenticated@baseline"),
+          vaultOverBareHttpsSelect: overSelect("vault@baseline"),
+          vaultCpuOverBareHttpsSelect: cpuOverSelect("vault@baseline"),
         }
-      : {}),
+      : undefined;
+    return { ratios, baseline };
+  }
+
+  const perRound: { results: Result[]; ratios: RatioMap; baseline: RatioMap | undefined }[] = [];
+  for (let round = 0; round < rounds; round++) {
+    const results = await measureRound();
+    perRound.push({ results, ...roundRatios(results, round) });
+  }
+  /** Each ratio's median over the rounds (a round without the ratio does not count). */
+  const median = (values: (number | null)[]): number | null => {
+    const known = values.filter((v): v is number => v !== null).sort((a, b) => a - b);
+    if (known.length === 0) return null;
+    const middle = Math.floor(known.length / 2);
+    return known.length % 2 ? known[middle]! : (known[middle - 1]! + known[middle]!) / 2;
   };
-  console.log(`\nratios: ${JSON.stringify(ratios)}`);
+  const medians = (maps: RatioMap[]): RatioMap => Object.fromEntries(Object.keys(maps[0] ?? {}).map((name) => [name, median(maps.map((m) => m[name] ?? null))]));
+  const ratios = { ...medians(perRound.map((r) => r.ratios)), ...(baselineRoot ? { baseline: medians(perRound.map((r) => r.baseline ?? {})) } : {}) };
+  if (rounds > 1) {
+    console.log(`\nmedians over ${rounds} rounds (each round's value in brackets):`);
+    for (const [label, pick] of [["", (r: (typeof perRound)[number]) => r.ratios], ["baseline.", (r: (typeof perRound)[number]) => r.baseline ?? {}]] as const) {
+      const medianMap = medians(perRound.map(pick));
+      for (const [name, value] of Object.entries(medianMap)) {
+        if (value === null) continue;
+        const each = perRound.map((r) => pick(r)[name] ?? null);
+        console.log(`  ${(label + name).padEnd(43)} ${value.toFixed(3)}  [${each.map((v) => (v === null ? "-" : v.toFixed(3))).join(", ")}]`);
+      }
+    }
+  }
+  console.log(`\nratios${rounds > 1 ? " (medians)" : ""}: ${JSON.stringify(ratios)}`);
   const report = {
     benchmark: "http",
     at: new Date().toISOString(),
     machine: { cores: cpus().length, cpu: cpus()[0]?.model, node: process.version, loadavg1: loadavg()[0] },
     seconds,
     connections,
+    rounds,
     webIdleCpuMsPerSecond: webs[0]!.idleCpuMsPerSecond,
     ...(baselineRoot ? { baseline: { root: baselineRoot, webIdleCpuMsPerSecond: webs[1]!.idleCpuMsPerSecond } } : {}),
-    results,
+    results: perRound.flatMap((r, round) => r.results.map((result) => ({ round: round + 1, ...result }))),
     ratios,
+    roundRatios: perRound.map((r) => ({ ...r.ratios, ...(r.baseline ? { baseline: r.baseline } : {}) })),
   };
   mkdirSync(new URL("./results/", import.meta.url), { recursive: true });
   writeFileSync(new URL(`./results/http-${Date.now()}.json`, import.meta.url), `${JSON.stringify(report, null, 2)}\n`);
