@@ -12,6 +12,7 @@
  *   BENCH_SECONDS=5 BENCH_CONNECTIONS=20 ./qc pnpm --filter @qc/bench http
  *   BENCH_TARGETS=healthz,vault BENCH_CPU_PROF=/tmp/prof ./qc pnpm --filter @qc/bench http
  *
+ * Each target first gets BENCH_WARMUP_SECONDS (default 3) of unmeasured load, once per process.
  * BENCH_ROUNDS=N (default 1) runs the whole target list N times in a row and reports each ratio's
  * median beside every round's value: on a shared 2-vCPU machine one run's ratio can move by a
  * third from one minute to the next, so figures worth quoting are medians of several rounds.
@@ -43,6 +44,8 @@ const only = process.env.BENCH_TARGETS?.split(",").map((s) => s.trim());
 const cpuProfileDir = process.env.BENCH_CPU_PROF;
 const baselineRoot = process.env.BENCH_BASELINE ? resolve(process.env.BENCH_BASELINE) : undefined;
 const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 1));
+/** Unmeasured load before a process's first measured run: its JIT warm, not its first seconds timed. */
+const warmupSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
 process.env.NODE_TLS_REJECT_UNAUTHORIZED = "0"; // loopback, our own self-signed certificate
 
 function start(args: string[], env: Record<string, string>, readyWhen: RegExp, nodeFlags: string[] = [], cwd = root): Promise<ChildProcess> {
@@ -211,6 +214,7 @@ try {
   ];
 
   /** One pass over every wanted target, in order; a fresh bare-https-select just before the vault read. */
+  const warmed = new Set<string>();
   async function measureRound(): Promise<Result[]> {
     const list = [...targets];
     if (wanted("bare-https-select")) list.splice(Math.max(0, list.findIndex((t) => t.key.startsWith("vault"))), 0, await selectTarget());
@@ -218,6 +222,12 @@ try {
     for (const target of list) {
       if (!wanted(target.key.split("@")[0]!)) continue;
       process.stderr.write(`[bench] ${target.name}…\n`);
+      // Once per target and process (a bare SELECT server is new every round).
+      const warmKey = `${target.key}:${(target.web?.process ?? target.process ?? bare).pid}`;
+      if (warmupSeconds > 0 && !warmed.has(warmKey)) {
+        await autocannon({ url: target.url, connections, duration: warmupSeconds, headers: target.headers ?? {} });
+        warmed.add(warmKey);
+      }
       const countsDatabase = target.web !== undefined || target.usesDatabase === true;
       const before = countsDatabase ? await databaseCounters(databaseUrl) : null;
       const server = target.web?.process ?? target.process ?? bare;

@@ -18,9 +18,11 @@
  *   BENCH_SECONDS=5 BENCH_CONNECTIONS=10 ./qc exec tsx bench/transfers-create.ts
  *   BENCH_CPU_PROF=/tmp/prof ./qc exec tsx bench/transfers-create.ts   # V8 CPU profile of the web process
  *   BENCH_POOL_MAX=20 ./qc exec tsx bench/transfers-create.ts           # database connections per server (default 10)
+ *   BENCH_ROUNDS=3 ./qc exec tsx bench/transfers-create.ts              # the three targets 3 times; ratios are medians (≤ 5)
+ *   BENCH_WARMUP_SECONDS=0 …     # unmeasured load before each server's first measured run (default 3, ≤ 10)
  *
  * Uses DATABASE_URL when set, otherwise a throw-away embedded PostgreSQL. Bounded: at most
- * 3 × BENCH_SECONDS (≤ 25 s each) of load plus start-up. Writes bench/results/transfers-create-<time>.json.
+ * 3 × BENCH_SECONDS (≤ 25 s each) × BENCH_ROUNDS (≤ 5) of load, 3 warm-ups, and start-up. Writes bench/results/transfers-create-<time>.json.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -157,6 +159,8 @@ async function runBareRoundTripsServer(): Promise<void> {
 async function runBenchmark(): Promise<void> {
   const root = resolve(import.meta.dirname, "..");
   const seconds = Math.min(Number(process.env.BENCH_SECONDS ?? 10), 25);
+  const rounds = Math.min(Math.max(1, Number(process.env.BENCH_ROUNDS ?? 1)), 5);
+  const warmupSeconds = Math.min(Number(process.env.BENCH_WARMUP_SECONDS ?? 3), 10);
   const connections = Number(process.env.BENCH_CONNECTIONS ?? 20);
   process.env.NODE_TLS_REJECT_UNAUTHORIZED = "0"; // loopback, our own self-signed certificate
 
@@ -262,11 +266,11 @@ async function runBenchmark(): Promise<void> {
 
     progress("measuring");
     let sequence = 0;
-    const run = (url: string, headers: Record<string, string>, withKey: boolean) =>
+    const run = (url: string, headers: Record<string, string>, withKey: boolean, duration = seconds) =>
       autocannon({
         url,
         connections,
-        duration: seconds,
+        duration,
         method: "POST",
         headers: { "content-type": "application/json", ...headers },
         body,
@@ -286,16 +290,31 @@ async function runBenchmark(): Promise<void> {
     };
 
     /** The load, and the CPU time the serving process spent per request meanwhile. */
+    const warmed = new Set<ChildProcess>();
     const measure = async (name: string, server: ChildProcess, url: string, headers: Record<string, string>, withKey: boolean) => {
+      // Unmeasured load first, once per process: its JIT warm, not its first seconds timed (the web
+      // served only the counting creates before this).
+      if (warmupSeconds > 0 && !warmed.has(server)) {
+        await run(url, headers, withKey, warmupSeconds);
+        warmed.add(server);
+      }
       const cpuBefore = processCpuMs(server.pid);
       const result = await run(url, headers, withKey);
       const cpuAfter = processCpuMs(server.pid);
       const cpuUsPerRequest = cpuBefore !== null && cpuAfter !== null ? ((cpuAfter - cpuBefore) * 1000) / (result.requests.total || 1) : null;
       return { ...summarize(name, result), serverCpuUsPerRequest: cpuUsPerRequest };
     };
-    const bare = await measure("bare node:https, one INSERT", children[0]!, `https://127.0.0.1:${barePort}/`, {}, false);
-    const roundTrips = await measure("bare node:https, the create's round trips", children[1]!, `https://127.0.0.1:${roundTripsPort}/`, {}, true);
-    const create = await measure("web POST /v1/transactions", web, `${base}/v1/transactions`, { authorization }, true);
+    type Measured = Awaited<ReturnType<typeof measure>>;
+    // BENCH_ROUNDS: the three targets again, in the same order, each round; ratios are medians.
+    const perRound: { bare: Measured; roundTrips: Measured; create: Measured }[] = [];
+    for (let round = 0; round < rounds; round++) {
+      if (rounds > 1) progress(`round ${round + 1} of ${rounds}`);
+      perRound.push({
+        bare: await measure("bare node:https, one INSERT", children[0]!, `https://127.0.0.1:${barePort}/`, {}, false),
+        roundTrips: await measure("bare node:https, the create's round trips", children[1]!, `https://127.0.0.1:${roundTripsPort}/`, {}, true),
+        create: await measure("web POST /v1/transactions", web, `${base}/v1/transactions`, { authorization }, true),
+      });
+    }
     // One snapshot for the three counts, after the last in-flight request had time to commit:
     // one row, one check job and one stored 201 per accepted key.
     await new Promise((r) => setTimeout(r, 2000));
@@ -313,25 +332,38 @@ async function runBenchmark(): Promise<void> {
 
     // A ratio against a target that failed its requests measures the failure: refuse to report one
     // (a baseline answering 500s once read as a create 1.5× faster than its own round trips).
-    const failed = [bare, roundTrips, create].filter((r) => r.errors > 0 || Object.keys(r.statuses).some((code) => code !== "201"));
+    const failed = perRound.flatMap((r) => [r.bare, r.roundTrips, r.create]).filter((r) => r.errors > 0 || Object.keys(r.statuses).some((code) => code !== "201"));
     if (failed.length > 0) {
       throw new Error(`every request must answer 201; ${failed.map((r) => `${r.name}: ${JSON.stringify(r.statuses)}, ${r.errors} errors`).join("; ")}`);
     }
-    const ratio = create.rps / bare.rps;
-    const ratioOverRoundTrips = create.rps / roundTrips.rps;
-    const nameWidth = Math.max(34, ...[bare, roundTrips, create].map((r) => r.name.length));
-    console.log(`\n${seconds} s per target, ${connections} connections, pool ${POOL_MAX} per server, loopback, ${cpus().length} cores, load ${loadavg()[0]!.toFixed(1)}, ${new Date().toISOString()}\n`);
+    const median = (values: number[]) => {
+      const sorted = [...values].sort((a, b) => a - b);
+      const middle = Math.floor(sorted.length / 2);
+      return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+    };
+    const ratios = perRound.map((r) => ({ ratio: r.create.rps / r.bare.rps, ratioOverRoundTrips: r.create.rps / r.roundTrips.rps }));
+    const ratio = median(ratios.map((r) => r.ratio));
+    const ratioOverRoundTrips = median(ratios.map((r) => r.ratioOverRoundTrips));
+    const nameWidth = Math.max(34, ...Object.values(perRound[0]!).map((r) => r.name.length));
+    console.log(`\n${seconds} s per target${rounds > 1 ? `, ${rounds} rounds` : ""}, ${connections} connections, pool ${POOL_MAX} per server, loopback, ${cpus().length} cores, load ${loadavg()[0]!.toFixed(1)}, ${new Date().toISOString()}\n`);
     console.log("target".padEnd(nameWidth), "req/s".padStart(8), "p50 ms".padStart(7), "p99 ms".padStart(7), "cpu µs/req".padStart(11), " statuses");
-    for (const r of [bare, roundTrips, create]) {
-      const cpu = r.serverCpuUsPerRequest === null ? "—" : r.serverCpuUsPerRequest.toFixed(0);
-      console.log(r.name.padEnd(nameWidth), r.rps.toFixed(0).padStart(8), String(r.p50).padStart(7), String(r.p99).padStart(7), cpu.padStart(11), ` ${Object.entries(r.statuses).map(([c, n]) => `${c}×${n}`).join(" ")}`);
-    }
+    perRound.forEach(({ bare, roundTrips, create }, round) => {
+      if (rounds > 1) console.log(`round ${round + 1}`);
+      for (const r of [bare, roundTrips, create]) {
+        const cpu = r.serverCpuUsPerRequest === null ? "—" : r.serverCpuUsPerRequest.toFixed(0);
+        console.log(r.name.padEnd(nameWidth), r.rps.toFixed(0).padStart(8), String(r.p50).padStart(7), String(r.p99).padStart(7), cpu.padStart(11), ` ${Object.entries(r.statuses).map(([c, n]) => `${c}×${n}`).join(" ")}`);
+      }
+    });
     console.log(`\nstatements (round trips) per create, web process, ${statements.creates} sequential creates: ${statements.perCreate.toFixed(2)}; database transactions per create: ${statements.transactionsPerCreate.toFixed(2)}`);
     for (const [text, count] of statements.byStatement) console.log(`  ${(count / statements.creates).toFixed(2).padStart(6)}  ${text.slice(0, 140)}`);
     const roundTripStatements = Object.values(ROUND_TRIPS);
     console.log(`\nstatements (round trips) per request, bare round-trips baseline: ${roundTripStatements.length}, one database transaction`);
     for (const text of roundTripStatements) console.log(`  ${(1).toFixed(2).padStart(6)}  ${text.slice(0, 140)}`);
-    console.log(`\ncreate ÷ bare insert: ${ratio.toFixed(3)}; create ÷ bare round trips: ${ratioOverRoundTrips.toFixed(3)}; rows stored ${stored}, check jobs ${jobs}, idempotency keys by stored status ${JSON.stringify(idempotencyKeys)}`);
+    const each = (pick: (r: (typeof ratios)[number]) => number) => (rounds > 1 ? ` [${ratios.map((r) => pick(r).toFixed(3)).join(", ")}]` : "");
+    console.log(
+      `\ncreate ÷ bare insert${rounds > 1 ? " (median)" : ""}: ${ratio.toFixed(3)}${each((r) => r.ratio)}; create ÷ bare round trips: ${ratioOverRoundTrips.toFixed(3)}${each((r) => r.ratioOverRoundTrips)}`,
+    );
+    console.log(`rows stored ${stored}, check jobs ${jobs}, idempotency keys by stored status ${JSON.stringify(idempotencyKeys)}`);
     console.log(`bare round trips: job rows ${bareJobs}, stored answers ${bareKeys} (one each per request it accepted, the ones still in flight when the load stopped included)`);
     const report = {
       benchmark: "transfers-create",
@@ -340,9 +372,11 @@ async function runBenchmark(): Promise<void> {
       seconds,
       connections,
       poolMax: POOL_MAX,
-      results: [bare, roundTrips, create],
+      rounds,
+      results: perRound.flatMap((r, round) => [r.bare, r.roundTrips, r.create].map((result) => ({ round: round + 1, ...result }))),
       ratio,
       ratioOverRoundTrips,
+      roundRatios: ratios,
       statementsPerCreate: statements.perCreate,
       transactionsPerCreate: statements.transactionsPerCreate,
       statements: Object.fromEntries(statements.byStatement.map(([text, count]) => [text, count / statements.creates])),
