@@ -56,11 +56,36 @@ interface CachedKey {
   loadedAt: number;
 }
 
+/** How long this process's caches skip a subject it changed itself (see `changedHere`). */
+const LOCAL_CHANGE_MS = 10_000;
+/** Subjects changed by this process → until when its caches skip them (ms epoch). */
+const localChanges = new Map<string, number>();
+
+/**
+ * Whether this process changed `subject` in the last LOCAL_CHANGE_MS. A change's notification
+ * reaches this process's own LISTEN connection a moment after the commit, which can be after
+ * the caller has its answer and sent its next request: the caches skip the subject meanwhile,
+ * so a revocation or a new allowlist applies to the very next request on the instance that made
+ * it (read your own writes), not "within milliseconds". Other instances rely on the notification.
+ */
+function changedHere(subject: string): boolean {
+  const until = localChanges.get(subject);
+  if (until === undefined) return false;
+  if (until > Date.now()) return true;
+  localChanges.delete(subject);
+  return false;
+}
+
 /**
  * Announces a credential or tenant-setting change to every instance's caches. Call inside the
- * transaction that makes the change: PostgreSQL delivers the notification only on commit.
+ * transaction that makes the change: PostgreSQL delivers the notification only on commit. This
+ * process's caches skip the subject from now on (before the commit, so a read racing the commit
+ * is not cached either) until its notification has surely arrived.
  */
 export async function announceAuthChange(tx: Executor, subject: `key:${string}` | `tenant:${string}`): Promise<void> {
+  const now = Date.now();
+  if (localChanges.size >= 10_000) for (const [changed, until] of localChanges) if (until <= now) localChanges.delete(changed);
+  localChanges.set(subject, now + LOCAL_CHANGE_MS);
   await notifyChannel(tx, { channel: AUTH_CHANNEL, payload: subject });
 }
 
@@ -93,6 +118,11 @@ export class Authenticator {
   private closed = false;
   private relistenTimer?: NodeJS.Timeout;
   private relistenDelayMs = LISTENER_RETRY_MIN_MS;
+  /**
+   * Bumped by every invalidation: a read that was in flight when one arrived may hold the old
+   * record, so it answers its request but is not cached.
+   */
+  private generation = 0;
 
   constructor(private readonly options: AuthenticatorOptions) {
     this.lockout = options.lockout ?? DEFAULT_LOCKOUT;
@@ -142,6 +172,7 @@ export class Authenticator {
     this.listener = client;
     this.keys.clear();
     this.allowlists.clear();
+    this.generation++;
     this.listening = true;
     this.relistenDelayMs = LISTENER_RETRY_MIN_MS;
   }
@@ -169,6 +200,7 @@ export class Authenticator {
   }
 
   invalidate(subject: string): void {
+    this.generation++;
     if (subject.startsWith("key:")) this.keys.delete(subject.slice(4));
     else if (subject.startsWith("tenant:")) this.allowlists.delete(subject.slice(7));
   }
@@ -231,15 +263,17 @@ export class Authenticator {
   }
 
   private async loadKey(keyId: string): Promise<CachedKey | undefined> {
+    const subject = `key:${keyId}`;
     const cached = this.keys.get(keyId);
-    if (cached && this.cacheUsable() && Date.now() - cached.loadedAt < KEY_CACHE_TTL_MS) return cached;
+    if (cached && this.cacheUsable() && Date.now() - cached.loadedAt < KEY_CACHE_TTL_MS && !changedHere(subject)) return cached;
+    const generation = this.generation;
     const row = await findApiKeyCredential(this.options.database.db, { keyId });
     if (!row) {
       this.keys.delete(keyId);
       return undefined;
     }
     const entry: CachedKey = { ...row, scopes: row.scopes as Scope[], loadedAt: Date.now() };
-    this.keys.set(keyId, entry);
+    if (generation === this.generation && !changedHere(subject)) this.keys.set(keyId, entry);
     return entry;
   }
 
@@ -311,10 +345,12 @@ export class Authenticator {
 
   /** The tenant's allowlist CIDRs (empty: all allowed), cached and invalidated on change. */
   async allowlist(tenantId: string): Promise<string[]> {
+    const subject = `tenant:${tenantId}`;
     const cached = this.allowlists.get(tenantId);
-    if (cached && this.cacheUsable() && Date.now() - cached.loadedAt < KEY_CACHE_TTL_MS) return cached.entries;
+    if (cached && this.cacheUsable() && Date.now() - cached.loadedAt < KEY_CACHE_TTL_MS && !changedHere(subject)) return cached.entries;
+    const generation = this.generation;
     const entries = (await listIpAllowlistEntries(this.options.database.db, { tenantId })).map((entry) => entry.cidr);
-    this.allowlists.set(tenantId, { entries, loadedAt: Date.now() });
+    if (generation === this.generation && !changedHere(subject)) this.allowlists.set(tenantId, { entries, loadedAt: Date.now() });
     return entries;
   }
 
