@@ -3,12 +3,13 @@
  *
  *   bare-server.ts <httpPort> <httpsPort> <certB64> <keyB64>
  *     the least a Node server can do per request, over plain HTTP and over TLS;
- *   bare-server.ts --select <httpsPort> <certB64> <keyB64> <databaseUrl> <tenantId> <vaultId>
+ *   bare-server.ts --select <httpsPort> <certB64> <keyB64> <databaseUrl> <tenantId> <vaultId> [--pool]
  *     node:https answering `GET /<vaultId>` with the web's vault read and nothing else: the same
  *     SQL text as `findVaultRow` (packages/db/src/queries/vaults.ts), as the same named prepared
- *     statement, on a node-postgres pool of the web's default size, for the tenant given; 200
- *     with the row as JSON. The database work of `GET /v1/vault/accounts/{id}` without the
- *     framework around it.
+ *     statement, on what the web runs it on (@qc/db's pipelined read connections, as many as the
+ *     web's default), for the tenant given; 200 with the row as JSON. The database work of
+ *     `GET /v1/vault/accounts/{id}` without the framework around it. With `--pool`, on a
+ *     node-postgres pool of the web's default size instead (how the web ran it before).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { createServer as createTlsServer } from "node:https";
@@ -30,17 +31,26 @@ if (process.argv[2] === "--select") {
   runStaticServers(process.argv.slice(2));
 }
 
-async function runSelectServer([httpsPort, certB64, keyB64, databaseUrl, tenantId, vaultId]: string[]): Promise<void> {
-  // The database package only for its node-postgres pool (the web's driver and pool settings).
-  const { and, createDatabase, eq, schema, sql } = await import("@qc/db");
-  const { db, pool } = createDatabase({ url: databaseUrl!, poolMax: 10, applicationName: "qc-bench-bare-select" });
+async function runSelectServer([httpsPort, certB64, keyB64, databaseUrl, tenantId, vaultId, mode]: string[]): Promise<void> {
+  // The database package only for its node-postgres pool and pipelined reads (the web's driver and settings).
+  const { and, createDatabase, eq, PipelinedReads, readDbEnv, schema, sql } = await import("@qc/db");
+  const { db, pool } = createDatabase({ url: databaseUrl!, poolMax: 10, pipelinedReads: 0, applicationName: "qc-bench-bare-select" });
   const built = db
     .select()
     .from(schema.vaults)
     .where(and(eq(schema.vaults.id, sql.placeholder("vaultId")), eq(schema.vaults.tenantId, sql.placeholder("tenantId"))))
     .toSQL().sql;
   if (built !== FIND_VAULT_SQL) throw new Error(`the vault read's SQL changed; update FIND_VAULT_SQL in bench/bare-server.ts to:\n${built}`);
-  const findVault = (id: string) => pool.query({ name: FIND_VAULT_NAME, text: FIND_VAULT_SQL, values: [id, tenantId] });
+  const reads =
+    mode === "--pool"
+      ? pool
+      : new PipelinedReads({
+          connectionString: databaseUrl!,
+          connections: readDbEnv().DB_PIPELINED_READS,
+          applicationName: "qc-bench-bare-select/reads",
+          connectionTimeoutMillis: 5_000,
+        });
+  const findVault = (id: string) => reads.query({ name: FIND_VAULT_NAME, text: FIND_VAULT_SQL, values: [id, tenantId] });
 
   // The vault must be there, or every request would be a cheap 404.
   if ((await findVault(vaultId!)).rowCount !== 1) throw new Error(`vault ${vaultId} of tenant ${tenantId} not found`);

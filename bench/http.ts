@@ -4,9 +4,11 @@
  * the same run, on loopback only. Also counts what each target cost the database (transactions
  * and rows written per request, from pg_stat_database), so "a write per request" shows.
  * The vault read is also compared with `bare-https-select`, a bare node:https process doing the
- * same database work (the web's vault SELECT: same text, same prepared statement, a pool of 10)
- * and nothing else: `vault ÷ healthz` charges the route for its query's round trip as well,
- * `vault ÷ bare-https-select` only for what the framework adds around it.
+ * same database work (the web's vault SELECT: same text, same prepared statement, on @qc/db's
+ * pipelined read connections as the web runs it) and nothing else: `vault ÷ healthz` charges the
+ * route for its query's round trip as well, `vault ÷ bare-https-select` only for what the
+ * framework adds around it. `bare-https-select-pool` is the same on a node-postgres pool of 10
+ * (one query per checked-out connection, how the web read before pipelined reads).
  *
  *   ./qc pnpm --filter @qc/bench http            # 10 s per target, 50 connections
  *   BENCH_SECONDS=5 BENCH_CONNECTIONS=20 ./qc pnpm --filter @qc/bench http
@@ -16,12 +18,14 @@
  * BENCH_ROUNDS=N (default 1) runs the whole target list N times in a row and reports each ratio's
  * median beside every round's value: on a shared 2-vCPU machine one run's ratio can move by a
  * third from one minute to the next, so figures worth quoting are medians of several rounds.
- * BENCH_TARGETS picks targets by key (bare-http, bare-https, bare-https-select, healthz,
+ * BENCH_TARGETS picks targets by key (bare-http, bare-https, bare-https-select, bare-https-select-pool, healthz,
  * unauthenticated, vault, credentials); BENCH_CPU_PROF writes a V8 CPU profile of the web
  * process into that directory when it stops (open it in Chrome DevTools or speedscope).
  * BENCH_BASELINE=<another checkout> (e.g. `git archive HEAD` unpacked, node_modules linked)
  * starts that checkout's web server too, on the same database and key, and runs every web target
  * against both, alternating: a before/after measured in the same minutes, under the same load.
+ * BENCH_WEB_NODE_FLAGS="…" passes Node flags to this checkout's web process only (not the
+ * baseline's): with BENCH_BASELINE pointing at this same checkout, a paired test of a flag.
  * Uses DATABASE_URL when set, otherwise a throw-away embedded PostgreSQL.
  * Writes bench/results/http-<time>.json.
  */
@@ -44,6 +48,8 @@ const only = process.env.BENCH_TARGETS?.split(",").map((s) => s.trim());
 const cpuProfileDir = process.env.BENCH_CPU_PROF;
 const baselineRoot = process.env.BENCH_BASELINE ? resolve(process.env.BENCH_BASELINE) : undefined;
 const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 1));
+/** Node flags for this checkout's web process only (not a baseline's): e.g. GC settings, paired with BENCH_BASELINE. */
+const webNodeFlags = process.env.BENCH_WEB_NODE_FLAGS?.split(" ").filter(Boolean) ?? [];
 /** Unmeasured load before a process's first measured run: its JIT warm, not its first seconds timed. */
 const warmupSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
 process.env.NODE_TLS_REJECT_UNAUTHORIZED = "0"; // loopback, our own self-signed certificate
@@ -142,7 +148,7 @@ try {
         LOCKOUT_FAILURES: "1000000000",
       },
       /web listening/,
-      cpuProfileDir && label === "" ? ["--cpu-prof", `--cpu-prof-dir=${cpuProfileDir}`] : [],
+      [...(cpuProfileDir && label === "" ? ["--cpu-prof", `--cpu-prof-dir=${cpuProfileDir}`] : []), ...(label === "" ? webNodeFlags : [])],
       cwd,
     );
     children.push(process_);
@@ -191,17 +197,27 @@ try {
    * (the same minutes' load): its own process, the same tenant and vault. It stops after its run
    * (see below), so each round starts its own.
    */
-  async function selectTarget(): Promise<Target> {
+  async function selectTarget(pool: boolean): Promise<Target> {
     const selectPort = await freePort();
     const selectServer = await start(
-      ["bench/bare-server.ts", "--select", String(selectPort), Buffer.from(pems.cert).toString("base64"), Buffer.from(pems.key).toString("base64"), databaseUrl, tenant!.id, vault.id],
+      [
+        "bench/bare-server.ts",
+        "--select",
+        String(selectPort),
+        Buffer.from(pems.cert).toString("base64"),
+        Buffer.from(pems.key).toString("base64"),
+        databaseUrl,
+        tenant!.id,
+        vault.id,
+        ...(pool ? ["--pool"] : []),
+      ],
       {},
       /ready/,
     );
     children.push(selectServer);
     return {
-      key: "bare-https-select",
-      name: "bare node:https GET /{id}, the vault SELECT (pg)",
+      key: pool ? "bare-https-select-pool" : "bare-https-select",
+      name: `bare node:https GET /{id}, the vault SELECT (${pool ? "pg pool" : "pipelined"})`,
       url: `https://127.0.0.1:${selectPort}/${vault.id}`,
       process: selectServer,
       usesDatabase: true,
@@ -213,11 +229,13 @@ try {
     ...webTargetList,
   ];
 
-  /** One pass over every wanted target, in order; a fresh bare-https-select just before the vault read. */
+  /** One pass over every wanted target, in order; fresh bare SELECT servers just before the vault read. */
   const warmed = new Set<string>();
   async function measureRound(): Promise<Result[]> {
     const list = [...targets];
-    if (wanted("bare-https-select")) list.splice(Math.max(0, list.findIndex((t) => t.key.startsWith("vault"))), 0, await selectTarget());
+    const beforeVault = () => Math.max(0, list.findIndex((t) => t.key.startsWith("vault")));
+    if (wanted("bare-https-select-pool")) list.splice(beforeVault(), 0, await selectTarget(true));
+    if (wanted("bare-https-select")) list.splice(beforeVault(), 0, await selectTarget(false));
     const results: Result[] = [];
     for (const target of list) {
       if (!wanted(target.key.split("@")[0]!)) continue;
@@ -301,6 +319,7 @@ try {
       vaultOverBareHttpsSelect: overSelect("vault"),
       vaultCpuOverBareHttpsSelect: cpuOverSelect("vault"),
       bareHttpsSelectOverHealthz: rpsRatio("bare-https-select"),
+      bareHttpsSelectPoolOverHealthz: rpsRatio("bare-https-select-pool"),
     };
     const baseline: RatioMap | undefined = baselineRoot
       ? {

@@ -3,7 +3,7 @@ import { Writable } from "node:stream";
 import { AppError, serviceConfig } from "@qc/core";
 import { createKeyFixture, createTenantFixture, type TenantFixture } from "@qc/core/testing";
 import { eq, schema, sql } from "@qc/db";
-import { useTestDatabase } from "@qc/db/testing";
+import { recordPreparedStatements, useTestDatabase } from "@qc/db/testing";
 import { TRPCError } from "@trpc/server";
 import pino from "pino";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -83,25 +83,17 @@ describe("procedure tiers", () => {
       }),
   });
 
-  /** The names of the prepared statements the procedures' pool sends while recording. */
-  const prepared: string[] = [];
-  let recording = false;
+  /** The names of the prepared statements sent while recording (pool and pipelined reads alike). */
+  const statements = recordPreparedStatements();
 
   beforeAll(async () => {
-    // Every connection the pool opens, before any is opened: a statement sent by name is a
-    // prepared one (./prepared in @qc/db), so its name tells which query made the round trip.
-    t.pool.on("connect", (client) => {
-      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-      (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args) => {
-        const first = args[0] as { name?: string } | string | undefined;
-        if (recording && typeof first === "object" && first?.name) prepared.push(first.name);
-        return query(...args);
-      };
-    });
     deps = await createAppDeps({ database: t, databaseUrl: t.url, log, config: { ...serviceConfig(), apiKeyPepper: pepper } });
     tenant = await createTenantFixture({ db: t.db, pepper });
   });
-  afterAll(() => deps.close());
+  afterAll(async () => {
+    statements.restore();
+    await deps.close();
+  });
   beforeEach(() => {
     lines.length = 0;
     runs = 0;
@@ -214,16 +206,7 @@ describe("procedure tiers", () => {
     const mover = await createTenantFixture({ db: t.db, pepper });
     const setStatus = (status: "PENDING_VERIFICATION" | "VERIFIED" | "REJECTED") => t.db.update(schema.tenants).set({ status }).where(eq(schema.tenants.id, mover.tenantId));
     const move = (headers: Record<string, string>, amount = "1") => router.createCaller(contextFor({ authorization: mover.authorization, ...headers })).move({ amount });
-    const statementsOf = async (call: () => Promise<unknown>) => {
-      prepared.length = 0;
-      recording = true;
-      try {
-        await call().catch(() => undefined);
-      } finally {
-        recording = false;
-      }
-      return [...prepared];
-    };
+    const statementsOf = (call: () => Promise<unknown>) => statements.during(call);
     const key = `k-${randomUUID()}`;
 
     // Verified: the key's own answers, as before.

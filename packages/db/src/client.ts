@@ -6,6 +6,7 @@ import { is } from "drizzle-orm";
 import { PgTransaction } from "drizzle-orm/pg-core";
 import ws from "ws";
 import { readDbEnv } from "./env";
+import { PipelinedReads } from "./pipelined-reads";
 
 /**
  * Both drivers expose the same drizzle PostgreSQL API; the node-postgres type is the common one.
@@ -35,6 +36,17 @@ export function driverConnection(db: Executor): DriverConnection | undefined {
   return typeof client === "object" && client !== null && typeof (client as { query?: unknown }).query === "function" ? (client as DriverConnection) : undefined;
 }
 
+/**
+ * The drizzle handle over a database's pipelined read connections (./pipelined-reads), for the
+ * request path's standalone reads (`preparedRead`). Absent for the Neon driver, whose
+ * pg-compatible client has no pipeline mode, and when DB_PIPELINED_READS is 0: those reads then
+ * run on the pool.
+ */
+const pipelinedReadHandles = new WeakMap<Database, Database>();
+export function pipelinedReadHandle(db: Database): Database | undefined {
+  return pipelinedReadHandles.get(db);
+}
+
 export interface DatabaseHandle {
   db: Database;
   driver: DbDriver;
@@ -51,6 +63,8 @@ export interface CreateDatabaseOptions {
   poolMax?: number;
   /** Application name shown in pg_stat_activity. */
   applicationName?: string;
+  /** Connections for pipelined reads (node-postgres only; 0: none, those reads use the pool). */
+  pipelinedReads?: number;
 }
 
 /** Neon is chosen for neon.tech hosts or when DB_DRIVER=neon; node-postgres otherwise. */
@@ -90,22 +104,26 @@ export function createDatabase(options: CreateDatabaseOptions): DatabaseHandle {
       close: () => pool.end(),
     };
   }
-  const pool = new pg.Pool({
-    connectionString: options.url,
-    max,
-    application_name: options.applicationName ?? "quantum-custody",
-    connectionTimeoutMillis: 5_000,
-  });
+  const applicationName = options.applicationName ?? "quantum-custody";
+  const pool = new pg.Pool({ connectionString: options.url, max, application_name: applicationName, connectionTimeoutMillis: 5_000 });
   pool.on("error", () => {});
   // An error on a checked-out connection (server restart, admin shutdown) must fail that
   // query, not the process: without a listener node-postgres rethrows it as uncaught.
   pool.on("connect", (client) => client.on("error", () => {}));
   const db = drizzleNodePg({ client: pool });
+  const readConnections = options.pipelinedReads ?? env.DB_PIPELINED_READS;
+  const reads =
+    readConnections > 0
+      ? new PipelinedReads({ connectionString: options.url, connections: readConnections, applicationName: `${applicationName}/reads`, connectionTimeoutMillis: 5_000 })
+      : undefined;
+  if (reads) pipelinedReadHandles.set(db, drizzleNodePg({ client: reads as unknown as pg.Pool }));
   return {
     db,
     driver,
     pool,
     query: async (text, values) => (await pool.query(text, values)) as never,
-    close: () => pool.end(),
+    close: async () => {
+      await Promise.all([pool.end(), reads?.end()]);
+    },
   };
 }

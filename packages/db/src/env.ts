@@ -8,6 +8,8 @@ const schema = z.object({
   // "host:port/path"; the target address is appended as ?address=host:port.
   NEON_WS_PROXY: z.string().optional(),
   DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+  // Connections for the request path's pipelined reads (node-postgres), beside the pool; 0: none.
+  DB_PIPELINED_READS: z.coerce.number().int().min(0).max(32).default(2),
 });
 
 export type DbEnv = z.infer<typeof schema>;

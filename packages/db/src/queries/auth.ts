@@ -1,7 +1,7 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Executor } from "../client";
 import { apiKeys, sessions } from "../schema/identity";
-import { preparedQuery } from "./prepared";
+import { preparedRead } from "./prepared";
 
 /*
  * What authentication reads on every request: a key by its id (cached by the Authenticator), a
@@ -24,7 +24,7 @@ export interface ApiKeyCredentialRow {
 }
 
 export async function findApiKeyCredential(db: Executor, params: { keyId: string }): Promise<ApiKeyCredentialRow | undefined> {
-  const [row] = await preparedQuery(db, "qc_find_api_key", (executor) =>
+  const [row] = await preparedRead(db, "qc_find_api_key", (executor) =>
     executor
       .select({
         tenantId: apiKeys.tenantId,
@@ -52,7 +52,7 @@ export interface SessionCredentialRow {
 
 /** Every dashboard request reads its session: a prepared statement (./prepared). */
 export async function findSessionByTokenHash(db: Executor, params: { tokenHash: string }): Promise<SessionCredentialRow | undefined> {
-  const [row] = await preparedQuery(db, "qc_find_session", (executor) =>
+  const [row] = await preparedRead(db, "qc_find_session", (executor) =>
     executor
       .select({ id: sessions.id, userId: sessions.userId, tenantId: sessions.tenantId, expiresAt: sessions.expiresAt, lastSeenAt: sessions.lastSeenAt, revokedAt: sessions.revokedAt })
       .from(sessions)

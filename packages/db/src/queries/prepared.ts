@@ -1,6 +1,6 @@
 import { getTableColumns, is, sql, type Column, type SQL, type Table } from "drizzle-orm";
 import { PgDialect, PgTransaction } from "drizzle-orm/pg-core";
-import { driverConnection, type Executor } from "../client";
+import { driverConnection, pipelinedReadHandle, type Database, type Executor } from "../client";
 
 /**
  * The hot queries of the request path (docs/performance.md) as named prepared statements:
@@ -28,6 +28,18 @@ export function preparedQuery<Q>(db: Executor, name: string, build: (db: Executo
   let query = queries.get(name) as Q | undefined;
   if (query === undefined) queries.set(name, (query = build(db)));
   return query;
+}
+
+/**
+ * `preparedQuery` for a single read-only statement: called with the database handle (not a
+ * transaction), it runs on the handle's pipelined read connections (../pipelined-reads) where
+ * there are some, on the pool otherwise; inside a transaction it runs in the transaction. Only a
+ * plain SELECT belongs here: nothing that writes, locks rows (FOR UPDATE/SHARE) or sets session
+ * state.
+ */
+export function preparedRead<Q>(db: Executor, name: string, build: (db: Executor) => Q): Q {
+  const reads = is(db, PgTransaction) ? undefined : pipelinedReadHandle(db as Database);
+  return preparedQuery(reads ?? db, name, build);
 }
 
 const dialect = new PgDialect();

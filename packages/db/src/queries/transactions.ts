@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gte, inArray, isNotNull, lt, lte, notInArray, or, sql } from "drizzle-orm";
 import type { Executor } from "../client";
 import { assetVisibleTo } from "./assets";
-import { insertColumns, preparedQuery, preparedStatement, rowValues } from "./prepared";
+import { insertColumns, preparedQuery, preparedRead, preparedStatement, rowValues } from "./prepared";
 import { updateWhereStatus } from "./status";
 import type { AuditRow } from "./audit";
 import type { InsertOutboxEventParams } from "./events";
@@ -15,7 +15,15 @@ export type TransactionSubStatusValue = NonNullable<TransactionRow["subStatus"]>
 
 /** The tenant's transaction, or undefined (also for another tenant's id). */
 export async function findTransaction(db: Executor, tenantId: string, transactionId: string): Promise<TransactionRow | undefined> {
-  const [row] = await db.select().from(transactions).where(and(eq(transactions.id, transactionId), eq(transactions.tenantId, tenantId)));
+  // GET /v1/transactions/{id} (what integrators poll) and every pipeline step's re-read: a
+  // prepared read (./prepared), pipelined outside a transaction.
+  const [row] = await preparedRead(db, "qc_find_transaction", (executor) =>
+    executor
+      .select()
+      .from(transactions)
+      .where(and(eq(transactions.id, sql.placeholder("transactionId")), eq(transactions.tenantId, sql.placeholder("tenantId"))))
+      .prepare("qc_find_transaction"),
+  ).execute({ transactionId, tenantId });
   return row;
 }
 

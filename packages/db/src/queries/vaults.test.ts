@@ -21,7 +21,8 @@ describe("findVaultRow", () => {
     const now = new Date("2026-11-21T10:00:00.000Z");
     const [vault] = await t.db.insert(vaults).values({ tenantId, name: "treasury", networkCode: "QUANTUM_SANDBOX", metadata: { desk: "ops" }, createdAt: now, updatedAt: now }).returning();
     vaultId = vault!.id;
-    single = createDatabase({ url: t.url, poolMax: 1, applicationName: "qc-test-single" });
+    // The pool path (pipelined reads off): what the server prepared on "the" connection is looked at.
+    single = createDatabase({ url: t.url, poolMax: 1, pipelinedReads: 0, applicationName: "qc-test-single" });
   });
   afterAll(async () => {
     await single?.close();

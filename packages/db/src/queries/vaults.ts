@@ -1,7 +1,7 @@
 import { and, desc, eq, lt, sql } from "drizzle-orm";
 import type { Executor } from "../client";
 import { vaults } from "../schema/custody";
-import { preparedQuery } from "./prepared";
+import { preparedRead } from "./prepared";
 import { updateWhereStatus } from "./status";
 
 export type VaultRow = typeof vaults.$inferSelect;
@@ -34,7 +34,7 @@ export async function findVaultRow(db: Executor, params: VaultKey & { lock?: "sh
     return locked;
   }
   // GET /v1/vault/accounts/{id} runs this on every call: a prepared statement (./prepared).
-  const [row] = await preparedQuery(db, "qc_find_vault", (executor) =>
+  const [row] = await preparedRead(db, "qc_find_vault", (executor) =>
     executor
       .select()
       .from(vaults)

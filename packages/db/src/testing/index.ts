@@ -67,3 +67,36 @@ export function useTestDatabase(): TestDatabase {
     },
   });
 }
+
+/**
+ * The names of the prepared statements node-postgres sends while recording, on every connection
+ * of this process (the pools' and the pipelined reads'): a statement sent by name is a prepared
+ * one (../queries/prepared), so its name tells which query made the round trip. `restore()` puts
+ * node-postgres back.
+ */
+export function recordPreparedStatements(): { during(call: () => Promise<unknown>): Promise<string[]>; restore(): void } {
+  type Query = (this: unknown, ...args: unknown[]) => unknown;
+  const prototype = pg.Client.prototype as unknown as { query: Query };
+  const original = prototype.query;
+  let names: string[] | undefined;
+  prototype.query = function query(this: unknown, ...args: unknown[]) {
+    const first = args[0] as { name?: string } | string | undefined;
+    if (names && typeof first === "object" && first?.name) names.push(first.name);
+    return original.apply(this, args);
+  };
+  return {
+    async during(call) {
+      const recorded: string[] = [];
+      names = recorded;
+      try {
+        await call().catch(() => undefined);
+      } finally {
+        names = undefined;
+      }
+      return recorded;
+    },
+    restore() {
+      prototype.query = original;
+    },
+  };
+}
