@@ -183,8 +183,11 @@ describe("the dashboard in a real browser", () => {
     await expect.poll(() => status.textContent(), { timeout: 60_000, interval: 500 }).toContain("COMPLETED");
     expect(await page.getByTestId("chain-tx-hash").textContent()).toMatch(/^0x[0-9a-f]{64}$/);
     expect(await page.getByTestId("confirmations").textContent()).toMatch(/^(\d+) of 2$/);
-    const timeline = await page.getByTestId("timeline").textContent();
-    for (const step of ["SUBMITTED", "PENDING_SIGNATURE", "SIGNED", "BROADCASTING", "CONFIRMING", "COMPLETED"]) expect(timeline).toContain(step);
+    // The timeline is its own read: once the status is terminal it is read again (and no more
+    // polled), so it catches up with the status instead of stopping where its last poll was.
+    const timeline = page.getByTestId("timeline");
+    await expect.poll(() => timeline.textContent(), { timeout: 10_000 }).toContain("COMPLETED from CONFIRMING");
+    for (const step of ["SUBMITTED", "PENDING_SIGNATURE", "SIGNED", "BROADCASTING", "CONFIRMING", "COMPLETED"]) expect(await timeline.textContent()).toContain(step);
     await screenshot(page, "transaction");
 
     await go("/transactions");

@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useParams } from "next/navigation";
-import { useState, type FormEvent } from "react";
+import { useEffect, useState, type FormEvent } from "react";
 import { formatUnits, multiplyRaw } from "../../../../src/dashboard/amounts";
 import type { Transaction } from "../../../../src/dashboard/router-types";
 import { useTRPC } from "../../../../src/dashboard/trpc";
@@ -25,6 +25,15 @@ export default function TransactionPage() {
   const live = (data: Transaction | undefined) => (data && isTerminal(data.status) ? false : POLL_MS);
   const tx = useQuery({ ...trpc.transactions.get.queryOptions({ transactionId: id }), refetchInterval: (q) => live(q.state.data) });
   const events = useQuery({ ...trpc.transactions.events.queryOptions({ transactionId: id }), refetchInterval: () => live(tx.data) });
+  // The timeline is read apart from the status, and stops polling once the status is terminal: a
+  // timeline read that ran before the last change would stay behind for good. Each new status
+  // (its history row is written with it) reads the timeline again, after the status was seen.
+  const status = tx.data?.status;
+  const subStatus = tx.data?.subStatus;
+  const refetchEvents = events.refetch;
+  useEffect(() => {
+    if (status !== undefined) void refetchEvents();
+  }, [status, subStatus, refetchEvents]);
   const { byId } = useAssets();
   const [reason, setReason] = useState("");
   const cancel = useMutation(
