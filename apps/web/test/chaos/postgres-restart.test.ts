@@ -96,14 +96,28 @@ describe("chaos: PostgreSQL restarted mid-load", () => {
   }, 180_000);
 
   afterAll(async () => {
+    // Each part gets a bounded time to close, so a teardown that hangs names the part that did
+    // not close (and the rest is still released) instead of ending as a bare hook timeout.
+    const unclosed: string[] = [];
+    const close = async (part: string, closing: (() => Promise<unknown>) | undefined) => {
+      if (!closing) return;
+      let timer: NodeJS.Timeout | undefined;
+      const closed = await Promise.race([
+        closing().then(() => true, () => true),
+        new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), 25_000))),
+      ]);
+      clearTimeout(timer);
+      if (!closed) unclosed.push(part);
+    };
     daemon?.kill("SIGKILL");
-    await daemon?.exited;
-    await server?.close().catch(() => {});
-    await receiver?.close().catch(() => {});
-    await database?.close().catch(() => {});
-    await postgres?.stop();
+    await close("the daemon process", daemon && (() => daemon!.exited));
+    await close("the web server and its services", server && (() => server.close()));
+    await close("the webhook receiver", receiver && (() => receiver.close()));
+    await close("the test's database handle", database && (() => database.close()));
+    await close("the PostgreSQL cluster", postgres && (() => postgres!.stop()));
     rmSync(work, { recursive: true, force: true });
-  }, 120_000);
+    expect(unclosed, "parts that did not close within 25 s").toEqual([]);
+  }, 150_000);
 
   /** The daemon as production runs it, on the dedicated cluster; its job-failure flood during the outage is expected, so only fatal logs. */
   function startDaemon(): Promise<DaemonProcess> {
