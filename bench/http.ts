@@ -19,7 +19,7 @@
  * median beside every round's value: on a shared 2-vCPU machine one run's ratio can move by a
  * third from one minute to the next, so figures worth quoting are medians of several rounds.
  * BENCH_TARGETS picks targets by key (bare-http, bare-https, bare-https-select, bare-https-select-pool, healthz,
- * unauthenticated, vault, credentials); BENCH_CPU_PROF writes a V8 CPU profile of the web
+ * unauthenticated, vault, transaction, credentials); BENCH_CPU_PROF writes a V8 CPU profile of the web
  * process into that directory when it stops (open it in Chrome DevTools or speedscope).
  * BENCH_BASELINE=<another checkout> (e.g. `git archive HEAD` unpacked, node_modules linked)
  * starts that checkout's web server too, on the same database and key, and runs every web target
@@ -35,7 +35,8 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { resolve } from "node:path";
 import autocannon from "autocannon";
-import { createApiKey } from "@qc/core";
+import { addressFromPublicKey, generateKeyPair, signOwnershipProof } from "@qc/chain";
+import { createApiKey, nativeAssetId } from "@qc/core";
 import { createDatabase, schema, sql } from "@qc/db";
 import { benchDatabase, freePort } from "./database";
 import { stopChild, stopOnSignal } from "./stop-on-signal";
@@ -165,6 +166,7 @@ try {
   });
   if (created.status !== 201) throw new Error(`creating the bench vault answered ${created.status}: ${await created.text()}`);
   const vault = (await created.json()) as { id: string };
+  const transaction = await benchTransaction(webs[0]!.url, authorization, tenant!.id, vault.id);
 
   // What the server burns with no request at all (timers, pools, the job queue's polling), per
   // second: taken out of each target's CPU time, so a slow target is not charged for it.
@@ -182,6 +184,8 @@ try {
     return [
       { key: key("healthz"), name: `web GET /healthz${suffix}`, url: `${web.url}/healthz`, web },
       { key: key("vault"), name: `web GET /v1/vault/accounts/{id} API key${suffix}`, url: `${web.url}/v1/vault/accounts/${vault.id}`, headers: { authorization }, web },
+      // The route integrators poll: a transfer's status (no daemon runs, so it stays where it was created).
+      { key: key("transaction"), name: `web GET /v1/transactions/{id} API key${suffix}`, url: `${web.url}/v1/transactions/${transaction.id}`, headers: { authorization }, web },
       { key: key("credentials"), name: `web GET /v1/credentials API key${suffix}`, url: `${web.url}/v1/credentials`, headers: { authorization }, web },
       // Last: its audit rows reach pg_stat_database seconds after they are written, and would be
       // counted against the next target.
@@ -311,9 +315,11 @@ try {
     const ratios: RatioMap = {
       vaultOverHealthz: rpsRatio("vault"),
       unauthenticatedOverHealthz: rpsRatio("unauthenticated"),
+      transactionOverHealthz: rpsRatio("transaction"),
       credentialsOverHealthz: rpsRatio("credentials"),
       // The same ratio from CPU time per request (healthz's cost ÷ the target's): robust to the machine's load.
       vaultCpuOverHealthz: cpuRatio("vault"),
+      transactionCpuOverHealthz: cpuRatio("transaction"),
       unauthenticatedCpuOverHealthz: cpuRatio("unauthenticated"),
       // Against the same database work done bare (bare-https-select): what the framework costs.
       vaultOverBareHttpsSelect: overSelect("vault"),
@@ -325,6 +331,7 @@ try {
       ? {
           vaultOverHealthz: rpsRatio("vault@baseline"),
           unauthenticatedOverHealthz: rpsRatio("unauthenticated@baseline"),
+          transactionOverHealthz: rpsRatio("transaction@baseline"),
           credentialsOverHealthz: rpsRatio("credentials@baseline"),
           vaultCpuOverHealthz: cpuRatio("vault@baseline"),
           unauthenticatedCpuOverHealthz: cpuRatio("unauthenticated@baseline"),
@@ -380,4 +387,37 @@ try {
   // SIGTERM lets the web process stop cleanly, which is when --cpu-prof writes its profile.
   await Promise.all(children.map((child) => stopChild(child)));
   await bench.dispose();
+}
+
+/** A transfer to read: a source wallet registered through the API (ownership proof and all), then one create. */
+async function benchTransaction(base: string, authorization: string, tenantId: string, vaultId: string): Promise<{ id: string }> {
+  const post = async (path: string, body: unknown, headers: Record<string, string> = {}) => {
+    const res = await fetch(`${base}${path}`, {
+      method: "POST",
+      headers: { authorization, "content-type": "application/json", ...headers },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(30_000),
+    });
+    if (res.status !== 201) throw new Error(`POST ${path} answered ${res.status}: ${await res.text()}`);
+    return (await res.json()) as { id: string };
+  };
+  const keys = generateKeyPair();
+  const address = addressFromPublicKey(keys.publicKey);
+  const wallet = await post(`/v1/vault/accounts/${vaultId}/wallets`, {
+    address,
+    publicKey: `0x${Buffer.from(keys.publicKey).toString("hex")}`,
+    signature: signOwnershipProof({ tenantId, address, secretKey: keys.secretKey }),
+  });
+  return post(
+    "/v1/transactions",
+    {
+      networkCode: "QUANTUM_SANDBOX",
+      sourceWalletId: wallet.id,
+      destinationAddress: "0x5b38da6a701c568545dcfcb03fcb875f56beddc4",
+      assetId: nativeAssetId("QUANTUM_SANDBOX"),
+      amount: "1000000000000000000",
+      note: "bench",
+    },
+    { "x-idempotency-key": `bench-${randomBytes(8).toString("hex")}` },
+  );
 }
