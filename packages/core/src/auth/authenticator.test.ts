@@ -33,14 +33,14 @@ describe("Authenticator caches", () => {
   it("refuses a key on the very next request after this instance revoked it", async () => {
     const other = await createTenantFixture({ db: t.db, pepper });
     await expect(authenticator.authenticate(request(other.authorization))).resolves.toMatchObject({ keyId: other.keyId });
-    await revokeApiKey({ db: t.db, now }, { tenantId: other.tenantId, keyId: other.keyId, actor: systemActor("test") });
+    await revokeApiKey({ db: t.db, now, authenticator }, { tenantId: other.tenantId, keyId: other.keyId, actor: systemActor("test") });
     await expect(authenticator.authenticate(request(other.authorization))).rejects.toMatchObject({ error: "CREDENTIAL_REVOKED" });
   });
 
   it("applies a new allowlist on the very next request after this instance replaced it", async () => {
     expect(await authenticator.allowlist(tenant.tenantId)).toEqual([]);
     const replace = (cidr: string) =>
-      replaceIpAllowlist({ db: t.db, now }, { tenantId: tenant.tenantId, actor: systemActor("test"), callerIp: "127.0.0.1", entries: [{ cidr, label: "" }] });
+      replaceIpAllowlist({ db: t.db, now, authenticator }, { tenantId: tenant.tenantId, actor: systemActor("test"), callerIp: "127.0.0.1", entries: [{ cidr, label: "" }] });
     await replace("192.0.2.0/24");
     expect(await authenticator.allowlist(tenant.tenantId)).toEqual(["192.0.2.0/24"]);
     await replace("198.51.100.0/24");

@@ -56,37 +56,28 @@ interface CachedKey {
   loadedAt: number;
 }
 
-/** How long this process's caches skip a subject it changed itself (see `changedHere`). */
+/** How long an instance's caches skip a subject it changed itself (see `Authenticator.changing`). */
 const LOCAL_CHANGE_MS = 10_000;
-/** Subjects changed by this process → until when its caches skip them (ms epoch). */
-const localChanges = new Map<string, number>();
-
-/**
- * Whether this process changed `subject` in the last LOCAL_CHANGE_MS. A change's notification
- * reaches this process's own LISTEN connection a moment after the commit, which can be after
- * the caller has its answer and sent its next request: the caches skip the subject meanwhile,
- * so a revocation or a new allowlist applies to the very next request on the instance that made
- * it (read your own writes), not "within milliseconds". Other instances rely on the notification.
- */
-function changedHere(subject: string): boolean {
-  const until = localChanges.get(subject);
-  if (until === undefined) return false;
-  if (until > Date.now()) return true;
-  localChanges.delete(subject);
-  return false;
-}
 
 /**
  * Announces a credential or tenant-setting change to every instance's caches. Call inside the
- * transaction that makes the change: PostgreSQL delivers the notification only on commit. This
- * process's caches skip the subject from now on (before the commit, so a read racing the commit
- * is not cached either) until its notification has surely arrived.
+ * transaction that makes the change: PostgreSQL delivers the notification only on commit. `local`
+ * is the calling instance's authenticator (`ctx.deps.authenticator` in a router): its caches skip
+ * the subject from now on, before the commit, until the notification has surely arrived.
  */
-export async function announceAuthChange(tx: Executor, subject: `key:${string}` | `tenant:${string}`): Promise<void> {
-  const now = Date.now();
-  if (localChanges.size >= 10_000) for (const [changed, until] of localChanges) if (until <= now) localChanges.delete(changed);
-  localChanges.set(subject, now + LOCAL_CHANGE_MS);
+export async function announceAuthChange(tx: Executor, subject: AuthSubject, local: Pick<Authenticator, "changing">): Promise<void> {
+  local.changing(subject);
   await notifyChannel(tx, { channel: AUTH_CHANNEL, payload: subject });
+}
+
+export type AuthSubject = `key:${string}` | `tenant:${string}`;
+
+/**
+ * What a service that changes credentials or tenant settings needs besides the database: the
+ * calling instance's authenticator (the web's `ctx.deps` has it), told of the change.
+ */
+export interface AuthChangeDeps {
+  authenticator: Pick<Authenticator, "changing">;
 }
 
 export interface AuthenticatorOptions {
@@ -123,6 +114,8 @@ export class Authenticator {
    * record, so it answers its request but is not cached.
    */
   private generation = 0;
+  /** Subjects this instance changed → until when its caches skip them (ms epoch). */
+  private readonly localChanges = new Map<string, number>();
 
   constructor(private readonly options: AuthenticatorOptions) {
     this.lockout = options.lockout ?? DEFAULT_LOCKOUT;
@@ -199,6 +192,29 @@ export class Authenticator {
     return this.listening;
   }
 
+  /**
+   * A change to `subject` made through this instance (`announceAuthChange`, before the commit).
+   * Its notification reaches this instance's own LISTEN connection a moment after the commit,
+   * which can be after the caller has the answer and sent its next request: the caches skip the
+   * subject for LOCAL_CHANGE_MS, so a revocation or a new allowlist applies to the very next
+   * request on the instance that made it (read your own writes). Other instances rely on the
+   * notification.
+   */
+  changing(subject: AuthSubject): void {
+    const now = Date.now();
+    if (this.localChanges.size >= 10_000) for (const [changed, until] of this.localChanges) if (until <= now) this.localChanges.delete(changed);
+    this.localChanges.set(subject, now + LOCAL_CHANGE_MS);
+    this.invalidate(subject);
+  }
+
+  private changedHere(subject: string): boolean {
+    const until = this.localChanges.get(subject);
+    if (until === undefined) return false;
+    if (until > Date.now()) return true;
+    this.localChanges.delete(subject);
+    return false;
+  }
+
   invalidate(subject: string): void {
     this.generation++;
     if (subject.startsWith("key:")) this.keys.delete(subject.slice(4));
@@ -265,7 +281,7 @@ export class Authenticator {
   private async loadKey(keyId: string): Promise<CachedKey | undefined> {
     const subject = `key:${keyId}`;
     const cached = this.keys.get(keyId);
-    if (cached && this.cacheUsable() && Date.now() - cached.loadedAt < KEY_CACHE_TTL_MS && !changedHere(subject)) return cached;
+    if (cached && this.cacheUsable() && Date.now() - cached.loadedAt < KEY_CACHE_TTL_MS && !this.changedHere(subject)) return cached;
     const generation = this.generation;
     const row = await findApiKeyCredential(this.options.database.db, { keyId });
     if (!row) {
@@ -273,7 +289,7 @@ export class Authenticator {
       return undefined;
     }
     const entry: CachedKey = { ...row, scopes: row.scopes as Scope[], loadedAt: Date.now() };
-    if (generation === this.generation && !changedHere(subject)) this.keys.set(keyId, entry);
+    if (generation === this.generation && !this.changedHere(subject)) this.keys.set(keyId, entry);
     return entry;
   }
 
@@ -347,10 +363,10 @@ export class Authenticator {
   async allowlist(tenantId: string): Promise<string[]> {
     const subject = `tenant:${tenantId}`;
     const cached = this.allowlists.get(tenantId);
-    if (cached && this.cacheUsable() && Date.now() - cached.loadedAt < KEY_CACHE_TTL_MS && !changedHere(subject)) return cached.entries;
+    if (cached && this.cacheUsable() && Date.now() - cached.loadedAt < KEY_CACHE_TTL_MS && !this.changedHere(subject)) return cached.entries;
     const generation = this.generation;
     const entries = (await listIpAllowlistEntries(this.options.database.db, { tenantId })).map((entry) => entry.cidr);
-    if (generation === this.generation && !changedHere(subject)) this.allowlists.set(tenantId, { entries, loadedAt: Date.now() });
+    if (generation === this.generation && !this.changedHere(subject)) this.allowlists.set(tenantId, { entries, loadedAt: Date.now() });
     return entries;
   }
 

@@ -1,6 +1,6 @@
 import { findTenantApiKey, insertApiKey, markApiKeyRotated } from "@qc/db/queries";
 import { auditAction, type Actor } from "../audit/actor";
-import { announceAuthChange } from "../auth/authenticator";
+import { announceAuthChange, type AuthChangeDeps } from "../auth/authenticator";
 import { generateApiKeyId, generateApiKeySecret, hashApiSecret } from "../auth/tokens";
 import type { ServiceDeps } from "../deps/service-deps";
 import { AppError } from "../errors";
@@ -27,7 +27,7 @@ export interface RotateApiKeyResult {
  * its grace period ends (default 24 h), then answers 401 CREDENTIAL_ROTATED. A key can be
  * rotated once: the conditional UPDATE makes a concurrent second rotation a 409.
  */
-export async function rotateApiKey(deps: Pick<ServiceDeps, "db" | "now">, pepper: Buffer, input: RotateApiKeyInput): Promise<RotateApiKeyResult> {
+export async function rotateApiKey(deps: Pick<ServiceDeps, "db" | "now"> & AuthChangeDeps, pepper: Buffer, input: RotateApiKeyInput): Promise<RotateApiKeyResult> {
   const now = deps.now();
   const graceEndsAt = new Date(now.getTime() + (input.gracePeriodMinutes ?? DEFAULT_ROTATION_GRACE_MINUTES) * 60_000);
   const newKeyId = generateApiKeyId();
@@ -58,7 +58,7 @@ export async function rotateApiKey(deps: Pick<ServiceDeps, "db" | "now">, pepper
     // (the same time the credential list shows).
     const oldKeyExpiresAt = (old.expiresAt && old.expiresAt < graceEndsAt ? old.expiresAt : graceEndsAt).toISOString();
     await emitEvent(tx, { tenantId: input.tenantId, type: "credential.rotated", aggregateId: input.keyId, data: { oldKeyId: input.keyId, newKeyId, oldKeyExpiresAt } });
-    await announceAuthChange(tx, `key:${input.keyId}`);
+    await announceAuthChange(tx, `key:${input.keyId}`, deps.authenticator);
     return { newKeyId, secret, oldKeyId: input.keyId, oldKeyExpiresAt };
   });
 }

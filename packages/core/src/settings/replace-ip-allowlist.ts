@@ -1,6 +1,6 @@
 import { listIpAllowlistEntries, replaceIpAllowlistEntries } from "@qc/db/queries";
 import { auditAction, type Actor } from "../audit/actor";
-import { announceAuthChange } from "../auth/authenticator";
+import { announceAuthChange, type AuthChangeDeps } from "../auth/authenticator";
 import { ipAllowed, parseCidr } from "../auth/ip-allowlist";
 import type { ServiceDeps } from "../deps/service-deps";
 import { AppError } from "../errors";
@@ -14,7 +14,7 @@ import type { AllowlistEntry } from "./get-ip-allowlist";
  * always repair it.
  */
 export async function replaceIpAllowlist(
-  deps: Pick<ServiceDeps, "db" | "now">,
+  deps: Pick<ServiceDeps, "db" | "now"> & AuthChangeDeps,
   input: { tenantId: string; actor: Actor; callerIp: string; entries: AllowlistEntry[]; allowSelfLockout?: boolean },
 ): Promise<AllowlistEntry[]> {
   const fields: { path: string; message: string }[] = [];
@@ -47,7 +47,7 @@ export async function replaceIpAllowlist(
       action: "settings.ip_allowlist_replaced",
       details: { before: before.map((r) => r.cidr), after: entries.map((e) => e.cidr), allowSelfLockout: input.allowSelfLockout ?? false },
     });
-    await announceAuthChange(tx, `tenant:${input.tenantId}`);
+    await announceAuthChange(tx, `tenant:${input.tenantId}`, deps.authenticator);
     return entries;
   });
 }
