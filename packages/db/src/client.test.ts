@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { resolveDriver } from "./client";
+import { createDatabase, resolveDriver } from "./client";
 import { auditEvents, eventOutbox } from "./schema";
 import { useTestDatabase } from "./testing";
 
@@ -32,6 +32,29 @@ describe("database client", () => {
     ).rejects.toThrow("abort");
     const rows = await t.db.select().from(eventOutbox).where(eq(eventOutbox.tenantId, tenantId));
     expect(rows.map((r) => r.type)).toEqual(["test.committed"]);
+  });
+
+  it("gives back a pooled connection that died before BEGIN: the pool neither shrinks nor hangs on close", async () => {
+    // A pool of one: a connection lost for good would leave the next transaction nothing.
+    const handle = createDatabase({ url: t.url, applicationName: "qc-test-begin", poolMax: 1, pipelinedReads: 0 });
+    try {
+      let beginFailed = false;
+      for (let attempt = 0; attempt < 20 && !beginFailed; attempt++) {
+        const pid = (await handle.query<{ pid: number }>("select pg_backend_pid() as pid")).rows[0]!.pid;
+        await t.query("select pg_terminate_backend($1)", [pid]);
+        // At once, before this process has read the termination: the pool still has the dead
+        // connection as idle and hands it to the transaction, whose BEGIN fails.
+        beginFailed = await handle.db.transaction(async (tx) => tx.execute(sql`select 1`)).then(
+          () => false,
+          () => true,
+        );
+      }
+      expect(beginFailed, "a transaction got the dead connection").toBe(true);
+      const next = await handle.db.transaction(async (tx) => (await tx.execute(sql`select 2 as n`)).rows[0]);
+      expect(next).toMatchObject({ n: 2 });
+    } finally {
+      await handle.close();
+    }
   });
 
   it("issues time-ordered UUIDv7 identifiers", async () => {

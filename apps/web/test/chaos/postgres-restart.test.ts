@@ -80,8 +80,9 @@ describe("chaos: PostgreSQL restarted mid-load", () => {
   let daemon: DaemonProcess | undefined;
   /**
    * Who holds a pooled connection of the test's handle (the web server in this process uses it
-   * too): under load, about one run in six ends with one connection checked out for good after the
-   * test passed, so the handle cannot close. Not yet explained; what checked it out is printed.
+   * too). Under load about one run in six once ended with a connection checked out for good, so
+   * the handle could not close: drizzle's transaction() did not release a client whose BEGIN failed
+   * (patches/drizzle-orm@0.45.4.patch). Should a connection stay out again, what took it is printed.
    */
   const checkedOut = new Map<unknown, string>();
 
@@ -134,12 +135,10 @@ describe("chaos: PostgreSQL restarted mid-load", () => {
     await close(TEST_HANDLE, database && (() => database.close()));
     await close("the PostgreSQL cluster", postgres && (() => postgres!.stop()));
     rmSync(work, { recursive: true, force: true });
-    // The handle's known hang (above) is reported, with who holds the connection, not failed:
-    // the restart's behaviour is what this file tests, and it was checked before the teardown.
     if (unclosed.includes(TEST_HANDLE)) {
       console.error(`[chaos] postgres-restart: ${TEST_HANDLE} did not close within 25 s; connections still checked out:\n${[...checkedOut.values()].join("\n---\n")}`);
     }
-    expect(unclosed.filter((part) => part !== TEST_HANDLE), "parts that did not close within 25 s").toEqual([]);
+    expect(unclosed, "parts that did not close within 25 s").toEqual([]);
   }, 150_000);
 
   /** The daemon as production runs it, on the dedicated cluster; its job-failure flood during the outage is expected, so only fatal logs. */
