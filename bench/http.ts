@@ -35,9 +35,9 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { resolve } from "node:path";
 import autocannon from "autocannon";
-import { addressFromPublicKey, generateKeyPair, signOwnershipProof } from "@qc/chain";
-import { createApiKey, nativeAssetId } from "@qc/core";
+import { createApiKey } from "@qc/core";
 import { createDatabase, schema, sql } from "@qc/db";
+import { apiPoster, benchTransfer, registerSourceWallet } from "./api-setup";
 import { benchDatabase, freePort } from "./database";
 import { stopChild, stopOnSignal } from "./stop-on-signal";
 import { benchWebEnv, loopbackCertificate } from "./web-server";
@@ -389,35 +389,9 @@ try {
   await bench.dispose();
 }
 
-/** A transfer to read: a source wallet registered through the API (ownership proof and all), then one create. */
+/** A transfer to read: a source wallet registered through the API, then one create. */
 async function benchTransaction(base: string, authorization: string, tenantId: string, vaultId: string): Promise<{ id: string }> {
-  const post = async (path: string, body: unknown, headers: Record<string, string> = {}) => {
-    const res = await fetch(`${base}${path}`, {
-      method: "POST",
-      headers: { authorization, "content-type": "application/json", ...headers },
-      body: JSON.stringify(body),
-      signal: AbortSignal.timeout(30_000),
-    });
-    if (res.status !== 201) throw new Error(`POST ${path} answered ${res.status}: ${await res.text()}`);
-    return (await res.json()) as { id: string };
-  };
-  const keys = generateKeyPair();
-  const address = addressFromPublicKey(keys.publicKey);
-  const wallet = await post(`/v1/vault/accounts/${vaultId}/wallets`, {
-    address,
-    publicKey: `0x${Buffer.from(keys.publicKey).toString("hex")}`,
-    signature: signOwnershipProof({ tenantId, address, secretKey: keys.secretKey }),
-  });
-  return post(
-    "/v1/transactions",
-    {
-      networkCode: "QUANTUM_SANDBOX",
-      sourceWalletId: wallet.id,
-      destinationAddress: "0x5b38da6a701c568545dcfcb03fcb875f56beddc4",
-      assetId: nativeAssetId("QUANTUM_SANDBOX"),
-      amount: "1000000000000000000",
-      note: "bench",
-    },
-    { "x-idempotency-key": `bench-${randomBytes(8).toString("hex")}` },
-  );
+  const post = apiPoster(base, authorization);
+  const wallet = await registerSourceWallet(post, tenantId, vaultId);
+  return post("/v1/transactions", benchTransfer(wallet.id), { "x-idempotency-key": `bench-${randomBytes(8).toString("hex")}` });
 }

@@ -31,9 +31,9 @@ import { createServer } from "node:https";
 import { cpus, loadavg } from "node:os";
 import { join, resolve } from "node:path";
 import autocannon from "autocannon";
-import { addressFromPublicKey, generateKeyPair, signOwnershipProof } from "@qc/chain";
-import { createApiKey, nativeAssetId } from "@qc/core";
+import { createApiKey } from "@qc/core";
 import { createDatabase, schema, sql } from "@qc/db";
+import { apiPoster, benchTransfer, registerSourceWallet } from "./api-setup";
 import { benchDatabase, freePort } from "./database";
 import { stopChild, stopOnSignal } from "./stop-on-signal";
 import { benchWebEnv, loopbackCertificate } from "./web-server";
@@ -231,34 +231,11 @@ async function runBenchmark(): Promise<void> {
     progress("web process listening");
     const base = `https://127.0.0.1:${webHttps}`;
     const authorization = `Bearer ${key.keyId}:${key.secret}`;
-    const post = async (path: string, body: unknown) => {
-      const res = await fetch(`${base}${path}`, {
-        method: "POST",
-        headers: { authorization, "content-type": "application/json" },
-        body: JSON.stringify(body),
-        signal: AbortSignal.timeout(30_000),
-      });
-      if (res.status !== 201) throw new Error(`POST ${path} answered ${res.status}: ${await res.text()}`);
-      return (await res.json()) as { id: string };
-    };
+    const post = apiPoster(base, authorization);
     // A registered source wallet, made through the API (ownership proof and all).
     const vault = await post("/v1/vault/accounts", { name: "bench vault", networkCode: "QUANTUM_SANDBOX" });
-    const keys = generateKeyPair();
-    const publicKey = `0x${Buffer.from(keys.publicKey).toString("hex")}`;
-    const address = addressFromPublicKey(keys.publicKey);
-    const wallet = await post(`/v1/vault/accounts/${vault.id}/wallets`, {
-      address,
-      publicKey,
-      signature: signOwnershipProof({ tenantId: tenant!.id, address, secretKey: keys.secretKey }),
-    });
-    const body = JSON.stringify({
-      networkCode: "QUANTUM_SANDBOX",
-      sourceWalletId: wallet.id,
-      destinationAddress: "0x5b38da6a701c568545dcfcb03fcb875f56beddc4",
-      assetId: nativeAssetId("QUANTUM_SANDBOX"),
-      amount: "1000000000000000000",
-      note: "bench",
-    });
+    const wallet = await registerSourceWallet(post, tenant!.id, vault.id);
+    const body = JSON.stringify(benchTransfer(wallet.id));
 
     progress("source wallet registered; counting statements per create");
     const web = children[2]!;
