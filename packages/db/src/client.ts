@@ -1,9 +1,9 @@
 import { neonConfig, Pool as NeonPool } from "@neondatabase/serverless";
-import { drizzle as drizzleNeon } from "drizzle-orm/neon-serverless";
-import { drizzle as drizzleNodePg, type NodePgDatabase } from "drizzle-orm/node-postgres";
+import { drizzle as drizzleNeon, NeonSession, NeonTransaction } from "drizzle-orm/neon-serverless";
+import { drizzle as drizzleNodePg, NodePgSession, NodePgTransaction, type NodePgDatabase } from "drizzle-orm/node-postgres";
 import pg from "pg";
 import { is } from "drizzle-orm";
-import { PgTransaction } from "drizzle-orm/pg-core";
+import { PgTransaction, type PgDialect } from "drizzle-orm/pg-core";
 import ws from "ws";
 import { readDbEnv } from "./env";
 import { PipelinedReads } from "./pipelined-reads";
@@ -45,6 +45,30 @@ export function driverConnection(db: Executor): DriverConnection | undefined {
 const pipelinedReadHandles = new WeakMap<Database, Database>();
 export function pipelinedReadHandle(db: Database): Database | undefined {
   return pipelinedReadHandles.get(db);
+}
+
+/** A pooled connection as both drivers hand it out (node-postgres's `PoolClient`). */
+export interface PooledConnection {
+  query(config: { text: string; name?: string; values?: unknown[] }): Promise<{ command?: string | null; rows: unknown[] }>;
+  release(error?: Error | boolean): void;
+  /** node-postgres 8.23+ made with `pipeline: true`: a query is written at once, not after the answer before it. */
+  readonly pipeline?: boolean;
+}
+
+/** How `pipelinedTransaction` (./pipelined-transaction) opens a transaction on a handle `createDatabase` made. */
+export interface TransactionOpener {
+  connect(): Promise<PooledConnection>;
+  /** A drizzle transaction whose statements run on `connection` (BEGIN and COMMIT are the caller's). */
+  on(connection: PooledConnection): Transaction;
+}
+const transactionOpeners = new WeakMap<Database, TransactionOpener>();
+export function transactionOpener(db: Database): TransactionOpener | undefined {
+  return transactionOpeners.get(db);
+}
+
+/** The session settings a drizzle database handle was made with, for a transaction's own session. */
+function sessionOf(db: Database): { dialect: PgDialect; options: Record<string, unknown> } {
+  return db._.session as unknown as { dialect: PgDialect; options: Record<string, unknown> };
 }
 
 export interface DatabaseHandle {
@@ -96,6 +120,11 @@ export function createDatabase(options: CreateDatabaseOptions): DatabaseHandle {
     pool.on("error", () => {}); // idle-client errors surface on the next query instead of crashing
     pool.on("connect", (client: { on(event: "error", listener: () => void): unknown }) => client.on("error", () => {}));
     const db = drizzleNeon({ client: pool }) as unknown as Database;
+    const { dialect, options: sessionOptions } = sessionOf(db);
+    transactionOpeners.set(db, {
+      connect: () => pool.connect() as unknown as Promise<PooledConnection>,
+      on: (connection) => new NeonTransaction(dialect, new NeonSession(connection as never, dialect, undefined, sessionOptions), undefined) as unknown as Transaction,
+    });
     return {
       db,
       driver,
@@ -105,12 +134,20 @@ export function createDatabase(options: CreateDatabaseOptions): DatabaseHandle {
     };
   }
   const applicationName = options.applicationName ?? "quantum-custody";
-  const pool = new pg.Pool({ connectionString: options.url, max, application_name: applicationName, connectionTimeoutMillis: 5_000 });
+  // Pipeline mode: a transaction's BEGIN and COMMIT travel with its first and last statements
+  // (./pipelined-transaction). Statements awaited one by one, as everywhere else, behave as
+  // without it: each is written when the one before it has been answered.
+  const pool = new pg.Pool({ connectionString: options.url, max, application_name: applicationName, connectionTimeoutMillis: 5_000, pipeline: true });
   pool.on("error", () => {});
   // An error on a checked-out connection (server restart, admin shutdown) must fail that
   // query, not the process: without a listener node-postgres rethrows it as uncaught.
   pool.on("connect", (client) => client.on("error", () => {}));
   const db = drizzleNodePg({ client: pool });
+  const { dialect, options: sessionOptions } = sessionOf(db);
+  transactionOpeners.set(db, {
+    connect: () => pool.connect() as unknown as Promise<PooledConnection>,
+    on: (connection) => new NodePgTransaction(dialect, new NodePgSession(connection as unknown as pg.PoolClient, dialect, undefined, sessionOptions), undefined) as unknown as Transaction,
+  });
   const readConnections = options.pipelinedReads ?? env.DB_PIPELINED_READS;
   const reads =
     readConnections > 0

@@ -1,8 +1,9 @@
-import { and, eq, inArray, lt, lte, sql } from "drizzle-orm";
+import { and, eq, inArray, lt, lte, sql, type SQL } from "drizzle-orm";
 import type { Executor } from "../client";
+import type { BuiltStatement } from "../pipelined-transaction";
 import { tenants } from "../schema/identity";
 import { idempotencyKeys } from "../schema/transfers";
-import { insertColumns, preparedQuery, preparedStatement, rowValues } from "./prepared";
+import { builtStatement, insertColumns, preparedQuery, preparedStatement, rowValues } from "./prepared";
 
 export type IdempotencyKeyRow = typeof idempotencyKeys.$inferSelect;
 export type NewIdempotencyKeyRow = typeof idempotencyKeys.$inferInsert;
@@ -89,10 +90,17 @@ export async function transactionHasWritten(db: Executor): Promise<boolean> {
 
 export async function insertIdempotencyKey(db: Executor, row: NewIdempotencyKeyRow): Promise<void> {
   // Every answer stored runs this: a prepared statement (./prepared) naming every column.
-  await preparedStatement(db, "qc_insert_idempotency_key", () => {
-    const columns = insertColumns(idempotencyKeys);
-    return sql`insert into ${idempotencyKeys} (${columns.names}) values (${columns.placeholders})`;
-  }).execute(rowValues(idempotencyKeys, row));
+  await preparedStatement(db, "qc_insert_idempotency_key", idempotencyKeyInsertSql).execute(rowValues(idempotencyKeys, row));
+}
+
+/** `insertIdempotencyKey` as a statement for the driver, to send with COMMIT (`pipelinedTransaction`). */
+export function idempotencyKeyInsert(row: NewIdempotencyKeyRow): BuiltStatement {
+  return builtStatement("qc_insert_idempotency_key", idempotencyKeyInsertSql, rowValues(idempotencyKeys, row));
+}
+
+function idempotencyKeyInsertSql(): SQL {
+  const columns = insertColumns(idempotencyKeys);
+  return sql`insert into ${idempotencyKeys} (${columns.names}) values (${columns.placeholders})`;
 }
 
 /**

@@ -1,6 +1,7 @@
-import { getTableColumns, is, sql, type Column, type SQL, type Table } from "drizzle-orm";
+import { fillPlaceholders, getTableColumns, is, sql, type Column, type SQL, type Table } from "drizzle-orm";
 import { PgDialect, PgTransaction } from "drizzle-orm/pg-core";
 import { driverConnection, pipelinedReadHandle, type Database, type Executor } from "../client";
+import type { BuiltStatement } from "../pipelined-transaction";
 
 /**
  * The hot queries of the request path (docs/performance.md) as named prepared statements:
@@ -57,11 +58,23 @@ export function preparedStatement<Row extends Record<string, unknown>>(
   name: string,
   build: () => SQL,
 ): { execute(values: Record<string, unknown>): Promise<{ rows: Row[] }> } {
-  return preparedQuery(db, name, (executor) => {
-    let query = statementTexts.get(name);
-    if (!query) statementTexts.set(name, (query = dialect.sqlToQuery(build())));
-    return executor._.session.prepareQuery(query, undefined, name, false) as unknown as { execute(values: Record<string, unknown>): Promise<{ rows: Row[] }> };
-  });
+  return preparedQuery(db, name, (executor) => executor._.session.prepareQuery(statementText(name, build), undefined, name, false) as unknown as { execute(values: Record<string, unknown>): Promise<{ rows: Row[] }> });
+}
+
+/**
+ * The `preparedStatement` of that name, with these values, as a statement to hand to the driver
+ * itself (e.g. `pipelinedTransaction`'s last statement, sent with COMMIT). Same text, same name:
+ * a connection that parsed it for one parses it for both.
+ */
+export function builtStatement(name: string, build: () => SQL, values: Record<string, unknown>): BuiltStatement {
+  const query = statementText(name, build);
+  return { name, text: query.sql, values: fillPlaceholders(query.params, values) };
+}
+
+function statementText(name: string, build: () => SQL): ReturnType<PgDialect["sqlToQuery"]> {
+  let query = statementTexts.get(name);
+  if (!query) statementTexts.set(name, (query = dialect.sqlToQuery(build())));
+  return query;
 }
 
 /**
