@@ -1,11 +1,12 @@
-import { isUniqueViolation, type Database } from "@qc/db";
+import { isUniqueViolation, pipelinedTransaction, type Database } from "@qc/db";
 import {
   deleteExpiredIdempotencyKey,
   IDEMPOTENCY_KEY_TAKEN,
-  insertIdempotencyKey,
+  idempotencyKeyInsert,
   lockIdempotencyKey,
   transactionHasWritten,
   type IdempotencyKeyRow,
+  type LockedIdempotencyKey,
 } from "@qc/db/queries";
 import type { ServiceDeps } from "../deps/service-deps";
 import { AppError, toAppError, type ErrorDetails, type ErrorName } from "../errors";
@@ -93,7 +94,9 @@ export interface RunIdempotentlyOptions {
  * - `execute` runs on the key's transaction itself, without a savepoint. A business error is
  *   stored in that transaction only if the execution wrote nothing (the transaction has no
  *   transaction id yet: `transactionHasWritten`); otherwise everything rolls back and the
- *   request is attempted again with the savepoint, which undoes exactly what it wrote.
+ *   request is attempted again with the savepoint, which undoes exactly what it wrote;
+ * - BEGIN is sent with the lock statement and COMMIT with the answer's insert, each pair in one
+ *   round trip (`pipelinedTransaction`): a create is five round trips, not seven.
  */
 export async function runIdempotently<T>(
   deps: Pick<ServiceDeps, "db" | "now">,
@@ -130,53 +133,58 @@ async function attemptIdempotently<T>(
 ): Promise<IdempotentOutcome<T>> {
   const ref = { tenantId: request.tenantId, key: request.key };
   const { requestHash } = options;
-  const outcome = await deps.db.transaction(async (tx): Promise<Executed<T>> => {
-    const { locked, row: existing, tenantStatus } = await lockIdempotencyKey(tx, ref);
-    // The tenant's status before the key's own answers: the refusal takes precedence over the
-    // key in use, a mismatch and a replay, as when it was a read of its own before this tier.
-    if (options.requireVerifiedTenant) assertValueMovingAllowed(tenantStatus);
-    if (!locked) throw new AppError("IDEMPOTENCY_KEY_IN_USE", "a request with this idempotency key is still being processed; retry later");
-    const now = deps.now();
-    if (existing && existing.expiresAt > now) {
-      if (existing.requestHash !== requestHash) {
-        throw new AppError("IDEMPOTENCY_KEY_MISMATCH", "this idempotency key was used with a different request", {
-          details: { method: existing.method, path: existing.path },
-        });
+  // BEGIN travels with the lock statement and COMMIT with the stored answer (pipelinedTransaction).
+  const outcome = await pipelinedTransaction<LockedIdempotencyKey, Executed<T>>(deps.db, {
+    first: (tx) => lockIdempotencyKey(tx, ref),
+    rest: async (tx, { locked, row: existing, tenantStatus }) => {
+      // The tenant's status before the key's own answers: the refusal takes precedence over the
+      // key in use, a mismatch and a replay, as when it was a read of its own before this tier.
+      if (options.requireVerifiedTenant) assertValueMovingAllowed(tenantStatus);
+      if (!locked) throw new AppError("IDEMPOTENCY_KEY_IN_USE", "a request with this idempotency key is still being processed; retry later");
+      const now = deps.now();
+      if (existing && existing.expiresAt > now) {
+        if (existing.requestHash !== requestHash) {
+          throw new AppError("IDEMPOTENCY_KEY_MISMATCH", "this idempotency key was used with a different request", {
+            details: { method: existing.method, path: existing.path },
+          });
+        }
+        return { value: { replayed: true, answer: storedAnswer(existing) } };
       }
-      return { replayed: true, answer: storedAnswer(existing) };
-    }
-    if (existing) await deleteExpiredIdempotencyKey(tx, { ...ref, now });
+      if (existing) await deleteExpiredIdempotencyKey(tx, { ...ref, now });
 
-    let answer: StoredAnswer;
-    let result: Executed<T>;
-    try {
-      // With a savepoint, whatever `execute` wrote is undone if it fails, and the outer
-      // transaction stays usable to store a business error's answer.
-      const executed = options.savepoint
-        ? await tx.transaction((savepoint) => execute(savepoint as unknown as Database))
-        : await execute(tx as unknown as Database);
-      answer = { kind: "success", status: executed.status, body: executed.body };
-      result = { replayed: false, value: executed.value };
-    } catch (error) {
-      const appError = toAppError(error);
-      if (NOT_EXECUTED.has(appError.error)) throw error;
-      if (!options.savepoint && (await transactionHasWritten(tx))) throw new AttemptWithSavepoint();
-      answer = { kind: "error", status: appError.status, error: appError.error, message: appError.message, ...(appError.details ? { details: appError.details } : {}) };
-      result = { failed: error };
-    }
-    await insertIdempotencyKey(tx, {
-      tenantId: request.tenantId,
-      key: request.key,
-      requestHash,
-      method: request.method.toUpperCase(),
-      path: request.path,
-      responseStatus: answer.status,
-      responseBody: answer.kind === "success" ? answer.body : { error: answer.error, message: answer.message, ...(answer.details ? { details: answer.details } : {}) },
-      createdAt: now,
-      completedAt: deps.now(),
-      expiresAt: new Date(now.getTime() + IDEMPOTENCY_KEY_RETENTION_MS),
-    });
-    return result;
+      let answer: StoredAnswer;
+      let result: Executed<T>;
+      try {
+        // With a savepoint, whatever `execute` wrote is undone if it fails, and the outer
+        // transaction stays usable to store a business error's answer.
+        const executed = options.savepoint
+          ? await tx.transaction((savepoint) => execute(savepoint as unknown as Database))
+          : await execute(tx as unknown as Database);
+        answer = { kind: "success", status: executed.status, body: executed.body };
+        result = { replayed: false, value: executed.value };
+      } catch (error) {
+        const appError = toAppError(error);
+        if (NOT_EXECUTED.has(appError.error)) throw error;
+        if (!options.savepoint && (await transactionHasWritten(tx))) throw new AttemptWithSavepoint();
+        answer = { kind: "error", status: appError.status, error: appError.error, message: appError.message, ...(appError.details ? { details: appError.details } : {}) };
+        result = { failed: error };
+      }
+      // Sent with COMMIT: a unique violation here (another request's answer won) fails the
+      // transaction, whose COMMIT then rolls everything back.
+      const last = idempotencyKeyInsert({
+        tenantId: request.tenantId,
+        key: request.key,
+        requestHash,
+        method: request.method.toUpperCase(),
+        path: request.path,
+        responseStatus: answer.status,
+        responseBody: answer.kind === "success" ? answer.body : { error: answer.error, message: answer.message, ...(answer.details ? { details: answer.details } : {}) },
+        createdAt: now,
+        completedAt: deps.now(),
+        expiresAt: new Date(now.getTime() + IDEMPOTENCY_KEY_RETENTION_MS),
+      });
+      return { value: result, last };
+    },
   });
   if ("failed" in outcome) throw outcome.failed;
   return outcome;

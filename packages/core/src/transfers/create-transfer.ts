@@ -18,7 +18,8 @@ export interface CreateTransferInput extends TransferIntentInput {
  * SUBMITTED row with the network's required confirmations, its first status-history entry, an
  * audit row, the `transaction.created` event and the `transfers.check` job are written in one
  * database transaction (the caller's, when `deps.db` is one: the idempotency key's). Three
- * statements: the intent's read, the row with its trail, the job. Policy, screening, quotas and balance are the job's business. Only for
+ * statements in two round trips: the intent's read, then the row with its trail and the job
+ * together. Policy, screening, quotas and balance are the job's business. Only for
  * a VERIFIED tenant: the route is value-moving (its auth middleware refuses the others), and
  * the broadcast step checks the tenant again before anything reaches the chain.
  */

@@ -14,8 +14,8 @@ import { toTransactionRecord } from "./transaction-record";
  * transaction: the row in SUBMITTED, its first status-history entry, the `transaction.created`
  * audit row and event, and the `transfers.check` job. So both kinds enter the pipeline the same way.
  *
- * Two statements (the create path's cost is its round trips): the row and its trail in one
- * (`insertTransactionWithTrail`), then the job through the queue. The stored row is built here in
+ * Two statements in one round trip (the create path's cost is its round trips): the row and its
+ * trail in one (`insertTransactionWithTrail`) and the job through the queue, sent together. The stored row is built here in
  * full, so the event's record is the stored record without reading the row back.
  */
 export async function insertSubmittedTransaction(
@@ -28,7 +28,11 @@ export async function insertSubmittedTransaction(
   const event = EVENTS["transaction.created"];
   // Validated like every emitted event (emitEvent): a malformed record fails the create.
   const data = event.data.parse({ transaction: record }) as Record<string, unknown>;
-  await insertTransactionWithTrail(tx, {
+  // The row with its trail and the job are independent statements: sent together, they share a
+  // round trip on a pipelined connection (@qc/db's pool). Whichever PostgreSQL runs first, a
+  // failure of either fails the transaction; the trail's error is the one that says why.
+  const [trail, job] = await Promise.allSettled([
+    insertTransactionWithTrail(tx, {
     row,
     history: { id: uuidv7(), actorType: input.actor.type, actorId: input.actor.id },
     audit: {
@@ -46,8 +50,11 @@ export async function insertSubmittedTransaction(
       }),
     },
     event: { id: uuidv7(), tenantId: row.tenantId, type: "transaction.created", aggregateType: event.aggregate, aggregateId: row.id, data },
-  });
-  await deps.jobs.send(tx, "transfers.check", { tenantId: row.tenantId, transactionId: row.id });
+    }),
+    deps.jobs.send(tx, "transfers.check", { tenantId: row.tenantId, transactionId: row.id }),
+  ]);
+  if (trail.status === "rejected") throw trail.reason;
+  if (job.status === "rejected") throw job.reason;
   return record;
 }
 
