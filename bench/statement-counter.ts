@@ -1,6 +1,7 @@
 /**
  * Installed in the web process by bench/transfers-create.ts (through bench/web-with-statement-counter.ts):
- * counts the statements node-postgres sends, i.e. the database round trips, while a window is
+ * counts the statements node-postgres sends, and the database round trips they took (a statement
+ * written while another is unanswered on its connection shares that one's), while a window is
  * open. SIGUSR1 opens a window; SIGUSR2 closes it and writes what it saw as JSON to
  * BENCH_STATEMENT_LOG (the benchmark reads it). Outside a window it only checks a flag, so the
  * load phase is not measured with it on.
@@ -20,21 +21,36 @@ function installStatementCounter(): void {
   const pg = createRequire(resolve(import.meta.dirname, "../packages/db/package.json"))("pg") as { Client: { prototype: { query: Query } } };
   let counting = false;
   let statements: string[] = [];
+  /**
+   * Statements written while an earlier one on the same connection was still unanswered (a
+   * connection in pipeline mode): they share that round trip, so round trips = statements − these.
+   */
+  let sharedRoundTrips = 0;
+  const inFlight = new WeakMap<object, number>();
   const original = pg.Client.prototype.query;
   pg.Client.prototype.query = function query(this: unknown, ...args: unknown[]) {
-    if (counting) {
-      const first = args[0] as string | { text?: string } | undefined;
-      const text = typeof first === "string" ? first : (first?.text ?? "<submittable>");
-      statements.push(text.replace(/\s+/g, " ").trim());
+    if (!counting) return original.apply(this, args);
+    const client = this as { pipeline?: boolean };
+    const first = args[0] as string | { text?: string } | undefined;
+    const text = typeof first === "string" ? first : (first?.text ?? "<submittable>");
+    statements.push(text.replace(/\s+/g, " ").trim());
+    if (client.pipeline === true && (inFlight.get(client) ?? 0) > 0) sharedRoundTrips++;
+    const result = original.apply(this, args) as { then?: (settled: () => void, failed: () => void) => unknown } | undefined;
+    // Promise form only (drizzle, pg-boss and @qc/db's transactions use it): followed until answered.
+    if (typeof result?.then === "function") {
+      inFlight.set(client, (inFlight.get(client) ?? 0) + 1);
+      const settle = () => void inFlight.set(client, (inFlight.get(client) ?? 1) - 1);
+      result.then(settle, settle);
     }
-    return original.apply(this, args);
+    return result;
   };
   process.on("SIGUSR1", () => {
     statements = [];
+    sharedRoundTrips = 0;
     counting = true;
   });
   process.on("SIGUSR2", () => {
     counting = false;
-    writeFileSync(process.env.BENCH_STATEMENT_LOG!, JSON.stringify(statements));
+    writeFileSync(process.env.BENCH_STATEMENT_LOG!, JSON.stringify({ statements, sharedRoundTrips }));
   });
 }

@@ -1,16 +1,18 @@
 /**
  * Create throughput (issue 10): POST /v1/transactions through the real web process (TLS, guards,
  * API-key auth, rate limit, idempotency key, intent checks, one database transaction writing the
- * row, its history, audit row, event and check job) beside two bare node:https handlers on the
+ * row, its history, audit row, event and check job) beside three bare node:https handlers on the
  * same database, measured in the same run at a fixed concurrency, loopback only: one doing a
  * single INSERT of the same body, and one doing the create's database round trips with raw `pg`
  * and nothing else (the same number of statements, in the same order: begin, advisory lock + key
  * read + tenant status, a wallet read, the INSERT, a job insert, the stored answer, commit).
- * Create ÷ the first is what the issue's goal compares; create ÷ the second is what the
+ * A third does the second's statements in the web's four round trips (pipelined: BEGIN with
+ * the lock statement, the row with the job, the answer with COMMIT).
+ * Create ÷ the first is what the issue's goal compares; create ÷ the second or third is what the
  * framework and the domain code add to the database work itself. Every request carries a fresh
  * X-Idempotency-Key; rate limits are raised for the run. No daemon runs: the check jobs stay
  * queued, so only creation is measured. Before the load, the statements the web process sends
- * per create (its database round trips) are counted over sequential creates
+ * per create, and the database round trips they take, are counted over sequential creates
  * (bench/statement-counter.ts) and listed; during the load, each server's CPU time per request
  * (user + system, /proc).
  *
@@ -18,14 +20,14 @@
  *   BENCH_SECONDS=5 BENCH_CONNECTIONS=10 ./qc exec tsx bench/transfers-create.ts
  *   BENCH_CPU_PROF=/tmp/prof ./qc exec tsx bench/transfers-create.ts   # V8 CPU profile of the web process
  *   BENCH_POOL_MAX=20 ./qc exec tsx bench/transfers-create.ts           # database connections per server (default 10)
- *   BENCH_ROUNDS=3 ./qc exec tsx bench/transfers-create.ts              # the three targets 3 times; ratios are medians (≤ 5)
+ *   BENCH_ROUNDS=3 ./qc exec tsx bench/transfers-create.ts              # the four targets 3 times; ratios are medians (≤ 5)
  *   BENCH_WARMUP_SECONDS=0 …     # unmeasured load before each server's first measured run (default 3, ≤ 10)
  *
  * Uses DATABASE_URL when set, otherwise a throw-away embedded PostgreSQL. Bounded: at most
- * 3 × BENCH_SECONDS (≤ 25 s each) × BENCH_ROUNDS (≤ 5) of load, 3 warm-ups, and start-up. Writes bench/results/transfers-create-<time>.json.
+ * 4 × BENCH_SECONDS (≤ 25 s each) × BENCH_ROUNDS (≤ 5) of load, 3 warm-ups, and start-up. Writes bench/results/transfers-create-<time>.json.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:https";
 import { cpus, loadavg } from "node:os";
@@ -40,6 +42,8 @@ import { benchWebEnv, loopbackCertificate } from "./web-server";
 
 const BARE_FLAG = "--bare-insert-server";
 const ROUND_TRIPS_FLAG = "--bare-round-trips-server";
+/** With ROUND_TRIPS_FLAG: the same statements pipelined as the web sends them (four round trips). */
+const PIPELINED_FLAG = "--pipelined";
 /** Connections per server process, the same for all (the web's DB_POOL_MAX default is 10). */
 const POOL_MAX = Number(process.env.BENCH_POOL_MAX ?? 10);
 
@@ -53,7 +57,8 @@ const ROUND_TRIPS = {
   lockAndReadKey:
     "select pg_try_advisory_xact_lock(hashtextextended($1::text || ':' || $2::text, 0)) as locked, (select status from tenants where id = $1::text::uuid) as tenant_status, k.response_status, k.response_body from (select 1) as one left join bench_keys k on k.key = $2",
   wallet: "select * from wallets where id = $1 and tenant_id = $2",
-  insertTransfer: "insert into bench_transfers (body) values ($1::jsonb) returning id",
+  // The id is made by the handler, as the web makes its rows' ids: the job needs no answer first.
+  insertTransfer: "insert into bench_transfers (id, body) values ($1, $2::jsonb)",
   insertJob: "insert into bench_jobs (name, data) values ('transfers.check', $1::jsonb)",
   insertKey: "insert into bench_keys (tenant_id, key, response_status, response_body) values ($1, $2, 201, $3::json)",
   commit: "commit",
@@ -62,7 +67,7 @@ const ROUND_TRIPS = {
 if (process.argv.includes(BARE_FLAG)) {
   await runBareInsertServer();
 } else if (process.argv.includes(ROUND_TRIPS_FLAG)) {
-  await runBareRoundTripsServer();
+  await runBareRoundTripsServer(process.argv.includes(PIPELINED_FLAG));
 } else {
   await runBenchmark();
 }
@@ -97,10 +102,12 @@ async function runBareInsertServer(): Promise<void> {
  * the key's advisory lock and reading it and the tenant's status in one statement (refused
  * unless VERIFIED), reading the source wallet (the real `wallets` row, by the body's
  * sourceWalletId), inserting the body, a job row and the key with its answer (unique key); 201
- * with the row's id.
+ * with the row's id. One statement per round trip; `pipelined`: the same statements in the web's
+ * four round trips (BEGIN with the lock statement, the row with the job, the answer with COMMIT)
+ * on the pool's connections in pipeline mode, as @qc/db's `pipelinedTransaction` sends them.
  */
-async function runBareRoundTripsServer(): Promise<void> {
-  const [, , , url, port, certB64, keyB64, tenantId] = process.argv;
+async function runBareRoundTripsServer(pipelined: boolean): Promise<void> {
+  const [url, port, certB64, keyB64, tenantId] = process.argv.slice(2).filter((arg) => !arg.startsWith("--"));
   const { pool } = createDatabase({ url: url!, poolMax: POOL_MAX, applicationName: "qc-bench-bare-round-trips" });
   const named = (name: keyof typeof ROUND_TRIPS, values: unknown[]) => ({ name: `bench_${name}`, text: ROUND_TRIPS[name], values });
 
@@ -110,11 +117,12 @@ async function runBareRoundTripsServer(): Promise<void> {
     const client = await pool.connect();
     let broken: Error | undefined;
     try {
-      await client.query(ROUND_TRIPS.begin);
+      type Locked = { locked: boolean; tenant_status: string | null; response_status: number | null; response_body: unknown };
+      const begun = client.query(ROUND_TRIPS.begin);
+      const lock = pipelined ? client.query<Locked>(named("lockAndReadKey", [tenantId, key])) : undefined;
+      await begun;
       try {
-        const [found] = (
-          await client.query<{ locked: boolean; tenant_status: string | null; response_status: number | null; response_body: unknown }>(named("lockAndReadKey", [tenantId, key]))
-        ).rows;
+        const [found] = (await (lock ?? client.query<Locked>(named("lockAndReadKey", [tenantId, key])))).rows;
         let refused: { status: number; answer: string } | undefined;
         if (found?.tenant_status !== "VERIFIED") refused = { status: 403, answer: '{"error":"tenant"}' };
         else if (!found.locked) refused = { status: 409, answer: '{"error":"key in use"}' };
@@ -124,11 +132,18 @@ async function runBareRoundTripsServer(): Promise<void> {
           await client.query("rollback");
           return refused;
         }
-        const [row] = (await client.query<{ id: string }>(named("insertTransfer", [body]))).rows;
-        await client.query(named("insertJob", [JSON.stringify({ transactionId: row!.id })]));
-        const answer = JSON.stringify({ id: row!.id });
-        await client.query(named("insertKey", [tenantId, key, answer]));
-        await client.query(ROUND_TRIPS.commit);
+        const id = randomUUID();
+        const answer = JSON.stringify({ id });
+        if (pipelined) {
+          await Promise.all([client.query(named("insertTransfer", [id, body])), client.query(named("insertJob", [JSON.stringify({ transactionId: id })]))]);
+          const [, committed] = await Promise.all([client.query(named("insertKey", [tenantId, key, answer])), client.query(ROUND_TRIPS.commit)]);
+          if (committed.command !== "COMMIT") throw new Error(`commit answered ${committed.command}`);
+        } else {
+          await client.query(named("insertTransfer", [id, body]));
+          await client.query(named("insertJob", [JSON.stringify({ transactionId: id })]));
+          await client.query(named("insertKey", [tenantId, key, answer]));
+          await client.query(ROUND_TRIPS.commit);
+        }
         return { status: 201, answer };
       } catch (error) {
         await client.query("rollback").catch(() => undefined);
@@ -198,7 +213,7 @@ async function runBenchmark(): Promise<void> {
 
     progress("tenant and key created");
     const pems = await loopbackCertificate(bench.work);
-    const [barePort, roundTripsPort, webHttps, webHttp] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+    const [barePort, roundTripsPort, pipelinedPort, webHttps, webHttp] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
     const statementLog = join(bench.work, "statements.json");
     progress("starting the servers");
     children.push(
@@ -211,6 +226,13 @@ async function runBenchmark(): Promise<void> {
     children.push(
       await start(
         ["bench/transfers-create.ts", ROUND_TRIPS_FLAG, databaseUrl, String(roundTripsPort), Buffer.from(pems.cert).toString("base64"), Buffer.from(pems.key).toString("base64"), tenant!.id],
+        {},
+        /ready/,
+      ),
+    );
+    children.push(
+      await start(
+        ["bench/transfers-create.ts", ROUND_TRIPS_FLAG, PIPELINED_FLAG, databaseUrl, String(pipelinedPort), Buffer.from(pems.cert).toString("base64"), Buffer.from(pems.key).toString("base64"), tenant!.id],
         {},
         /ready/,
       ),
@@ -238,7 +260,7 @@ async function runBenchmark(): Promise<void> {
     const body = JSON.stringify(benchTransfer(wallet.id));
 
     progress("source wallet registered; counting statements per create");
-    const web = children[2]!;
+    const web = children[3]!;
     const statements = await countStatementsPerCreate(web, statementLog, () => createOnce(base, authorization, body));
 
     progress("measuring");
@@ -282,13 +304,14 @@ async function runBenchmark(): Promise<void> {
       return { ...summarize(name, result), serverCpuUsPerRequest: cpuUsPerRequest };
     };
     type Measured = Awaited<ReturnType<typeof measure>>;
-    // BENCH_ROUNDS: the three targets again, in the same order, each round; ratios are medians.
-    const perRound: { bare: Measured; roundTrips: Measured; create: Measured }[] = [];
+    // BENCH_ROUNDS: the four targets again, in the same order, each round; ratios are medians.
+    const perRound: { bare: Measured; roundTrips: Measured; pipelined: Measured; create: Measured }[] = [];
     for (let round = 0; round < rounds; round++) {
       if (rounds > 1) progress(`round ${round + 1} of ${rounds}`);
       perRound.push({
         bare: await measure("bare node:https, one INSERT", children[0]!, `https://127.0.0.1:${barePort}/`, {}, false),
         roundTrips: await measure("bare node:https, the create's round trips", children[1]!, `https://127.0.0.1:${roundTripsPort}/`, {}, true),
+        pipelined: await measure("bare node:https, the same in 4 round trips", children[2]!, `https://127.0.0.1:${pipelinedPort}/`, {}, true),
         create: await measure("web POST /v1/transactions", web, `${base}/v1/transactions`, { authorization }, true),
       });
     }
@@ -309,7 +332,7 @@ async function runBenchmark(): Promise<void> {
 
     // A ratio against a target that failed its requests measures the failure: refuse to report one
     // (a baseline answering 500s once read as a create 1.5× faster than its own round trips).
-    const failed = perRound.flatMap((r) => [r.bare, r.roundTrips, r.create]).filter((r) => r.errors > 0 || Object.keys(r.statuses).some((code) => code !== "201"));
+    const failed = perRound.flatMap((r) => [r.bare, r.roundTrips, r.pipelined, r.create]).filter((r) => r.errors > 0 || Object.keys(r.statuses).some((code) => code !== "201"));
     if (failed.length > 0) {
       throw new Error(`every request must answer 201; ${failed.map((r) => `${r.name}: ${JSON.stringify(r.statuses)}, ${r.errors} errors`).join("; ")}`);
     }
@@ -318,27 +341,37 @@ async function runBenchmark(): Promise<void> {
       const middle = Math.floor(sorted.length / 2);
       return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
     };
-    const ratios = perRound.map((r) => ({ ratio: r.create.rps / r.bare.rps, ratioOverRoundTrips: r.create.rps / r.roundTrips.rps }));
+    const ratios = perRound.map((r) => ({
+      ratio: r.create.rps / r.bare.rps,
+      ratioOverRoundTrips: r.create.rps / r.roundTrips.rps,
+      ratioOverPipelined: r.create.rps / r.pipelined.rps,
+      pipelinedOverRoundTrips: r.pipelined.rps / r.roundTrips.rps,
+    }));
     const ratio = median(ratios.map((r) => r.ratio));
     const ratioOverRoundTrips = median(ratios.map((r) => r.ratioOverRoundTrips));
+    const ratioOverPipelined = median(ratios.map((r) => r.ratioOverPipelined));
+    const pipelinedOverRoundTrips = median(ratios.map((r) => r.pipelinedOverRoundTrips));
     const nameWidth = Math.max(34, ...Object.values(perRound[0]!).map((r) => r.name.length));
     console.log(`\n${seconds} s per target${rounds > 1 ? `, ${rounds} rounds` : ""}, ${connections} connections, pool ${POOL_MAX} per server, loopback, ${cpus().length} cores, load ${loadavg()[0]!.toFixed(1)}, ${new Date().toISOString()}\n`);
     console.log("target".padEnd(nameWidth), "req/s".padStart(8), "p50 ms".padStart(7), "p99 ms".padStart(7), "cpu µs/req".padStart(11), " statuses");
-    perRound.forEach(({ bare, roundTrips, create }, round) => {
+    perRound.forEach(({ bare, roundTrips, pipelined, create }, round) => {
       if (rounds > 1) console.log(`round ${round + 1}`);
-      for (const r of [bare, roundTrips, create]) {
+      for (const r of [bare, roundTrips, pipelined, create]) {
         const cpu = r.serverCpuUsPerRequest === null ? "—" : r.serverCpuUsPerRequest.toFixed(0);
         console.log(r.name.padEnd(nameWidth), r.rps.toFixed(0).padStart(8), String(r.p50).padStart(7), String(r.p99).padStart(7), cpu.padStart(11), ` ${Object.entries(r.statuses).map(([c, n]) => `${c}×${n}`).join(" ")}`);
       }
     });
-    console.log(`\nstatements (round trips) per create, web process, ${statements.creates} sequential creates: ${statements.perCreate.toFixed(2)}; database transactions per create: ${statements.transactionsPerCreate.toFixed(2)}`);
+    console.log(
+      `\nstatements per create, web process, ${statements.creates} sequential creates: ${statements.perCreate.toFixed(2)} in ${statements.roundTripsPerCreate.toFixed(2)} round trips; database transactions per create: ${statements.transactionsPerCreate.toFixed(2)}`,
+    );
     for (const [text, count] of statements.byStatement) console.log(`  ${(count / statements.creates).toFixed(2).padStart(6)}  ${text.slice(0, 140)}`);
     const roundTripStatements = Object.values(ROUND_TRIPS);
-    console.log(`\nstatements (round trips) per request, bare round-trips baseline: ${roundTripStatements.length}, one database transaction`);
+    console.log(`\nstatements per request, bare round-trips baselines: ${roundTripStatements.length}, one database transaction, in ${roundTripStatements.length} round trips or (pipelined) 4`);
     for (const text of roundTripStatements) console.log(`  ${(1).toFixed(2).padStart(6)}  ${text.slice(0, 140)}`);
     const each = (pick: (r: (typeof ratios)[number]) => number) => (rounds > 1 ? ` [${ratios.map((r) => pick(r).toFixed(3)).join(", ")}]` : "");
     console.log(
-      `\ncreate ÷ bare insert${rounds > 1 ? " (median)" : ""}: ${ratio.toFixed(3)}${each((r) => r.ratio)}; create ÷ bare round trips: ${ratioOverRoundTrips.toFixed(3)}${each((r) => r.ratioOverRoundTrips)}`,
+      `\ncreate ÷ bare insert${rounds > 1 ? " (median)" : ""}: ${ratio.toFixed(3)}${each((r) => r.ratio)}; create ÷ bare round trips: ${ratioOverRoundTrips.toFixed(3)}${each((r) => r.ratioOverRoundTrips)}` +
+        `; create ÷ bare pipelined: ${ratioOverPipelined.toFixed(3)}${each((r) => r.ratioOverPipelined)}; bare pipelined ÷ bare round trips: ${pipelinedOverRoundTrips.toFixed(3)}${each((r) => r.pipelinedOverRoundTrips)}`,
     );
     console.log(`rows stored ${stored}, check jobs ${jobs}, idempotency keys by stored status ${JSON.stringify(idempotencyKeys)}`);
     console.log(`bare round trips: job rows ${bareJobs}, stored answers ${bareKeys} (one each per request it accepted, the ones still in flight when the load stopped included)`);
@@ -350,11 +383,14 @@ async function runBenchmark(): Promise<void> {
       connections,
       poolMax: POOL_MAX,
       rounds,
-      results: perRound.flatMap((r, round) => [r.bare, r.roundTrips, r.create].map((result) => ({ round: round + 1, ...result }))),
+      results: perRound.flatMap((r, round) => [r.bare, r.roundTrips, r.pipelined, r.create].map((result) => ({ round: round + 1, ...result }))),
       ratio,
       ratioOverRoundTrips,
+      ratioOverPipelined,
+      pipelinedOverRoundTrips,
       roundRatios: ratios,
       statementsPerCreate: statements.perCreate,
+      roundTripsPerCreate: statements.roundTripsPerCreate,
       transactionsPerCreate: statements.transactionsPerCreate,
       statements: Object.fromEntries(statements.byStatement.map(([text, count]) => [text, count / statements.creates])),
       roundTripsStatementsPerRequest: roundTripStatements.length,
@@ -399,13 +435,14 @@ async function countStatementsPerCreate(web: ChildProcess, log: string, create: 
     await new Promise((r) => setTimeout(r, 50));
   }
   await new Promise((r) => setTimeout(r, 100)); // one small write; let it finish
-  const texts = JSON.parse(readFileSync(log, "utf8")) as string[];
+  const { statements: texts, sharedRoundTrips } = JSON.parse(readFileSync(log, "utf8")) as { statements: string[]; sharedRoundTrips: number };
   const counts = new Map<string, number>();
   for (const text of texts) counts.set(text, (counts.get(text) ?? 0) + 1);
   const begins = texts.filter((t) => /^begin\b/i.test(t)).length;
   return {
     creates,
     perCreate: texts.length / creates,
+    roundTripsPerCreate: (texts.length - sharedRoundTrips) / creates,
     transactionsPerCreate: begins / creates,
     byStatement: [...counts.entries()].sort((a, b) => b[1] - a[1]),
   };
