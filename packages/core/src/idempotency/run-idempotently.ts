@@ -96,7 +96,8 @@ export interface RunIdempotentlyOptions {
  *   transaction id yet: `transactionHasWritten`); otherwise everything rolls back and the
  *   request is attempted again with the savepoint, which undoes exactly what it wrote;
  * - BEGIN is sent with the lock statement and COMMIT with the answer's insert, each pair in one
- *   round trip (`pipelinedTransaction`): a create is five round trips, not seven.
+ *   round trip (`pipelinedTransaction`); with the create's row sent together with its job
+ *   (`createTransfer`), a create is four round trips, not seven.
  */
 export async function runIdempotently<T>(
   deps: Pick<ServiceDeps, "db" | "now">,
