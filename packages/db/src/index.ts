@@ -1,5 +1,6 @@
 export * from "./client";
 export { isUniqueViolation } from "./errors";
+export { newRowId } from "./ids";
 export { jobExecutor } from "./job-executor";
 export { pipelinedTransaction, TransactionRolledBack, type BuiltStatement, type PipelinedTransactionWork } from "./pipelined-transaction";
 export { PipelinedReads, type PipelinedReadsOptions } from "./pipelined-reads";

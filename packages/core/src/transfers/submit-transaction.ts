@@ -1,6 +1,5 @@
-import { isUniqueViolation, type Transaction } from "@qc/db";
+import { isUniqueViolation, newRowId, type Transaction } from "@qc/db";
 import { insertTransactionWithTrail, type NewTransactionRow, type TransactionRow } from "@qc/db/queries";
-import { v7 as uuidv7 } from "uuid";
 import type { Actor } from "../audit/actor";
 import { toAuditRow } from "../audit/record-audit-event";
 import type { ServiceDeps } from "../deps/service-deps";
@@ -34,9 +33,9 @@ export async function insertSubmittedTransaction(
   const [trail, job] = await Promise.allSettled([
     insertTransactionWithTrail(tx, {
     row,
-    history: { id: uuidv7(), actorType: input.actor.type, actorId: input.actor.id },
+    history: { id: newRowId(), actorType: input.actor.type, actorId: input.actor.id },
     audit: {
-      id: uuidv7(),
+      id: newRowId(),
       ...toAuditRow({
         action: "transaction.created",
         actorType: input.actor.type,
@@ -49,7 +48,7 @@ export async function insertSubmittedTransaction(
         details: input.auditDetails(row),
       }),
     },
-    event: { id: uuidv7(), tenantId: row.tenantId, type: "transaction.created", aggregateType: event.aggregate, aggregateId: row.id, data },
+    event: { id: newRowId(), tenantId: row.tenantId, type: "transaction.created", aggregateType: event.aggregate, aggregateId: row.id, data },
     }),
     deps.jobs.send(tx, "transfers.check", { tenantId: row.tenantId, transactionId: row.id }),
   ]);
@@ -65,7 +64,7 @@ export async function insertSubmittedTransaction(
 export function submittedTransactionRow(values: NewTransactionRow): TransactionRow {
   const now = new Date();
   return {
-    id: values.id ?? uuidv7(),
+    id: values.id ?? newRowId(),
     tenantId: values.tenantId,
     externalId: values.externalId ?? null,
     type: values.type ?? "TRANSFER",

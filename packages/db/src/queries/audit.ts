@@ -1,5 +1,5 @@
 import { and, desc, eq, lt, sql } from "drizzle-orm";
-import { v7 as uuidv7 } from "uuid";
+import { newRowId } from "../ids";
 import type { Executor } from "../client";
 import { auditEvents } from "../schema/system";
 
@@ -20,7 +20,7 @@ export async function insertAuditEventBatch(db: Executor, rows: AuditRow[]): Pro
   if (rows.length === 0) return;
   const records = JSON.stringify(
     rows.map((row) => ({
-      id: row.id ?? uuidv7(),
+      id: row.id ?? newRowId(),
       tenant_id: row.tenantId ?? null,
       actor_type: row.actorType,
       actor_id: row.actorId ?? null,

@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, isNotNull, isNull, lt, lte, sql } from "drizzle-orm";
 import pg from "pg";
-import { v7 as uuidv7 } from "uuid";
+import { newRowId } from "../ids";
 import type { Executor } from "../client";
 import { users } from "../schema/identity";
 import { eventOutbox } from "../schema/system";
@@ -20,7 +20,7 @@ export const OUTBOX_NOTIFY_CHANNEL = "qc_event_outbox";
  * An endpoint's id before its row exists: the sealed secret's associated data names the row,
  * so the id is needed to seal it.
  */
-export const newWebhookEndpointId = (): string => uuidv7();
+export const newWebhookEndpointId = (): string => newRowId();
 
 export interface WebhookEndpointKey {
   tenantId: string;

@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
 import { bigserial, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
-import { v7 as uuidv7 } from "uuid";
+import { newRowId } from "../ids";
 
-export const id = () => uuid("id").primaryKey().$defaultFn(() => uuidv7());
+export const id = () => uuid("id").primaryKey().$defaultFn(() => newRowId());
 export const createdAt = () => timestamp("created_at", { withTimezone: true, precision: 3 }).notNull().defaultNow();
 export const updatedAt = () => timestamp("updated_at", { withTimezone: true, precision: 3 }).notNull().defaultNow();
 
@@ -37,7 +37,7 @@ export const eventOutbox = pgTable(
   "event_outbox",
   {
     seq: bigserial("seq", { mode: "bigint" }).primaryKey(),
-    id: uuid("id").notNull().unique().$defaultFn(() => uuidv7()),
+    id: uuid("id").notNull().unique().$defaultFn(() => newRowId()),
     tenantId: uuid("tenant_id").notNull(),
     type: text("type").notNull(),
     /** What the event is about ("transaction", "wallet", …) and its id. */
