@@ -26,12 +26,14 @@
  * against both, alternating: a before/after measured in the same minutes, under the same load.
  * BENCH_WEB_NODE_FLAGS="…" passes Node flags to this checkout's web process only (not the
  * baseline's): with BENCH_BASELINE pointing at this same checkout, a paired test of a flag.
+ * BENCH_CHILD_LOG=<file> appends the servers' own output there (e.g. with
+ * BENCH_WEB_NODE_FLAGS=--trace-gc, the web process's collector pauses under load).
  * Uses DATABASE_URL when set, otherwise a throw-away embedded PostgreSQL.
  * Writes bench/results/http-<time>.json.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { resolve } from "node:path";
 import autocannon from "autocannon";
@@ -51,6 +53,8 @@ const baselineRoot = process.env.BENCH_BASELINE ? resolve(process.env.BENCH_BASE
 const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 1));
 /** Node flags for this checkout's web process only (not a baseline's): e.g. GC settings, paired with BENCH_BASELINE. */
 const webNodeFlags = process.env.BENCH_WEB_NODE_FLAGS?.split(" ").filter(Boolean) ?? [];
+/** Where the servers' own output goes too (BENCH_CHILD_LOG); otherwise it is only scanned for readiness. */
+const childLog = process.env.BENCH_CHILD_LOG;
 /** Unmeasured load before a process's first measured run: its JIT warm, not its first seconds timed. */
 const warmupSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
 process.env.NODE_TLS_REJECT_UNAUTHORIZED = "0"; // loopback, our own self-signed certificate
@@ -61,6 +65,7 @@ function start(args: string[], env: Record<string, string>, readyWhen: RegExp, n
     stopOnSignal(() => stopChild(child));
     let output = "";
     const onData = (c: Buffer) => {
+      if (childLog) appendFileSync(childLog, c);
       output += c.toString();
       if (readyWhen.test(output)) done(child);
     };
