@@ -70,23 +70,18 @@ export interface ReleasedTransferFixtureInput {
 }
 
 /**
- * A transfer released for signing, exactly as the release step stores it: inserted SUBMITTED,
- * then moved to PENDING_SIGNATURE by the one transition with the chain's pending nonce, EIP-1559
- * fees and gas from the chain, the unsigned transaction and signing hash that
- * `rebuildUnsignedTransaction` gives, the signing deadline, and the `transfers.expire` job at that
- * deadline. For tests of what happens after release, independent of the checks.
+ * A transfer as create-transfer stores it: the SUBMITTED row, its first history entry and
+ * `transaction.created`. No `transfers.check` job: the test runs the checks when it wants to.
  */
-export async function createReleasedTransferFixture(
-  deps: Pick<ServiceDeps, "db" | "jobs" | "now" | "chain" | "config">,
-  input: ReleasedTransferFixtureInput,
+export async function createSubmittedTransferFixture(
+  deps: Pick<ServiceDeps, "db" | "now" | "config">,
+  input: Omit<ReleasedTransferFixtureInput, "nonce" | "gasLimit" | "signingDeadline">,
 ): Promise<TransactionRow> {
   const networkCode = input.networkCode ?? "QUANTUM_SANDBOX";
   const asset = input.asset ?? { id: nativeAssetId(networkCode), kind: "NATIVE" as const, contractAddress: null };
-  const client = deps.chain.client(networkCode);
   const now = deps.now();
   const actor = systemActor("test-fixture");
-  // Created as create-transfer creates it: the row, its first history entry and `transaction.created`.
-  const submitted = await deps.db.transaction(async (tx) => {
+  return deps.db.transaction(async (tx) => {
     const row = await insertTransaction(tx, {
       tenantId: input.tenantId,
       externalId: input.externalId ?? null,
@@ -107,6 +102,25 @@ export async function createReleasedTransferFixture(
     await emitEvent(tx, { tenantId: input.tenantId, type: "transaction.created", aggregateId: row.id, data: { transaction: toTransactionRecord(row) } });
     return row;
   });
+}
+
+/**
+ * A transfer released for signing, exactly as the release step stores it: inserted SUBMITTED,
+ * then moved to PENDING_SIGNATURE by the one transition with the chain's pending nonce, EIP-1559
+ * fees and gas from the chain, the unsigned transaction and signing hash that
+ * `rebuildUnsignedTransaction` gives, the signing deadline, and the `transfers.expire` job at that
+ * deadline. For tests of what happens after release, independent of the checks.
+ */
+export async function createReleasedTransferFixture(
+  deps: Pick<ServiceDeps, "db" | "jobs" | "now" | "chain" | "config">,
+  input: ReleasedTransferFixtureInput,
+): Promise<TransactionRow> {
+  const networkCode = input.networkCode ?? "QUANTUM_SANDBOX";
+  const asset = input.asset ?? { id: nativeAssetId(networkCode), kind: "NATIVE" as const, contractAddress: null };
+  const client = deps.chain.client(networkCode);
+  const now = deps.now();
+  const actor = systemActor("test-fixture");
+  const submitted = await createSubmittedTransferFixture(deps, input);
   const nonce = input.nonce ?? (await getPendingNonce(client, { address: input.wallet.address })).pending;
   const fees = await estimateQuantumFees(client);
   const draft = { ...submitted, nonce, gasLimit: "21000", maxFeePerGas: fees.maxFeePerGas.toString(), maxPriorityFeePerGas: fees.maxPriorityFeePerGas.toString() };

@@ -3,7 +3,7 @@ import type { Transaction } from "@qc/db";
 import {
   findHighestBroadcastNonce,
   findNonceHoldingTransfer,
-  findOldestQueuedTransfer,
+  findOldestTransferIn,
   findTransaction,
   findTransactionForSigning,
   findWalletRow,
@@ -77,13 +77,14 @@ async function quoteRelease(deps: ReleaseDeps, row: TransactionRow, asset: Trans
  *
  * Per source wallet and network at most one transfer is between "nonce assigned" and
  * "broadcast" (PENDING_SIGNATURE, SIGNED). Under a row lock on the source wallet, a transfer
- * whose source holds no such transfer and has no older QUEUED one is released: nonce =
+ * whose source holds no such transfer and has no older one waiting (in its checks or QUEUED) is
+ * released, so transfers of one source are released in creation order: nonce =
  * max(the node's pending nonce, 1 + the highest nonce this service broadcast for the source),
  * fees and gas from the chain, the unsigned transaction and signing hash rebuilt from the
  * stored intent, a signing deadline and its `transfers.expire` job. Otherwise it waits in
  * QUEUED, and `transfers.release-next` releases it once the one ahead is broadcast or ends.
- * Every transfer that ends before broadcast enqueues release-next, so none is stuck behind a
- * gap and no signature is ever invalidated by a renumbering.
+ * Every transfer that ends before broadcast (in its checks too) enqueues release-next, so none
+ * is stuck behind a gap and no signature is ever invalidated by a renumbering.
  *
  * `from` SUBMITTED is the checks' way in (with their decision in `checks`); `from` QUEUED is
  * release-next's, which only releases the source's oldest queued transfer.
@@ -125,12 +126,15 @@ export async function releaseForSigning(
       return end(deps, input, actor, { subStatus: "INTERNAL_ERROR", reason: "the source wallet was archived before the transfer was released" }, tx);
     }
     const holder = await findNonceHoldingTransfer(tx, source);
-    const first = await findOldestQueuedTransfer(tx, source);
-    const olderQueued = first !== undefined && first.id !== row.id;
-    if (holder || olderQueued || !quote) {
+    // The oldest of the source's waiting transfers (in checks or queued); this one when none is older.
+    const first = await findOldestTransferIn(tx, { ...source, statuses: ["SUBMITTED", "QUEUED"] });
+    const older = first !== undefined && first.id !== row.id ? first : undefined;
+    if (holder || older || !quote) {
       if (input.from === "QUEUED") {
         if (holder) return { status: "UNCHANGED", reason: "the source's nonce slot is taken", retry: false };
-        if (olderQueued) return { status: "UNCHANGED", reason: "an older queued transfer goes first", retry: true };
+        // Its checks' end releases it or, ending otherwise, enqueues release-next.
+        if (older?.status === "SUBMITTED") return { status: "UNCHANGED", reason: "an older transfer of the source is still in its checks", retry: false };
+        if (older) return { status: "UNCHANGED", reason: "an older queued transfer goes first", retry: true };
         return { status: "UNCHANGED", reason: "its turn came before the chain was asked", retry: true };
       }
       const queued = await transitionTransaction(
@@ -228,7 +232,7 @@ export async function releaseNextQueued(
 ): Promise<ReleaseOutcome | { status: "NOTHING_QUEUED" }> {
   // A transfer cancelled or released meanwhile changes who is first: look again, a bounded number of times.
   for (let attempt = 0; attempt < 5; attempt++) {
-    const next = await findOldestQueuedTransfer(deps.db, input);
+    const next = await findOldestTransferIn(deps.db, { ...input, statuses: ["QUEUED"] });
     if (!next) return { status: "NOTHING_QUEUED" };
     const outcome = await releaseForSigning(deps, { tenantId: input.tenantId, transactionId: next.id, from: "QUEUED" });
     if (outcome.status !== "UNCHANGED" || !outcome.retry) return outcome;

@@ -10,7 +10,7 @@ import { checkDailyQuota } from "../quotas/check-daily-quota";
 import { screenTransfer } from "../screening/screen-transfer";
 import { ScreeningUnavailableError, type ScreeningResult } from "../screening/screening-provider";
 import { quoteTransferFees, TransferUnaffordableError, TransferWouldRevertError } from "./quote-transfer-fees";
-import { releaseForSigning, type ReleaseOutcome } from "./release-for-signing";
+import { releaseForSigning, releaseNextJob, type ReleaseOutcome } from "./release-for-signing";
 import { transitionTransaction } from "./transition-transaction";
 import { decideDeploymentChecks } from "../contracts/decide-deployment-checks";
 
@@ -173,7 +173,8 @@ export type TransferChecksOutcome =
 /**
  * Job `transfers.check`: runs the checks of a SUBMITTED transfer and applies the decision: a
  * refusal ends BLOCKED (policy, screening, quota) or FAILED (insufficient funds) with its
- * subStatus, a human statusReason and the record's `policy` and `screening`; a cleared
+ * subStatus, a human statusReason and the record's `policy` and `screening` (and release-next
+ * for the source's transfers queued behind it); a cleared
  * transfer goes to `releaseForSigning`. A transfer that is no longer SUBMITTED is left alone.
  */
 export async function runTransferChecks(deps: CheckDeps, input: { tenantId: string; transactionId: string }): Promise<TransferChecksOutcome> {
@@ -198,6 +199,8 @@ export async function runTransferChecks(deps: CheckDeps, input: { tenantId: stri
     reason: decision.reason,
     set: checks,
     actor: systemActor("transfers.check"),
+    // A younger transfer of the source may be queued behind this one (release is in creation order).
+    jobs: (moved) => [releaseNextJob(moved)],
   });
   return moved.moved ? { status: decision.outcome, decision } : { status: "SKIPPED", reason: "the transaction has moved on" };
 }

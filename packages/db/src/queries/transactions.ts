@@ -367,6 +367,17 @@ export async function findTransferCheckRows(
   return row;
 }
 
+/** A source: the wallet's transfers on one network, for one tenant. */
+export interface TransferSource {
+  tenantId: string;
+  sourceWalletId: string;
+  networkCode: TransactionNetworkCode;
+}
+
+/** The rows of one source (served by `transactions_source_status_idx` with a status). */
+const ofSource = (source: TransferSource) =>
+  and(eq(transactions.tenantId, source.tenantId), eq(transactions.sourceWalletId, source.sourceWalletId), eq(transactions.networkCode, source.networkCode));
+
 /**
  * What the source's cleared, not yet mined transfers (other than `excludeId`) still take from
  * its balance: the amounts of `assetId` and the fee caps (gas limit × max fee per gas, native)
@@ -374,7 +385,7 @@ export async function findTransferCheckRows(
  */
 export async function sumSourceReservations(
   db: Executor,
-  params: { tenantId: string; sourceWalletId: string; networkCode: TransactionNetworkCode; assetId: string; excludeId: string },
+  params: TransferSource & { assetId: string; excludeId: string },
 ): Promise<{ amount: bigint; fees: bigint }> {
   const [row] = await db
     .select({
@@ -384,9 +395,7 @@ export async function sumSourceReservations(
     .from(transactions)
     .where(
       and(
-        eq(transactions.tenantId, params.tenantId),
-        eq(transactions.sourceWalletId, params.sourceWalletId),
-        eq(transactions.networkCode, params.networkCode),
+        ofSource(params),
         inArray(transactions.status, [...RESERVING_STATUSES]),
         sql`${transactions.id} <> ${params.excludeId}`,
       ),
@@ -397,39 +406,30 @@ export async function sumSourceReservations(
 /** The source's transfer that holds its nonce slot (PENDING_SIGNATURE or SIGNED), if any. */
 export async function findNonceHoldingTransfer(
   db: Executor,
-  params: { tenantId: string; sourceWalletId: string; networkCode: TransactionNetworkCode },
+  params: TransferSource,
 ): Promise<Pick<TransactionRow, "id" | "status"> | undefined> {
   const [row] = await db
     .select({ id: transactions.id, status: transactions.status })
     .from(transactions)
-    .where(
-      and(
-        eq(transactions.tenantId, params.tenantId),
-        eq(transactions.sourceWalletId, params.sourceWalletId),
-        eq(transactions.networkCode, params.networkCode),
-        inArray(transactions.status, [...NONCE_HOLDING_STATUSES]),
-      ),
-    )
+    .where(and(ofSource(params), inArray(transactions.status, [...NONCE_HOLDING_STATUSES])))
     .limit(1);
   return row;
 }
 
-/** The source's oldest QUEUED transfer (first in, first released), if any. */
-export async function findOldestQueuedTransfer(
+/**
+ * The source's oldest transfer (UUIDv7: first created) in one of `statuses`, if any. With QUEUED
+ * it is the next to release; with SUBMITTED and QUEUED, the first of those still waiting for
+ * their turn — release goes in creation order, so a transfer is released only when that is itself
+ * and one whose checks finish first does not overtake an older one still in them.
+ */
+export async function findOldestTransferIn(
   db: Executor,
-  params: { tenantId: string; sourceWalletId: string; networkCode: TransactionNetworkCode },
-): Promise<TransactionRow | undefined> {
+  params: TransferSource & { statuses: readonly ("SUBMITTED" | "QUEUED")[] },
+): Promise<Pick<TransactionRow, "id" | "status"> | undefined> {
   const [row] = await db
-    .select()
+    .select({ id: transactions.id, status: transactions.status })
     .from(transactions)
-    .where(
-      and(
-        eq(transactions.tenantId, params.tenantId),
-        eq(transactions.sourceWalletId, params.sourceWalletId),
-        eq(transactions.networkCode, params.networkCode),
-        eq(transactions.status, "QUEUED"),
-      ),
-    )
+    .where(and(ofSource(params), inArray(transactions.status, [...params.statuses])))
     .orderBy(asc(transactions.id))
     .limit(1);
   return row;
@@ -441,16 +441,14 @@ export async function findOldestQueuedTransfer(
  */
 export async function findHighestBroadcastNonce(
   db: Executor,
-  params: { tenantId: string; sourceWalletId: string; networkCode: TransactionNetworkCode },
+  params: TransferSource,
 ): Promise<number | null> {
   const [row] = await db
     .select({ nonce: sql<number | null>`max(${transactions.nonce})` })
     .from(transactions)
     .where(
       and(
-        eq(transactions.tenantId, params.tenantId),
-        eq(transactions.sourceWalletId, params.sourceWalletId),
-        eq(transactions.networkCode, params.networkCode),
+        ofSource(params),
         isNotNull(transactions.nonce),
         or(
           inArray(transactions.status, ["BROADCASTING", "CONFIRMING", "COMPLETED"]),
