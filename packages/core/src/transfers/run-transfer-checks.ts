@@ -174,8 +174,8 @@ export type TransferChecksOutcome =
  * Job `transfers.check`: runs the checks of a SUBMITTED transfer and applies the decision: a
  * refusal ends BLOCKED (policy, screening, quota) or FAILED (insufficient funds) with its
  * subStatus, a human statusReason and the record's `policy` and `screening` (and release-next
- * for the source's transfers queued behind it); a cleared
- * transfer goes to `releaseForSigning`. A transfer that is no longer SUBMITTED is left alone.
+ * for the source's transfers queued behind it); a cleared transfer goes to `releaseForSigning`.
+ * A transfer that is no longer SUBMITTED is left alone.
  */
 export async function runTransferChecks(deps: CheckDeps, input: { tenantId: string; transactionId: string }): Promise<TransferChecksOutcome> {
   const loaded = await findTransferCheckRows(deps.db, input);
