@@ -69,6 +69,12 @@ export interface ReleasedTransferFixtureInput {
   signingDeadline?: Date;
 }
 
+/** The fixture's network (default QUANTUM_SANDBOX) and asset (default that network's native asset). */
+function fixtureAsset(input: Pick<ReleasedTransferFixtureInput, "networkCode" | "asset">): { networkCode: NetworkCode; asset: { id: string } & TransferAsset } {
+  const networkCode = input.networkCode ?? "QUANTUM_SANDBOX";
+  return { networkCode, asset: input.asset ?? { id: nativeAssetId(networkCode), kind: "NATIVE", contractAddress: null } };
+}
+
 /**
  * A transfer as create-transfer stores it: the SUBMITTED row, its first history entry and
  * `transaction.created`. No `transfers.check` job: the test runs the checks when it wants to.
@@ -77,8 +83,7 @@ export async function createSubmittedTransferFixture(
   deps: Pick<ServiceDeps, "db" | "now" | "config">,
   input: Omit<ReleasedTransferFixtureInput, "nonce" | "gasLimit" | "signingDeadline">,
 ): Promise<TransactionRow> {
-  const networkCode = input.networkCode ?? "QUANTUM_SANDBOX";
-  const asset = input.asset ?? { id: nativeAssetId(networkCode), kind: "NATIVE" as const, contractAddress: null };
+  const { networkCode, asset } = fixtureAsset(input);
   const now = deps.now();
   const actor = systemActor("test-fixture");
   return deps.db.transaction(async (tx) => {
@@ -115,8 +120,7 @@ export async function createReleasedTransferFixture(
   deps: Pick<ServiceDeps, "db" | "jobs" | "now" | "chain" | "config">,
   input: ReleasedTransferFixtureInput,
 ): Promise<TransactionRow> {
-  const networkCode = input.networkCode ?? "QUANTUM_SANDBOX";
-  const asset = input.asset ?? { id: nativeAssetId(networkCode), kind: "NATIVE" as const, contractAddress: null };
+  const { networkCode, asset } = fixtureAsset(input);
   const client = deps.chain.client(networkCode);
   const now = deps.now();
   const actor = systemActor("test-fixture");
