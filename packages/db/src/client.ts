@@ -23,6 +23,8 @@ export type DbDriver = "pg" | "neon";
 /** What both drivers' pools and pooled connections answer: node-postgres's `query(text, values)`. */
 export interface DriverConnection {
   query(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
+  /** With a name: a named prepared statement, parsed once per connection. */
+  query(config: { name: string; text: string; values?: unknown[] }): Promise<{ rows: Record<string, unknown>[] }>;
 }
 
 /**

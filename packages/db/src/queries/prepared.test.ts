@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDatabase, driverConnection, type DatabaseHandle } from "../client";
-import { jobExecutor } from "../job-executor";
+import { jobExecutor, jobStatementName } from "../job-executor";
 import { tenants } from "../schema";
 import { idempotencyKeys } from "../schema/transfers";
 import { useTestDatabase } from "../testing";
@@ -113,5 +113,29 @@ describe("prepared statements in transactions", () => {
       expect(found.rows).toEqual([{ id: ids[1], tags: ["a", "b"] }]);
     });
     expect((await t.query("select id from prepared_test_jobs")).rows).toEqual([{ id: ids[1] }]);
+  });
+
+  it("sends pg-boss's parameterized statements as named prepared statements, parsed once per connection", async () => {
+    await t.query("create table prepared_test_named (n int)");
+    const insert = "insert into prepared_test_named (n) select $1::int where $2::text = 'yes'";
+    for (const n of [1, 2, 3]) {
+      await single.db.transaction(async (tx) => {
+        await jobExecutor(tx).executeSql(insert, [n, "yes"]);
+      });
+    }
+    // A text without parameters may hold several statements: it keeps the simple protocol, unnamed.
+    await single.db.transaction(async (tx) => {
+      await jobExecutor(tx).executeSql("insert into prepared_test_named (n) values (10); insert into prepared_test_named (n) values (11)");
+    });
+    expect((await t.query("select n from prepared_test_named order by n")).rows.map((r) => r.n)).toEqual([1, 2, 3, 10, 11]);
+    const name = jobStatementName(insert);
+    expect(name).toMatch(/^qc_boss_[0-9a-f]{32}$/);
+    expect(jobStatementName(insert)).toBe(name);
+    expect(jobStatementName(`${insert} `)).not.toBe(name);
+    const { rows } = await single.query<{ name: string; statement: string }>(
+      "select name, statement from pg_prepared_statements where statement like '%prepared_test_named%'",
+    );
+    // Prepared once on the one connection, reused by the next transactions; the text without parameters is not there.
+    expect(rows).toEqual([{ name, statement: insert }]);
   });
 });
