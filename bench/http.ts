@@ -33,7 +33,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { resolve } from "node:path";
 import autocannon from "autocannon";
@@ -41,6 +41,7 @@ import { createApiKey } from "@qc/core";
 import { createDatabase, schema, sql } from "@qc/db";
 import { apiPoster, benchTransfer, registerSourceWallet } from "./api-setup";
 import { benchDatabase, freePort } from "./database";
+import { processCpuMs } from "./proc-cpu";
 import { stopChild, stopOnSignal } from "./stop-on-signal";
 import { benchWebEnv, loopbackCertificate } from "./web-server";
 
@@ -94,21 +95,6 @@ interface Result {
    */
   serverCpuMsPerRequest: number | null;
 }
-
-/** User + system CPU time of a process so far, in ms (Linux /proc; null elsewhere). */
-function processCpuMs(pid: number | undefined): number | null {
-  if (pid === undefined) return null;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    // Fields 14 and 15 of /proc/<pid>/stat (utime, stime), counted after the command name.
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
-  } catch {
-    return null;
-  }
-}
-// USER_HZ: 100 on every Linux architecture Node runs on.
-const CLOCK_TICKS_PER_SECOND = 100;
 
 /** Transactions committed and rows inserted/updated/deleted in the benchmark's database so far. */
 async function databaseCounters(url: string): Promise<{ transactions: number; rowsWritten: number }> {

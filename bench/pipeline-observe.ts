@@ -4,39 +4,14 @@
  * counters (pg_stat_database) and its sessions' wait events (pg_stat_activity, sampled), the
  * chain's blocks, and what else was busy on the machine meanwhile.
  */
-import { execFileSync } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { createDatabase } from "@qc/db";
 import { rpc } from "./pipeline-stack";
+import { allProcesses, readProcStat, type ProcStat } from "./proc-cpu";
 
-const TICKS_PER_SECOND = Number(execFileSync("getconf", ["CLK_TCK"]).toString().trim()) || 100;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
-
-type ProcStat = { pid: number; comm: string; ppid: number; cpuSeconds: number };
-
-function readProcStat(pid: number): ProcStat | undefined {
-  try {
-    const text = readFileSync(`/proc/${pid}/stat`, "utf8");
-    // comm may hold spaces and parentheses: the fields resume after the last ")".
-    const close = text.lastIndexOf(")");
-    const fields = text.slice(close + 2).split(" ");
-    return { pid, comm: text.slice(text.indexOf("(") + 1, close), ppid: Number(fields[1]), cpuSeconds: (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND };
-  } catch {
-    return undefined; // gone meanwhile
-  }
-}
-
-function allProcesses(): Map<number, ProcStat> {
-  const found = new Map<number, ProcStat>();
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    const stat = readProcStat(Number(name));
-    if (stat) found.set(stat.pid, stat);
-  }
-  return found;
-}
 
 function systemCpu(): { busy: number; total: number } {
   const [, ...values] = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/);

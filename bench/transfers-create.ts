@@ -37,6 +37,7 @@ import { createApiKey } from "@qc/core";
 import { createDatabase, schema, sql } from "@qc/db";
 import { apiPoster, benchTransfer, registerSourceWallet } from "./api-setup";
 import { benchDatabase, freePort } from "./database";
+import { databaseCpuMsBetween, databaseCpuSnapshot, processCpuMs } from "./proc-cpu";
 import { stopChild, stopOnSignal } from "./stop-on-signal";
 import { benchWebEnv, loopbackCertificate } from "./web-server";
 
@@ -298,10 +299,14 @@ async function runBenchmark(): Promise<void> {
         warmed.add(server);
       }
       const cpuBefore = processCpuMs(server.pid);
+      const databaseBefore = databaseCpuSnapshot();
       const result = await run(url, headers, withKey);
       const cpuAfter = processCpuMs(server.pid);
-      const cpuUsPerRequest = cpuBefore !== null && cpuAfter !== null ? ((cpuAfter - cpuBefore) * 1000) / (result.requests.total || 1) : null;
-      return { ...summarize(name, result), serverCpuUsPerRequest: cpuUsPerRequest };
+      const databaseCpuMs = databaseCpuMsBetween(databaseBefore, databaseCpuSnapshot());
+      const requests = result.requests.total || 1;
+      const cpuUsPerRequest = cpuBefore !== null && cpuAfter !== null ? ((cpuAfter - cpuBefore) * 1000) / requests : null;
+      // PostgreSQL's CPU per request (every postgres process on the machine; /proc), beside the server's.
+      return { ...summarize(name, result), serverCpuUsPerRequest: cpuUsPerRequest, databaseCpuUsPerRequest: databaseCpuMs !== null ? (databaseCpuMs * 1000) / requests : null };
     };
     type Measured = Awaited<ReturnType<typeof measure>>;
     // BENCH_ROUNDS: the four targets again, in the same order, each round; ratios are medians.
@@ -353,12 +358,13 @@ async function runBenchmark(): Promise<void> {
     const pipelinedOverRoundTrips = median(ratios.map((r) => r.pipelinedOverRoundTrips));
     const nameWidth = Math.max(34, ...Object.values(perRound[0]!).map((r) => r.name.length));
     console.log(`\n${seconds} s per target${rounds > 1 ? `, ${rounds} rounds` : ""}, ${connections} connections, pool ${POOL_MAX} per server, loopback, ${cpus().length} cores, load ${loadavg()[0]!.toFixed(1)}, ${new Date().toISOString()}\n`);
-    console.log("target".padEnd(nameWidth), "req/s".padStart(8), "p50 ms".padStart(7), "p99 ms".padStart(7), "cpu µs/req".padStart(11), " statuses");
+    console.log("target".padEnd(nameWidth), "req/s".padStart(8), "p50 ms".padStart(7), "p99 ms".padStart(7), "cpu µs/req".padStart(11), "db cpu µs".padStart(10), " statuses");
     perRound.forEach(({ bare, roundTrips, pipelined, create }, round) => {
       if (rounds > 1) console.log(`round ${round + 1}`);
       for (const r of [bare, roundTrips, pipelined, create]) {
         const cpu = r.serverCpuUsPerRequest === null ? "—" : r.serverCpuUsPerRequest.toFixed(0);
-        console.log(r.name.padEnd(nameWidth), r.rps.toFixed(0).padStart(8), String(r.p50).padStart(7), String(r.p99).padStart(7), cpu.padStart(11), ` ${Object.entries(r.statuses).map(([c, n]) => `${c}×${n}`).join(" ")}`);
+        const databaseCpu = r.databaseCpuUsPerRequest === null ? "—" : r.databaseCpuUsPerRequest.toFixed(0);
+        console.log(r.name.padEnd(nameWidth), r.rps.toFixed(0).padStart(8), String(r.p50).padStart(7), String(r.p99).padStart(7), cpu.padStart(11), databaseCpu.padStart(10), ` ${Object.entries(r.statuses).map(([c, n]) => `${c}×${n}`).join(" ")}`);
       }
     });
     console.log(
@@ -446,17 +452,4 @@ async function countStatementsPerCreate(web: ChildProcess, log: string, create: 
     transactionsPerCreate: begins / creates,
     byStatement: [...counts.entries()].sort((a, b) => b[1] - a[1]),
   };
-}
-
-/** User + system CPU time of a process so far, in ms (Linux /proc; null elsewhere). */
-function processCpuMs(pid: number | undefined): number | null {
-  if (pid === undefined) return null;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    // Fields 14 and 15 of /proc/<pid>/stat (utime, stime), counted after the command name; USER_HZ 100.
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-  } catch {
-    return null;
-  }
 }
