@@ -119,7 +119,10 @@ export async function releaseForSigning(
   }
 
   return deps.db.transaction(async (tx): Promise<ReleaseOutcome> => {
-    const wallet = await findWalletRow(tx, { tenantId: row.tenantId, walletId: row.sourceWalletId, lock: "update" });
+    // Serializes the source's releases (and its archive's UPDATE) without holding up creates: a
+    // create's foreign-key check on the wallet (FOR KEY SHARE) passes FOR NO KEY UPDATE, where
+    // FOR UPDATE made every create of the source wait for the release to commit.
+    const wallet = await findWalletRow(tx, { tenantId: row.tenantId, walletId: row.sourceWalletId, lock: "no key update" });
     const current = await findTransaction(tx, row.tenantId, row.id);
     if (!current || current.status !== input.from) return MOVED_ON;
     if (!wallet || wallet.status !== "ACTIVE" || wallet.type === "WATCH_ONLY") {

@@ -1,4 +1,5 @@
-import { findTransaction } from "@qc/db/queries";
+import { createDatabase } from "@qc/db";
+import { findTransaction, lockTransactionStatus } from "@qc/db/queries";
 import { useTestDatabase } from "@qc/db/testing";
 import { useDevnet } from "@qc/devnet/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -7,7 +8,9 @@ import type { ServiceDeps } from "../deps/service-deps";
 import { createTenantFixture, type TenantFixture } from "../testing/fixtures";
 import { createTestServiceDeps } from "../testing/service-deps";
 import { createSubmittedTransferFixture, createTransferWalletFixture, type TransferWalletFixture } from "../testing/transfer-fixtures";
+import { nativeAssetId } from "../assets/native-assets";
 import { cancelTransaction } from "./cancel-transaction";
+import { createTransfer } from "./create-transfer";
 import { failUncheckedTransfer } from "./fail-unchecked-transfer";
 import { releaseNextQueued } from "./release-for-signing";
 import { runTransferChecks } from "./run-transfer-checks";
@@ -92,5 +95,55 @@ describe("release for signing in creation order", () => {
     expect(failed.moved).toBe(true);
     expect(await releaseNextJobs(wallet)).toBe(2);
     expect(await releaseNext(wallet)).toMatchObject({ status: "PENDING_SIGNATURE", transaction: { id: younger.id } });
+  });
+
+  it("does not hold up a create of the source while it releases: the wallet's lock lets the create's foreign-key check through", async () => {
+    const wallet = await fundedWallet();
+    const first = await submitted(wallet);
+    // Another session holds the transfer's row, so the release, once it has the source wallet's
+    // lock, waits on it (at its status change).
+    const holder = createDatabase({ url: t.url, poolMax: 1, applicationName: "qc-test-row-holder" });
+    let unblock!: () => void;
+    const blocked = new Promise<void>((resolve) => (unblock = resolve));
+    let holding!: Promise<void>;
+    await new Promise<void>((locked) => {
+      holding = holder.db.transaction(async (tx) => {
+        await lockTransactionStatus(tx, tenant.tenantId, first.id);
+        locked();
+        await blocked;
+      });
+    });
+    try {
+      const releasing = check(first.id);
+      // Wait until the release waits on that row: by then it holds the wallet's lock.
+      for (let i = 0; ; i++) {
+        const { rows } = await t.query("select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'");
+        if (rows.length > 0) break;
+        if (i === 200) throw new Error("the release never waited on the transfer's row");
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      let timer: NodeJS.Timeout | undefined;
+      const created = await Promise.race([
+        createTransfer(deps, {
+          tenantId: tenant.tenantId,
+          networkCode: "QUANTUM_SANDBOX",
+          sourceWalletId: wallet.walletId,
+          destinationAddress: DESTINATION,
+          assetId: nativeAssetId("QUANTUM_SANDBOX"),
+          amount: Q.toString(),
+          actor: user,
+        }),
+        new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error("the create waited for the release's wallet lock")), 10_000))),
+      ]).finally(() => clearTimeout(timer));
+      expect(created).toMatchObject({ status: "SUBMITTED", sourceWalletId: wallet.walletId });
+      expect(await statusOf(first.id)).toBe("SUBMITTED");
+      unblock();
+      await holding;
+      expect(await releasing).toMatchObject({ status: "RELEASE", release: { status: "PENDING_SIGNATURE", transaction: { id: first.id } } });
+    } finally {
+      unblock();
+      await holding.catch(() => undefined);
+      await holder.close();
+    }
   });
 });

@@ -12,8 +12,13 @@ export interface WalletKey {
   walletId: string;
 }
 
-/** The tenant's wallet, or undefined (also for another tenant's id); `lock` holds the row until commit. */
-export async function findWalletRow(db: Executor, params: WalletKey & { lock?: "update" | undefined }): Promise<WalletRow | undefined> {
+/**
+ * The tenant's wallet, or undefined (also for another tenant's id); `lock` holds the row until
+ * commit. "no key update" serializes with other lockers and writers of the row but lets the
+ * foreign-key checks of rows that reference it through (a create's transaction row takes FOR KEY
+ * SHARE on its source wallet).
+ */
+export async function findWalletRow(db: Executor, params: WalletKey & { lock?: "update" | "no key update" | undefined }): Promise<WalletRow | undefined> {
   const query = db
     .select()
     .from(wallets)
