@@ -1,7 +1,7 @@
 export * from "./client";
 export { isUniqueViolation } from "./errors";
 export { newRowId } from "./ids";
-export { jobExecutor } from "./job-executor";
+export { jobExecutor, prepareJobStatements } from "./job-executor";
 export { pipelinedTransaction, TransactionRolledBack, type BuiltStatement, type PipelinedTransactionWork } from "./pipelined-transaction";
 export { PipelinedReads, type PipelinedReadsOptions } from "./pipelined-reads";
 export { migrationStatus, runMigrations, type MigrationStatus } from "./migrate";

@@ -1,4 +1,4 @@
-import { jobExecutor, type Executor } from "@qc/db";
+import { jobExecutor, prepareJobStatements, type Executor } from "@qc/db";
 import { PgBoss } from "pg-boss";
 import { deadLetterQueue, JOBS, type JobName, type JobPayload } from "./catalog";
 
@@ -71,6 +71,7 @@ export async function startBoss(options: CreateBossOptions): Promise<PgBoss> {
     useListenNotify: daemon,
   });
   boss.on("error", () => {}); // surfaced through the owner's logger (see apps/daemon)
+  prepareJobStatements(boss.getDb());
   await boss.start();
   await ensureQueues(boss);
   return boss;

@@ -128,10 +128,14 @@ describe("prepared statements in transactions", () => {
       await jobExecutor(tx).executeSql("insert into prepared_test_named (n) values (10); insert into prepared_test_named (n) values (11)");
     });
     expect((await t.query("select n from prepared_test_named order by n")).rows.map((r) => r.n)).toEqual([1, 2, 3, 10, 11]);
-    const name = jobStatementName(insert);
+    const name = jobStatementName(insert, [1, "yes"]);
     expect(name).toMatch(/^qc_boss_[0-9a-f]{32}$/);
-    expect(jobStatementName(insert)).toBe(name);
-    expect(jobStatementName(`${insert} `)).not.toBe(name);
+    expect(jobStatementName(insert, [2, "no"])).toBe(name);
+    expect(jobStatementName(`${insert} `, [1, "yes"])).not.toBe(name);
+    // Without a parameter list, or with none and a `;` in the text: unnamed.
+    expect(jobStatementName("select 1", undefined)).toBeUndefined();
+    expect(jobStatementName("select 1; select 2", [])).toBeUndefined();
+    expect(jobStatementName("select 1", [])).toMatch(/^qc_boss_/);
     const { rows } = await single.query<{ name: string; statement: string }>(
       "select name, statement from pg_prepared_statements where statement like '%prepared_test_named%'",
     );
