@@ -1,6 +1,8 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Executor } from "../client";
+import { newRowId } from "../ids";
 import { eventOutbox } from "../schema/system";
+import { preparedStatement } from "./prepared";
 
 export interface InsertOutboxEventParams {
   tenantId: string;
@@ -17,13 +19,28 @@ export interface InsertOutboxEventParams {
  * (aggregate_type, aggregate_id, sequence) refuses anything that is not.
  */
 export async function insertOutboxEvent(db: Executor, params: InsertOutboxEventParams): Promise<{ id: string; sequence: number }> {
-  const next = sql<number>`(select coalesce(max(${eventOutbox.sequence}), 0) + 1 from ${eventOutbox}
-    where ${eventOutbox.aggregateType} = ${params.aggregateType} and ${eventOutbox.aggregateId} = ${params.aggregateId})`;
-  const [row] = await db
-    .insert(eventOutbox)
-    .values({ ...params, sequence: next })
-    .returning({ id: eventOutbox.id, sequence: eventOutbox.sequence });
-  return row!;
+  // Every status change of the pipeline writes one: a prepared statement (./prepared), parsed and
+  // planned once per connection.
+  const { rows } = await preparedStatement<{ id: string; sequence: number }>(
+    db,
+    "qc_insert_outbox_event",
+    () => sql`insert into event_outbox (id, tenant_id, type, aggregate_type, aggregate_id, sequence, data)
+      select ${sql.placeholder("id")}::uuid, ${sql.placeholder("tenantId")}::uuid, ${sql.placeholder("type")}, ${sql.placeholder("aggregateType")}::text, ${sql.placeholder("aggregateId")}::text,
+             (select coalesce(max(e.sequence), 0) + 1 from event_outbox e
+               where e.aggregate_type = ${sql.placeholder("aggregateType")}::text and e.aggregate_id = ${sql.placeholder("aggregateId")}::text),
+             ${sql.placeholder("data")}::jsonb
+      returning id, sequence`,
+  ).execute({
+    id: newRowId(),
+    tenantId: params.tenantId,
+    type: params.type,
+    aggregateType: params.aggregateType,
+    aggregateId: params.aggregateId,
+    data: JSON.stringify(params.data),
+  });
+  const [row] = rows;
+  if (!row) throw new Error("the outbox insert returned no row");
+  return { id: row.id, sequence: Number(row.sequence) };
 }
 
 /** A tenant's events about one aggregate, in sequence order. */

@@ -5,8 +5,10 @@ import { jobExecutor, jobStatementName } from "../job-executor";
 import { tenants } from "../schema";
 import { idempotencyKeys } from "../schema/transfers";
 import { useTestDatabase } from "../testing";
+import { insertOutboxEvent } from "./events";
 import { insertIdempotencyKey, lockIdempotencyKey } from "./idempotency";
 import { preparedQuery, preparedStatement, rowValues } from "./prepared";
+import { lockTransactionStatus } from "./transactions";
 
 // Prepared statements inside transactions (./prepared): built once per pooled connection and
 // reused by the next transaction on it, always inside the transaction that holds it. These run
@@ -113,6 +115,27 @@ describe("prepared statements in transactions", () => {
       expect(found.rows).toEqual([{ id: ids[1], tags: ["a", "b"] }]);
     });
     expect((await t.query("select id from prepared_test_jobs")).rows).toEqual([{ id: ids[1] }]);
+  });
+
+  it("writes outbox events and locks a transaction's status through statements prepared once per connection", async () => {
+    const aggregate = { tenantId, type: "transaction.updated", aggregateType: "transaction", aggregateId: "0194f2c4-0000-7000-8000-0000000000ee" };
+    const written: { id: string; sequence: number }[] = [];
+    for (const step of [1, 2, 3]) {
+      await single.db.transaction(async (tx) => {
+        expect(await lockTransactionStatus(tx, tenantId, aggregate.aggregateId)).toBeUndefined();
+        written.push(await insertOutboxEvent(tx, { ...aggregate, data: { step, nested: { ok: true } } }));
+      });
+    }
+    // The aggregate's sequence goes on from the rows before; each event has its own id.
+    expect(written.map((w) => w.sequence)).toEqual([1, 2, 3]);
+    expect(new Set(written.map((w) => w.id)).size).toBe(3);
+    const { rows: stored } = await t.query<{ id: string; sequence: number; data: unknown; tenant_id: string }>(
+      "select id, sequence, data, tenant_id from event_outbox where aggregate_id = $1 order by sequence",
+      [aggregate.aggregateId],
+    );
+    expect(stored).toEqual(written.map((w, i) => ({ id: w.id, sequence: w.sequence, data: { step: i + 1, nested: { ok: true } }, tenant_id: tenantId })));
+    const { rows } = await single.query<{ name: string }>("select name from pg_prepared_statements where name in ('qc_insert_outbox_event', 'qc_lock_transaction_status') order by name");
+    expect(rows.map((r) => r.name)).toEqual(["qc_insert_outbox_event", "qc_lock_transaction_status"]);
   });
 
   it("sends pg-boss's parameterized statements as named prepared statements, parsed once per connection", async () => {

@@ -118,11 +118,15 @@ export function listStatusHistory(db: Executor, tenantId: string, transactionId:
 
 /** Locks the transaction's row for the rest of the database transaction; its status, or undefined. */
 export async function lockTransactionStatus(db: Executor, tenantId: string, transactionId: string): Promise<TransactionStatusValue | undefined> {
-  const [row] = await db
-    .select({ status: transactions.status })
-    .from(transactions)
-    .where(and(eq(transactions.id, transactionId), eq(transactions.tenantId, tenantId)))
-    .for("update");
+  // Every status change takes it first: prepared (./prepared), per pooled connection.
+  const [row] = await preparedQuery(db, "qc_lock_transaction_status", (executor) =>
+    executor
+      .select({ status: transactions.status })
+      .from(transactions)
+      .where(and(eq(transactions.id, sql.placeholder("transactionId")), eq(transactions.tenantId, sql.placeholder("tenantId"))))
+      .for("update")
+      .prepare("qc_lock_transaction_status"),
+  ).execute({ transactionId, tenantId });
   return row?.status;
 }
 
