@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { Executor } from "../client";
 import { newRowId } from "../ids";
 import { eventOutbox } from "../schema/system";
@@ -18,6 +18,16 @@ export interface InsertOutboxEventParams {
  * aggregate are serialised and each statement sees the previous one's row; the unique index
  * (aggregate_type, aggregate_id, sequence) refuses anything that is not.
  */
+/**
+ * The next `sequence` of an aggregate's events (1 for its first), as a subquery for an insert's
+ * select list; the aggregate's type and id are the placeholders of these names. One rule for
+ * every statement that appends an event.
+ */
+export function nextEventSequence(aggregateType: string, aggregateId: string): SQL {
+  return sql`(select coalesce(max(e.sequence), 0) + 1 from event_outbox e
+    where e.aggregate_type = ${sql.placeholder(aggregateType)}::text and e.aggregate_id = ${sql.placeholder(aggregateId)}::text)`;
+}
+
 export async function insertOutboxEvent(db: Executor, params: InsertOutboxEventParams): Promise<{ id: string; sequence: number }> {
   // Every status change of the pipeline writes one: a prepared statement (./prepared), parsed and
   // planned once per connection.
@@ -26,9 +36,7 @@ export async function insertOutboxEvent(db: Executor, params: InsertOutboxEventP
     "qc_insert_outbox_event",
     () => sql`insert into event_outbox (id, tenant_id, type, aggregate_type, aggregate_id, sequence, data)
       select ${sql.placeholder("id")}::uuid, ${sql.placeholder("tenantId")}::uuid, ${sql.placeholder("type")}, ${sql.placeholder("aggregateType")}::text, ${sql.placeholder("aggregateId")}::text,
-             (select coalesce(max(e.sequence), 0) + 1 from event_outbox e
-               where e.aggregate_type = ${sql.placeholder("aggregateType")}::text and e.aggregate_id = ${sql.placeholder("aggregateId")}::text),
-             ${sql.placeholder("data")}::jsonb
+             ${nextEventSequence("aggregateType", "aggregateId")}, ${sql.placeholder("data")}::jsonb
       returning id, sequence`,
   ).execute({
     id: newRowId(),

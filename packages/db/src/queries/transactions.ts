@@ -4,7 +4,7 @@ import { assetVisibleTo } from "./assets";
 import { insertColumns, preparedQuery, preparedRead, preparedStatement, rowValues } from "./prepared";
 import { updateWhereStatus } from "./status";
 import type { AuditRow } from "./audit";
-import type { InsertOutboxEventParams } from "./events";
+import { nextEventSequence, type InsertOutboxEventParams } from "./events";
 import { assets, walletNetworkLinks, wallets } from "../schema/custody";
 import { transactions, transactionStatusHistory } from "../schema/transfers";
 
@@ -90,9 +90,7 @@ export async function insertTransactionWithTrail(
     ), event as (
       insert into event_outbox (id, tenant_id, type, aggregate_type, aggregate_id, sequence, data)
       select ${sql.placeholder("eventId")}, ${sql.placeholder("eventTenantId")}::uuid, ${sql.placeholder("eventType")}, ${sql.placeholder("eventAggregateType")}, ${sql.placeholder("eventAggregateId")},
-             (select coalesce(max(e.sequence), 0) + 1 from event_outbox e
-               where e.aggregate_type = ${sql.placeholder("eventAggregateType")} and e.aggregate_id = ${sql.placeholder("eventAggregateId")}),
-             ${sql.placeholder("eventData")}::jsonb
+             ${nextEventSequence("eventAggregateType", "eventAggregateId")}, ${sql.placeholder("eventData")}::jsonb
         from inserted
       returning sequence
     )
