@@ -9,6 +9,7 @@ import { insertOutboxEvent } from "./events";
 import { insertIdempotencyKey, lockIdempotencyKey } from "./idempotency";
 import { preparedQuery, preparedStatement, rowValues } from "./prepared";
 import { lockTransactionStatus } from "./transactions";
+import { claimUndispatchedOutboxEvents, listEnabledWebhookEndpoints, markOutboxEventsDispatched } from "./webhooks";
 
 // Prepared statements inside transactions (./prepared): built once per pooled connection and
 // reused by the next transaction on it, always inside the transaction that holds it. These run
@@ -136,6 +137,28 @@ describe("prepared statements in transactions", () => {
     expect(stored).toEqual(written.map((w, i) => ({ id: w.id, sequence: w.sequence, data: { step: i + 1, nested: { ok: true } }, tenant_id: tenantId })));
     const { rows } = await single.query<{ name: string }>("select name from pg_prepared_statements where name in ('qc_insert_outbox_event', 'qc_lock_transaction_status') order by name");
     expect(rows.map((r) => r.name)).toEqual(["qc_insert_outbox_event", "qc_lock_transaction_status"]);
+  });
+
+  it("claims and marks outbox events for any batch size through statements prepared once per connection", async () => {
+    await t.query("update event_outbox set dispatched_at = now() where dispatched_at is null");
+    const aggregate = { tenantId, type: "transaction.updated", aggregateType: "transaction", aggregateId: "0194f2c4-0000-7000-8000-0000000000ef" };
+    for (const step of [1, 2, 3]) await single.db.transaction((tx) => insertOutboxEvent(tx, { ...aggregate, data: { step } }));
+    const at = new Date("2026-11-24T01:02:03.456Z");
+    // Batches of 2, then 1, then none: one statement text for every size.
+    const claimed: number[][] = [];
+    for (const limit of [2, 5, 5]) {
+      await single.db.transaction(async (tx) => {
+        const events = await claimUndispatchedOutboxEvents(tx, limit);
+        claimed.push(events.map((event) => (event.data as { step: number }).step));
+        await markOutboxEventsDispatched(tx, { seqs: events.map((event) => event.seq), at });
+        expect(await listEnabledWebhookEndpoints(tx, [tenantId, "0194f2c4-0000-7000-8000-0000000000aa"])).toEqual([]);
+      });
+    }
+    expect(claimed).toEqual([[1, 2], [3], []]);
+    const { rows: stored } = await t.query<{ dispatched_at: Date | null }>("select dispatched_at from event_outbox where aggregate_id = $1 order by sequence", [aggregate.aggregateId]);
+    expect(stored.map((row) => row.dispatched_at?.toISOString())).toEqual([at.toISOString(), at.toISOString(), at.toISOString()]);
+    const { rows } = await single.query<{ name: string }>("select name from pg_prepared_statements where name like 'qc\\_%outbox%' or name like 'qc\\_list\\_enabled%' order by name");
+    expect(rows.map((r) => r.name)).toEqual(["qc_claim_outbox_events", "qc_insert_outbox_event", "qc_list_enabled_webhook_endpoints", "qc_mark_outbox_events_dispatched"]);
   });
 
   it("sends pg-boss's parameterized statements as named prepared statements, parsed once per connection", async () => {

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, inArray, isNotNull, lt, lte, notInArray, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, isNotNull, lt, lte, notInArray, or, sql, type Placeholder } from "drizzle-orm";
 import type { Executor } from "../client";
 import { assetVisibleTo } from "./assets";
 import { insertColumns, preparedQuery, preparedRead, preparedStatement, rowValues } from "./prepared";
@@ -153,7 +153,7 @@ export interface TransactionForSigning {
   asset: SigningAssetRow | null;
 }
 
-function selectForSigning(db: Executor, tenantId: string) {
+function selectForSigning(db: Executor, tenantId: string | Placeholder) {
   return db
     .select({
       transaction: transactions,
@@ -167,7 +167,13 @@ function selectForSigning(db: Executor, tenantId: string) {
 
 /** The tenant's transaction with its source wallet's key and its asset, or undefined. */
 export async function findTransactionForSigning(db: Executor, params: { tenantId: string; transactionId: string }): Promise<TransactionForSigning | undefined> {
-  const [row] = await selectForSigning(db, params.tenantId).where(and(eq(transactions.id, params.transactionId), eq(transactions.tenantId, params.tenantId)));
+  // Every signature submission, verification and broadcast reads it: a prepared read
+  // (./prepared), so PostgreSQL plans the three-table join once per connection, not per call.
+  const [row] = await preparedRead(db, "qc_find_transaction_for_signing", (executor) =>
+    selectForSigning(executor, sql.placeholder("tenantId"))
+      .where(and(eq(transactions.id, sql.placeholder("transactionId")), eq(transactions.tenantId, sql.placeholder("tenantId"))))
+      .prepare("qc_find_transaction_for_signing"),
+  ).execute({ tenantId: params.tenantId, transactionId: params.transactionId });
   return row;
 }
 
@@ -176,16 +182,21 @@ export function listTransactionsForSigning(
   db: Executor,
   params: { tenantId: string; status: TransactionStatusValue; beforeId?: string | undefined; limit: number },
 ): Promise<TransactionForSigning[]> {
-  return selectForSigning(db, params.tenantId)
-    .where(
-      and(
-        eq(transactions.tenantId, params.tenantId),
-        eq(transactions.status, params.status),
-        params.beforeId ? lt(transactions.id, params.beforeId) : undefined,
-      ),
-    )
-    .orderBy(desc(transactions.id))
-    .limit(params.limit);
+  // What signers poll: prepared, one statement for the first page and one for the pages after it.
+  const name = params.beforeId ? "qc_list_transactions_for_signing_after" : "qc_list_transactions_for_signing";
+  return preparedRead(db, name, (executor) =>
+    selectForSigning(executor, sql.placeholder("tenantId"))
+      .where(
+        and(
+          eq(transactions.tenantId, sql.placeholder("tenantId")),
+          eq(transactions.status, sql.placeholder("status")),
+          params.beforeId ? lt(transactions.id, sql.placeholder("beforeId")) : undefined,
+        ),
+      )
+      .orderBy(desc(transactions.id))
+      .limit(sql.placeholder("limit"))
+      .prepare(name),
+  ).execute({ tenantId: params.tenantId, status: params.status, beforeId: params.beforeId, limit: params.limit });
 }
 
 /**
@@ -352,20 +363,24 @@ export async function findTransferCheckRows(
   db: Executor,
   params: { tenantId: string; transactionId: string },
 ): Promise<{ transaction: TransactionRow; wallet: typeof wallets.$inferSelect | null; vaultId: string | null; asset: typeof assets.$inferSelect | null } | undefined> {
-  const [row] = await db
-    .select({ transaction: transactions, wallet: wallets, vaultId: walletNetworkLinks.vaultId, asset: assets })
-    .from(transactions)
-    .leftJoin(wallets, and(eq(wallets.id, transactions.sourceWalletId), eq(wallets.tenantId, params.tenantId)))
-    .leftJoin(
-      walletNetworkLinks,
-      and(
-        eq(walletNetworkLinks.walletId, transactions.sourceWalletId),
-        eq(walletNetworkLinks.tenantId, params.tenantId),
-        eq(walletNetworkLinks.networkCode, transactions.networkCode),
-      ),
-    )
-    .leftJoin(assets, and(eq(assets.id, transactions.assetId), assetVisibleTo(params.tenantId)))
-    .where(and(eq(transactions.id, params.transactionId), eq(transactions.tenantId, params.tenantId)));
+  // Every transfer's checks (and each retry) read it: a prepared read, planned once per connection.
+  const [row] = await preparedRead(db, "qc_find_transfer_check_rows", (executor) =>
+    executor
+      .select({ transaction: transactions, wallet: wallets, vaultId: walletNetworkLinks.vaultId, asset: assets })
+      .from(transactions)
+      .leftJoin(wallets, and(eq(wallets.id, transactions.sourceWalletId), eq(wallets.tenantId, sql.placeholder("tenantId"))))
+      .leftJoin(
+        walletNetworkLinks,
+        and(
+          eq(walletNetworkLinks.walletId, transactions.sourceWalletId),
+          eq(walletNetworkLinks.tenantId, sql.placeholder("tenantId")),
+          eq(walletNetworkLinks.networkCode, transactions.networkCode),
+        ),
+      )
+      .leftJoin(assets, and(eq(assets.id, transactions.assetId), assetVisibleTo(sql.placeholder("tenantId"))))
+      .where(and(eq(transactions.id, sql.placeholder("transactionId")), eq(transactions.tenantId, sql.placeholder("tenantId"))))
+      .prepare("qc_find_transfer_check_rows"),
+  ).execute({ tenantId: params.tenantId, transactionId: params.transactionId });
   return row;
 }
 
@@ -376,9 +391,17 @@ export interface TransferSource {
   networkCode: TransactionNetworkCode;
 }
 
-/** The rows of one source (served by `transactions_source_status_idx` with a status). */
-const ofSource = (source: TransferSource) =>
-  and(eq(transactions.tenantId, source.tenantId), eq(transactions.sourceWalletId, source.sourceWalletId), eq(transactions.networkCode, source.networkCode));
+/**
+ * The rows of one source (served by `transactions_source_status_idx` with a status), by
+ * placeholder: the release reads them for every transfer, so its queries below are prepared
+ * (./prepared) and run with `sourceValues`.
+ */
+const ofSource = and(
+  eq(transactions.tenantId, sql.placeholder("tenantId")),
+  eq(transactions.sourceWalletId, sql.placeholder("sourceWalletId")),
+  eq(transactions.networkCode, sql.placeholder("networkCode")),
+);
+const sourceValues = (source: TransferSource) => ({ tenantId: source.tenantId, sourceWalletId: source.sourceWalletId, networkCode: source.networkCode });
 
 /**
  * What the source's cleared, not yet mined transfers (other than `excludeId`) still take from
@@ -389,19 +412,16 @@ export async function sumSourceReservations(
   db: Executor,
   params: TransferSource & { assetId: string; excludeId: string },
 ): Promise<{ amount: bigint; fees: bigint }> {
-  const [row] = await db
-    .select({
-      amount: sql<string>`coalesce(sum(${transactions.amount}) filter (where ${transactions.assetId} = ${params.assetId}), 0)::text`,
-      fees: sql<string>`coalesce(sum(${transactions.gasLimit} * ${transactions.maxFeePerGas}), 0)::text`,
-    })
-    .from(transactions)
-    .where(
-      and(
-        ofSource(params),
-        inArray(transactions.status, [...RESERVING_STATUSES]),
-        sql`${transactions.id} <> ${params.excludeId}`,
-      ),
-    );
+  const [row] = await preparedQuery(db, "qc_sum_source_reservations", (executor) =>
+    executor
+      .select({
+        amount: sql<string>`coalesce(sum(${transactions.amount}) filter (where ${transactions.assetId} = ${sql.placeholder("assetId")}), 0)::text`,
+        fees: sql<string>`coalesce(sum(${transactions.gasLimit} * ${transactions.maxFeePerGas}), 0)::text`,
+      })
+      .from(transactions)
+      .where(and(ofSource, inArray(transactions.status, [...RESERVING_STATUSES]), sql`${transactions.id} <> ${sql.placeholder("excludeId")}`))
+      .prepare("qc_sum_source_reservations"),
+  ).execute({ ...sourceValues(params), assetId: params.assetId, excludeId: params.excludeId });
   return { amount: BigInt(row?.amount ?? "0"), fees: BigInt(row?.fees ?? "0") };
 }
 
@@ -410,11 +430,14 @@ export async function findNonceHoldingTransfer(
   db: Executor,
   params: TransferSource,
 ): Promise<Pick<TransactionRow, "id" | "status"> | undefined> {
-  const [row] = await db
-    .select({ id: transactions.id, status: transactions.status })
-    .from(transactions)
-    .where(and(ofSource(params), inArray(transactions.status, [...NONCE_HOLDING_STATUSES])))
-    .limit(1);
+  const [row] = await preparedQuery(db, "qc_find_nonce_holding_transfer", (executor) =>
+    executor
+      .select({ id: transactions.id, status: transactions.status })
+      .from(transactions)
+      .where(and(ofSource, inArray(transactions.status, [...NONCE_HOLDING_STATUSES])))
+      .limit(1)
+      .prepare("qc_find_nonce_holding_transfer"),
+  ).execute(sourceValues(params));
   return row;
 }
 
@@ -428,12 +451,18 @@ export async function findOldestTransferIn(
   db: Executor,
   params: TransferSource & { statuses: readonly ("SUBMITTED" | "QUEUED")[] },
 ): Promise<Pick<TransactionRow, "id" | "status"> | undefined> {
-  const [row] = await db
-    .select({ id: transactions.id, status: transactions.status })
-    .from(transactions)
-    .where(and(ofSource(params), inArray(transactions.status, [...params.statuses])))
-    .orderBy(asc(transactions.id))
-    .limit(1);
+  // One prepared statement per set of statuses (at most three: the type allows two values).
+  const statuses = [...new Set(params.statuses)].sort();
+  const name = `qc_find_oldest_transfer_in_${statuses.join("_").toLowerCase()}`;
+  const [row] = await preparedQuery(db, name, (executor) =>
+    executor
+      .select({ id: transactions.id, status: transactions.status })
+      .from(transactions)
+      .where(and(ofSource, inArray(transactions.status, statuses)))
+      .orderBy(asc(transactions.id))
+      .limit(1)
+      .prepare(name),
+  ).execute(sourceValues(params));
   return row;
 }
 
@@ -445,19 +474,22 @@ export async function findHighestBroadcastNonce(
   db: Executor,
   params: TransferSource,
 ): Promise<number | null> {
-  const [row] = await db
-    .select({ nonce: sql<number | null>`max(${transactions.nonce})` })
-    .from(transactions)
-    .where(
-      and(
-        ofSource(params),
-        isNotNull(transactions.nonce),
-        or(
-          inArray(transactions.status, ["BROADCASTING", "CONFIRMING", "COMPLETED"]),
-          and(eq(transactions.status, "FAILED"), eq(transactions.subStatus, "REVERTED_ON_CHAIN")),
+  const [row] = await preparedQuery(db, "qc_find_highest_broadcast_nonce", (executor) =>
+    executor
+      .select({ nonce: sql<number | null>`max(${transactions.nonce})` })
+      .from(transactions)
+      .where(
+        and(
+          ofSource,
+          isNotNull(transactions.nonce),
+          or(
+            inArray(transactions.status, ["BROADCASTING", "CONFIRMING", "COMPLETED"]),
+            and(eq(transactions.status, "FAILED"), eq(transactions.subStatus, "REVERTED_ON_CHAIN")),
+          ),
         ),
-      ),
-    );
+      )
+      .prepare("qc_find_highest_broadcast_nonce"),
+  ).execute(sourceValues(params));
   return row?.nonce ?? null;
 }
 

@@ -1,6 +1,7 @@
 import { and, desc, eq, inArray, isNotNull, isNull, lt, lte, sql } from "drizzle-orm";
 import pg from "pg";
 import { newRowId } from "../ids";
+import { preparedQuery } from "./prepared";
 import type { Executor } from "../client";
 import { users } from "../schema/identity";
 import { eventOutbox } from "../schema/system";
@@ -115,18 +116,30 @@ export async function listTenantAdminEmails(db: Executor, tenantId: string): Pro
  * several daemons drain the outbox at once, each taking rows the others do not hold.
  */
 export function claimUndispatchedOutboxEvents(tx: Executor, limit: number): Promise<OutboxEventRow[]> {
-  return tx
-    .select()
-    .from(eventOutbox)
-    .where(isNull(eventOutbox.dispatchedAt))
-    .orderBy(eventOutbox.seq)
-    .limit(limit)
-    .for("update", { skipLocked: true });
+  // The dispatcher's poll, several times a second per daemon: prepared (./prepared).
+  return preparedQuery(tx, "qc_claim_outbox_events", (executor) =>
+    executor
+      .select()
+      .from(eventOutbox)
+      .where(isNull(eventOutbox.dispatchedAt))
+      .orderBy(eventOutbox.seq)
+      .limit(sql.placeholder("limit"))
+      .for("update", { skipLocked: true })
+      .prepare("qc_claim_outbox_events"),
+  ).execute({ limit });
 }
 
 export async function markOutboxEventsDispatched(tx: Executor, params: { seqs: bigint[]; at: Date }): Promise<void> {
   if (params.seqs.length === 0) return;
-  await tx.update(eventOutbox).set({ dispatchedAt: params.at }).where(inArray(eventOutbox.seq, params.seqs));
+  // One statement text for any number of events (an array parameter, not an IN list of as many
+  // parameters), so it is prepared once per connection instead of planned for every batch size.
+  await preparedQuery(tx, "qc_mark_outbox_events_dispatched", (executor) =>
+    executor
+      .update(eventOutbox)
+      .set({ dispatchedAt: sql`${sql.placeholder("at")}::timestamptz` })
+      .where(sql`${eventOutbox.seq} = any(${sql.placeholder("seqs")}::bigint[])`)
+      .prepare("qc_mark_outbox_events_dispatched"),
+  ).execute({ at: params.at.toISOString(), seqs: params.seqs.map(String) });
 }
 
 export interface FanOutEndpoint {
@@ -138,10 +151,20 @@ export interface FanOutEndpoint {
 /** The enabled, not deleted endpoints of these tenants: what one batch of events can fan out to. */
 export function listEnabledWebhookEndpoints(tx: Executor, tenantIds: string[]): Promise<FanOutEndpoint[]> {
   if (tenantIds.length === 0) return Promise.resolve([]);
-  return tx
-    .select({ id: webhookEndpoints.id, tenantId: webhookEndpoints.tenantId, eventTypes: webhookEndpoints.eventTypes })
-    .from(webhookEndpoints)
-    .where(and(inArray(webhookEndpoints.tenantId, tenantIds), eq(webhookEndpoints.status, "ENABLED"), isNull(webhookEndpoints.deletedAt)));
+  // Every fan-out pass: one prepared text whatever the number of tenants (an array parameter).
+  return preparedQuery(tx, "qc_list_enabled_webhook_endpoints", (executor) =>
+    executor
+      .select({ id: webhookEndpoints.id, tenantId: webhookEndpoints.tenantId, eventTypes: webhookEndpoints.eventTypes })
+      .from(webhookEndpoints)
+      .where(
+        and(
+          sql`${webhookEndpoints.tenantId} = any(${sql.placeholder("tenantIds")}::uuid[])`,
+          eq(webhookEndpoints.status, "ENABLED"),
+          isNull(webhookEndpoints.deletedAt),
+        ),
+      )
+      .prepare("qc_list_enabled_webhook_endpoints"),
+  ).execute({ tenantIds });
 }
 
 /**

@@ -1,0 +1,115 @@
+import { createDatabase, type DatabaseHandle } from "@qc/db";
+import {
+  findHighestBroadcastNonce,
+  findNonceHoldingTransfer,
+  findOldestTransferIn,
+  findTransactionForSigning,
+  findTransferCheckRows,
+  listTransactionsForSigning,
+  sumSourceReservations,
+} from "@qc/db/queries";
+import { useTestDatabase } from "@qc/db/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ServiceDeps } from "../deps/service-deps";
+import { createTenantFixture, type TenantFixture } from "../testing/fixtures";
+import { createTestServiceDeps } from "../testing/service-deps";
+import { createSubmittedTransferFixture, createTransferWalletFixture, type TransferWalletFixture } from "../testing/transfer-fixtures";
+
+const DESTINATION = "0x5b38da6a701c568545dcfcb03fcb875f56beddc4";
+
+// The joined reads of the pipeline's steps (the checks; signature submission, verification and
+// broadcast) run for every transfer: prepared once per connection, and still scoped to the tenant.
+describe("the pipeline's joined transaction reads", () => {
+  const t = useTestDatabase();
+  let deps: ServiceDeps & { close(): Promise<void> };
+  /** One pooled connection and no pipelined reads, so every read below runs on it. */
+  let single: DatabaseHandle;
+  let tenant: TenantFixture;
+  let other: TenantFixture;
+  let wallet: TransferWalletFixture;
+
+  beforeAll(async () => {
+    deps = await createTestServiceDeps({ database: t });
+    single = createDatabase({ url: t.url, poolMax: 1, pipelinedReads: 0, applicationName: "qc-test-single" });
+    tenant = await createTenantFixture({ db: t.db, pepper: Buffer.alloc(32, 7) });
+    other = await createTenantFixture({ db: t.db, pepper: Buffer.alloc(32, 8) });
+    wallet = await createTransferWalletFixture(deps, { tenantId: tenant.tenantId });
+  });
+  afterAll(async () => {
+    await single?.close();
+    await deps?.close();
+  });
+
+  it("reads each transfer with its wallet and asset through statements parsed once per connection", async () => {
+    const rows = [
+      await createSubmittedTransferFixture(deps, { tenantId: tenant.tenantId, wallet, destinationAddress: DESTINATION, amount: 1n }),
+      await createSubmittedTransferFixture(deps, { tenantId: tenant.tenantId, wallet, destinationAddress: DESTINATION, amount: 2n }),
+    ];
+    for (const row of rows) {
+      const checks = await findTransferCheckRows(single.db, { tenantId: tenant.tenantId, transactionId: row.id });
+      expect(checks?.transaction).toEqual(row);
+      expect(checks?.wallet).toMatchObject({ id: wallet.walletId, address: wallet.address, publicKey: wallet.publicKey });
+      expect(checks?.vaultId).toBe(wallet.vaultId);
+      expect(checks?.asset).toMatchObject({ id: row.assetId, kind: "NATIVE" });
+
+      const signing = await findTransactionForSigning(single.db, { tenantId: tenant.tenantId, transactionId: row.id });
+      expect(signing?.transaction).toEqual(row);
+      expect(signing?.wallet).toEqual({ id: wallet.walletId, type: "REGISTERED", status: "ACTIVE", address: wallet.address, publicKey: wallet.publicKey });
+      expect(signing?.asset).toEqual({ kind: "NATIVE", contractAddress: null });
+
+      // Another tenant's id for the same transaction finds nothing.
+      expect(await findTransferCheckRows(single.db, { tenantId: other.tenantId, transactionId: row.id })).toBeUndefined();
+      expect(await findTransactionForSigning(single.db, { tenantId: other.tenantId, transactionId: row.id })).toBeUndefined();
+    }
+    const { rows: prepared } = await single.query<{ name: string }>(
+      "select name from pg_prepared_statements where name in ('qc_find_transfer_check_rows', 'qc_find_transaction_for_signing') order by name",
+    );
+    expect(prepared.map((r) => r.name)).toEqual(["qc_find_transaction_for_signing", "qc_find_transfer_check_rows"]);
+  });
+
+  it("reads a source's queue, nonces and reservations through prepared statements, one per statement text", async () => {
+    // Only this test's rows: a second wallet of the same tenant.
+    const own = await createTransferWalletFixture(deps, { tenantId: tenant.tenantId });
+    const source = { tenantId: tenant.tenantId, sourceWalletId: own.walletId, networkCode: "QUANTUM_SANDBOX" as const };
+    const otherSource = { ...source, tenantId: other.tenantId };
+    const [broadcast, pending, submitted] = [
+      await createSubmittedTransferFixture(deps, { tenantId: tenant.tenantId, wallet: own, destinationAddress: DESTINATION, amount: 10n }),
+      await createSubmittedTransferFixture(deps, { tenantId: tenant.tenantId, wallet: own, destinationAddress: DESTINATION, amount: 20n }),
+      await createSubmittedTransferFixture(deps, { tenantId: tenant.tenantId, wallet: own, destinationAddress: DESTINATION, amount: 40n }),
+    ];
+    await t.query("update transactions set status = 'BROADCASTING', nonce = 4, gas_limit = 21000, max_fee_per_gas = 10 where id = $1", [broadcast!.id]);
+    await t.query("update transactions set status = 'PENDING_SIGNATURE', nonce = 5, gas_limit = 21000, max_fee_per_gas = 3 where id = $1", [pending!.id]);
+
+    for (let round = 0; round < 2; round++) {
+      expect(await findOldestTransferIn(single.db, { ...source, statuses: ["SUBMITTED", "QUEUED"] })).toEqual({ id: submitted!.id, status: "SUBMITTED" });
+      expect(await findOldestTransferIn(single.db, { ...source, statuses: ["QUEUED"] })).toBeUndefined();
+      expect(await findNonceHoldingTransfer(single.db, source)).toEqual({ id: pending!.id, status: "PENDING_SIGNATURE" });
+      expect(await findHighestBroadcastNonce(single.db, source)).toBe(4);
+      expect(await sumSourceReservations(single.db, { ...source, assetId: broadcast!.assetId!, excludeId: submitted!.id })).toEqual({ amount: 30n, fees: 273_000n });
+      expect(await sumSourceReservations(single.db, { ...source, assetId: broadcast!.assetId!, excludeId: pending!.id })).toEqual({ amount: 10n, fees: 210_000n });
+      const page = await listTransactionsForSigning(single.db, { tenantId: tenant.tenantId, status: "PENDING_SIGNATURE", limit: 10 });
+      expect(page.map((row) => row.transaction.id)).toContain(pending!.id);
+      const after = await listTransactionsForSigning(single.db, { tenantId: tenant.tenantId, status: "PENDING_SIGNATURE", beforeId: pending!.id, limit: 10 });
+      expect(after.map((row) => row.transaction.id)).not.toContain(pending!.id);
+
+      // The same source seen by another tenant is empty.
+      expect(await findOldestTransferIn(single.db, { ...otherSource, statuses: ["SUBMITTED", "QUEUED"] })).toBeUndefined();
+      expect(await findNonceHoldingTransfer(single.db, otherSource)).toBeUndefined();
+      expect(await findHighestBroadcastNonce(single.db, otherSource)).toBeNull();
+      expect(await sumSourceReservations(single.db, { ...otherSource, assetId: broadcast!.assetId!, excludeId: submitted!.id })).toEqual({ amount: 0n, fees: 0n });
+      expect(await listTransactionsForSigning(single.db, { tenantId: other.tenantId, status: "PENDING_SIGNATURE", limit: 10 })).toEqual([]);
+    }
+    const { rows: prepared } = await single.query<{ name: string }>("select name from pg_prepared_statements where name like 'qc\\_%' order by name");
+    expect(prepared.map((r) => r.name)).toEqual(
+      expect.arrayContaining([
+        "qc_find_highest_broadcast_nonce",
+        "qc_find_nonce_holding_transfer",
+        "qc_find_oldest_transfer_in_queued",
+        "qc_find_oldest_transfer_in_queued_submitted",
+        "qc_list_transactions_for_signing",
+        "qc_list_transactions_for_signing_after",
+        "qc_sum_source_reservations",
+      ]),
+    );
+  });
+});
