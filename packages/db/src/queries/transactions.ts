@@ -183,8 +183,9 @@ export function listTransactionsForSigning(
   params: { tenantId: string; status: TransactionStatusValue; beforeId?: string | undefined; limit: number },
 ): Promise<TransactionForSigning[]> {
   // What signers poll: prepared, one statement for the first page and one for the pages after it.
+  // A page is not a read by key, so it stays on the pool (docs/decisions/foundation.md, "Pipelined reads").
   const name = params.beforeId ? "qc_list_transactions_for_signing_after" : "qc_list_transactions_for_signing";
-  return preparedRead(db, name, (executor) =>
+  return preparedQuery(db, name, (executor) =>
     selectForSigning(executor, sql.placeholder("tenantId"))
       .where(
         and(
