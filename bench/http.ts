@@ -101,6 +101,9 @@ interface Result {
   serverCpuMsPerRequest: number | null;
 }
 
+/** How long the tail is apart from the rate: p99 ÷ mean latency (null without a mean). */
+const p99OverMean = (r: Pick<Result, "p99" | "mean">): number | null => (r.mean > 0 ? r.p99 / r.mean : null);
+
 /** Transactions committed and rows inserted/updated/deleted in the benchmark's database so far. */
 async function databaseCounters(url: string): Promise<{ transactions: number; rowsWritten: number }> {
   const database = createDatabase({ url });
@@ -291,7 +294,7 @@ try {
     const overSelect = (key: string) => (key.startsWith("vault") && rps("bare-https-select") && rps(key) ? rps(key)! / rps("bare-https-select")! : null);
     const tail = (key: string) => {
       const r = results.find((result) => result.key === key);
-      return r && r.mean > 0 ? r.p99 / r.mean : null;
+      return r ? p99OverMean(r) : null;
     };
     const cpuOverSelect = (key: string) => (cpu("bare-https-select") && cpu(key) ? cpu("bare-https-select")! / cpu(key)! : null);
     console.log(`\n${rounds > 1 ? `round ${round + 1} of ${rounds}: ` : ""}${seconds} s per target, ${connections} connections, loopback, ${cpus().length} cores, load ${loadavg()[0]!.toFixed(1)}, ${new Date().toISOString()}\n`);
@@ -303,7 +306,7 @@ try {
         r.rps.toFixed(0).padStart(8),
         String(r.p50).padStart(7),
         String(r.p99).padStart(7),
-        (r.mean > 0 ? (r.p99 / r.mean).toFixed(2) : "-").padStart(9),
+        (p99OverMean(r)?.toFixed(2) ?? "-").padStart(9),
         (ratio !== null ? ratio.toFixed(3) : "-").padStart(9),
         (overSelect(r.key)?.toFixed(3) ?? "-").padStart(10),
         (r.serverCpuMsPerRequest !== null ? (r.serverCpuMsPerRequest * 1000).toFixed(0) : "-").padStart(11),

@@ -13,12 +13,6 @@ export interface InsertOutboxEventParams {
 }
 
 /**
- * Appends an event with the next `sequence` of its aggregate. A status change holds the
- * aggregate's row lock (its conditional UPDATE) until commit, so concurrent writers of one
- * aggregate are serialised and each statement sees the previous one's row; the unique index
- * (aggregate_type, aggregate_id, sequence) refuses anything that is not.
- */
-/**
  * The next `sequence` of an aggregate's events (1 for its first), as a subquery for an insert's
  * select list; the aggregate's type and id are the placeholders of these names. One rule for
  * every statement that appends an event.
@@ -28,6 +22,12 @@ export function nextEventSequence(aggregateType: string, aggregateId: string): S
     where e.aggregate_type = ${sql.placeholder(aggregateType)}::text and e.aggregate_id = ${sql.placeholder(aggregateId)}::text)`;
 }
 
+/**
+ * Appends an event with the next `sequence` of its aggregate. A status change holds the
+ * aggregate's row lock (its conditional UPDATE) until commit, so concurrent writers of one
+ * aggregate are serialised and each statement sees the previous one's row; the unique index
+ * (aggregate_type, aggregate_id, sequence) refuses anything that is not.
+ */
 export async function insertOutboxEvent(db: Executor, params: InsertOutboxEventParams): Promise<{ id: string; sequence: number }> {
   // Every status change of the pipeline writes one: a prepared statement (./prepared), parsed and
   // planned once per connection.

@@ -141,6 +141,17 @@ describe("prepared statements in transactions", () => {
 
   it("claims and marks outbox events for any batch size through statements prepared once per connection", async () => {
     await t.query("update event_outbox set dispatched_at = now() where dispatched_at is null");
+    // Endpoints: this tenant's (one enabled, one disabled), a second tenant's, and one of a tenant not asked for.
+    const [second, unasked] = await t.db.insert(tenants).values([{ name: "B" }, { name: "C" }]).returning();
+    const endpoint = (tenant: string, status: "ENABLED" | "DISABLED") =>
+      t.query<{ id: string }>(
+        "insert into webhook_endpoints (id, tenant_id, url, status, secret_ciphertext, disabled_at) values (gen_random_uuid(), $1, 'https://example.test/hook', $2::webhook_endpoint_status, 'x', case when $2::text = 'DISABLED' then now() end) returning id",
+        [tenant, status],
+      );
+    const mine = (await endpoint(tenantId, "ENABLED")).rows[0]!.id;
+    const theirs = (await endpoint(second!.id, "ENABLED")).rows[0]!.id;
+    await endpoint(tenantId, "DISABLED");
+    await endpoint(unasked!.id, "ENABLED");
     const aggregate = { tenantId, type: "transaction.updated", aggregateType: "transaction", aggregateId: "0194f2c4-0000-7000-8000-0000000000ef" };
     for (const step of [1, 2, 3]) await single.db.transaction((tx) => insertOutboxEvent(tx, { ...aggregate, data: { step } }));
     const at = new Date("2026-11-24T01:02:03.456Z");
@@ -151,7 +162,9 @@ describe("prepared statements in transactions", () => {
         const events = await claimUndispatchedOutboxEvents(tx, limit);
         claimed.push(events.map((event) => (event.data as { step: number }).step));
         await markOutboxEventsDispatched(tx, { seqs: events.map((event) => event.seq), at });
-        expect(await listEnabledWebhookEndpoints(tx, [tenantId, "0194f2c4-0000-7000-8000-0000000000aa"])).toEqual([]);
+        // Only the enabled endpoints of the tenants asked for, one text for one tenant or two.
+        expect((await listEnabledWebhookEndpoints(tx, [tenantId, second!.id])).map((e) => e.id).sort()).toEqual([mine, theirs].sort());
+        expect((await listEnabledWebhookEndpoints(tx, [second!.id])).map((e) => e.id)).toEqual([theirs]);
       });
     }
     expect(claimed).toEqual([[1, 2], [3], []]);
