@@ -1,14 +1,20 @@
 import { and, desc, eq, lt, sql } from "drizzle-orm";
 import { newRowId } from "../ids";
+import { shapeStatementName } from "./prepared";
 import type { Executor } from "../client";
 import { auditEvents } from "../schema/system";
 
 export type AuditRow = typeof auditEvents.$inferInsert;
 
-/** Appends audit rows (one statement, however many); the table refuses UPDATE and DELETE. */
+/**
+ * Appends audit rows (one statement, however many); the table refuses UPDATE and DELETE. One
+ * row (every transition writes one) goes as a statement named by its shape (`shapeStatementName`).
+ */
 export async function insertAuditEvents(db: Executor, rows: AuditRow[]): Promise<void> {
   if (rows.length === 0) return;
-  await db.insert(auditEvents).values(rows);
+  const query = db.insert(auditEvents).values(rows);
+  const name = rows.length === 1 ? shapeStatementName("insert", auditEvents, rows[0]!) : undefined;
+  await (name ? query.prepare(name).execute() : query);
 }
 
 /**

@@ -2,13 +2,15 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDatabase, driverConnection, type DatabaseHandle } from "../client";
 import { jobExecutor, jobStatementName } from "../job-executor";
-import { tenants } from "../schema";
+import { auditEvents, tenants, vaults } from "../schema";
 import { idempotencyKeys } from "../schema/transfers";
 import { useTestDatabase } from "../testing";
 import { insertOutboxEvent } from "./events";
 import { insertIdempotencyKey, lockIdempotencyKey } from "./idempotency";
-import { preparedQuery, preparedStatement, rowValues } from "./prepared";
+import { preparedQuery, preparedStatement, rowValues, shapeStatementName } from "./prepared";
+import { insertAuditEvents } from "./audit";
 import { lockTransactionStatus } from "./transactions";
+import { transitionStatementName, updateWhereStatus } from "./status";
 import { claimUndispatchedOutboxEvents, listEnabledWebhookEndpoints, markOutboxEventsDispatched } from "./webhooks";
 
 // Prepared statements inside transactions (./prepared): built once per pooled connection and
@@ -200,5 +202,91 @@ describe("prepared statements in transactions", () => {
     );
     // Prepared once on the one connection, reused by the next transactions; the text without parameters is not there.
     expect(rows).toEqual([{ name, statement: insert }]);
+  });
+  it("moves a row by a conditional update named by its shape, planned once per connection", async () => {
+    const [vault] = await t.db.insert(vaults).values({ tenantId, networkCode: "QUANTUM_SANDBOX", name: "v0" }).returning();
+    const key = { id: vault!.id, tenantId };
+    const renamed = transitionStatementName(vaults, 1, { name: "x", updatedAt: new Date() });
+    expect(renamed).toMatch(/^qc_move_[0-9a-f]{32}$/);
+    // The same columns (in any order, whatever the values, null included) and as many expected statuses: one name.
+    expect(transitionStatementName(vaults, 1, { updatedAt: null, name: "y", archivedAt: undefined })).toBe(renamed);
+    // Another column, another number of statuses, another table: another text, another name.
+    expect(transitionStatementName(vaults, 1, { name: "x", metadata: {}, updatedAt: new Date() })).not.toBe(renamed);
+    expect(transitionStatementName(vaults, 2, { name: "x", updatedAt: new Date() })).not.toBe(renamed);
+    // A value written into the text (SQL, a column) goes unnamed.
+    expect(transitionStatementName(vaults, 1, { name: sql`'x'`, updatedAt: new Date() })).toBeUndefined();
+    expect(transitionStatementName(vaults, 1, { name: vaults.networkCode })).toBeUndefined();
+
+    for (const name of ["v1", "v2"]) {
+      const at = new Date(Date.UTC(2026, 0, 2, 3, 4, 5));
+      const moved = await single.db.transaction((tx) => updateWhereStatus(tx, vaults, key, ["ACTIVE"], { name, updatedAt: at }));
+      expect(moved).toMatchObject({ id: vault!.id, name, status: "ACTIVE", updatedAt: at });
+    }
+    // The condition still holds: not moved from a status it is not in, nor for another tenant.
+    expect(await updateWhereStatus(single.db, vaults, key, ["ARCHIVED"], { name: "v3", updatedAt: new Date() })).toBeUndefined();
+    const [other] = await t.db.insert(tenants).values({ name: "B" }).returning();
+    expect(await updateWhereStatus(single.db, vaults, { ...key, tenantId: other!.id }, ["ACTIVE"], { name: "v3", updatedAt: new Date() })).toBeUndefined();
+    // Rolled back with its transaction.
+    await expect(
+      single.db.transaction(async (tx) => {
+        expect(await updateWhereStatus(tx, vaults, key, ["ACTIVE"], { name: "v4", updatedAt: new Date() })).toMatchObject({ name: "v4" });
+        throw new Error("roll back");
+      }),
+    ).rejects.toThrow("roll back");
+    // An SQL value still moves the row, unnamed.
+    expect(await updateWhereStatus(single.db, vaults, key, ["ACTIVE"], { name: sql`${vaults.name} || '!'`, updatedAt: new Date() })).toMatchObject({ name: "v2!" });
+    const archivedAt = new Date(Date.UTC(2026, 0, 3));
+    expect(await updateWhereStatus(single.db, vaults, key, ["ACTIVE"], { status: "ARCHIVED", archivedAt, updatedAt: archivedAt })).toMatchObject({ status: "ARCHIVED", archivedAt });
+    const [stored] = await t.db.select().from(vaults).where(eq(vaults.id, vault!.id));
+    expect(stored).toMatchObject({ name: "v2!", status: "ARCHIVED", archivedAt });
+
+    const archived = transitionStatementName(vaults, 1, { status: "ARCHIVED", archivedAt, updatedAt: archivedAt });
+    const { rows } = await single.query<{ name: string; statement: string }>(
+      "select name, statement from pg_prepared_statements where name like 'qc_move_%' order by statement",
+    );
+    // One statement per shape on the one connection, each text the update it names; none for the SQL value.
+    expect(rows.map((r) => r.name).sort()).toEqual([renamed, archived].sort());
+    for (const row of rows) expect(row.statement).toMatch(/^update "vaults" set .* where \("vaults"\."id" = \$\d+ and "vaults"\."tenant_id" = \$\d+ and "vaults"\."status" in \(\$\d+\)\) returning /);
+    expect(rows.find((r) => r.name === renamed)?.statement).toMatch(/set "name" = \$1, "updated_at" = \$2 where/);
+  });
+  it("writes one audit row by an insert named by the columns it gives, several rows unnamed", async () => {
+    const row = (action: string, requestId?: string) => ({ tenantId, actorType: "system", actorId: "test", action, targetType: "vault", targetId: "v", ...(requestId ? { requestId } : {}), details: { n: action } });
+    const named = shapeStatementName("insert", auditEvents, row("a"));
+    expect(named).toMatch(/^qc_insert_[0-9a-f]{32}$/);
+    expect(shapeStatementName("insert", auditEvents, row("b"))).toBe(named);
+    const withRequest = shapeStatementName("insert", auditEvents, row("c", "req-1"));
+    expect(withRequest).not.toBe(named);
+    // The same columns of another statement kind or table are another text.
+    expect(shapeStatementName("move", auditEvents, row("a"))).not.toBe(named);
+    expect(shapeStatementName("insert", tenants, row("a"))).not.toBe(named);
+
+    await single.db.transaction((tx) => insertAuditEvents(tx, [row("shape.one")]));
+    await insertAuditEvents(single.db, [row("shape.two")]);
+    await insertAuditEvents(single.db, [row("shape.three", "req-3")]);
+    await insertAuditEvents(single.db, [row("shape.four"), row("shape.five", "req-5")]);
+    await expect(
+      single.db.transaction(async (tx) => {
+        await insertAuditEvents(tx, [row("shape.rolled-back")]);
+        throw new Error("roll back");
+      }),
+    ).rejects.toThrow("roll back");
+    const stored = await t.query<{ action: string; request_id: string | null; details: unknown; created_at: Date }>(
+      "select action, request_id, details, created_at from audit_events where action like 'shape.%' order by action",
+    );
+    expect(stored.rows.map((r) => [r.action, r.request_id, r.details])).toEqual([
+      ["shape.five", "req-5", { n: "shape.five" }],
+      ["shape.four", null, { n: "shape.four" }],
+      ["shape.one", null, { n: "shape.one" }],
+      ["shape.three", "req-3", { n: "shape.three" }],
+      ["shape.two", null, { n: "shape.two" }],
+    ]);
+    // A column left out still takes the database's default.
+    for (const r of stored.rows) expect(Math.abs(r.created_at.getTime() - Date.now())).toBeLessThan(60_000);
+    const { rows } = await single.query<{ name: string; statement: string }>(
+      "select name, statement from pg_prepared_statements where name like 'qc_insert_%' and statement like '%audit_events%'",
+    );
+    // One statement per shape on the one connection (the two-row insert is not among them).
+    expect(rows.map((r) => r.name).sort()).toEqual([named, withRequest].sort());
+    for (const r of rows) expect(r.statement).toMatch(/^insert into "audit_events" \("id", "tenant_id", .*\) values \(\$1, \$2, .*\)$/);
   });
 });

@@ -1,4 +1,5 @@
-import { fillPlaceholders, getTableColumns, is, sql, type Column, type SQL, type Table } from "drizzle-orm";
+import { createHash } from "node:crypto";
+import { Column, fillPlaceholders, getTableColumns, getTableName, is, sql, SQL, type Table } from "drizzle-orm";
 import { PgDialect, PgTransaction } from "drizzle-orm/pg-core";
 import { driverConnection, pipelinedReadHandle, type Database, type Executor } from "../client";
 import type { BuiltStatement } from "../pipelined-transaction";
@@ -126,4 +127,34 @@ function placeholderColumns(table: Table, prefix: string): [key: string, column:
   let columns = byPrefix.get(prefix);
   if (!columns) byPrefix.set(prefix, (columns = columnsOf(table).map(([key, column]) => [key, column, `${prefix}${key}`])));
   return columns;
+}
+
+/**
+ * A name for a statement drizzle builds from a table and one row of values — a single-row
+ * INSERT, or `updateWhereStatus`'s UPDATE — so that it can go as a named prepared statement
+ * (PostgreSQL parses and plans it once per connection instead of on every call), or undefined
+ * to send it unnamed. Drizzle writes every plain value as a parameter (null included), a column
+ * left undefined as `default` or its `$defaultFn`'s parameter, and the columns in the table's
+ * order: so the kind of statement, the table, which columns are given and `extra` (what else
+ * shapes the text, e.g. the number of expected statuses) fix the text. A value that is SQL or a
+ * column is written into the text: such a row goes unnamed. The name is derived from what fixes
+ * the text, so a connection never meets one name with two texts. The shapes come from the code
+ * (a few dozen); past `MAX_SHAPE_STATEMENTS` in a process, further ones go unnamed.
+ */
+const MAX_SHAPE_STATEMENTS = 200;
+const shapeStatementNames = new Map<string, string>();
+export function shapeStatementName(kind: "insert" | "move", table: Table, values: Record<string, unknown>, extra = 0): string | undefined {
+  const columns: string[] = [];
+  for (const [column, value] of Object.entries(values)) {
+    if (value === undefined) continue;
+    if (is(value, SQL) || is(value, Column) || is(value, SQL.Aliased)) return undefined;
+    columns.push(column);
+  }
+  const shape = `${kind}|${getTableName(table)}|${extra}|${columns.sort().join(",")}`;
+  let name = shapeStatementNames.get(shape);
+  if (name === undefined && shapeStatementNames.size < MAX_SHAPE_STATEMENTS) {
+    name = `qc_${kind}_${createHash("sha256").update(shape).digest("hex").slice(0, 32)}`;
+    shapeStatementNames.set(shape, name);
+  }
+  return name;
 }

@@ -1,6 +1,7 @@
 import { and, eq, inArray } from "drizzle-orm";
 import type { AnyPgColumn, PgTable, PgUpdateSetSource } from "drizzle-orm/pg-core";
 import type { Executor } from "../client";
+import { shapeStatementName } from "./prepared";
 
 /** A tenant-owned table with a status column: what a lifecycle transition moves. */
 export type StatusTable = PgTable & { id: AnyPgColumn; tenantId: AnyPgColumn; status: AnyPgColumn };
@@ -9,6 +10,10 @@ export type StatusTable = PgTable & { id: AnyPgColumn; tenantId: AnyPgColumn; st
  * The one shape of every state change: `UPDATE … SET … WHERE id = $id AND tenant_id = $tenant
  * AND status IN ($expected) RETURNING *`. The row comes back only to the caller that moved it;
  * a caller that finds nothing knows someone else moved it first (or it never existed).
+ *
+ * Sent as a named prepared statement (`transitionStatementName`) when every value it sets is a
+ * plain value: each step of a transfer moves its row this way, and PostgreSQL then plans each
+ * shape once per connection instead of on every move (docs/performance.md, "Tenth sitting").
  */
 export async function updateWhereStatus<T extends StatusTable>(
   db: Executor,
@@ -17,10 +22,21 @@ export async function updateWhereStatus<T extends StatusTable>(
   expected: readonly string[],
   set: PgUpdateSetSource<T>,
 ): Promise<T["$inferSelect"] | undefined> {
-  const rows = (await db
+  const query = db
     .update(table)
     .set(set)
     .where(and(eq(table.id, key.id), eq(table.tenantId, key.tenantId), inArray(table.status, [...expected])))
-    .returning()) as T["$inferSelect"][];
+    .returning();
+  const name = transitionStatementName(table, expected.length, set);
+  const rows = (await (name ? query.prepare(name).execute() : query)) as T["$inferSelect"][];
   return rows[0];
+}
+
+/**
+ * The prepared statement's name for `updateWhereStatus` with this table, number of expected
+ * statuses and set, or undefined to send it unnamed (`shapeStatementName`: the table, the
+ * columns set and the number of expected statuses, each one parameter, fix the text).
+ */
+export function transitionStatementName(table: PgTable, expectedCount: number, set: Record<string, unknown>): string | undefined {
+  return shapeStatementName("move", table, set, expectedCount);
 }

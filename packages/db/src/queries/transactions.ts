@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gte, inArray, isNotNull, lt, lte, notInArray, or, sql, type Placeholder } from "drizzle-orm";
 import type { Executor } from "../client";
 import { assetVisibleTo } from "./assets";
-import { insertColumns, preparedQuery, preparedRead, preparedStatement, rowValues } from "./prepared";
+import { insertColumns, preparedQuery, preparedRead, preparedStatement, rowValues, shapeStatementName } from "./prepared";
 import { updateWhereStatus } from "./status";
 import type { AuditRow } from "./audit";
 import { nextEventSequence, type InsertOutboxEventParams } from "./events";
@@ -101,8 +101,11 @@ export async function insertTransactionWithTrail(
   return { eventSequence: Number(inserted.event_sequence) };
 }
 
+/** One status change's history row; every transition writes one: a statement named by its shape (`shapeStatementName`). */
 export async function insertStatusHistory(db: Executor, row: typeof transactionStatusHistory.$inferInsert): Promise<void> {
-  await db.insert(transactionStatusHistory).values(row);
+  const query = db.insert(transactionStatusHistory).values(row);
+  const name = shapeStatementName("insert", transactionStatusHistory, row);
+  await (name ? query.prepare(name).execute() : query);
 }
 
 /** A transaction's status changes, oldest first. */
