@@ -1,11 +1,17 @@
 import { createDatabase, type DatabaseHandle } from "@qc/db";
+import { policies } from "@qc/db/schema";
 import {
+  findCurrentPolicy,
   findHighestBroadcastNonce,
   findNonceHoldingTransfer,
   findOldestTransferIn,
+  findScreeningDenylistMatches,
   findTransactionForSigning,
   findTransferCheckRows,
+  findWalletRow,
   listTransactionsForSigning,
+  recordTransactionSend,
+  replaceScreeningDenylistEntries,
   sumSourceReservations,
 } from "@qc/db/queries";
 import { useTestDatabase } from "@qc/db/testing";
@@ -109,6 +115,56 @@ describe("the pipeline's joined transaction reads", () => {
         "qc_list_transactions_for_signing",
         "qc_list_transactions_for_signing_after",
         "qc_sum_source_reservations",
+      ]),
+    );
+  });
+  it("locks the source wallet, reads the policy and the denylist and counts a send through prepared statements", async () => {
+    const own = await createTransferWalletFixture(deps, { tenantId: tenant.tenantId });
+    const key = { tenantId: tenant.tenantId, walletId: own.walletId };
+    await t.db.insert(policies).values([
+      { tenantId: tenant.tenantId, version: 1, document: { rules: [] } },
+      { tenantId: tenant.tenantId, version: 2, document: { rules: [{ id: "r2" }] } },
+    ]);
+    const listed = "0x1111111111111111111111111111111111111111";
+    const alsoListed = "0x2222222222222222222222222222222222222222";
+    await replaceScreeningDenylistEntries(t.db, { tenantId: tenant.tenantId, entries: [{ address: listed, label: "one" }, { address: alsoListed, label: "two" }] });
+    const broadcasting = await createSubmittedTransferFixture(deps, { tenantId: tenant.tenantId, wallet: own, destinationAddress: DESTINATION, amount: 5n });
+    const submitted = await createSubmittedTransferFixture(deps, { tenantId: tenant.tenantId, wallet: own, destinationAddress: DESTINATION, amount: 6n });
+    await t.query("update transactions set status = 'BROADCASTING' where id = $1", [broadcasting!.id]);
+
+    for (let round = 1; round <= 2; round++) {
+      for (const lock of [undefined, "update", "no key update"] as const) {
+        const row = await single.db.transaction((tx) => findWalletRow(tx, { ...key, lock }));
+        expect(row).toMatchObject({ id: own.walletId, tenantId: tenant.tenantId, address: own.address });
+        expect(await single.db.transaction((tx) => findWalletRow(tx, { ...key, tenantId: other.tenantId, lock }))).toBeUndefined();
+      }
+      expect(await findWalletRow(single.db, key)).toMatchObject({ id: own.walletId });
+      expect(await findCurrentPolicy(single.db, { tenantId: tenant.tenantId })).toMatchObject({ version: 2, document: { rules: [{ id: "r2" }] } });
+      expect(await findCurrentPolicy(single.db, { tenantId: other.tenantId })).toBeUndefined();
+      // One text for any number of addresses.
+      expect(await findScreeningDenylistMatches(single.db, { tenantId: tenant.tenantId, addresses: [listed] })).toEqual([{ address: listed, label: "one" }]);
+      const many = await findScreeningDenylistMatches(single.db, { tenantId: tenant.tenantId, addresses: [DESTINATION, alsoListed, listed] });
+      expect(many.sort((a, b) => a.address.localeCompare(b.address))).toEqual([{ address: listed, label: "one" }, { address: alsoListed, label: "two" }]);
+      expect(await findScreeningDenylistMatches(single.db, { tenantId: other.tenantId, addresses: [listed] })).toEqual([]);
+
+      const at = new Date(Date.UTC(2026, 10, 24, 4, 0, round));
+      const sent = await single.db.transaction((tx) => recordTransactionSend(tx, { tenantId: tenant.tenantId, transactionId: broadcasting!.id, at }));
+      expect(sent).toMatchObject({ id: broadcasting!.id, sendAttempts: round, updatedAt: at });
+      // Counted only while BROADCASTING, and only for its tenant.
+      expect(await recordTransactionSend(single.db, { tenantId: tenant.tenantId, transactionId: submitted!.id, at })).toBeUndefined();
+      expect(await recordTransactionSend(single.db, { tenantId: other.tenantId, transactionId: broadcasting!.id, at })).toBeUndefined();
+    }
+    const stored = await t.query<{ send_attempts: number }>("select send_attempts from transactions where id = $1", [broadcasting!.id]);
+    expect(stored.rows[0]?.send_attempts).toBe(2);
+    const { rows: prepared } = await single.query<{ name: string }>("select name from pg_prepared_statements where name like 'qc\\_%' order by name");
+    expect(prepared.map((r) => r.name)).toEqual(
+      expect.arrayContaining([
+        "qc_find_current_policy",
+        "qc_find_screening_denylist_matches",
+        "qc_find_wallet",
+        "qc_find_wallet_for_no_key_update",
+        "qc_find_wallet_for_update",
+        "qc_record_transaction_send",
       ]),
     );
   });

@@ -1,12 +1,16 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { Executor } from "../client";
 import { policies } from "../schema/transfers";
+import { preparedRead } from "./prepared";
 
 export type PolicyRow = typeof policies.$inferSelect;
 
 /** The tenant's newest policy version (the one that applies), or undefined when it never set one. */
 export async function findCurrentPolicy(db: Executor, params: { tenantId: string }): Promise<PolicyRow | undefined> {
-  const [row] = await db.select().from(policies).where(eq(policies.tenantId, params.tenantId)).orderBy(desc(policies.version)).limit(1);
+  // Every transfer's checks read it: a prepared read (./prepared).
+  const [row] = await preparedRead(db, "qc_find_current_policy", (executor) =>
+    executor.select().from(policies).where(eq(policies.tenantId, sql.placeholder("tenantId"))).orderBy(desc(policies.version)).limit(1).prepare("qc_find_current_policy"),
+  ).execute({ tenantId: params.tenantId });
   return row;
 }
 

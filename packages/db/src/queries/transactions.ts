@@ -208,11 +208,15 @@ export function listTransactionsForSigning(
  * bounds re-sends of a dropped transaction). Undefined when the row has moved on.
  */
 export async function recordTransactionSend(db: Executor, params: { tenantId: string; transactionId: string; at: Date }): Promise<TransactionRow | undefined> {
-  const [row] = await db
-    .update(transactions)
-    .set({ sendAttempts: sql`${transactions.sendAttempts} + 1`, updatedAt: params.at })
-    .where(and(eq(transactions.id, params.transactionId), eq(transactions.tenantId, params.tenantId), eq(transactions.status, "BROADCASTING")))
-    .returning();
+  // Every broadcast counts one: prepared (./prepared).
+  const [row] = await preparedQuery(db, "qc_record_transaction_send", (executor) =>
+    executor
+      .update(transactions)
+      .set({ sendAttempts: sql`${transactions.sendAttempts} + 1`, updatedAt: sql`${sql.placeholder("at")}::timestamptz` })
+      .where(and(eq(transactions.id, sql.placeholder("transactionId")), eq(transactions.tenantId, sql.placeholder("tenantId")), eq(transactions.status, "BROADCASTING")))
+      .returning()
+      .prepare("qc_record_transaction_send"),
+  ).execute({ transactionId: params.transactionId, tenantId: params.tenantId, at: params.at.toISOString() });
   return row;
 }
 

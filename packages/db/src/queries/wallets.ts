@@ -1,6 +1,7 @@
-import { and, asc, desc, eq, inArray, lt } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, lt, sql } from "drizzle-orm";
 import type { Executor } from "../client";
 import { walletNetworkLinks, wallets } from "../schema/custody";
+import { preparedQuery, preparedRead } from "./prepared";
 import { updateWhereStatus } from "./status";
 
 export type WalletRow = typeof wallets.$inferSelect;
@@ -19,13 +20,20 @@ export interface WalletKey {
  * SHARE on its source wallet).
  */
 export async function findWalletRow(db: Executor, params: WalletKey & { lock?: "update" | "no key update" | undefined }): Promise<WalletRow | undefined> {
-  const query = db
-    .select()
-    .from(wallets)
-    .where(and(eq(wallets.id, params.walletId), eq(wallets.tenantId, params.tenantId)));
-  const [row] = params.lock ? await query.for(params.lock) : await query;
+  // Every transfer's release locks its source wallet this way: prepared (./prepared), one name per lock.
+  const { lock } = params;
+  const build = (executor: Executor) => {
+    const query = executor
+      .select()
+      .from(wallets)
+      .where(and(eq(wallets.id, sql.placeholder("walletId")), eq(wallets.tenantId, sql.placeholder("tenantId"))));
+    return (lock ? query.for(lock) : query).prepare(walletReadNames[lock ?? "none"]);
+  };
+  const prepared = lock ? preparedQuery(db, walletReadNames[lock], build) : preparedRead(db, walletReadNames.none, build);
+  const [row] = await prepared.execute({ walletId: params.walletId, tenantId: params.tenantId });
   return row;
 }
+const walletReadNames = { none: "qc_find_wallet", update: "qc_find_wallet_for_update", "no key update": "qc_find_wallet_for_no_key_update" } as const;
 
 /** Whether the tenant already has a wallet at `address` (canonical form). */
 export async function walletAddressTaken(db: Executor, params: { tenantId: string; address: string }): Promise<boolean> {
