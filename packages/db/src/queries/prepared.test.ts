@@ -10,7 +10,7 @@ import { insertIdempotencyKey, lockIdempotencyKey } from "./idempotency";
 import { preparedQuery, preparedStatement, rowValues, shapeStatementName } from "./prepared";
 import { insertAuditEvents } from "./audit";
 import { lockTransactionStatus } from "./transactions";
-import { transitionStatementName, updateWhereStatus } from "./status";
+import { updateWhereStatus } from "./status";
 import { claimUndispatchedOutboxEvents, listEnabledWebhookEndpoints, markOutboxEventsDispatched } from "./webhooks";
 
 // Prepared statements inside transactions (./prepared): built once per pooled connection and
@@ -206,16 +206,16 @@ describe("prepared statements in transactions", () => {
   it("moves a row by a conditional update named by its shape, planned once per connection", async () => {
     const [vault] = await t.db.insert(vaults).values({ tenantId, networkCode: "QUANTUM_SANDBOX", name: "v0" }).returning();
     const key = { id: vault!.id, tenantId };
-    const renamed = transitionStatementName(vaults, 1, { name: "x", updatedAt: new Date() });
+    const renamed = shapeStatementName("move", vaults, { name: "x", updatedAt: new Date() }, 1);
     expect(renamed).toMatch(/^qc_move_[0-9a-f]{32}$/);
     // The same columns (in any order, whatever the values, null included) and as many expected statuses: one name.
-    expect(transitionStatementName(vaults, 1, { updatedAt: null, name: "y", archivedAt: undefined })).toBe(renamed);
+    expect(shapeStatementName("move", vaults, { updatedAt: null, name: "y", archivedAt: undefined }, 1)).toBe(renamed);
     // Another column, another number of statuses, another table: another text, another name.
-    expect(transitionStatementName(vaults, 1, { name: "x", metadata: {}, updatedAt: new Date() })).not.toBe(renamed);
-    expect(transitionStatementName(vaults, 2, { name: "x", updatedAt: new Date() })).not.toBe(renamed);
+    expect(shapeStatementName("move", vaults, { name: "x", metadata: {}, updatedAt: new Date() }, 1)).not.toBe(renamed);
+    expect(shapeStatementName("move", vaults, { name: "x", updatedAt: new Date() }, 2)).not.toBe(renamed);
     // A value written into the text (SQL, a column) goes unnamed.
-    expect(transitionStatementName(vaults, 1, { name: sql`'x'`, updatedAt: new Date() })).toBeUndefined();
-    expect(transitionStatementName(vaults, 1, { name: vaults.networkCode })).toBeUndefined();
+    expect(shapeStatementName("move", vaults, { name: sql`'x'`, updatedAt: new Date() }, 1)).toBeUndefined();
+    expect(shapeStatementName("move", vaults, { name: vaults.networkCode }, 1)).toBeUndefined();
 
     for (const name of ["v1", "v2"]) {
       const at = new Date(Date.UTC(2026, 0, 2, 3, 4, 5));
@@ -240,7 +240,7 @@ describe("prepared statements in transactions", () => {
     const [stored] = await t.db.select().from(vaults).where(eq(vaults.id, vault!.id));
     expect(stored).toMatchObject({ name: "v2!", status: "ARCHIVED", archivedAt });
 
-    const archived = transitionStatementName(vaults, 1, { status: "ARCHIVED", archivedAt, updatedAt: archivedAt });
+    const archived = shapeStatementName("move", vaults, { status: "ARCHIVED", archivedAt, updatedAt: archivedAt }, 1);
     const { rows } = await single.query<{ name: string; statement: string }>(
       "select name, statement from pg_prepared_statements where name like 'qc_move_%' order by statement",
     );

@@ -11,9 +11,10 @@ export type StatusTable = PgTable & { id: AnyPgColumn; tenantId: AnyPgColumn; st
  * AND status IN ($expected) RETURNING *`. The row comes back only to the caller that moved it;
  * a caller that finds nothing knows someone else moved it first (or it never existed).
  *
- * Sent as a named prepared statement (`transitionStatementName`) when every value it sets is a
- * plain value: each step of a transfer moves its row this way, and PostgreSQL then plans each
- * shape once per connection instead of on every move (docs/performance.md, "Tenth sitting").
+ * Sent as a named prepared statement (`shapeStatementName`: the table, the columns set and the
+ * number of expected statuses fix its text) when every value it sets is a plain value: each step
+ * of a transfer moves its row this way, and PostgreSQL then plans each shape once per connection
+ * instead of on every move (docs/performance.md, "Tenth sitting").
  */
 export async function updateWhereStatus<T extends StatusTable>(
   db: Executor,
@@ -27,16 +28,7 @@ export async function updateWhereStatus<T extends StatusTable>(
     .set(set)
     .where(and(eq(table.id, key.id), eq(table.tenantId, key.tenantId), inArray(table.status, [...expected])))
     .returning();
-  const name = transitionStatementName(table, expected.length, set);
+  const name = shapeStatementName("move", table, set, expected.length);
   const rows = (await (name ? query.prepare(name).execute() : query)) as T["$inferSelect"][];
   return rows[0];
-}
-
-/**
- * The prepared statement's name for `updateWhereStatus` with this table, number of expected
- * statuses and set, or undefined to send it unnamed (`shapeStatementName`: the table, the
- * columns set and the number of expected statuses, each one parameter, fix the text).
- */
-export function transitionStatementName(table: PgTable, expectedCount: number, set: Record<string, unknown>): string | undefined {
-  return shapeStatementName("move", table, set, expectedCount);
 }
