@@ -181,7 +181,7 @@ function apiDescription(): string {
 
 ## Authentication
 
-Send \`Authorization: Bearer <keyId>:<secret>\` with an API key created in the dashboard, or a dashboard session token (\`qs_…\` from \`POST /v1/auth/login\`). Scopes are ordered, \`read\` ⊂ \`write\` ⊂ \`admin\` (a key without scopes has full access); each operation names the least scope it needs as \`x-scope\`. The API is served over HTTPS only: a plain-HTTP request is redirected (308) and processes nothing, and an API key sent that way is marked exposed and must be rotated.
+Send \`Authorization: Bearer <keyId>:<secret>\` with an API key created in the dashboard, or a dashboard session token (\`qs_…\` from \`POST /v1/auth/login\`). Scopes are ordered, \`read\` ⊂ \`write\` ⊂ \`admin\`, and \`signer\` stands beside them: it includes \`read\` and is the only scope (besides full access) for the signer's routes (enrolling keys, registering wallets, the signing queue, signatures and rejections), and neither \`write\` nor \`admin\` includes it. A key without scopes has full access, \`signer\` included. Each operation names the scope it needs as \`x-scope\`. The API is served over HTTPS only: a plain-HTTP request is redirected (308) and processes nothing, and an API key sent that way is marked exposed and must be rotated.
 
 ## Conventions
 

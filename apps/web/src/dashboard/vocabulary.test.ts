@@ -1,8 +1,8 @@
-import { EVENT_TYPES, OPERATOR_SESSION_COOKIE as SERVICE_OPERATOR_COOKIE, SESSION_COOKIE, TERMINAL_STATUSES as SERVICE_TERMINAL, TRANSACTION_STATUSES as SERVICE_STATUSES, CANCELLABLE_STATUSES as SERVICE_CANCELLABLE } from "@qc/core";
+import { EVENT_TYPES, OPERATOR_SESSION_COOKIE as SERVICE_OPERATOR_COOKIE, SESSION_COOKIE, TERMINAL_STATUSES as SERVICE_TERMINAL, TRANSACTION_STATUSES as SERVICE_STATUSES, CANCELLABLE_STATUSES as SERVICE_CANCELLABLE, SCOPES as SERVICE_SCOPES } from "@qc/core";
 import { NETWORK_CODES } from "@qc/chain";
 import { describe, expect, it } from "vitest";
 import { OPERATOR_SESSION_COOKIE, TENANT_SESSION_COOKIE } from "./session-cookies";
-import { CANCELLABLE_STATUSES, NETWORKS, TERMINAL_STATUSES, TRANSACTION_STATUSES, WEBHOOK_EVENT_TYPES } from "./vocabulary";
+import { CANCELLABLE_STATUSES, NETWORKS, SCOPES, TERMINAL_STATUSES, TRANSACTION_STATUSES, WEBHOOK_EVENT_TYPES } from "./vocabulary";
 
 describe("the dashboard's copies of the contract's names", () => {
   it("match the service's lists", () => {
@@ -11,6 +11,7 @@ describe("the dashboard's copies of the contract's names", () => {
     expect([...CANCELLABLE_STATUSES].sort()).toEqual([...SERVICE_CANCELLABLE].sort());
     expect([...WEBHOOK_EVENT_TYPES].sort()).toEqual([...EVENT_TYPES].sort());
     expect([...NETWORKS].sort()).toEqual([...NETWORK_CODES].sort());
+    expect([...SCOPES]).toEqual([...SERVICE_SCOPES]);
   });
 
   it("name the session cookies the service sets", () => {

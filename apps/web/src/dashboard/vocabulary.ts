@@ -26,7 +26,7 @@ export const TRANSACTION_STATUSES = [
 export const TERMINAL_STATUSES: readonly TransactionStatus[] = ["COMPLETED", "BLOCKED", "REJECTED", "CANCELLED", "EXPIRED", "FAILED"];
 export const CANCELLABLE_STATUSES: readonly TransactionStatus[] = ["SUBMITTED", "QUEUED", "PENDING_SIGNATURE"];
 
-export const SCOPES = ["read", "write", "admin"] as const satisfies readonly Scope[];
+export const SCOPES = ["read", "write", "admin", "signer"] as const satisfies readonly Scope[];
 
 export const WEBHOOK_EVENT_TYPES = [
   "transaction.created",

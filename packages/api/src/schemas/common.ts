@@ -1,10 +1,11 @@
 import { NETWORK_CODES, type NetworkCode } from "@qc/chain";
+import { SCOPES } from "@qc/core";
 import { z } from "zod";
 
 /** RFC 3339 UTC with milliseconds, as every timestamp leaves the service (CONTRACT §1). */
 export const timestamp = z.string().meta({ description: "RFC 3339 timestamp, UTC, milliseconds", example: "2026-11-21T10:00:00.000Z" });
 export const uuid = z.uuid();
-export const scope = z.enum(["read", "write", "admin"]);
+export const scope = z.enum(SCOPES);
 export const networkCode = z.enum(NETWORK_CODES as [NetworkCode, ...NetworkCode[]]).meta({ description: "QUANTUM_MAINNET (20803) or QUANTUM_SANDBOX (20804)" });
 /** A vault id in a path (vaults and the wallets under them). */
 export const vaultIdParam = z.uuid().meta({ description: "the vault's id" });
@@ -52,9 +53,13 @@ export function multilineText() {
     .refine((value) => !hasControlCharacter(value, true), "must not contain control characters other than tab and line breaks");
 }
 
-/** Cursor pagination query (CONTRACT §1): limit 1..200, default 50; opaque cursor. */
+/**
+ * Cursor pagination query (CONTRACT §1): limit 1..200, default 50; opaque cursor. A plain number:
+ * the REST dispatcher converts `?limit=` from the query string, and a tRPC or JSON input stays
+ * strict (no schema here coerces, since a coercing schema accepts `"false"` as `true`).
+ */
 export const pageQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(200).default(50),
+  limit: z.number().int().min(1).max(200).default(50),
   cursor: text().min(1).max(200).optional(),
 });
 

@@ -1,5 +1,5 @@
 import type { ApiKeyRow as Row } from "@qc/db/queries";
-import type { Scope } from "../auth/scopes";
+import { SCOPES, type Scope } from "../auth/scopes";
 
 /** What a key looks like from outside: never the secret or its hash. */
 export interface ApiKeyRecord {
@@ -16,10 +16,8 @@ export interface ApiKeyRecord {
   exposed: boolean;
 }
 
-const SCOPES: readonly string[] = ["read", "write", "admin"] satisfies Scope[];
-
 function isScope(value: string): value is Scope {
-  return SCOPES.includes(value);
+  return (SCOPES as readonly string[]).includes(value);
 }
 
 /**

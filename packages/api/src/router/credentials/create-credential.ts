@@ -1,4 +1,4 @@
-import { createApiKey } from "@qc/core";
+import { createApiKey, SCOPES } from "@qc/core";
 import { z } from "zod";
 import { scope, text } from "../../schemas/common";
 import { sessionProcedure } from "../../trpc";
@@ -10,7 +10,7 @@ export const createCredential = sessionProcedure
   .input(
     z.object({
       label: text().trim().min(1).max(100),
-      scopes: z.array(scope).max(3).optional(),
+      scopes: z.array(scope).max(SCOPES.length).optional(),
       expiresAt: z.iso.datetime({ offset: true }).optional(),
     }),
   )

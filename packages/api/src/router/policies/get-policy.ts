@@ -5,7 +5,9 @@ import { EXAMPLE_POLICY } from "./examples";
 
 export const getPolicyProcedure = authedProcedure
   .meta({
-    scope: "read",
+    // The rules name whitelisted destinations and velocity thresholds: what a thief would want to
+    // stay under. Configuration reads are admin, as the allowlist and denylist are (review L6).
+    scope: "admin",
     openapi: {
       method: "GET",
       path: "/v1/policies",

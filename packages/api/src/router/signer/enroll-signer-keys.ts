@@ -9,7 +9,7 @@ export const MAX_SIGNER_KEYS_PER_BATCH = 50;
 
 export const enrollSignerKeysProcedure = authedProcedure
   .meta({
-    scope: "write",
+    scope: "signer",
     successStatus: 201,
     openapi: {
       method: "POST",
@@ -17,7 +17,7 @@ export const enrollSignerKeysProcedure = authedProcedure
       tags: ["signer"],
       summary: "Enroll signer keys",
       description:
-        "Adds public keys your signer generated to the pool `wallets/generate` draws from (1 to 50 per request), each with the ownership proof of its address (the same proof as for registering a wallet). All or nothing: the first invalid key fails the batch with 400 `INVALID_OWNERSHIP_PROOF` and `details.index`. A key already enrolled, or whose address already is a wallet, is skipped.",
+        "Adds public keys your signer generated to the pool `wallets/generate` draws from (1 to 50 per request), each with the ownership proof of its address (the same proof as for registering a wallet). All or nothing: the first invalid key fails the batch with 400 `INVALID_OWNERSHIP_PROOF` and `details.index`. A key already enrolled, or whose address already is a wallet, is skipped. Needs the `signer` scope, which `write` and `admin` do not include: only your signer's own API key fills the pool.",
       protect: true,
     },
     errors: ["INVALID_OWNERSHIP_PROOF"],

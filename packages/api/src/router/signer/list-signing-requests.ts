@@ -7,7 +7,7 @@ import { EXAMPLE_PENDING_TRANSACTION, EXAMPLE_SIGNING_REQUEST, signingRequestRec
 
 export const listSigningRequestsProcedure = authedProcedure
   .meta({
-    scope: "write",
+    scope: "signer",
     openapi: {
       method: "GET",
       path: "/v1/signer/transactions",

@@ -6,7 +6,7 @@ import { EXAMPLE_PENDING_TRANSACTION, transactionIdParam } from "./transaction-s
 
 export const rejectTransactionProcedure = authedProcedure
   .meta({
-    scope: "write",
+    scope: "signer",
     openapi: {
       method: "POST",
       path: "/v1/signer/transactions/{transactionId}/reject",

@@ -6,7 +6,7 @@ import { EXAMPLE_PENDING_TRANSACTION, EXAMPLE_SIGNATURE, transactionIdParam } fr
 
 export const submitSignatureProcedure = authedProcedure
   .meta({
-    scope: "write",
+    scope: "signer",
     valueMoving: true,
     openapi: {
       method: "POST",
