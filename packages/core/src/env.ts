@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { NetworkCode } from "@qc/chain";
+import { InvalidAddressError, parseAddress, type NetworkCode } from "@qc/chain";
 import { parseSecretBoxKey } from "@qc/webhooks";
 import { defaultTransferConfig, defaultWebhookConfig, type ServiceConfig } from "./deps/service-config";
 import { loadSecret } from "./secrets/load-secret";
@@ -33,8 +33,12 @@ export const serviceEnvSchema = z.object({
   KYC_SANDBOX_DELAY_MS: z.coerce.number().int().min(0).default(2000),
   QUANTUM_SANDBOX_RPC_URL: z.string().optional(),
   QUANTUM_MAINNET_RPC_URL: z.string().optional(),
-  /** Comma-separated destination addresses the built-in `denylist` screening provider blocks. */
-  SCREENING_DENYLIST: list,
+  /**
+   * Comma-separated destination addresses the built-in `denylist` screening provider blocks;
+   * each must be an address (mixed case: EIP-55), stored canonical. A typo would never match,
+   * so it stops the process at boot instead.
+   */
+  SCREENING_DENYLIST: list.transform((entries, ctx) => parseDenylistEntries(entries, ctx)),
   /** An HTTP screening provider (CONTRACT §6); unset: the built-in denylist. */
   SCREENING_PROVIDER_URL: z.string().url().optional(),
   /** Allow http and loopback webhook URLs (development and tests only). */
@@ -59,6 +63,11 @@ export const serviceEnvSchema = z.object({
    * at most the `transfers.check` job's retries (10), so the job itself never gives up first.
    */
   SCREENING_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(5),
+  /**
+   * A policy or screening decision older than this is taken again before a QUEUED transfer is
+   * released and before a SIGNED one is broadcast (0: every time).
+   */
+  RECHECK_AFTER_SECONDS: z.coerce.number().int().min(0).max(86_400).optional(),
   /** Transfers per tenant per UTC day. */
   TRANSFER_DAILY_COUNT_LIMIT: z.coerce.number().int().min(1).optional(),
   /** Daily amount quotas per asset, `<assetId>=<raw amount>,…`; replaces the default (1,000,000 Q per native asset). */
@@ -118,6 +127,7 @@ export function serviceConfigFromEnv(env: ServiceEnv, options: { fallbackPublicU
         QUANTUM_MAINNET: env.CONFIRMATIONS_QUANTUM_MAINNET ?? transfers.requiredConfirmations.QUANTUM_MAINNET,
       },
       signingTimeoutSeconds: env.SIGNING_TIMEOUT_SECONDS ?? transfers.signingTimeoutSeconds,
+      recheckAfterSeconds: env.RECHECK_AFTER_SECONDS ?? transfers.recheckAfterSeconds,
       maxFeePerGasCap: env.MAX_FEE_PER_GAS_CAP ?? transfers.maxFeePerGasCap,
       gasMarginPercent: env.GAS_MARGIN_PERCENT ?? transfers.gasMarginPercent,
       dailyQuota: {
@@ -126,6 +136,22 @@ export function serviceConfigFromEnv(env: ServiceEnv, options: { fallbackPublicU
       },
     },
   };
+}
+
+/** SCREENING_DENYLIST entries, canonical; a malformed entry is a configuration error naming it (an address, not a secret). */
+function parseDenylistEntries(entries: string[], ctx: z.RefinementCtx): string[] {
+  const canonical: string[] = [];
+  for (const [index, entry] of entries.entries()) {
+    try {
+      canonical.push(parseAddress(entry));
+    } catch (error) {
+      if (!(error instanceof InvalidAddressError)) throw error;
+      const why = error.reason === "checksum" ? "mixed case that fails its EIP-55 checksum" : "not 40 hex digits with optional 0x";
+      ctx.addIssue({ code: "custom", message: `entry ${index + 1} "${entry.slice(0, 64)}" is not an address (${why})` });
+      return z.NEVER;
+    }
+  }
+  return canonical;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -8,6 +8,11 @@ export interface TransferConfig {
   requiredConfirmations: Record<NetworkCode, number>;
   /** PENDING_SIGNATURE → EXPIRED/SIGNING_TIMEOUT after this long (default 2 h). */
   signingTimeoutSeconds: number;
+  /**
+   * A policy and screening decision older than this (seconds) is taken again before a QUEUED
+   * transfer is released and before a SIGNED one is broadcast; 0: every time (default 300).
+   */
+  recheckAfterSeconds: number;
   /** Refuse to release a transfer whose estimated maxFeePerGas is above this (Qwei). */
   maxFeePerGasCap: bigint;
   /** eth_estimateGas × this, in percent (120 = +20 %). */
@@ -39,6 +44,7 @@ export function defaultTransferConfig(): TransferConfig {
   return {
     requiredConfirmations: { QUANTUM_SANDBOX: 2, QUANTUM_MAINNET: 12 },
     signingTimeoutSeconds: 2 * 3600,
+    recheckAfterSeconds: 300,
     maxFeePerGasCap: 1_000_000_000_000n, // 1,000 gwei-equivalent
     gasMarginPercent: 120,
     maxSendAttempts: 5,
