@@ -335,6 +335,7 @@ CREATE TABLE "transactions" (
 	"status_reason" text,
 	"policy" jsonb,
 	"screening" jsonb,
+	"checked_at" timestamp (3) with time zone,
 	"screening_attempts" integer DEFAULT 0 NOT NULL,
 	"nonce" integer,
 	"gas_limit" numeric(78, 0),

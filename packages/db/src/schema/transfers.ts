@@ -66,7 +66,13 @@ export const transactions = pgTable(
     /** Decisions of the checks: `{decision, ruleId}` and `{provider, decision, riskScore, reasons}`. */
     policy: jsonb("policy").$type<{ decision: "ALLOW" | "BLOCK"; ruleId: string | null }>(),
     screening: jsonb("screening").$type<{ provider: string; decision: "CLEAR" | "BLOCKED"; riskScore: number | null; reasons: string[] }>(),
-    /** Consecutive failed screening attempts (provider down); fail closed after a bound. */
+    /**
+     * When `policy` and `screening` were decided (the checks, or their re-run before release or
+     * broadcast once older than RECHECK_AFTER_SECONDS). Null: never decided (or decided before
+     * this column existed): taken as stale, so decided again before value moves.
+     */
+    checkedAt: ts("checked_at"),
+    /** Consecutive failed screening attempts since the last verdict (provider down); fail closed after a bound. */
     screeningAttempts: integer("screening_attempts").notNull().default(0),
     /** Released for signing: nonce, fee caps and gas; the calldata (ERC-20 transfer, deployment). */
     nonce: integer("nonce"),
