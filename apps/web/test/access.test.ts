@@ -269,7 +269,8 @@ const ALLOWED_ANSWER: Record<string, string> = {
   "PUT /v1/settings/screening-denylist": "400 VALIDATION_FAILED",
 };
 
-const SCOPE_RANK: Record<string, number> = { read: 1, write: 2, admin: 3 };
+/** What each scope may call (docs/decisions/access-control.md): read ⊂ write ⊂ admin; signer is read plus the signer's routes. */
+const SCOPE_GRANTS: Record<string, string[]> = { read: ["read"], write: ["read", "write"], admin: ["read", "write", "admin"], signer: ["read", "signer"] };
 
 describe("access matrix over every operation of the OpenAPI document", () => {
   const t = useTestDatabase();
@@ -286,6 +287,7 @@ describe("access matrix over every operation of the OpenAPI document", () => {
       read: await createKeyFixture({ db: t.db, pepper: TEST_PEPPER }, tenant, ["read"]),
       write: await createKeyFixture({ db: t.db, pepper: TEST_PEPPER }, tenant, ["write"]),
       admin: await createKeyFixture({ db: t.db, pepper: TEST_PEPPER }, tenant, ["admin"]),
+      signer: await createKeyFixture({ db: t.db, pepper: TEST_PEPPER }, tenant, ["signer"]),
     };
     const document = (await call(server, "/v1/openapi.json")).json();
     const operations: { key: string; method: string; path: string; scope: string | undefined }[] = [];
@@ -311,7 +313,7 @@ describe("access matrix over every operation of the OpenAPI document", () => {
       const allowed = ALLOWED_ANSWER[op.key]!;
       check(op, "anonymous", await send(op), op.scope ? "401 UNAUTHENTICATED" : allowed);
       for (const [scope, key] of Object.entries(keys)) {
-        const permitted = !op.scope || SCOPE_RANK[scope]! >= SCOPE_RANK[op.scope]!;
+        const permitted = !op.scope || SCOPE_GRANTS[scope]!.includes(op.scope);
         check(op, `${scope} key`, await send(op, key.authorization), permitted ? allowed : "403 INSUFFICIENT_SCOPE");
       }
     }

@@ -177,13 +177,16 @@ describe("transfer policies and the screening denylist", () => {
     expect(await evaluate(nativeTransfer(source, 5n * Q))).toMatchObject({ decision: "ALLOW" });
   });
 
-  it("needs admin to replace a policy or dry-run it; read to see it", async () => {
+  it("needs admin to see a policy, replace it or dry-run it", async () => {
     const writer = await createKeyFixture({ db: t.db, pepper: TEST_PEPPER }, source.tenant, ["write"]);
     const reader = await createKeyFixture({ db: t.db, pepper: TEST_PEPPER }, source.tenant, ["read"]);
     expectError(await client(() => server, writer.authorization).put("/v1/policies", { defaultAction: "BLOCK", rules: [] }), 403, "INSUFFICIENT_SCOPE", 1020);
     expectError(await client(() => server, writer.authorization).post("/v1/policies/evaluate", nativeTransfer(source, 1n)), 403, "INSUFFICIENT_SCOPE", 1020);
     expectError(await client(() => server, reader.authorization).put("/v1/settings/screening-denylist", { entries: [] }), 403, "INSUFFICIENT_SCOPE", 1020);
-    expect((await client(() => server, reader.authorization).get("/v1/policies")).status).toBe(200);
+    // The rules name the whitelisted destinations and the velocity thresholds (review L6).
+    expectError(await client(() => server, reader.authorization).get("/v1/policies"), 403, "INSUFFICIENT_SCOPE", 1020);
+    expectError(await client(() => server, writer.authorization).get("/v1/policies"), 403, "INSUFFICIENT_SCOPE", 1020);
+    expectError(await client(() => server, reader.authorization).get("/v1/settings/screening-denylist"), 403, "INSUFFICIENT_SCOPE", 1020);
     // tRPC: the same procedures.
     const viaTrpc = await call(server, `/api/trpc/policies.get`, { headers: { authorization: source.tenant.authorization } });
     expect(viaTrpc.json().result.data.json).toEqual((await source.api.get("/v1/policies")).json());

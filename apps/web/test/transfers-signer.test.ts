@@ -30,7 +30,7 @@ describe("signer routes over HTTPS: list, signature, reject, expiry", () => {
   beforeAll(async () => {
     server = await startTestServer({ database: t, config: { rpcUrls: { QUANTUM_SANDBOX: [devnet().url] } } });
     tenant = await createTenantFixture({ db: t.db, pepper: TEST_PEPPER });
-    signer = client(() => server, (await createKeyFixture({ db: t.db, pepper: TEST_PEPPER }, tenant, ["write"])).authorization);
+    signer = client(() => server, (await createKeyFixture({ db: t.db, pepper: TEST_PEPPER }, tenant, ["signer"])).authorization);
     wallet = await createTransferWalletFixture(server.deps, { tenantId: tenant.tenantId });
     await devnet().fund(wallet.address, 100n * Q);
   });

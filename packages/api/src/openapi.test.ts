@@ -59,7 +59,7 @@ describe("the OpenAPI document of the real router", () => {
     expect(publicPaths).toEqual(
       ["get /v1/dev/mailbox", "post /v1/auth/login", "post /v1/auth/password-reset", "post /v1/auth/password-reset/confirm", "post /v1/onboarding/kyc/callback", "post /v1/signup", "post /v1/signup/resend-verification", "post /v1/signup/verify-email"].sort(),
     );
-    for (const { op } of operations) if (op["x-scope"]) expect(["read", "write", "admin"]).toContain(op["x-scope"]);
+    for (const { op } of operations) if (op["x-scope"]) expect(["read", "write", "admin", "signer"]).toContain(op["x-scope"]);
   });
 
   it("needs at least write for every state-changing route (CONTRACT §3), logout excepted", () => {

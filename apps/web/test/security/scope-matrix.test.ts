@@ -8,14 +8,25 @@ import { callTrpc, errorName, fetchRestOperations, trpcProcedures, type TrpcProc
 /**
  * The scope matrix over the tRPC endpoint, generated from the router's procedures and their meta:
  * the REST side of the same matrix is `access.test.ts` (every operation of the OpenAPI document ×
- * anonymous/read/write/admin), whose generator this reuses rather than twins: this file adds what
+ * anonymous/read/write/admin/signer), whose generator this reuses rather than twins: this file adds what
  * the document cannot show: every procedure over /api/trpc, including those without a REST route
  * (session-only key management, the operators' console), and that the document's `x-scope` is
  * the meta's scope the middleware enforces.
  */
 
-const RANK: Record<Scope, number> = { read: 1, write: 2, admin: 3 };
-const SCOPES: Scope[] = ["read", "write", "admin"];
+/**
+ * What a key of each scope may call, spelled out here rather than imported from @qc/core, so the
+ * matrix checks the middleware against the documented rule (docs/decisions/access-control.md):
+ * `read` ⊂ `write` ⊂ `admin`, and `signer` beside them with `read`, implied by neither.
+ */
+const GRANTS: Record<Scope, readonly Scope[]> = { read: ["read"], write: ["read", "write"], admin: ["read", "write", "admin"], signer: ["read", "signer"] };
+const SCOPES = Object.keys(GRANTS) as Scope[];
+
+/**
+ * The procedures only the signer's key (or full access) reaches: what can fill the key pool
+ * `wallets/generate` draws from, add an address as a wallet, or answer a signing request.
+ */
+const SIGNER_ONLY = ["signer.enrollKeys", "signer.pendingTransactions", "signer.submitSignature", "signer.reject", "wallets.register"];
 
 /** Public procedures that authenticate the caller by other means than a tenant credential. */
 const SIGNED_PUBLIC: Record<string, string> = {
@@ -39,6 +50,14 @@ describe("scope matrix over every tRPC procedure", () => {
       return op.scope === expected ? [] : [`${op.key}: x-scope ${op.scope}, meta ${expected}`];
     });
     expect(mismatches).toEqual([]);
+  });
+
+  it("the signer's routes need the signer scope, the policy needs admin, and generating a wallet stays write", () => {
+    const byPath = new Map(trpcProcedures().map((p) => [p.path, p]));
+    expect(trpcProcedures().filter((p) => p.access === "authenticated" && p.scope === "signer").map((p) => p.path).sort()).toEqual([...SIGNER_ONLY].sort());
+    expect(byPath.get("policies.get")?.scope).toBe("admin");
+    expect(byPath.get("wallets.generate")?.scope).toBe("write");
+    expect(byPath.get("signer.keyCounts")?.scope).toBe("read");
   });
 
   it("a key below the declared scope gets 403 INSUFFICIENT_SCOPE; with it, never a scope or credential refusal", async () => {
@@ -76,7 +95,7 @@ describe("scope matrix over every tRPC procedure", () => {
         case "authenticated":
           expectThat(procedure, "anonymous", await send(procedure), (a) => a === "401 UNAUTHENTICATED", "401 UNAUTHENTICATED");
           for (const scope of SCOPES) {
-            const below = RANK[scope] < RANK[procedure.scope];
+            const below = !GRANTS[scope].includes(procedure.scope);
             expectThat(procedure, `${scope} key`, await send(procedure, keys[scope]), below ? (a) => a === "403 INSUFFICIENT_SCOPE" : (a) => !refused(a), below ? "403 INSUFFICIENT_SCOPE" : "no credential or scope refusal");
           }
           // No scopes = full access (CONTRACT §3).
