@@ -25,7 +25,6 @@ function queryParameters(target: string): Record<string, string | string[]> {
 /** A zod (v4) schema as far as routing needs to look into it. */
 interface ZodLike {
   _zod?: { def?: { type?: string; in?: ZodLike; out?: ZodLike; getter?: () => ZodLike; innerType?: ZodLike; element?: ZodLike } };
-  _def?: { coerce?: boolean };
   shape?: Record<string, ZodLike>;
   unwrap?: () => ZodLike;
   merge?: (other: ZodLike) => ZodLike;
@@ -54,13 +53,54 @@ function unwrap(schema: ZodLike, throughPipes: boolean): ZodLike {
   }
 }
 
-/** Query and path values arrive as strings: numbers, booleans, bigints and dates are coerced. */
-function coerceQueryTypes(objectSchema: ZodLike): void {
-  for (const field of Object.values(objectSchema.shape ?? {})) {
-    const inner = unwrap(field, false);
-    const innerKind = kind(inner);
-    if (innerKind === "number" || innerKind === "boolean" || innerKind === "bigint" || innerKind === "date") inner._def!.coerce = true;
-    else if (innerKind === "object") coerceQueryTypes(inner);
+type ScalarKind = "number" | "boolean" | "bigint" | "date";
+
+const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/**
+ * A query or path value (always a string) as the type its field declares. Only the exact
+ * spellings convert (`true`/`false`, a decimal number, an integer, an ISO date); anything else
+ * stays a string, so that the route's own schema refuses it with VALIDATION_FAILED rather than
+ * guessing (JavaScript's `Boolean("false")` is true).
+ */
+function coerceValue(value: string, to: ScalarKind): unknown {
+  switch (to) {
+    case "boolean":
+      return value === "true" ? true : value === "false" ? false : value;
+    case "number":
+      return DECIMAL.test(value) ? Number(value) : value;
+    case "bigint":
+      return /^[+-]?\d+$/.test(value) ? BigInt(value) : value;
+    case "date": {
+      const date = new Date(value);
+      return Number.isNaN(date.getTime()) ? value : date;
+    }
+  }
+}
+
+/**
+ * The fields of an object input that need a string converted when they arrive in a query or a
+ * path. The schema is only read: query coercion is applied to the values before the route's own
+ * schema validates them, never by switching `coerce` on in a schema that the tRPC procedures and
+ * JSON bodies share (that turned a body's `"false"` into `true`).
+ */
+function scalarFields(objectSchema: ZodLike): Map<string, ScalarKind> {
+  const fields = new Map<string, ScalarKind>();
+  for (const [name, field] of Object.entries(objectSchema.shape ?? {})) {
+    const innerKind = kind(unwrap(field, false));
+    if (innerKind === "number" || innerKind === "boolean" || innerKind === "bigint" || innerKind === "date") fields.set(name, innerKind);
+  }
+  return fields;
+}
+
+/** `input` (fresh, from a query or path) with its declared scalar fields converted in place. */
+function coerceStrings(input: Record<string, unknown>, fields: Map<string, ScalarKind>, names: Iterable<string>): void {
+  for (const name of names) {
+    const to = fields.get(name);
+    const value = input[name];
+    if (to === undefined) continue;
+    if (typeof value === "string") input[name] = coerceValue(value, to);
+    else if (Array.isArray(value)) input[name] = value.map((item: unknown) => (typeof item === "string" ? coerceValue(item, to) : item));
   }
 }
 
@@ -71,14 +111,16 @@ interface Route {
   type: "query" | "mutation";
   /** Input fields declared as arrays: a query key given once still becomes a one-element array. */
   arrayFields: string[];
+  /** Input fields declared as numbers, booleans, bigints or dates: converted from query and path strings. */
+  scalarFields: Map<string, ScalarKind>;
   takesInput: boolean;
   successStatus: number;
 }
 
 /**
  * The REST routes of the router's OpenAPI procedures, matched in the order trpc-to-openapi
- * matches them (declaration order, case-insensitive, path parameters as named groups). Schemas of
- * object inputs get query coercion once, here, instead of on every request.
+ * matches them (declaration order, case-insensitive, path parameters as named groups). Which
+ * fields a query or path string is converted for is read from the input schema once, here.
  */
 function restRoutes(router: AnyRouter): Map<string, Route[]> {
   const routes = new Map<string, Route[]>();
@@ -92,12 +134,13 @@ function restRoutes(router: AnyRouter): Map<string, Route[]> {
     const schema = input ? unwrap(input, true) : undefined;
     const takesInput = !["void", "undefined", "never"].includes(kind(schema) ?? "");
     const arrayFields: string[] = [];
+    let scalars = new Map<string, ScalarKind>();
     if (schema && kind(schema) === "object") {
       for (const [field, fieldSchema] of Object.entries(schema.shape ?? {})) {
         const outer = kind(fieldSchema) === "optional" ? fieldSchema.unwrap!() : fieldSchema;
         if (kind(outer) === "array") arrayFields.push(field);
       }
-      coerceQueryTypes(schema);
+      scalars = scalarFields(schema);
     }
     const template = `/${openapi.path.replace(/^\/|\/$/g, "")}`;
     const method = openapi.method.toUpperCase();
@@ -107,6 +150,7 @@ function restRoutes(router: AnyRouter): Map<string, Route[]> {
       procedure: path,
       type,
       arrayFields,
+      scalarFields: scalars,
       takesInput,
       successStatus: meta?.successStatus ?? 200,
     });
@@ -166,6 +210,9 @@ export function createRestHandler(router: AnyRouter, deps: AppDeps) {
       if (route.takesInput) {
         input = { ...((usesBody ? (body ?? {}) : queryParameters(req.url ?? "/")) as object), ...pathInput };
         if (!usesBody) for (const field of route.arrayFields) if (input[field] !== undefined && !Array.isArray(input[field])) input[field] = [input[field]];
+        // Strings from the URL become the declared types; a JSON body keeps its own (a body's
+        // `"false"` is a string, and the schema refuses it where a boolean is declared).
+        if (route.scalarFields.size > 0) coerceStrings(input, route.scalarFields, usesBody ? Object.keys(pathInput) : Object.keys(input));
       }
       ctx = createContext(deps, request);
       // The procedure with its middlewares and validation, as a server-side caller runs it, without

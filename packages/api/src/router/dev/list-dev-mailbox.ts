@@ -44,7 +44,7 @@ export const listDevMailboxProcedure = publicProcedure
   .input(
     z.object({
       to: emailAddress.meta({ description: "the recipient whose emails to list (required: the mailbox never lists every recipient's mail)", example: "alice@example.com" }),
-      limit: z.coerce.number().int().min(1).max(50).default(50),
+      limit: z.number().int().min(1).max(50).default(50),
     }),
   )
   .output(
