@@ -236,4 +236,25 @@ describe("signer review against a test double of the service", () => {
     expect(run.stdout).toContain("Stopped watching.");
     expect([...postsFor(first.id), ...postsFor(second.id)]).toEqual([]);
   });
+
+  it("watch warns, once, about each wallet whose key is not in the keystore (a planted pool key or registration)", async () => {
+    const vaultId = "0193a5c0-0000-7000-8000-00000000a017";
+    const wallet = (id: string, type: string, address: string) => ({ id: `0193a5c0-0000-7000-8000-${id}`, vaultId, type, address, publicKey: type === "WATCH_ONLY" ? null : "0x00", label: null, status: "ACTIVE" });
+    const planted = wallet("0000000000f1", "SIGNER_MANAGED", "0x00000000000000000000000000000000000bad01");
+    const registered = wallet("0000000000f2", "REGISTERED", "0x00000000000000000000000000000000000bad02");
+    double.wallets.push(wallet("0000000000f0", "SIGNER_MANAGED", source.address.toUpperCase().replace("0X", "0x")), planted, registered, wallet("0000000000f3", "WATCH_ONLY", "0x00000000000000000000000000000000000bad03"));
+    const { child, done } = spawnSigner(["watch", "--interval", "1"], { home, passphrase });
+    let errors = "";
+    child.stderr!.on("data", (chunk: string) => (errors += chunk));
+    for (let i = 0; i < 200 && !errors.includes(registered.id); i += 1) await new Promise((r) => setTimeout(r, 50));
+    // A few more polls: each wallet is named once.
+    await new Promise((r) => setTimeout(r, 2_500));
+    child.kill("SIGINT");
+    const run = await done;
+    expect(run.code).toBe(0);
+    expect(run.stderr.split("WARNING:")).toHaveLength(3);
+    expect(run.stderr).toContain(`wallet ${planted.id} (SIGNER_MANAGED, address ${planted.address}, vault ${vaultId}) has a key this keystore does not hold`);
+    expect(run.stderr).toContain(`wallet ${registered.id} (REGISTERED, address ${registered.address}`);
+    double.wallets.length = 0;
+  });
 });

@@ -15,6 +15,8 @@ describe("signer CLI against the real server", () => {
   const t = useTestDatabase();
   let server: TestServer;
   let tenant: TenantFixture;
+  /** The signer's own API key: the signer scope only, which every command needs and no integration key has. */
+  let signerKey: { keyId: string; secret: string };
   let caFile: string;
   let home: string;
   let url: string;
@@ -22,6 +24,7 @@ describe("signer CLI against the real server", () => {
   beforeAll(async () => {
     server = await startTestServer({ database: t });
     tenant = await createTenantFixture({ db: t.db, pepper: TEST_PEPPER });
+    signerKey = await createKeyFixture({ db: t.db, pepper: TEST_PEPPER }, tenant, ["signer"]);
     const dir = tempDir("qc-signer-service-");
     caFile = join(dir, "localhost-cert.pem");
     writeFileSync(caFile, server.tls.cert);
@@ -47,14 +50,22 @@ describe("signer CLI against the real server", () => {
     expect(init.stdout).toContain(`Created the keystore ${join(home, "keystore.json")}`);
 
     // TLS verification is on: the self-signed development certificate needs --ca.
-    const untrusted = await signer(["login", "--url", url, "--key", `${tenant.keyId}:${tenant.secret}`]);
+    const untrusted = await signer(["login", "--url", url, "--key", `${signerKey.keyId}:${signerKey.secret}`]);
     expect(untrusted.code).toBe(1);
     expect(untrusted.stderr).toMatch(/cannot verify the TLS certificate of 127\.0\.0\.1:\d+ \(\w+\); .* --ca <pem file>/);
-    const wrongKey = await signer(["login", "--url", url, "--key", `${tenant.keyId}:${"0".repeat(64)}`, "--ca", caFile]);
+    const wrongKey = await signer(["login", "--url", url, "--key", `${signerKey.keyId}:${"0".repeat(64)}`, "--ca", caFile]);
     expect(wrongKey.code).toBe(1);
     expect(wrongKey.stderr).toMatch(/the service refused GET \/v1\/onboarding\/status: .*\(UNAUTHENTICATED 1010, request [^)]+\); check the API key/);
 
-    const login = await signer(["login", "--url", url, "--key", `${tenant.keyId}:${tenant.secret}`, "--ca", caFile]);
+    // An integration key (write, even admin) is refused at login: it cannot reach the signing queue.
+    for (const scopes of [["write"], ["admin"]] as const) {
+      const integration = await createKeyFixture({ db: t.db, pepper: TEST_PEPPER }, tenant, [...scopes]);
+      const refusedLogin = await signer(["login", "--url", url, "--key", `${integration.keyId}:${integration.secret}`, "--ca", caFile]);
+      expect(refusedLogin.code).toBe(1);
+      expect(refusedLogin.stderr).toContain("INSUFFICIENT_SCOPE 1020");
+      expect(refusedLogin.stderr).toContain("the signer scope");
+    }
+    const login = await signer(["login", "--url", url, "--key", `${signerKey.keyId}:${signerKey.secret}`, "--ca", caFile]);
     expect(login.stderr).toBe("");
     expect(login.code).toBe(0);
     expect(login.stdout).toBe(`Logged in to ${url} (tenant ${tenant.tenantId}). The API key is stored encrypted in the keystore.\n`);
@@ -108,10 +119,14 @@ describe("signer CLI against the real server", () => {
     const final = await openKeystore(join(home, "keystore.json"), TEST_PASSPHRASE);
     expect(final.keys.filter((key) => key.origin === "IMPORTED")).toHaveLength(1);
 
-    // A key of another scope cannot enroll; nothing is left behind in the keystore.
-    const reader = await createKeyFixture({ db: t.db, pepper: TEST_PEPPER }, tenant, ["read"]);
-    const readOnly = await signer(["login", "--url", url, "--key", `${reader.keyId}:${reader.secret}`, "--ca", caFile]);
-    expect(readOnly.code).toBe(0);
+    // A key that lost the signer scope (here: the keystore's key replaced by a write key, as a
+    // login before this change allowed) cannot enroll; nothing is left behind in the keystore.
+    const writer = await createKeyFixture({ db: t.db, pepper: TEST_PEPPER }, tenant, ["write"]);
+    const store = await openKeystore(join(home, "keystore.json"), TEST_PASSPHRASE);
+    await store.update((contents) => {
+      contents.apiKey = `${writer.keyId}:${writer.secret}`;
+    });
+    store.close();
     const refused = await signer(["enroll", "--count", "2"]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain("INSUFFICIENT_SCOPE 1020");
@@ -122,7 +137,7 @@ describe("signer CLI against the real server", () => {
     const secrets = final.keys.flatMap((key) => [hexToBytes(key.seed as Hex), secretKeyOf(key).slice(32, 64)]);
     const stored = JSON.stringify(await t.db.select().from(schema.signerKeys)) + JSON.stringify(await t.db.select().from(schema.wallets));
     expect(leaks(secrets, [stored])).toEqual([]);
-    expect(leaks([...secrets, tenant.secret, reader.secret, TEST_PASSPHRASE])).toEqual([]);
+    expect(leaks([...secrets, tenant.secret, signerKey.secret, writer.secret, TEST_PASSPHRASE])).toEqual([]);
     // Fifteen CLI processes, each starting TypeScript and opening the keystore (scrypt at
     // N = 2^17): on a 2-core machine under a heavy load that took longer than the file's 120 s.
   }, 300_000);

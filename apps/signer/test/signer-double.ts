@@ -123,6 +123,8 @@ export type SignerDouble = {
   posts: RecordedPost[];
   transactions: Record<string, unknown>[];
   assets: DoubleAsset[];
+  /** The tenant's wallets (`GET /v1/vault/accounts` lists their vaults). */
+  wallets: { id: string; vaultId: string; type: string; address: string; publicKey: string | null; label: string | null; status: string }[];
   /**
    * Makes a later `POST /v1/signer/keys` fail once with `status`: after `skip` successful
    * ones, and (`applied`) after enrolling the keys anyway, as when an answer is lost.
@@ -151,6 +153,7 @@ export async function startSignerDouble(options: { tenantId?: string; apiKey?: s
   const posts: RecordedPost[] = [];
   const transactions: Record<string, unknown>[] = [];
   const assets: DoubleAsset[] = [NATIVE_SANDBOX];
+  const wallets: SignerDouble["wallets"] = [];
   const enrolled = new Set<string>();
   let enrollmentFailure: { status: number; skip: number; applied: boolean } | undefined;
 
@@ -170,6 +173,14 @@ export async function startSignerDouble(options: { tenantId?: string; apiKey?: s
     if (req.method === "GET" && url.pathname === "/v1/assets") {
       const network = url.searchParams.get("networkCode");
       return send(res, 200, { assets: assets.filter((a) => !network || a.networkCode === network), page: { nextCursor: null, hasMore: false } });
+    }
+    if (req.method === "GET" && url.pathname === "/v1/vault/accounts") {
+      const vaults = [...new Set(wallets.map((w) => w.vaultId))].map((id) => ({ id, tenantId, name: "vault", networkCode: "QUANTUM_SANDBOX", status: "ACTIVE" }));
+      return send(res, 200, { vaults, page: { nextCursor: null, hasMore: false } });
+    }
+    const vaultWallets = /^\/v1\/vault\/accounts\/([^/]+)\/wallets$/.exec(url.pathname);
+    if (req.method === "GET" && vaultWallets) {
+      return send(res, 200, { wallets: wallets.filter((w) => w.vaultId === vaultWallets[1]).map((w) => ({ ...w, tenantId })), page: { nextCursor: null, hasMore: false } });
     }
     const one = /^\/v1\/transactions\/([^/]+)$/.exec(url.pathname);
     if (req.method === "GET" && one) {
@@ -235,6 +246,7 @@ export async function startSignerDouble(options: { tenantId?: string; apiKey?: s
     posts,
     transactions,
     assets,
+    wallets,
     failEnrollment({ status, skip = 0, applied = false }) {
       enrollmentFailure = { status, skip, applied };
     },

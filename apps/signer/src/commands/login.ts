@@ -23,9 +23,9 @@ function readCaFile(path: string): string {
 
 export function loginCommand(): Command {
   return new Command("login")
-    .description("store the service URL and API key (scope write); the key is kept encrypted in the keystore")
+    .description("store the service URL and API key (scope signer); the key is kept encrypted in the keystore")
     .requiredOption("--url <baseUrl>", "the service, e.g. https://localhost:8443 (plain http only for localhost)")
-    .requiredOption("--key <keyId:secret>", "an API key of scope write, as the dashboard shows it once")
+    .requiredOption("--key <keyId:secret>", "an API key with the signer scope, as the dashboard shows it once")
     .option("--ca <pem file>", "trust this certificate (the development server's self-signed one), TLS verification stays on")
     .addHelpText("after", "\nExample:\n  signer login --url https://localhost:8443 --key \"$QC_TOKEN\" --ca .data/tls/localhost-cert.pem")
     .action(async (options: { url: string; key: string; ca?: string }) => {
@@ -36,7 +36,11 @@ export function loginCommand(): Command {
       const keystore = await unlockKeystore();
       const baseUrl = url.toString().replace(/\/+$/, "");
       // Proves the URL, the certificate and the key work before anything is stored.
-      const tenantId = await signerApi(createServiceClient({ url: baseUrl, apiKey: options.key, ca })).tenantId();
+      const api = signerApi(createServiceClient({ url: baseUrl, apiKey: options.key, ca }));
+      const tenantId = await api.tenantId();
+      // The signing queue needs the signer scope, which no integration key (write, admin) has:
+      // a key without it is refused now rather than at the first enroll or review.
+      await api.pendingTransactions({ pages: 1 });
       await keystore.update((contents) => {
         contents.apiKey = options.key;
       });

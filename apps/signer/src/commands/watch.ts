@@ -8,14 +8,39 @@ import { print, ringBell } from "../terminal";
 import { assetLookup } from "./asset-lookup";
 import { formatSummary } from "./pending";
 import { integerIn } from "./options";
+import type { SignerApi } from "../lib/service/signer-api";
+
+/** How often the wallets are checked against the keystore: often enough to catch the next generate, without listing every vault every poll. */
+const WALLET_CHECK_MS = 60_000;
+
+/**
+ * Warns, once per wallet, about every wallet with a key (signer-managed or registered) whose
+ * address is not in this keystore: this signer cannot sign for it, and whoever holds its key
+ * controls what is deposited to it. That is what a planted pool key or registration looks like
+ * (security review H2), and also what a second signer's keys look like: the person decides.
+ */
+async function warnAboutForeignWallets(api: SignerApi, held: ReadonlySet<string>, warned: Set<string>): Promise<void> {
+  for (const wallet of await api.wallets()) {
+    if (wallet.type === "WATCH_ONLY" || warned.has(wallet.id) || held.has(wallet.address.toLowerCase())) continue;
+    warned.add(wallet.id);
+    process.stderr.write(
+      `signer: WARNING: wallet ${printableText(wallet.id, 64)} (${printableText(wallet.type, 32)}, address ${printableText(wallet.address, 64)}, vault ${printableText(wallet.vaultId, 64)}) ` +
+        "has a key this keystore does not hold: this signer cannot sign for it, and whoever holds the key controls its funds. " +
+        "Do not deposit to it until you know who enrolled or registered that key.\n",
+    );
+  }
+}
 
 export function watchCommand(): Command {
   return new Command("watch")
-    .description("wait for transactions to sign: prints each new one and rings the bell (each still needs `review`)")
+    .description("wait for transactions to sign: prints each new one and rings the bell (each still needs `review`); warns about any wallet whose key is not in this keystore")
     .option("--interval <seconds>", "seconds between polls (1 to 3600)", integerIn(1, 3600), 5)
     .action(async (options: { interval: number }) => {
       const { keystore, api } = await connect();
+      const held = new Set(keystore.keys.map((key) => key.address.toLowerCase()));
       keystore.close();
+      const warned = new Set<string>();
+      let walletsCheckedAt = -Infinity;
       const stop = new AbortController();
       const onSignal = () => stop.abort();
       process.once("SIGINT", onSignal);
@@ -26,6 +51,10 @@ export function watchCommand(): Command {
       try {
         while (!stop.signal.aborted) {
           try {
+            if (Date.now() - walletsCheckedAt >= WALLET_CHECK_MS) {
+              await warnAboutForeignWallets(api, held, warned);
+              walletsCheckedAt = Date.now();
+            }
             const { transactions } = await api.pendingTransactions();
             for (const transaction of transactions) {
               const id = String(transaction.id);

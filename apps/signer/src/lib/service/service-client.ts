@@ -38,7 +38,7 @@ const HINTS: Record<string, string> = {
   CREDENTIAL_EXPIRED: "create a new API key in the dashboard and log in again",
   CREDENTIAL_ROTATED: "log in again with the rotated API key",
   CREDENTIAL_REVOKED: "create a new API key in the dashboard and log in again",
-  INSUFFICIENT_SCOPE: "the signer needs an API key of scope write",
+  INSUFFICIENT_SCOPE: "the signer needs an API key with the signer scope (create one in the dashboard) and `signer login` with it",
   IP_NOT_ALLOWED: "this machine's address is not in the tenant's IP allowlist",
   TENANT_NOT_VERIFIED: "the organization's identity verification is not complete yet",
 };

@@ -49,6 +49,16 @@ export type Asset = z.infer<typeof assetSchema>;
 const transactionStatusSchema = z.looseObject({ id: z.string(), status: z.string(), subStatus: z.string().nullable().optional() });
 export type TransactionStatus = z.infer<typeof transactionStatusSchema>;
 
+export const walletSchema = z.looseObject({
+  id: z.string(),
+  vaultId: z.string(),
+  type: z.string(),
+  address: z.string(),
+  status: z.string().optional(),
+  label: z.string().nullable().optional(),
+});
+export type Wallet = z.infer<typeof walletSchema>;
+
 const pendingListSchema = z.looseObject({
   transactions: z.array(z.looseObject({ id: z.string() })),
   page: page.optional(),
@@ -60,6 +70,22 @@ const MAX_PAGES = 100;
 
 function path(template: string, id: string): string {
   return template.replace("{id}", encodeURIComponent(id));
+}
+
+/** Every item of a paginated list (CONTRACT §1), up to MAX_PAGES pages. */
+async function listAll<T extends z.ZodType>(client: ServiceClient, route: string, items: string, item: T): Promise<z.infer<T>[]> {
+  const schema = z.looseObject({ [items]: z.array(item), page: page.optional() });
+  const all: z.infer<T>[] = [];
+  let cursor: string | null = null;
+  for (let pages = 0; pages < MAX_PAGES; pages += 1) {
+    const query = new URLSearchParams({ limit: String(LIST_LIMIT) });
+    if (cursor) query.set("cursor", cursor);
+    const answer = (await client.send("GET", `${route}?${query}`, schema)) as { page?: z.infer<typeof page> } & Record<string, z.infer<T>[]>;
+    all.push(...answer[items]!);
+    if (!answer.page?.hasMore || !answer.page.nextCursor) break;
+    cursor = answer.page.nextCursor;
+  }
+  return all;
 }
 
 export function signerApi(client: ServiceClient) {
@@ -92,11 +118,11 @@ export function signerApi(client: ServiceClient) {
       );
     },
 
-    /** Every transaction awaiting signature, as the service returns them (all pages). */
-    async pendingTransactions(): Promise<{ transactions: Record<string, unknown>[] }> {
+    /** Every transaction awaiting signature, as the service returns them (all pages, or the first `pages`). */
+    async pendingTransactions(options: { pages?: number } = {}): Promise<{ transactions: Record<string, unknown>[] }> {
       const transactions: Record<string, unknown>[] = [];
       let cursor: string | null = null;
-      for (let pages = 0; pages < MAX_PAGES; pages += 1) {
+      for (let pages = 0; pages < Math.min(options.pages ?? MAX_PAGES, MAX_PAGES); pages += 1) {
         const query = new URLSearchParams({ status: "PENDING_SIGNATURE", limit: String(LIST_LIMIT) });
         if (cursor) query.set("cursor", cursor);
         const answer = await client.send("GET", `/v1/signer/transactions?${query}`, pendingListSchema);
@@ -105,6 +131,14 @@ export function signerApi(client: ServiceClient) {
         cursor = answer.page.nextCursor;
       }
       return { transactions };
+    },
+
+    /** Every wallet of every vault the key can read (all pages of each list). */
+    async wallets(): Promise<Wallet[]> {
+      const vaults = await listAll(client, "/v1/vault/accounts", "vaults", z.looseObject({ id: z.string() }));
+      const wallets: Wallet[] = [];
+      for (const vault of vaults) wallets.push(...(await listAll(client, path("/v1/vault/accounts/{id}/wallets", vault.id), "wallets", walletSchema)));
+      return wallets;
     },
 
     transaction(id: string): Promise<TransactionStatus> {
