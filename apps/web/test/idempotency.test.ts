@@ -1,9 +1,11 @@
-import { DEFAULT_RATE_LIMITS } from "@qc/core";
+import { appRouter, type Meta } from "@qc/api";
+import { DEFAULT_RATE_LIMITS, defaultWebhookConfig } from "@qc/core";
+import { createSessionFixture, createTenantFixture } from "@qc/core/testing";
 import { and, eq, schema, sql } from "@qc/db";
 import { useTestDatabase } from "@qc/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { client, expectError, Q } from "./custody-helpers";
-import { call, startTestServer, type TestResponse, type TestServer } from "./harness";
+import { call, startTestServer, TEST_PEPPER, type TestResponse, type TestServer } from "./harness";
 import { trpcMutation } from "./identity-helpers";
 import { fundedSource, idempotencyKey, nativeTransfer, type FundedSource } from "./transfers-front-helpers";
 
@@ -17,7 +19,12 @@ describe("idempotency keys (X-Idempotency-Key / Idempotency-Key)", () => {
   let source: FundedSource;
 
   beforeAll(async () => {
-    server = await startTestServer({ database: t, rateLimits: { ...DEFAULT_RATE_LIMITS, tenantPerSecond: 10_000, tenantBurst: 10_000 } });
+    server = await startTestServer({
+      database: t,
+      rateLimits: { ...DEFAULT_RATE_LIMITS, tenantPerSecond: 10_000, tenantBurst: 10_000 },
+      // The secret-issuing webhook routes below register a loopback URL.
+      config: { webhooks: { ...defaultWebhookConfig(), allowPrivateUrls: true } },
+    });
     // No chain is needed to accept a transfer: funds are checked later, by the daemon.
     source = await fundedSource(() => server, t.db, undefined, 0n);
   });
@@ -217,5 +224,96 @@ describe("idempotency keys (X-Idempotency-Key / Idempotency-Key)", () => {
     expect(mismatch.json().error.json).toMatchObject({ error: "IDEMPOTENCY_KEY_MISMATCH", code: 1042 });
     // The same key over REST is another request (another path).
     expectError(await source.api.createTransfer(nativeTransfer(source, 77n), trpcKey), 422, "IDEMPOTENCY_KEY_MISMATCH", 1042);
+  });
+
+  describe("answers that hold a secret shown once (review M1)", () => {
+    const post = (path: string, authorization: string, key: string, body?: unknown) =>
+      call(server, path, {
+        method: "POST",
+        headers: { authorization, "x-idempotency-key": key, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    /** The replay: 409 CONFLICT saying the secret was shown once, and nothing of the first answer. */
+    const expectWithheld = (res: TestResponse, secret: string) => {
+      expectError(res, 409, "CONFLICT", 1040);
+      expect(res.json().message).toMatch(/^the secret was shown once/);
+      expect(replayed(res)).toBe("true");
+      expect(res.text).not.toContain(secret);
+    };
+    /** The stored row: the success's status, no body but the marker, the secret nowhere. */
+    const expectStoredWithout = async (tenantId: string, key: string, status: number, secret: string) => {
+      const row = await storedKey(tenantId, key);
+      expect(row).toMatchObject({ responseStatus: status, responseBody: { secretWithheld: true } });
+      expect(JSON.stringify(row)).not.toContain(secret);
+      const [raw] = (await t.db.execute(sql`select response_body::text as body from idempotency_keys where tenant_id = ${tenantId} and key = ${key}`)).rows as { body: string }[];
+      expect(raw!.body).not.toContain(secret);
+    };
+
+    it("POST /v1/credentials/rotate: the new secret is answered once, never stored, never replayed", async () => {
+      const tenant = await createTenantFixture({ db: t.db, pepper: TEST_PEPPER });
+      const key = idempotencyKey("rotate");
+      const body = { keyId: tenant.keyId, gracePeriodMinutes: 5 };
+      const first = await post("/v1/credentials/rotate", tenant.authorization, key, body);
+      expect(first.status, first.text).toBe(200);
+      const { secret, newKeyId } = first.json() as { secret: string; newKeyId: string };
+      expect(secret).toMatch(/^[0-9a-f]{64}$/);
+      const again = await post("/v1/credentials/rotate", tenant.authorization, key, body);
+      expectWithheld(again, secret);
+      await expectStoredWithout(tenant.tenantId, key, 200, secret);
+      // The replay executed nothing: one successor, and it works.
+      const keys = (await call(server, "/v1/credentials", { headers: { authorization: `Bearer ${newKeyId}:${secret}` } })).json().data as { keyId: string }[];
+      expect(keys).toHaveLength(2);
+      // A business error of the same route is stored and replayed as any other (it holds no secret).
+      const errorKey = idempotencyKey("rotate-error");
+      const unknown = { keyId: `qc_${"0".repeat(32)}` };
+      expectError(await post("/v1/credentials/rotate", `Bearer ${newKeyId}:${secret}`, errorKey, unknown), 404, "NOT_FOUND", 1030);
+      const replayedError = await post("/v1/credentials/rotate", `Bearer ${newKeyId}:${secret}`, errorKey, unknown);
+      expectError(replayedError, 404, "NOT_FOUND", 1030);
+      expect(replayed(replayedError)).toBe("true");
+    });
+
+    it("POST /v1/webhooks and …/rotate-secret: no whsec_ in the store or in a replay", async () => {
+      const tenant = await createTenantFixture({ db: t.db, pepper: TEST_PEPPER });
+      const createKey = idempotencyKey("webhook");
+      const body = { url: "https://127.0.0.1:9/hook" };
+      const created = await post("/v1/webhooks", tenant.authorization, createKey, body);
+      expect(created.status, created.text).toBe(201);
+      const { id, secret } = created.json() as { id: string; secret: string };
+      expect(secret).toMatch(/^whsec_/);
+      expectWithheld(await post("/v1/webhooks", tenant.authorization, createKey, body), secret);
+      await expectStoredWithout(tenant.tenantId, createKey, 201, secret);
+      expect((await call(server, "/v1/webhooks", { headers: { authorization: tenant.authorization } })).json().webhooks).toHaveLength(1);
+
+      const rotateKey = idempotencyKey("webhook-rotate");
+      const rotated = await post(`/v1/webhooks/${id}/rotate-secret`, tenant.authorization, rotateKey);
+      expect(rotated.status, rotated.text).toBe(200);
+      const next = (rotated.json() as { secret: string }).secret;
+      expect(next).toMatch(/^whsec_/);
+      expectWithheld(await post(`/v1/webhooks/${id}/rotate-secret`, tenant.authorization, rotateKey), next);
+      await expectStoredWithout(tenant.tenantId, rotateKey, 200, next);
+    });
+
+    it("tRPC credentials.create from the dashboard: the same", async () => {
+      const tenant = await createTenantFixture({ db: t.db, pepper: TEST_PEPPER });
+      const session = await createSessionFixture({ db: t.db }, tenant);
+      const key = idempotencyKey("create-key");
+      const headers = { authorization: session.authorization, "x-idempotency-key": key };
+      const first = await trpcMutation(server, "credentials.create", { label: "ci", scopes: ["read"] }, headers);
+      expect(first.status, first.text).toBe(200);
+      const { secret } = first.json().result.data.json as { secret: string };
+      const again = await trpcMutation(server, "credentials.create", { label: "ci", scopes: ["read"] }, headers);
+      expect(again.status).toBe(409);
+      expect(again.json().error.json).toMatchObject({ error: "CONFLICT", code: 1040 });
+      expect(again.text).not.toContain(secret);
+      await expectStoredWithout(tenant.tenantId, `${key}`, 200, secret);
+    });
+
+    it("every mutation whose answer holds a secret says so in its meta (issuesSecret)", () => {
+      type Def = { _def: { type: string; meta?: Meta; output?: { shape?: Record<string, unknown> } } };
+      const procedures = Object.entries((appRouter as unknown as { _def: { procedures: Record<string, Def> } })._def.procedures).filter(([, p]) => p._def.type === "mutation");
+      const holdingSecret = procedures.filter(([, p]) => p._def.output?.shape && "secret" in p._def.output.shape).map(([path]) => path);
+      expect(holdingSecret.sort()).toEqual(["credentials.create", "credentials.rotate", "webhooks.create", "webhooks.rotateSecret"]);
+      expect(procedures.filter(([, p]) => p._def.meta?.issuesSecret).map(([path]) => path).sort()).toEqual(holdingSecret);
+    });
   });
 });

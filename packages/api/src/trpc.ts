@@ -55,6 +55,12 @@ export type Meta = OpenApiMeta<{
   /** The POST honours `X-Idempotency-Key` (CONTRACT §6): required, or used when sent. */
   idempotencyKey?: "required" | "optional";
   /**
+   * The success answer holds a secret shown once (an API key's or a webhook's). With an
+   * idempotency key, the stored answer keeps no body and a replay is 409 CONFLICT (`runMutation`,
+   * review M1). A test fails for a mutation whose output has a `secret` and not this flag.
+   */
+  issuesSecret?: boolean;
+  /**
    * A valid input (path, query and body fields in one object) and the output it gets, shown as
    * the operation's examples; a test parses both with the procedure's own schemas.
    */
@@ -193,6 +199,7 @@ function idempotencyKeyHeader(ctx: Context): IdempotencyKeyHeader {
  * nothing. The rules live in @qc/core `runIdempotently`; this only adapts them to tRPC: the
  * procedure runs on the key's database transaction (its answer is stored in the same commit), and
  * a stored answer is replayed with `Idempotent-Replayed: true`, its status and body, or its error.
+ * A procedure whose meta says `issuesSecret` never has its success stored: its replay is 409.
  *
  * With `tenantStatusWithKey` (a value-moving mutation that sent a key), `authenticate` left the
  * KYC status to this step: `runIdempotently` reads it in the key's lock statement and refuses a
@@ -237,7 +244,7 @@ async function runMutation(
       executed = result;
       return { value: result, status: ctx.response.status ?? meta?.successStatus ?? 200, body: result.data };
     },
-    { requireVerifiedTenant: tenantStatusWithKey },
+    { requireVerifiedTenant: tenantStatusWithKey, issuesSecret: meta?.issuesSecret === true },
   );
   if (!outcome.replayed) return executed!;
   ctx.responseHeaders.set("Idempotent-Replayed", "true");

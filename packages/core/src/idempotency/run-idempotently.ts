@@ -9,7 +9,7 @@ import {
   type LockedIdempotencyKey,
 } from "@qc/db/queries";
 import type { ServiceDeps } from "../deps/service-deps";
-import { AppError, toAppError, type ErrorDetails, type ErrorName } from "../errors";
+import { AppError, ERROR_CODES, toAppError, type ErrorDetails, type ErrorName } from "../errors";
 import { assertTenantVerified, assertValueMovingAllowed } from "../kyc/assert-tenant-verified";
 import { IDEMPOTENCY_KEY_RETENTION_MS, idempotencyRequestHash } from "./idempotency-key";
 
@@ -62,7 +62,26 @@ const NOT_EXECUTED: ReadonlySet<ErrorName> = new Set<ErrorName>([
 
 type Executed<T> = { replayed: false; value: T } | { replayed: true; answer: StoredAnswer } | { failed: unknown };
 
+/**
+ * What is stored, instead of the body, for a success that handed out a secret shown once (a new
+ * API key secret, a webhook's `whsec_`): the table would otherwise hold the secret in clear for
+ * 24 h, for anyone with a dump or a replica, and a replay would hand it out a second time
+ * (security review M1). Nothing of the body is kept: which of its fields are secret is the
+ * route's business, and the marker needs no such knowledge.
+ */
+export const SECRET_WITHHELD = { secretWithheld: true } as const;
+
+/** The replay of an answer that held a secret: 409 CONFLICT (the request ran; its secret is gone). */
+export const SECRET_SHOWN_ONCE =
+  "the secret was shown once: the request with this idempotency key already ran, and its answer held a secret that is not kept; list the resource to see what it created, and rotate its secret again if it was lost";
+
 export interface RunIdempotentlyOptions {
+  /**
+   * The success answer holds a secret shown once: store `SECRET_WITHHELD` instead of its body,
+   * and answer a replay with 409 CONFLICT (`SECRET_SHOWN_ONCE`) instead of the stored success.
+   * Error answers hold no secret and are stored and replayed as any other.
+   */
+  issuesSecret?: boolean;
   /**
    * The request moves value (spec Rule 4, CONTRACT §3): refuse it with 403 TENANT_NOT_VERIFIED
    * unless the tenant is VERIFIED, from the status read in the key's lock statement, before
@@ -114,7 +133,7 @@ export async function runIdempotently<T>(
     if (options.requireVerifiedTenant) await assertTenantVerified(deps.db, request.tenantId);
     throw error;
   }
-  const attempt = { requestHash, requireVerifiedTenant: options.requireVerifiedTenant === true };
+  const attempt = { requestHash, requireVerifiedTenant: options.requireVerifiedTenant === true, issuesSecret: options.issuesSecret === true };
   try {
     return await attemptIdempotently(deps, request, execute, { ...attempt, savepoint: false });
   } catch (error) {
@@ -130,7 +149,7 @@ async function attemptIdempotently<T>(
   deps: Pick<ServiceDeps, "db" | "now">,
   request: IdempotentRequest,
   execute: (db: Database) => Promise<{ value: T; status: number; body: unknown }>,
-  options: { requestHash: string; requireVerifiedTenant: boolean; savepoint: boolean },
+  options: { requestHash: string; requireVerifiedTenant: boolean; issuesSecret: boolean; savepoint: boolean },
 ): Promise<IdempotentOutcome<T>> {
   const ref = { tenantId: request.tenantId, key: request.key };
   const { requestHash } = options;
@@ -149,7 +168,7 @@ async function attemptIdempotently<T>(
             details: { method: existing.method, path: existing.path },
           });
         }
-        return { value: { replayed: true, answer: storedAnswer(existing) } };
+        return { value: { replayed: true, answer: storedAnswer(existing, options.issuesSecret) } };
       }
       if (existing) await deleteExpiredIdempotencyKey(tx, { ...ref, now });
 
@@ -161,7 +180,7 @@ async function attemptIdempotently<T>(
         const executed = options.savepoint
           ? await tx.transaction((savepoint) => execute(savepoint as unknown as Database))
           : await execute(tx as unknown as Database);
-        answer = { kind: "success", status: executed.status, body: executed.body };
+        answer = { kind: "success", status: executed.status, body: options.issuesSecret ? SECRET_WITHHELD : executed.body };
         result = { replayed: false, value: executed.value };
       } catch (error) {
         const appError = toAppError(error);
@@ -191,8 +210,11 @@ async function attemptIdempotently<T>(
   return outcome;
 }
 
-function storedAnswer(row: IdempotencyKeyRow): StoredAnswer {
+function storedAnswer(row: IdempotencyKeyRow, issuesSecret: boolean): StoredAnswer {
   const status = row.responseStatus ?? 500;
+  // Decided by the route, not by the stored body: a row written before the route said so (or
+  // by any other path) is never replayed as a success either.
+  if (status < 400 && issuesSecret) return { kind: "error", status: ERROR_CODES.CONFLICT.status, error: "CONFLICT", message: SECRET_SHOWN_ONCE };
   if (status < 400) return { kind: "success", status, body: row.responseBody };
   const body = row.responseBody as { error: ErrorName; message: string; details?: ErrorDetails };
   return { kind: "error", status, error: body.error, message: body.message, ...(body.details ? { details: body.details } : {}) };

@@ -7,6 +7,7 @@ import { EXAMPLE } from "../../openapi-examples";
 export const rotateCredential = authedProcedure
   .meta({
     scope: "admin",
+    issuesSecret: true,
     openapi: {
       method: "POST",
       path: "/v1/credentials/rotate",

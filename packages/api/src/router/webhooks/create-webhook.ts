@@ -6,6 +6,7 @@ import { EXAMPLE_WEBHOOK, EXAMPLE_WEBHOOK_SECRET, webhookDescription, webhookEnd
 export const createWebhookProcedure = authedProcedure
   .meta({
     scope: "admin",
+    issuesSecret: true,
     successStatus: 201,
     openapi: {
       method: "POST",
