@@ -1,4 +1,4 @@
-import { findTenantApiKey, insertApiKey, markApiKeyRotated } from "@qc/db/queries";
+import { findTenantApiKey, insertApiKey, lockApiKeyRotation, markApiKeyRotated } from "@qc/db/queries";
 import { auditAction, type Actor } from "../audit/actor";
 import { announceAuthChange, type AuthChangeDeps } from "../auth/authenticator";
 import { generateApiKeyId, generateApiKeySecret, hashApiSecret } from "../auth/tokens";
@@ -26,6 +26,12 @@ export interface RotateApiKeyResult {
  * Issues a successor with the same label, scopes and expiry; the old key keeps working until
  * its grace period ends (default 24 h), then answers 401 CREDENTIAL_ROTATED. A key can be
  * rotated once: the conditional UPDATE makes a concurrent second rotation a 409.
+ *
+ * A key that has itself been rotated (still in its grace period) cannot rotate any key, its
+ * successor included: rotating a stolen key must leave the thief, who still holds it for the
+ * grace period, unable to mint and keep the newest secret (security review L3). 403
+ * INSUFFICIENT_SCOPE: the key no longer carries the authority, and like any scope refusal the
+ * request counts as not executed, so a retry with the successor and the same idempotency key runs.
  */
 export async function rotateApiKey(deps: Pick<ServiceDeps, "db" | "now"> & AuthChangeDeps, pepper: Buffer, input: RotateApiKeyInput): Promise<RotateApiKeyResult> {
   const now = deps.now();
@@ -33,6 +39,12 @@ export async function rotateApiKey(deps: Pick<ServiceDeps, "db" | "now"> & AuthC
   const newKeyId = generateApiKeyId();
   const secret = generateApiKeySecret();
   return deps.db.transaction(async (tx) => {
+    if (input.actor.type === "api_key" && input.actor.id) {
+      const caller = await lockApiKeyRotation(tx, { tenantId: input.tenantId, keyId: input.actor.id });
+      if (!caller || caller.rotated) {
+        throw new AppError("INSUFFICIENT_SCOPE", "this API key has been rotated: during its grace period it cannot rotate keys; use its successor");
+      }
+    }
     const old = await findTenantApiKey(tx, { tenantId: input.tenantId, keyId: input.keyId });
     if (!old) throw new AppError("NOT_FOUND", "credential not found");
     if (old.status === "REVOKED") throw new AppError("CONFLICT", "a revoked credential cannot be rotated");

@@ -26,6 +26,20 @@ export async function findTenantApiKey(db: Executor, params: { tenantId: string;
   return row;
 }
 
+/**
+ * Whether the tenant's key has been rotated (it is then in its grace period, or past it), read
+ * with a share lock: a rotation of this key that commits first is seen, one that comes later
+ * waits for the caller's transaction. Undefined for an unknown key.
+ */
+export async function lockApiKeyRotation(db: Executor, params: { tenantId: string; keyId: string }): Promise<{ rotated: boolean } | undefined> {
+  const [row] = await db
+    .select({ rotatedAt: apiKeys.rotatedAt })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.keyId, params.keyId), eq(apiKeys.tenantId, params.tenantId)))
+    .for("share");
+  return row && { rotated: row.rotatedAt !== null };
+}
+
 /** Revokes the tenant's key (again, if already revoked); undefined for an unknown key. */
 export async function revokeTenantApiKey(db: Executor, params: { tenantId: string; keyId: string; revokedAt: Date }): Promise<ApiKeyRow | undefined> {
   const [row] = await db
@@ -52,9 +66,16 @@ export async function markApiKeyRotated(
   return rotated.length > 0;
 }
 
+/** A key's tenant and secret hash by its id alone (the plain-HTTP listener knows no tenant); undefined for an unknown key. */
+export async function findApiKeySecretHash(db: Executor, params: { keyId: string }): Promise<{ tenantId: string; secretHash: string } | undefined> {
+  const [row] = await db.select({ tenantId: apiKeys.tenantId, secretHash: apiKeys.secretHash }).from(apiKeys).where(eq(apiKeys.keyId, params.keyId));
+  return row;
+}
+
 /**
  * Marks a key exposed the first time it is seen over plain HTTP. The request carried only the
- * key id (its tenant is what this finds out); undefined for an unknown or already exposed key.
+ * key id and a secret (the caller has checked the secret; its tenant is what this finds out);
+ * undefined for an unknown or already exposed key.
  */
 export async function markApiKeyExposed(db: Executor, params: { keyId: string; exposedAt: Date }): Promise<{ keyId: string; tenantId: string } | undefined> {
   const [row] = await db
