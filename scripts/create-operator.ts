@@ -53,7 +53,8 @@ try {
 const database = createDatabase({ url, applicationName: "qc-create-operator" });
 try {
   const operator = await createOperator({ db: database.db, now: () => new Date() }, { email: args.email, name: args.name, password, resetPassword: args["reset-password"] });
-  process.stdout.write(`${operator.created ? "Created" : "Reset the password of"} operator ${operator.email} (${operator.id}). Log in at /operators/login.\n`);
+  const ended = operator.created ? "" : ` Ended ${operator.sessionsEnded} console session(s).`;
+  process.stdout.write(`${operator.created ? "Created" : "Reset the password of"} operator ${operator.email} (${operator.id}).${ended} Log in at /operators/login.\n`);
 } catch (error) {
   if (error instanceof AppError) fail(error.message);
   throw error;

@@ -16,6 +16,7 @@ export * from "./jobs/catalog";
 export * from "./jobs/queue";
 export * from "./auth/authenticator";
 export * from "./auth/ip-allowlist";
+export * from "./auth/source-key";
 export * from "./auth/rate-limits";
 export * from "./auth/scopes";
 export * from "./auth/tokens";

@@ -1,13 +1,15 @@
+import { createHmac } from "node:crypto";
 import type { DatabaseHandle, Executor } from "@qc/db";
 import { findApiKeyCredential, findSessionByTokenHash, listIpAllowlistEntries, notifyChannel, recordApiKeysLastUsed, touchSession } from "@qc/db/queries";
 import pg from "pg";
 import { RateLimiterPostgres, type RateLimiterRes } from "rate-limiter-flexible";
 import type { BufferedAuditAction } from "../audit/actions";
-import { AuditBuffer } from "../audit/audit-buffer";
+import { AuditBuffer, type AuditBufferOptions } from "../audit/audit-buffer";
 import type { AuditEventInput } from "../audit/record-audit-event";
 import { AppError } from "../errors";
 import type { Logger } from "../logger";
 import type { Scope } from "./scopes";
+import { sourceKey } from "./source-key";
 import { digestsEqual, hashApiSecret, hashToken, parseCredentials } from "./tokens";
 
 export interface Principal {
@@ -28,6 +30,16 @@ export interface CredentialRequest {
   userAgent?: string;
 }
 
+/**
+ * What a failed or attempted login is counted against besides its source: the account, named by
+ * its normalised address whether or not it exists (so a lock says nothing about existence).
+ * `realm` keeps the operators' console apart from tenant logins.
+ */
+export interface LoginAccount {
+  realm: "user" | "operator";
+  email: string;
+}
+
 export interface LockoutPolicy {
   failures: number;
   windowSeconds: number;
@@ -36,6 +48,8 @@ export interface LockoutPolicy {
 
 export const DEFAULT_LOCKOUT: LockoutPolicy = { failures: 10, windowSeconds: 600, lockSeconds: 900 };
 export const SESSION_TTL_MS = 12 * 3600_000;
+/** However much it is used, a dashboard session ends this long after its login. */
+export const SESSION_ABSOLUTE_TTL_MS = 7 * 24 * 3600_000;
 /** A session's expiry slides forward at most this often (one write per minute, not per request). */
 const SESSION_TOUCH_MS = 60_000;
 const KEY_CACHE_TTL_MS = 60_000;
@@ -88,6 +102,8 @@ export interface AuthenticatorOptions {
   now(): Date;
   log: Logger;
   lockout?: LockoutPolicy;
+  /** Windows and caps of the refusal audit (tests shorten them). */
+  audit?: Partial<AuditBufferOptions>;
 }
 
 /**
@@ -98,10 +114,11 @@ export class Authenticator {
   private readonly keys = new Map<string, CachedKey>();
   private readonly allowlists = new Map<string, { entries: string[]; loadedAt: number }>();
   private readonly lastUsed = new Map<string, Date>();
-  /** Per source: locked until (ms epoch, 0 = not locked) and when that was read. */
+  /** Per source or account: locked until (ms epoch, 0 = not locked) and when that was read. */
   private readonly lockouts = new Map<string, { lockedUntil: number; readAt: number }>();
   private readonly audit: AuditBuffer;
   private readonly lockoutLimiter: RateLimiterPostgres;
+  private readonly accountLimiter: RateLimiterPostgres;
   private readonly lockout: LockoutPolicy;
   private flushTimer: NodeJS.Timeout;
   private listener?: pg.Client;
@@ -119,19 +136,22 @@ export class Authenticator {
 
   constructor(private readonly options: AuthenticatorOptions) {
     this.lockout = options.lockout ?? DEFAULT_LOCKOUT;
-    this.lockoutLimiter = new RateLimiterPostgres({
-      storeClient: options.database.pool,
-      storeType: "pool",
-      tableName: "rate_limits",
-      tableCreated: true,
-      clearExpiredByTimeout: false,
-      keyPrefix: "lockout",
-      // The library blocks when consumption *exceeds* points: the Nth failure must exceed.
-      points: this.lockout.failures - 1,
-      duration: this.lockout.windowSeconds,
-      blockDuration: this.lockout.lockSeconds,
-    });
-    this.audit = new AuditBuffer(options.database.db, options.log);
+    const limiter = (keyPrefix: string) =>
+      new RateLimiterPostgres({
+        storeClient: options.database.pool,
+        storeType: "pool",
+        tableName: "rate_limits",
+        tableCreated: true,
+        clearExpiredByTimeout: false,
+        keyPrefix,
+        // The library blocks when consumption *exceeds* points: the Nth failure must exceed.
+        points: this.lockout.failures - 1,
+        duration: this.lockout.windowSeconds,
+        blockDuration: this.lockout.lockSeconds,
+      });
+    this.lockoutLimiter = limiter("lockout");
+    this.accountLimiter = limiter("lockout_account");
+    this.audit = new AuditBuffer(options.database.db, options.log, options.audit);
     this.flushTimer = setInterval(() => void this.flushLastUsed().catch((err: unknown) => options.log.error({ err }, "lastUsedAt flush failed")), 10_000);
     this.flushTimer.unref();
   }
@@ -223,9 +243,10 @@ export class Authenticator {
 
   /**
    * Records a refused request that changed no state (bad credentials, an address outside the
-   * allowlist, a missing scope, key material in a body) through the audit buffer: one batched
-   * INSERT per flush instead of a write per refusal, so a flood of refusals cannot become a
-   * flood of synchronous writes (docs/decisions/access-control.md, "Audit").
+   * allowlist, a missing scope, key material in a body) through the audit buffer: batched, and
+   * bounded: refusals naming no tenant are counted per source and minute, those naming one are
+   * rows of their own up to a cap, so a flood of refusals can neither become a flood of writes
+   * nor fill the append-only table (AuditBuffer; docs/decisions/access-control.md, "Audit").
    */
   recordRefusal(event: AuditEventInput & { action: BufferedAuditAction }): void {
     this.audit.add(event);
@@ -298,45 +319,85 @@ export class Authenticator {
     const row = await findSessionByTokenHash(db, { tokenHash: hashToken(token) });
     if (!row) return this.fail(request, "unknown_session", true, new AppError("UNAUTHENTICATED", "invalid credentials"));
     const now = this.options.now();
-    if (row.revokedAt || row.expiresAt <= now) {
+    const absoluteEnd = row.createdAt.getTime() + SESSION_ABSOLUTE_TTL_MS;
+    if (row.revokedAt || row.expiresAt <= now || absoluteEnd <= now.getTime()) {
       // Expired or logged-out sessions are audited but are not password guessing.
       return this.fail(request, "session_expired", false, new AppError("UNAUTHENTICATED", "session expired; log in again"), { tenantId: row.tenantId, userId: row.userId });
     }
     if (now.getTime() - row.lastSeenAt.getTime() > SESSION_TOUCH_MS) {
-      await touchSession(db, { tenantId: row.tenantId, sessionId: row.id, lastSeenAt: now, expiresAt: new Date(now.getTime() + SESSION_TTL_MS) });
+      // Sliding, but never past the absolute end: a session polled forever still ends.
+      const expiresAt = new Date(Math.min(now.getTime() + SESSION_TTL_MS, absoluteEnd));
+      await touchSession(db, { tenantId: row.tenantId, sessionId: row.id, lastSeenAt: now, expiresAt });
     }
     return { kind: "session", tenantId: row.tenantId, scopes: [], userId: row.userId, sessionId: row.id };
   }
 
-  /** Throws LOCKED_OUT while the source is locked, whatever the credentials. */
-  async refuseIfLockedOut(ip: string): Promise<void> {
+  /**
+   * Throws LOCKED_OUT while the source is locked (IPv6 by its /64), or, for a login, while the
+   * account is, whatever the credentials.
+   */
+  async refuseIfLockedOut(ip: string, account?: LoginAccount): Promise<void> {
+    const source = sourceKey(ip);
+    const lockedUntil = await this.lockedUntil(this.lockoutLimiter, source, source);
     const now = Date.now();
-    let entry = this.lockouts.get(ip);
-    if (!entry || (entry.lockedUntil <= now && now - entry.readAt > LOCKOUT_CACHE_MS)) {
-      const state = await this.lockoutLimiter.get(ip);
-      const locked = state !== null && state.consumedPoints >= this.lockout.failures && state.msBeforeNext > 0;
-      entry = { lockedUntil: locked ? now + state.msBeforeNext : 0, readAt: now };
-      this.rememberLockout(ip, entry);
+    if (lockedUntil > now) {
+      throw new AppError("LOCKED_OUT", "too many failed authentication attempts from this address", { retryAfter: (lockedUntil - now) / 1000 });
     }
-    if (entry.lockedUntil > now) {
-      throw new AppError("LOCKED_OUT", "too many failed authentication attempts from this address", { retryAfter: (entry.lockedUntil - now) / 1000 });
+    if (account === undefined) return;
+    const key = this.accountKey(account);
+    const accountLockedUntil = await this.lockedUntil(this.accountLimiter, key, `account:${key}`);
+    if (accountLockedUntil > now) {
+      // The same answer for an address that has no account: unknown addresses are counted too.
+      throw new AppError("LOCKED_OUT", "too many failed log-in attempts for this account; try again later", { retryAfter: (accountLockedUntil - now) / 1000 });
     }
   }
 
-  /** Counts a failed credential check from `ip` (also used by login for wrong passwords). */
-  async countFailure(ip: string): Promise<void> {
-    const res = await this.lockoutLimiter.consume(ip).catch((rejection: RateLimiterRes | Error) => {
+  private async lockedUntil(limiter: RateLimiterPostgres, key: string, cacheKey: string): Promise<number> {
+    const now = Date.now();
+    let entry = this.lockouts.get(cacheKey);
+    if (!entry || (entry.lockedUntil <= now && now - entry.readAt > LOCKOUT_CACHE_MS)) {
+      const state = await limiter.get(key);
+      const locked = state !== null && state.consumedPoints >= this.lockout.failures && state.msBeforeNext > 0;
+      entry = { lockedUntil: locked ? now + state.msBeforeNext : 0, readAt: now };
+      this.rememberLockout(cacheKey, entry);
+    }
+    return entry.lockedUntil;
+  }
+
+  /**
+   * Counts a failed credential check from `ip` (its /64 for IPv6), and for a login against the
+   * account as well: spreading guesses over many addresses does not get past the account's count.
+   */
+  async countFailure(ip: string, account?: LoginAccount): Promise<void> {
+    const source = sourceKey(ip);
+    await this.consumeFailure(this.lockoutLimiter, source, source);
+    if (account !== undefined) {
+      const key = this.accountKey(account);
+      await this.consumeFailure(this.accountLimiter, key, `account:${key}`);
+    }
+  }
+
+  private async consumeFailure(limiter: RateLimiterPostgres, key: string, cacheKey: string): Promise<void> {
+    const res = await limiter.consume(key).catch((rejection: RateLimiterRes | Error) => {
       if (rejection instanceof Error) throw rejection;
       return rejection;
     });
     const now = Date.now();
     const locked = res.consumedPoints >= this.lockout.failures && res.msBeforeNext > 0;
-    this.rememberLockout(ip, { lockedUntil: locked ? now + res.msBeforeNext : 0, readAt: now });
+    this.rememberLockout(cacheKey, { lockedUntil: locked ? now + res.msBeforeNext : 0, readAt: now });
   }
 
-  private rememberLockout(ip: string, entry: { lockedUntil: number; readAt: number }) {
+  /**
+   * The account's counter key: a keyed hash of the address, so the shared rate_limits table holds
+   * no addresses (people type passwords into the email field) and cannot be reversed offline.
+   */
+  private accountKey(account: LoginAccount): string {
+    return createHmac("sha256", this.options.pepper).update(`login-account:${account.realm}:${account.email.trim().toLowerCase()}`, "utf8").digest("hex");
+  }
+
+  private rememberLockout(key: string, entry: { lockedUntil: number; readAt: number }) {
     if (this.lockouts.size > 50_000) this.lockouts.clear(); // bounded: a cache, not the source of truth
-    this.lockouts.set(ip, entry);
+    this.lockouts.set(key, entry);
   }
 
   private async fail(

@@ -44,7 +44,11 @@ export type ParsedCredentials =
   | { kind: "api_key"; keyId: string; secret: string }
   | { kind: "session"; token: string };
 
-/** `Authorization: Bearer <keyId>:<secret>` or `Bearer qs_…`; the session cookie as fallback. */
+/**
+ * `Authorization: Bearer <keyId>:<secret>` or `Bearer qs_…`; the session cookie as fallback.
+ * Only the `__Host-` cookie counts: a plain `qc_session` may have been planted by a sibling
+ * subdomain (cookie tossing) and is ignored; two session cookies are refused as malformed.
+ */
 export function parseCredentials(authorization: string | undefined, cookie: string | undefined): ParsedCredentials {
   if (authorization !== undefined) {
     const match = /^Bearer (\S+)$/i.exec(authorization.trim());
@@ -55,13 +59,34 @@ export function parseCredentials(authorization: string | undefined, cookie: stri
     if (extra !== undefined || !keyId || !secret || !API_KEY_ID.test(keyId) || !API_KEY_SECRET.test(secret)) return { kind: "malformed" };
     return { kind: "api_key", keyId, secret };
   }
-  const session = cookie
-    ?.split(";")
-    .map((part) => part.trim())
-    .find((part) => part.startsWith(`${SESSION_COOKIE}=`))
-    ?.slice(SESSION_COOKIE.length + 1);
-  if (session !== undefined) return SESSION_TOKEN.test(session) ? { kind: "session", token: session } : { kind: "malformed" };
-  return { kind: "missing" };
+  const session = hostCookie(cookie, SESSION_COOKIE);
+  if (session.kind === "absent") return { kind: "missing" };
+  if (session.kind === "one" && SESSION_TOKEN.test(session.value)) return { kind: "session", token: session.value };
+  return { kind: "malformed" };
 }
 
-export const SESSION_COOKIE = "qc_session";
+export type HostCookie = { kind: "absent" } | { kind: "one"; value: string } | { kind: "duplicate" };
+
+/**
+ * The value of the cookie named exactly `name` in a Cookie header. The session cookies carry the
+ * `__Host-` prefix, so a browser only keeps them when this origin set them (Secure, Path=/, no
+ * Domain): no other host can set or shadow one. There is then never a reason for two, and a
+ * header with two is refused rather than guessed at.
+ */
+export function hostCookie(header: string | undefined, name: string): HostCookie {
+  if (header === undefined) return { kind: "absent" };
+  let found: string | undefined;
+  for (const part of header.split(";")) {
+    const pair = part.trim();
+    if (!pair.startsWith(`${name}=`)) continue;
+    if (found !== undefined) return { kind: "duplicate" };
+    found = pair.slice(name.length + 1);
+  }
+  return found === undefined ? { kind: "absent" } : { kind: "one", value: found };
+}
+
+/**
+ * The dashboard's session cookie (CONTRACT §3 fixes its attributes, not its name). `__Host-`:
+ * browsers accept it only with Secure, Path=/ and no Domain, from this very host.
+ */
+export const SESSION_COOKIE = "__Host-qc_session";

@@ -27,17 +27,20 @@ export interface LogInResult {
 const WRONG_CREDENTIALS = "invalid email or password";
 
 /**
- * Dashboard login. A locked-out source is refused first, whatever the password. Every attempt
- * runs exactly one Argon2id verification (against a dummy hash when the email is unknown), so
- * an unknown email and a wrong password cost the same time and get the same 401; both count
- * towards the source's lockout and are audited with their reason, never with the password.
+ * Dashboard login. A locked-out source (IPv6: its /64) or account is refused first, whatever the
+ * password. Every attempt runs exactly one Argon2id verification (against a dummy hash when the
+ * email is unknown), so an unknown email and a wrong password cost the same time and get the
+ * same 401; both count towards the source's and the typed account's lockout (an unknown address
+ * is counted like a known one, so a lock reveals nothing) and are audited with their reason,
+ * never with the password.
  */
 export async function logIn(deps: Pick<ServiceDeps, "db" | "now"> & { authenticator: Authenticator }, input: LogInInput): Promise<LogInResult> {
-  await deps.authenticator.refuseIfLockedOut(input.ip);
+  const account = { realm: "user", email: input.email } as const;
+  await deps.authenticator.refuseIfLockedOut(input.ip, account);
   const user = await findLoginCandidate(deps.db, { email: input.email });
   const passwordMatches = user ? await verifyPassword(user.passwordHash, input.password) : await verifyAgainstDummyHash(input.password);
   if (!user || !passwordMatches) {
-    await deps.authenticator.countFailure(input.ip);
+    await deps.authenticator.countFailure(input.ip, account);
     // The typed email is not kept for an unknown address: people type passwords into it.
     const actor = anonymousActor(input, user?.id ?? null);
     deps.authenticator.recordRefusal({
@@ -64,6 +67,8 @@ export async function logIn(deps: Pick<ServiceDeps, "db" | "now"> & { authentica
       tokenHash: hashToken(token),
       expiresAt,
       lastSeenAt: now,
+      // The service's clock, not the database's: the absolute lifetime counts from it.
+      createdAt: now,
       ip: input.ip,
       userAgent: input.userAgent?.slice(0, 500) ?? null,
     });

@@ -26,20 +26,21 @@ export interface LogInOperatorResult {
 const WRONG_CREDENTIALS = "invalid email or password";
 
 /**
- * The console's login, with the tenant login's protections: the source's lockout is checked
- * first and every failure counts towards it (one lockout per address, whichever login is being
- * guessed); one Argon2id verification whatever the address, so timing does not reveal which
+ * The console's login, with the tenant login's protections: the source's and the account's
+ * lockouts are checked first and every failure counts towards both (one lockout per address,
+ * whichever login is being guessed; the account's is the console's own); one Argon2id verification whatever the address, so timing does not reveal which
  * addresses are operators; a disabled operator is refused like a wrong password.
  */
 export async function logInOperator(
   deps: { db: Database; now(): Date; authenticator: Pick<Authenticator, "refuseIfLockedOut" | "countFailure"> },
   input: LogInOperatorInput,
 ): Promise<LogInOperatorResult> {
-  await deps.authenticator.refuseIfLockedOut(input.ip);
+  const account = { realm: "operator", email: input.email } as const;
+  await deps.authenticator.refuseIfLockedOut(input.ip, account);
   const operator = await findOperatorByEmail(deps.db, input.email);
   const matches = operator ? await verifyPassword(operator.passwordHash, input.password) : await verifyAgainstDummyHash(input.password);
   if (!operator || !matches || operator.disabledAt) {
-    await deps.authenticator.countFailure(input.ip);
+    await deps.authenticator.countFailure(input.ip, account);
     await recordOperatorAudit(deps.db, {
       action: "operator.login_failed",
       operatorId: null,
@@ -58,6 +59,7 @@ export async function logInOperator(
       tokenHash: hashToken(token),
       expiresAt,
       lastSeenAt: now,
+      createdAt: now,
       ip: input.ip,
       userAgent: input.userAgent?.slice(0, 500) ?? null,
     });

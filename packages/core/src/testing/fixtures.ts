@@ -54,6 +54,7 @@ export async function createSessionFixture(deps: { db: Database; now?: () => Dat
     tokenHash: hashToken(token),
     expiresAt: new Date(now.getTime() + 12 * 3600_000),
     lastSeenAt: now,
+    createdAt: now,
   });
   return { token, authorization: `Bearer ${token}` };
 }

@@ -47,6 +47,8 @@ export interface SessionCredentialRow {
   tenantId: string;
   expiresAt: Date;
   lastSeenAt: Date;
+  /** The login: the absolute lifetime counts from here. */
+  createdAt: Date;
   revokedAt: Date | null;
 }
 
@@ -54,7 +56,7 @@ export interface SessionCredentialRow {
 export async function findSessionByTokenHash(db: Executor, params: { tokenHash: string }): Promise<SessionCredentialRow | undefined> {
   const [row] = await preparedRead(db, "qc_find_session", (executor) =>
     executor
-      .select({ id: sessions.id, userId: sessions.userId, tenantId: sessions.tenantId, expiresAt: sessions.expiresAt, lastSeenAt: sessions.lastSeenAt, revokedAt: sessions.revokedAt })
+      .select({ id: sessions.id, userId: sessions.userId, tenantId: sessions.tenantId, expiresAt: sessions.expiresAt, lastSeenAt: sessions.lastSeenAt, createdAt: sessions.createdAt, revokedAt: sessions.revokedAt })
       .from(sessions)
       .where(eq(sessions.tokenHash, sql.placeholder("tokenHash")))
       .prepare("qc_find_session"),

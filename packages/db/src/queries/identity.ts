@@ -115,7 +115,7 @@ export function listVerifiedAdminEmails(db: Executor, params: { tenantId: string
 
 export async function insertSession(
   db: Executor,
-  params: { tenantId: string; userId: string; tokenHash: string; expiresAt: Date; lastSeenAt: Date; ip: string | null; userAgent: string | null },
+  params: { tenantId: string; userId: string; tokenHash: string; expiresAt: Date; lastSeenAt: Date; createdAt: Date; ip: string | null; userAgent: string | null },
 ): Promise<{ id: string }> {
   const [row] = await db.insert(sessions).values(params).returning({ id: sessions.id });
   return row!;

@@ -36,7 +36,7 @@ export async function findOperatorByEmail(db: Executor, email: string): Promise<
 
 export async function insertOperatorSession(
   db: Executor,
-  row: { operatorId: string; tokenHash: string; expiresAt: Date; lastSeenAt: Date; ip: string | null; userAgent: string | null },
+  row: { operatorId: string; tokenHash: string; expiresAt: Date; lastSeenAt: Date; createdAt: Date; ip: string | null; userAgent: string | null },
 ): Promise<OperatorSessionRow> {
   const [created] = await db.insert(operatorSessions).values(row).returning();
   return created!;
@@ -49,6 +49,7 @@ export async function findLiveOperatorSession(db: Executor, params: { tokenHash:
       sessionId: operatorSessions.id,
       expiresAt: operatorSessions.expiresAt,
       lastSeenAt: operatorSessions.lastSeenAt,
+      createdAt: operatorSessions.createdAt,
       operatorId: operators.id,
       email: operators.email,
       name: operators.name,
@@ -68,6 +69,16 @@ export async function findLiveOperatorSession(db: Executor, params: { tokenHash:
 
 export async function extendOperatorSession(db: Executor, params: { sessionId: string; lastSeenAt: Date; expiresAt: Date }): Promise<void> {
   await db.update(operatorSessions).set({ lastSeenAt: params.lastSeenAt, expiresAt: params.expiresAt }).where(eq(operatorSessions.id, params.sessionId));
+}
+
+/** Ends every open session of the operator (a new password was set); how many it ended. */
+export async function revokeAllOperatorSessions(db: Executor, params: { operatorId: string; at: Date }): Promise<number> {
+  const ended = await db
+    .update(operatorSessions)
+    .set({ revokedAt: params.at })
+    .where(and(eq(operatorSessions.operatorId, params.operatorId), isNull(operatorSessions.revokedAt)))
+    .returning({ id: operatorSessions.id });
+  return ended.length;
 }
 
 export async function revokeOperatorSession(db: Executor, params: { sessionId: string; at: Date }): Promise<void> {
