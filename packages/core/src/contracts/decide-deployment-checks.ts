@@ -1,16 +1,16 @@
 import { readNativeBalance, type NetworkCode } from "@qc/chain";
 import { findContractTemplate } from "@qc/chain/contracts";
-import { findNetworkLink, findWalletRow, recordScreeningAttempt, sumSourceReservations, type TransactionRow } from "@qc/db/queries";
+import { findNetworkLink, findWalletRow, sumSourceReservations, type TransactionRow } from "@qc/db/queries";
 import { nativeAssetId } from "../assets/native-assets";
 import { chainUnavailable } from "../balances/chain-errors";
 import type { ServiceDeps } from "../deps/service-deps";
 import { AppError } from "../errors";
 import { decideTransferPolicy } from "../policies/decide-transfer-policy";
 import { checkDailyQuota } from "../quotas/check-daily-quota";
-import { screenTransfer } from "../screening/screen-transfer";
-import { ScreeningUnavailableError, type ScreeningResult } from "../screening/screening-provider";
+import { isProviderUnavailable, screenTransferFailingClosed } from "../screening/screen-transfer";
+import type { ScreeningResult } from "../screening/screening-provider";
 import { TransferUnaffordableError, TransferWouldRevertError } from "../transfers/quote-transfer-fees";
-import { PROVIDER_UNAVAILABLE, type TransferCheckDecision } from "../transfers/run-transfer-checks";
+import type { DecidingStatus, TransferCheckDecision } from "../transfers/run-transfer-checks";
 import { deploymentData } from "./deployment-data";
 import { quoteDeploymentFees } from "./quote-deployment-fees";
 
@@ -38,35 +38,13 @@ export const NO_COUNTERPARTY_PROVIDER = "none";
  *    constructor that would revert is FAILED/INTERNAL_ERROR before anything is signed.
  */
 export async function decideDeploymentChecks(deps: CheckDeps, row: TransactionRow): Promise<TransferCheckDecision> {
+  const standing = await decideDeploymentPolicyAndScreening(deps, row, "SUBMITTED");
+  if (standing.outcome !== "CLEARED") return standing;
+  const { policy, screening } = standing;
   const networkCode = row.networkCode as NetworkCode;
-  const wallet = await findWalletRow(deps.db, { tenantId: row.tenantId, walletId: row.sourceWalletId });
-  const link = await findNetworkLink(deps.db, { tenantId: row.tenantId, walletId: row.sourceWalletId, networkCode });
-  if (!wallet || wallet.status !== "ACTIVE" || wallet.type === "WATCH_ONLY" || !link) {
-    return { outcome: "FAILED", subStatus: "INTERNAL_ERROR", reason: "the source wallet was archived or moved off the network after the deployment was created", policy: null, screening: null };
-  }
-  let data: `0x${string}`;
-  try {
-    data = deploymentData(row);
-  } catch (error) {
-    const reason = error instanceof AppError ? error.message : "the deployment cannot be rebuilt from the catalog";
-    return { outcome: "FAILED", subStatus: "SIGNATURE_MISMATCH", reason, policy: null, screening: null };
-  }
+  // Rebuilt by the step above already (a failure ended it SIGNATURE_MISMATCH there).
+  const data = deploymentData(row);
   const nativeAsset = nativeAssetId(networkCode);
-
-  const policy = await decideTransferPolicy(deps.db, {
-    tenantId: row.tenantId,
-    // No destination: an empty string matches no rule's destination list.
-    transfer: { networkCode, sourceWalletId: row.sourceWalletId, sourceVaultId: link.vaultId, assetId: nativeAsset, destinationAddress: "", amount: 0n },
-    at: row.createdAt,
-    transactionId: row.id,
-  });
-  if (policy.decision === "BLOCK") return { outcome: "BLOCKED", subStatus: "BLOCKED_BY_POLICY", reason: policy.reason, policy, screening: null };
-
-  const screening = await screenCounterparties(deps, row, nativeAsset);
-  if (screening.decision === "BLOCKED") {
-    const reason = screening.reasons.length ? screening.reasons.join("; ") : `blocked by AML screening (${screening.provider})`;
-    return { outcome: "BLOCKED", subStatus: "REJECTED_AML_SCREENING", reason, policy, screening };
-  }
 
   const quota = await checkDailyQuota(deps.db, deps.config.transfers.dailyQuota, { tenantId: row.tenantId, transactionId: row.id, assetId: nativeAsset, createdAt: row.createdAt });
   if (quota.exceeded) return { outcome: "BLOCKED", subStatus: "QUOTA_EXCEEDED", reason: quota.reason, policy, screening };
@@ -96,6 +74,47 @@ export async function decideDeploymentChecks(deps: CheckDeps, row: TransactionRo
   return { outcome: "CLEARED", policy, screening };
 }
 
+/**
+ * Steps 1–3 above (catalog, policy, screening): the part of a deployment's checks whose answer
+ * can go stale while it waits, run by the checks and again by `recheckTransfer` before release
+ * and broadcast. The provider's failed attempts are counted while the row is in `status`.
+ */
+export async function decideDeploymentPolicyAndScreening(
+  deps: Pick<ServiceDeps, "db" | "now" | "config" | "log">,
+  row: TransactionRow,
+  status: DecidingStatus,
+): Promise<TransferCheckDecision> {
+  const networkCode = row.networkCode as NetworkCode;
+  const wallet = await findWalletRow(deps.db, { tenantId: row.tenantId, walletId: row.sourceWalletId });
+  const link = await findNetworkLink(deps.db, { tenantId: row.tenantId, walletId: row.sourceWalletId, networkCode });
+  if (!wallet || wallet.status !== "ACTIVE" || wallet.type === "WATCH_ONLY" || !link) {
+    return { outcome: "FAILED", subStatus: "INTERNAL_ERROR", reason: "the source wallet was archived or moved off the network after the deployment was created", policy: null, screening: null };
+  }
+  try {
+    deploymentData(row);
+  } catch (error) {
+    const reason = error instanceof AppError ? error.message : "the deployment cannot be rebuilt from the catalog";
+    return { outcome: "FAILED", subStatus: "SIGNATURE_MISMATCH", reason, policy: null, screening: null };
+  }
+  const nativeAsset = nativeAssetId(networkCode);
+
+  const policy = await decideTransferPolicy(deps.db, {
+    tenantId: row.tenantId,
+    // No destination: an empty string matches no rule's destination list.
+    transfer: { networkCode, sourceWalletId: row.sourceWalletId, sourceVaultId: link.vaultId, assetId: nativeAsset, destinationAddress: "", amount: 0n },
+    at: row.createdAt,
+    transactionId: row.id,
+  });
+  if (policy.decision === "BLOCK") return { outcome: "BLOCKED", subStatus: "BLOCKED_BY_POLICY", reason: policy.reason, policy, screening: null };
+
+  const screening = await screenCounterparties(deps, row, nativeAsset, status);
+  if (screening.decision === "BLOCKED") {
+    const reason = screening.reasons.length ? screening.reasons.join("; ") : `blocked by AML screening (${screening.provider})`;
+    return { outcome: "BLOCKED", subStatus: "REJECTED_AML_SCREENING", reason, policy, screening };
+  }
+  return { outcome: "CLEARED", policy, screening };
+}
+
 /** The non-zero address arguments (name and address), in ABI order: who the contract gives value or power to. */
 export function deploymentCounterparties(row: Pick<TransactionRow, "templateId" | "constructorArgs">): { name: string; address: string }[] {
   const template = row.templateId ? findContractTemplate(row.templateId) : undefined;
@@ -106,15 +125,17 @@ export function deploymentCounterparties(row: Pick<TransactionRow, "templateId" 
     .filter((entry): entry is { name: string; address: string } => typeof entry.address === "string" && entry.address !== ZERO_ADDRESS);
 }
 
-async function screenCounterparties(deps: CheckDeps, row: TransactionRow, nativeAsset: string): Promise<ScreeningResult> {
+async function screenCounterparties(deps: Pick<ServiceDeps, "db" | "now" | "config" | "log">, row: TransactionRow, nativeAsset: string, status: DecidingStatus): Promise<ScreeningResult> {
   const counterparties = deploymentCounterparties(row);
   if (counterparties.length === 0) {
     return { provider: NO_COUNTERPARTY_PROVIDER, decision: "CLEAR", riskScore: null, reasons: ["no counterparty address among the constructor arguments"] };
   }
   let last: ScreeningResult | undefined;
   for (const { name, address: destinationAddress } of counterparties) {
-    try {
-      last = await screenTransfer(deps, {
+    // Fail closed exactly as for a transfer: retry, then BLOCKED with "provider unavailable".
+    last = await screenTransferFailingClosed(
+      deps,
+      {
         tenantId: row.tenantId,
         transactionId: row.id,
         networkCode: row.networkCode as NetworkCode,
@@ -124,17 +145,11 @@ async function screenCounterparties(deps: CheckDeps, row: TransactionRow, native
         assetId: nativeAsset,
         asset: { kind: "NATIVE", symbol: "Q", decimals: 18, contractAddress: null },
         amount: "0",
-      });
-    } catch (error) {
-      if (!(error instanceof ScreeningUnavailableError)) throw error;
-      // Fail closed exactly as for a transfer: retry, then BLOCKED with "provider unavailable".
-      const attempts = await recordScreeningAttempt(deps.db, { tenantId: row.tenantId, transactionId: row.id, at: deps.now() });
-      if (attempts === undefined) throw new AppError("INVALID_TRANSACTION_STATE", "the transaction has moved on");
-      const { maxAttempts } = deps.config.screening;
-      deps.log.warn({ transactionId: row.id, provider: error.provider, attempts, maxAttempts, err: error }, "screening provider unavailable");
-      if (attempts >= maxAttempts) return { provider: error.provider, decision: "BLOCKED", riskScore: null, reasons: [PROVIDER_UNAVAILABLE] };
-      throw new AppError("UNAVAILABLE", `the screening provider is unavailable (attempt ${attempts} of ${maxAttempts}): ${error.message}`, { cause: error });
-    }
+      },
+      status,
+    );
+    // "provider unavailable" is the contract's reason as it is, not a verdict on this argument.
+    if (isProviderUnavailable(last)) return last;
     if (last.decision === "BLOCKED") {
       const reasons = last.reasons.length ? last.reasons : [`${destinationAddress} is blocked`];
       return { ...last, reasons: reasons.map((reason) => `constructor argument ${name}: ${reason}`) };

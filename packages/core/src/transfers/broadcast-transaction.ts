@@ -6,6 +6,7 @@ import { AppError } from "../errors";
 import { assertTenantVerified } from "../kyc/assert-tenant-verified";
 import { failTransaction } from "./fail-transaction";
 import { loadSigningContext } from "./load-signing-context";
+import { recheckTransfer } from "./recheck-transfer";
 import { releaseNextJob } from "./release-for-signing";
 import { sendSignedTransaction, type SendOutcome } from "./send-signed-transaction";
 import type { TransactionStatus } from "./transaction-status";
@@ -38,11 +39,15 @@ const actor = systemActor("transfers.broadcast");
  *    ends FAILED/SIGNATURE_MISMATCH and nothing is ever sent.
  * 2. The wallet must still be ACTIVE and not watch-only, the tenant still VERIFIED; otherwise
  *    FAILED/INTERNAL_ERROR with the reason (value never moves on a stale approval).
- * 3. One transition stores the raw transaction and its hash, moves to BROADCASTING, releases the
+ * 3. The policy and screening decision, when older than RECHECK_AFTER_SECONDS, is taken again
+ *    (`recheckTransfer`); a refusal ends it BLOCKED, never sent, and frees the source's nonce
+ *    slot for the next transfer (same nonce: no gap). Provider down: 503, the job retries, and
+ *    in the end BLOCKED "provider unavailable".
+ * 4. One transition stores the raw transaction and its hash, moves to BROADCASTING, releases the
  *    source's next queued transfer and schedules a watch as a backstop; only then is it sent.
- * 4. The send's outcome is recorded and the watch pulled forward.
+ * 5. The send's outcome is recorded and the watch pulled forward.
  *
- * A retried job that finds the row BROADCASTING (a crash between 3 and 4) re-sends the same bytes:
+ * A retried job that finds the row BROADCASTING (a crash between 4 and 5) re-sends the same bytes:
  * harmless, and the way recovery works. Node unreachable → 503 UNAVAILABLE (the job retries).
  */
 export async function broadcastTransaction(
@@ -82,6 +87,13 @@ async function moveToBroadcasting(deps: Pick<ServiceDeps, "db" | "jobs" | "now" 
     if (error instanceof AppError && error.error === "TENANT_NOT_VERIFIED") return fail("INTERNAL_ERROR", "the tenant is no longer verified (KYC): not broadcast");
     throw error;
   }
+  // Last, after the local checks: it may ask the screening provider. Signed maybe hours after its
+  // checks (QUEUED, then PENDING_SIGNATURE up to the signing timeout), so a stale decision is
+  // taken again; the value moves only on one younger than RECHECK_AFTER_SECONDS.
+  const recheck = await recheckTransfer(deps, { row, from: "SIGNED", actor });
+  if (recheck.status === "MOVED_ON") return reread(deps, row);
+  if (recheck.status === "BLOCKED" || recheck.status === "FAILED") return recheck.transaction;
+  const checks = recheck.status === "CLEARED" ? recheck.checks : {};
 
   const rawTransaction = serializeQuantumTransaction({ ...check.rebuilt.unsigned, signature: row.signature as `0x${string}`, publicKey: check.publicKey });
   const now = deps.now();
@@ -90,7 +102,7 @@ async function moveToBroadcasting(deps: Pick<ServiceDeps, "db" | "jobs" | "now" 
     transactionId: row.id,
     from: ["SIGNED"],
     to: "BROADCASTING",
-    set: { rawTransaction, chainTxHash: getQuantumTransactionHash(rawTransaction), broadcastAt: now },
+    set: { ...checks, rawTransaction, chainTxHash: getQuantumTransactionHash(rawTransaction), broadcastAt: now },
     actor,
     jobs: (moved) => [releaseNextJob(moved)],
     also: (tx, moved) => scheduleWatch(deps, tx, moved, new Date(now.getTime() + deps.config.transfers.resumeBroadcastAfterMs)),

@@ -15,16 +15,17 @@ import { chainUnavailable } from "../balances/chain-errors";
 import type { ServiceDeps } from "../deps/service-deps";
 import { AppError } from "../errors";
 import { jobRequest, type JobRequest } from "../transitions/run-transition";
+import { recheckTransfer } from "./recheck-transfer";
 import { quoteTransferFees, TransferUnaffordableError, TransferWouldRevertError, type TransferFeeQuote } from "./quote-transfer-fees";
 import { transitionTransaction } from "./transition-transaction";
 import { rebuildUnsignedTransaction, type TransferAsset } from "./unsigned-transaction";
 import { deploymentData } from "../contracts/deployment-data";
 import { quoteDeploymentFees } from "../contracts/quote-deployment-fees";
 
-type ReleaseDeps = Pick<ServiceDeps, "db" | "jobs" | "now" | "config" | "chain">;
+type ReleaseDeps = Pick<ServiceDeps, "db" | "jobs" | "now" | "config" | "chain" | "log">;
 
-/** What the checks decided, written on the row by the move that follows them. */
-export type CheckFields = Pick<NewTransactionRow, "policy" | "screening">;
+/** What the checks decided (and when), written on the row by the move that follows them. */
+export type CheckFields = Pick<NewTransactionRow, "policy" | "screening" | "checkedAt" | "screeningAttempts">;
 
 export type ReleaseOutcome =
   /** Released: nonce, fees, unsigned transaction and signing hash stored; the signer can sign it. */
@@ -33,6 +34,8 @@ export type ReleaseOutcome =
   | { status: "QUEUED"; transaction: TransactionRow }
   /** Ended at release: the chain says the source can no longer pay, or the source went away. */
   | { status: "FAILED"; transaction: TransactionRow }
+  /** Ended at release: its policy and screening decision, taken again (stale), refuses it now. */
+  | { status: "BLOCKED"; transaction: TransactionRow }
   /**
    * Nothing done: the row moved on, or it is not this transfer's turn. `retry`: release-next
    * should look at the queue again (the row moved on, or its turn came before the chain was asked).
@@ -87,7 +90,9 @@ async function quoteRelease(deps: ReleaseDeps, row: TransactionRow, asset: Trans
  * is stuck behind a gap and no signature is ever invalidated by a renumbering.
  *
  * `from` SUBMITTED is the checks' way in (with their decision in `checks`); `from` QUEUED is
- * release-next's, which only releases the source's oldest queued transfer.
+ * release-next's, which only releases the source's oldest queued transfer — after taking its
+ * policy and screening decision again when older than RECHECK_AFTER_SECONDS (`recheckTransfer`:
+ * a refusal ends it BLOCKED before it ever holds a nonce).
  */
 export async function releaseForSigning(
   deps: ReleaseDeps,
@@ -103,13 +108,22 @@ export async function releaseForSigning(
 
   // The chain is asked outside the lock, and only when the transfer may be released now.
   let quote: ChainQuote | undefined;
+  let checks = input.checks;
   if (!(await findNonceHoldingTransfer(deps.db, source))) {
+    if (input.from === "QUEUED") {
+      // It may have waited hours behind its source's transfers: a stale decision is taken again
+      // (outside the lock: the provider is HTTP) before the signer is asked to sign.
+      const recheck = await recheckTransfer(deps, { row, from: "QUEUED", actor });
+      if (recheck.status === "MOVED_ON") return MOVED_ON;
+      if (recheck.status === "BLOCKED" || recheck.status === "FAILED") return { status: recheck.status, transaction: recheck.transaction };
+      if (recheck.status === "CLEARED") checks = recheck.checks;
+    }
     try {
       quote = await quoteRelease(deps, row, asset);
     } catch (error) {
       if (error instanceof TransferUnaffordableError || error instanceof TransferWouldRevertError) {
         const unaffordable = error instanceof TransferUnaffordableError;
-        return end(deps, input, actor, {
+        return end(deps, { ...input, checks }, actor, {
           subStatus: unaffordable ? "INSUFFICIENT_FUNDS" : "INTERNAL_ERROR",
           reason: unaffordable ? "insufficient funds: the source cannot pay the amount and the maximum fee" : `the transfer would revert on chain: ${error.message}`,
         });
@@ -126,7 +140,7 @@ export async function releaseForSigning(
     const current = await findTransaction(tx, row.tenantId, row.id);
     if (!current || current.status !== input.from) return MOVED_ON;
     if (!wallet || wallet.status !== "ACTIVE" || wallet.type === "WATCH_ONLY") {
-      return end(deps, input, actor, { subStatus: "INTERNAL_ERROR", reason: "the source wallet was archived before the transfer was released" }, tx);
+      return end(deps, { ...input, checks }, actor, { subStatus: "INTERNAL_ERROR", reason: "the source wallet was archived before the transfer was released" }, tx);
     }
     const holder = await findNonceHoldingTransfer(tx, source);
     // The oldest of the source's waiting transfers (in checks or queued); this one when none is older.
@@ -182,7 +196,7 @@ export async function releaseForSigning(
         subStatus: null,
         reason: null,
         set: {
-          ...input.checks,
+          ...checks,
           ...released,
           data: rebuilt.unsigned.data ?? "0x",
           unsignedTransaction: rebuilt.unsignedTransaction,

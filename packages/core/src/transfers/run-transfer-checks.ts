@@ -1,5 +1,5 @@
 import { readErc20Balance, readNativeBalance, type NetworkCode } from "@qc/chain";
-import { findTransferCheckRows, recordScreeningAttempt, sumSourceReservations, type AssetRow, type TransactionRow, type WalletRow } from "@qc/db/queries";
+import { findTransferCheckRows, sumSourceReservations, type AssetRow, type TransactionRow, type WalletRow } from "@qc/db/queries";
 import { systemActor } from "../audit/actor";
 import { chainUnavailable } from "../balances/chain-errors";
 import type { ServiceDeps } from "../deps/service-deps";
@@ -7,10 +7,10 @@ import { AppError } from "../errors";
 import { decideTransferPolicy } from "../policies/decide-transfer-policy";
 import type { PolicyDecision } from "../policies/evaluate-policy-rules";
 import { checkDailyQuota } from "../quotas/check-daily-quota";
-import { screenTransfer } from "../screening/screen-transfer";
-import { ScreeningUnavailableError, type ScreeningResult } from "../screening/screening-provider";
+import { screenTransferFailingClosed } from "../screening/screen-transfer";
+import type { ScreeningResult } from "../screening/screening-provider";
 import { quoteTransferFees, TransferUnaffordableError, TransferWouldRevertError } from "./quote-transfer-fees";
-import { releaseForSigning, releaseNextJob, type ReleaseOutcome } from "./release-for-signing";
+import { releaseForSigning, releaseNextJob, type CheckFields, type ReleaseOutcome } from "./release-for-signing";
 import { transitionTransaction } from "./transition-transaction";
 import { decideDeploymentChecks } from "../contracts/decide-deployment-checks";
 
@@ -51,8 +51,11 @@ export type TransferCheckDecision =
       screening: ScreeningResult | null;
     };
 
-/** The screening verdict recorded when the provider stayed down: fail closed. */
-export const PROVIDER_UNAVAILABLE = "provider unavailable";
+/**
+ * The statuses a policy and screening decision is taken in: SUBMITTED (the checks), QUEUED and
+ * SIGNED (taken again before release and before broadcast, `recheckTransfer`).
+ */
+export type DecidingStatus = "SUBMITTED" | "QUEUED" | "SIGNED";
 
 /**
  * The checks of a SUBMITTED transfer, in this order: policy (first matching rule, velocity
@@ -65,27 +68,12 @@ export const PROVIDER_UNAVAILABLE = "provider unavailable";
  * REJECTED_AML_SCREENING with reason "provider unavailable". An unreachable chain is 503 too.
  */
 export async function decideTransferChecks(deps: CheckDeps, loaded: TransferCheckRows): Promise<TransferCheckDecision> {
-  const { transaction: row, wallet, vaultId, asset } = loaded;
-  const networkCode = row.networkCode as NetworkCode;
-  if (!wallet || wallet.status !== "ACTIVE" || wallet.type === "WATCH_ONLY" || !vaultId) {
-    return { outcome: "FAILED", subStatus: "INTERNAL_ERROR", reason: "the source wallet was archived or moved off the network after the transfer was created", policy: null, screening: null };
-  }
-  if (!asset || row.destinationAddress === null) throw new AppError("INTERNAL", "transfer without a destination or a visible asset", { details: { transactionId: row.id } });
+  const standing = await decideTransferPolicyAndScreening(deps, loaded, "SUBMITTED");
+  if (standing.outcome !== "CLEARED") return standing;
+  const { policy, screening } = standing;
+  const row = loaded.transaction;
+  const asset = loaded.asset!;
   const amount = BigInt(row.amount);
-
-  const policy = await decideTransferPolicy(deps.db, {
-    tenantId: row.tenantId,
-    transfer: { networkCode, sourceWalletId: row.sourceWalletId, sourceVaultId: vaultId, assetId: asset.id, destinationAddress: row.destinationAddress, amount },
-    at: row.createdAt,
-    transactionId: row.id,
-  });
-  if (policy.decision === "BLOCK") return { outcome: "BLOCKED", subStatus: "BLOCKED_BY_POLICY", reason: policy.reason, policy, screening: null };
-
-  const screening = await screen(deps, row, asset);
-  if (screening.decision === "BLOCKED") {
-    const reason = screening.reasons.length ? screening.reasons.join("; ") : `blocked by AML screening (${screening.provider})`;
-    return { outcome: "BLOCKED", subStatus: "REJECTED_AML_SCREENING", reason, policy, screening };
-  }
 
   const quota = await checkDailyQuota(deps.db, deps.config.transfers.dailyQuota, { tenantId: row.tenantId, transactionId: row.id, assetId: asset.id, createdAt: row.createdAt });
   if (quota.exceeded) return { outcome: "BLOCKED", subStatus: "QUOTA_EXCEEDED", reason: quota.reason, policy, screening };
@@ -95,9 +83,45 @@ export async function decideTransferChecks(deps: CheckDeps, loaded: TransferChec
   return { outcome: "CLEARED", policy, screening };
 }
 
-async function screen(deps: CheckDeps, row: TransactionRow, asset: AssetRow): Promise<ScreeningResult> {
-  try {
-    return await screenTransfer(deps, {
+/**
+ * The part of a transfer's checks whose answer can go stale while it waits: the source still
+ * placed on the network, the tenant's current policy (velocity windows as of the transfer's
+ * creation, itself counted once however often it is decided) and AML screening, failing closed
+ * (`screenTransferFailingClosed`, its attempts counted while the row is in `status`). The checks
+ * run it first; `recheckTransfer` runs it again before release and broadcast.
+ */
+export async function decideTransferPolicyAndScreening(
+  deps: Pick<ServiceDeps, "db" | "now" | "config" | "log">,
+  loaded: TransferCheckRows,
+  status: DecidingStatus,
+): Promise<TransferCheckDecision> {
+  const { transaction: row, wallet, vaultId, asset } = loaded;
+  const networkCode = row.networkCode as NetworkCode;
+  if (!wallet || wallet.status !== "ACTIVE" || wallet.type === "WATCH_ONLY" || !vaultId) {
+    return { outcome: "FAILED", subStatus: "INTERNAL_ERROR", reason: "the source wallet was archived or moved off the network after the transfer was created", policy: null, screening: null };
+  }
+  if (!asset || row.destinationAddress === null) throw new AppError("INTERNAL", "transfer without a destination or a visible asset", { details: { transactionId: row.id } });
+
+  const policy = await decideTransferPolicy(deps.db, {
+    tenantId: row.tenantId,
+    transfer: { networkCode, sourceWalletId: row.sourceWalletId, sourceVaultId: vaultId, assetId: asset.id, destinationAddress: row.destinationAddress, amount: BigInt(row.amount) },
+    at: row.createdAt,
+    transactionId: row.id,
+  });
+  if (policy.decision === "BLOCK") return { outcome: "BLOCKED", subStatus: "BLOCKED_BY_POLICY", reason: policy.reason, policy, screening: null };
+
+  const screening = await screen(deps, row, asset, status);
+  if (screening.decision === "BLOCKED") {
+    const reason = screening.reasons.length ? screening.reasons.join("; ") : `blocked by AML screening (${screening.provider})`;
+    return { outcome: "BLOCKED", subStatus: "REJECTED_AML_SCREENING", reason, policy, screening };
+  }
+  return { outcome: "CLEARED", policy, screening };
+}
+
+function screen(deps: Pick<ServiceDeps, "db" | "now" | "config" | "log">, row: TransactionRow, asset: AssetRow, status: DecidingStatus): Promise<ScreeningResult> {
+  return screenTransferFailingClosed(
+    deps,
+    {
       tenantId: row.tenantId,
       transactionId: row.id,
       networkCode: row.networkCode as NetworkCode,
@@ -107,16 +131,23 @@ async function screen(deps: CheckDeps, row: TransactionRow, asset: AssetRow): Pr
       assetId: asset.id,
       asset: { kind: asset.kind, symbol: asset.symbol, decimals: asset.decimals, contractAddress: asset.contractAddress },
       amount: row.amount,
-    });
-  } catch (error) {
-    if (!(error instanceof ScreeningUnavailableError)) throw error;
-    const attempts = await recordScreeningAttempt(deps.db, { tenantId: row.tenantId, transactionId: row.id, at: deps.now() });
-    if (attempts === undefined) throw new AppError("INVALID_TRANSACTION_STATE", "the transaction has moved on");
-    const { maxAttempts } = deps.config.screening;
-    deps.log.warn({ transactionId: row.id, provider: error.provider, attempts, maxAttempts, err: error }, "screening provider unavailable");
-    if (attempts >= maxAttempts) return { provider: error.provider, decision: "BLOCKED", riskScore: null, reasons: [PROVIDER_UNAVAILABLE] };
-    throw new AppError("UNAVAILABLE", `the screening provider is unavailable (attempt ${attempts} of ${maxAttempts}): ${error.message}`, { cause: error });
-  }
+    },
+    status,
+  );
+}
+
+/**
+ * What a decision writes on the row with the move that follows it: `policy`, `screening`, when
+ * it was taken (`checkedAt`: the age `recheckTransfer` measures) and, when it cleared, the
+ * provider's failed attempts back to 0 (counted again from there by a later re-run).
+ */
+export function checkFields(decision: TransferCheckDecision, decidedAt: Date): CheckFields {
+  return {
+    policy: decision.policy ? { decision: decision.policy.decision, ruleId: decision.policy.ruleId } : null,
+    screening: decision.screening,
+    checkedAt: decidedAt,
+    ...(decision.outcome === "CLEARED" ? { screeningAttempts: 0 } : {}),
+  };
 }
 
 /**
@@ -182,11 +213,10 @@ export async function runTransferChecks(deps: CheckDeps, input: { tenantId: stri
   if (!loaded) throw new AppError("NOT_FOUND", "transaction not found");
   const row = loaded.transaction;
   if (row.status !== "SUBMITTED") return { status: "SKIPPED", reason: `the transaction is ${row.status}` };
+  // Taken before anything is asked: the age a later re-run measures is never understated.
+  const decidedAt = deps.now();
   const decision = row.type === "CONTRACT_DEPLOY" ? await decideDeploymentChecks(deps, row) : await decideTransferChecks(deps, loaded);
-  const checks = {
-    policy: decision.policy ? { decision: decision.policy.decision, ruleId: decision.policy.ruleId } : null,
-    screening: decision.screening,
-  };
+  const checks = checkFields(decision, decidedAt);
   if (decision.outcome === "CLEARED") {
     return { status: "RELEASE", decision, release: await releaseForSigning(deps, { tenantId: row.tenantId, transactionId: row.id, from: "SUBMITTED", checks }) };
   }

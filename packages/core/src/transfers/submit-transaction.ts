@@ -81,6 +81,7 @@ export function submittedTransactionRow(values: NewTransactionRow): TransactionR
     statusReason: values.statusReason ?? null,
     policy: values.policy ?? null,
     screening: values.screening ?? null,
+    checkedAt: values.checkedAt ?? null,
     screeningAttempts: values.screeningAttempts ?? 0,
     nonce: values.nonce ?? null,
     gasLimit: values.gasLimit ?? null,

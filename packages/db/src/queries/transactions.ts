@@ -503,13 +503,17 @@ export async function findHighestBroadcastNonce(
 
 /**
  * One more failed screening attempt (provider down or answering garbage), counted while the
- * transfer is still SUBMITTED; the new count, or undefined when the row has moved on.
+ * transfer is still in `status` (SUBMITTED for its checks; QUEUED or SIGNED when they are taken
+ * again before release or broadcast); the new count, or undefined when the row has moved on.
  */
-export async function recordScreeningAttempt(db: Executor, params: { tenantId: string; transactionId: string; at: Date }): Promise<number | undefined> {
+export async function recordScreeningAttempt(
+  db: Executor,
+  params: { tenantId: string; transactionId: string; at: Date; status?: TransactionStatusValue },
+): Promise<number | undefined> {
   const [row] = await db
     .update(transactions)
     .set({ screeningAttempts: sql`${transactions.screeningAttempts} + 1`, updatedAt: params.at })
-    .where(and(eq(transactions.id, params.transactionId), eq(transactions.tenantId, params.tenantId), eq(transactions.status, "SUBMITTED")))
+    .where(and(eq(transactions.id, params.transactionId), eq(transactions.tenantId, params.tenantId), eq(transactions.status, params.status ?? "SUBMITTED")))
     .returning({ screeningAttempts: transactions.screeningAttempts });
   return row?.screeningAttempts;
 }
