@@ -60,7 +60,9 @@ const server = await startWebServer({
   httpPort: env.HTTP_PORT,
   publicUrl: env.PUBLIC_URL,
   trustProxyHops: env.TRUST_PROXY_HOPS,
+  trustedProxies: env.TRUSTED_PROXIES,
   pages,
+  pagesDevelopment,
   metricsToken: env.METRICS_TOKEN,
   readinessProbes: [chainReadinessProbe(deps.chain, deps.chain.networks())],
 });

@@ -2,8 +2,9 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AnyRouter } from "@trpc/server";
 import { buildOpenApiDocument, type AppDeps, type RequestInfo } from "@qc/api";
 import { AppError, toAppError } from "@qc/core";
-import { clientAddress, clientProtocol } from "./guards/client-address";
+import { clientAddress, clientProtocol, proxyTrust } from "./guards/client-address";
 import { rejectKeyMaterial } from "./guards/key-material";
+import { rejectCrossSiteRequest } from "./guards/origin";
 import { parseJsonText, readJsonBody } from "./guards/read-json-body";
 import { resolveRequestId } from "./guards/request-id";
 import { checkReadiness, type ReadinessProbe } from "./health";
@@ -20,11 +21,23 @@ export interface AppOptions {
   deps: AppDeps;
   router: AnyRouter;
   trustProxyHops: number;
-  /** Where plain-HTTP requests are sent: PUBLIC_URL, or https://<host>:<httpsPort>. */
-  redirectTarget: (req: IncomingMessage) => string;
+  /** CIDRs whose X-Forwarded-* headers count (TRUSTED_PROXIES); default the loopback addresses. */
+  trustedProxies?: readonly string[];
+  /**
+   * Where plain-HTTP requests are sent: the same path on PUBLIC_URL, or on https://<host>:<httpsPort>;
+   * undefined when the request target or Host cannot be made into one (answered 400).
+   */
+  redirectTarget: (req: IncomingMessage) => string | undefined;
   publicUrl: string;
+  /**
+   * The origin cookie-authenticated state changes must come from: PUBLIC_URL's when configured;
+   * undefined: the origin the client addressed (`https://` + Host).
+   */
+  allowedOrigin?: string;
   /** Next's handler for the dashboard pages; without it, other paths are 404. */
   pages?: PageHandler;
+  /** Next's development server serves the pages (its hot reload needs `eval`): relaxes the CSP for it. */
+  pagesDevelopment?: boolean;
   readinessProbes?: ReadinessProbe[];
   /** Bearer token for GET /metrics; without one the route is 404. */
   metricsToken?: string;
@@ -46,26 +59,33 @@ export function createRequestHandler(options: AppOptions) {
   const trpc = createTrpcHandler(router, deps);
   const apiReference = createApiReferenceHandler();
   const metrics = createMetricsHandler(deps, options.metricsToken);
+  const proxies = proxyTrust(options.trustProxyHops, options.trustedProxies);
 
   return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const requestId = resolveRequestId(req);
-    res.setHeader("X-Request-ID", requestId);
-    res.setHeader("Strict-Transport-Security", HSTS);
-    res.setHeader("X-Content-Type-Options", "nosniff");
-    const method = (req.method ?? "GET").toUpperCase();
-    const path = new URL(req.url ?? "/", "https://localhost").pathname;
-    const request: RequestInfo = {
-      requestId,
-      ip: clientAddress(req, options.trustProxyHops),
-      method,
-      path,
-      headers: req.headers,
-      transport: path.startsWith(TRPC_PREFIX) ? "trpc" : "rest",
-    };
+    let requestId: string = randomUUID();
     try {
-      if (clientProtocol(req, options.trustProxyHops, true) === "http") {
+      requestId = resolveRequestId(req);
+      res.setHeader("X-Request-ID", requestId);
+      res.setHeader("Strict-Transport-Security", HSTS);
+      res.setHeader("X-Content-Type-Options", "nosniff");
+      const method = (req.method ?? "GET").toUpperCase();
+      const target = parseRequestTarget(req.url ?? "/");
+      // Everything after this point (the adapters, Next) sees the origin-form target only.
+      req.url = target.pathname + target.search;
+      const path = target.pathname;
+      const request: RequestInfo = {
+        requestId,
+        ip: clientAddress(req, proxies),
+        method,
+        path,
+        headers: req.headers,
+        transport: path.startsWith(TRPC_PREFIX) ? "trpc" : "rest",
+      };
+      if (clientProtocol(req, proxies, true) === "http") {
+        const location = options.redirectTarget(req);
+        if (location === undefined) throw new AppError("VALIDATION_FAILED", "malformed request target or Host");
         res.statusCode = 308;
-        res.setHeader("Location", options.redirectTarget(req));
+        res.setHeader("Location", location);
         res.end();
         return;
       }

@@ -3,6 +3,7 @@ import { parseEnv, serviceEnvSchema } from "@qc/core/env";
 
 export { rpcUrlsFromEnv } from "@qc/core/env";
 import { z } from "zod";
+import { DEFAULT_TRUSTED_PROXIES, parseProxyCidr } from "./guards/client-address";
 
 const flag = (fallback: "true" | "false") =>
   z
@@ -20,6 +21,18 @@ const schema = serviceEnvSchema.extend({
   TLS_CERT_FILE: z.string().optional(),
   TLS_KEY_FILE: z.string().optional(),
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+  /**
+   * CIDRs (or addresses), comma-separated: the peers whose X-Forwarded-For / -Proto are believed
+   * when TRUST_PROXY_HOPS > 0 (CONTRACT §3; default the loopback addresses). A bad entry stops
+   * the process at boot.
+   */
+  TRUSTED_PROXIES: z
+    .string()
+    .default(DEFAULT_TRUSTED_PROXIES.join(","))
+    .transform((value) => value.split(",").map((entry) => entry.trim()).filter(Boolean))
+    .superRefine((entries, check) => {
+      for (const entry of entries) if (!parseProxyCidr(entry)) check.addIssue({ code: "custom", message: `${entry} is not a CIDR or IP address` });
+    }),
   /** Serve the dashboard pages through Next (off for API-only instances). */
   WEB_DASHBOARD: flag("true"),
   /**

@@ -1,14 +1,16 @@
-import { createServer as createHttpServer, type IncomingMessage, type Server } from "node:http";
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 import { randomUUID } from "node:crypto";
-import { AppError, errorBody, markExposedCredentials } from "@qc/core";
+import { AppError, errorBody, markExposedCredentials, toAppError } from "@qc/core";
 import { createRequestHandler, type AppOptions } from "./app";
-import { clientAddress } from "./guards/client-address";
+import { clientAddress, proxyTrust } from "./guards/client-address";
+import { httpsRedirectTarget } from "./guards/https-redirect";
 import { resolveRequestId } from "./guards/request-id";
+import { sendError } from "./http/respond";
 import type { TlsMaterial } from "./tls";
 
-export interface WebServerOptions extends Omit<AppOptions, "redirectTarget" | "publicUrl"> {
+export interface WebServerOptions extends Omit<AppOptions, "redirectTarget" | "publicUrl" | "allowedOrigin"> {
   tls: TlsMaterial;
   host: string;
   httpsPort: number;
@@ -51,37 +53,41 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     res.end();
   });
   https.keepAliveTimeout = 65_000;
-  // Requests node's HTTP parser refuses before any handler runs (a header block over its 16 KB
-  // limit, a malformed request line) still get the contract's flat error body and a request id,
-  // not node's bare 431/400.
-  https.on("clientError", (err: NodeJS.ErrnoException, socket) => {
-    if (!socket.writable || err.code === "ECONNRESET") return void socket.destroy();
-    const requestId = randomUUID();
-    const message = err.code === "HPE_HEADER_OVERFLOW" ? "request headers exceed 16 KB" : "malformed HTTP request";
-    const body = JSON.stringify(errorBody(new AppError("VALIDATION_FAILED", message), requestId));
-    socket.end(
-      `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-        `X-Request-ID: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
-    );
-  });
+  boundSlowClients(https);
+  https.on("clientError", answerClientError);
+  const proxies = proxyTrust(options.trustProxyHops, options.trustedProxies);
   const http = createHttpServer((req, res) => {
-    const authorization = req.headers.authorization;
-    if (authorization) {
-      // CONTRACT §10: a key sent in clear is compromised; mark it so the dashboard asks for rotation.
-      const { log } = options.deps;
-      markExposedCredentials(options.deps, { authorization, ip: clientAddress(req, options.trustProxyHops), requestId: resolveRequestId(req) })
-        .then((key) => key && log.warn({ keyId: key.keyId, tenantId: key.tenantId }, "API key sent over plain HTTP: marked exposed"))
-        .catch((err: unknown) => log.error({ err }, "could not record exposed credentials"));
-    }
     req.resume(); // read nothing into memory; the body is discarded
-    res.statusCode = 308;
-    res.setHeader("Location", redirectTarget(req));
-    res.setHeader("Cache-Control", "no-store");
-    res.end();
+    try {
+      const requestId = resolveRequestId(req);
+      res.setHeader("X-Request-ID", requestId);
+      res.setHeader("Cache-Control", "no-store");
+      const authorization = req.headers.authorization;
+      if (authorization) {
+        // CONTRACT §10: a key sent in clear is compromised; mark it so the dashboard asks for rotation.
+        markExposedCredentials(options.deps, { authorization, ip: clientAddress(req, proxies), requestId })
+          .then((key) => key && log.warn({ keyId: key.keyId, tenantId: key.tenantId }, "API key sent over plain HTTP: marked exposed"))
+          .catch((err: unknown) => log.error({ err }, "could not record exposed credentials"));
+      }
+      const location = redirectTarget(req);
+      if (location === undefined) return sendError(res, new AppError("VALIDATION_FAILED", "malformed request target or Host"), requestId);
+      res.statusCode = 308;
+      res.setHeader("Location", location);
+      res.end();
+    } catch (error) {
+      answerUnhandled(res, error, log);
+    }
   });
+  boundSlowClients(http);
+  http.on("clientError", answerClientError);
   httpsPort = await listen(https, options.httpsPort, options.host);
   const httpPort = await listen(http, options.httpPort, options.host);
-  wired.handler = createRequestHandler({ ...options, redirectTarget, publicUrl: publicUrlFor() });
+  wired.handler = createRequestHandler({
+    ...options,
+    redirectTarget,
+    publicUrl: publicUrlFor(),
+    allowedOrigin: options.publicUrl ? new URL(options.publicUrl).origin : undefined,
+  });
   const displayHost = options.host === "0.0.0.0" || options.host === "::" ? "localhost" : options.host;
   return {
     httpsUrl: `https://${displayHost}:${httpsPort}`,

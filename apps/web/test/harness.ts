@@ -27,6 +27,8 @@ export async function startTestServer(options: {
   databaseUrl?: string;
   router?: AnyRouter;
   trustProxyHops?: number;
+  /** TRUSTED_PROXIES (default loopback, which the tests connect from). */
+  trustedProxies?: string[];
   readinessProbes?: ReadinessProbe[];
   lockout?: Parameters<typeof createAppDeps>[0]["lockout"];
   /** The clock the services read (expiry, grace periods); real time by default. */
@@ -61,6 +63,7 @@ export async function startTestServer(options: {
     httpsPort: 0,
     httpPort: 0,
     trustProxyHops: options.trustProxyHops ?? 0,
+    trustedProxies: options.trustedProxies,
     readinessProbes: options.readinessProbes,
   });
   return {

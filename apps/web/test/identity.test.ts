@@ -84,10 +84,10 @@ describe("identity end to end", () => {
     const lifetime = Date.parse(session.expiresAt) - Date.now();
     expect(lifetime).toBeGreaterThan(12 * 3600_000 - 60_000);
     expect(lifetime).toBeLessThanOrEqual(12 * 3600_000);
-    expect(login.headers["set-cookie"]).toEqual([`qc_session=${session.token}; HttpOnly; Secure; SameSite=Strict; Path=/; Max-Age=43200`]);
+    expect(login.headers["set-cookie"]).toEqual([`__Host-qc_session=${session.token}; HttpOnly; Secure; SameSite=Strict; Path=/; Max-Age=43200`]);
     const [sessionRow] = await t.db.select().from(schema.sessions).where(eq(schema.sessions.userId, created.userId));
     expect(sessionRow!.tokenHash).not.toBe(session.token);
-    const cookie = { ...ip, cookie: `qc_session=${session.token}` };
+    const cookie = { ...ip, cookie: `__Host-qc_session=${session.token}` };
 
     // API keys are created in the dashboard: tRPC over HTTP with the session cookie.
     const createdKey = await trpcMutation(server, "credentials.create", { label: "integration" }, cookie);
@@ -153,7 +153,7 @@ describe("identity end to end", () => {
     const logout = await postJson(server, "/v1/auth/logout", {}, { ...ip, authorization: `Bearer ${session.token}` });
     expect(logout.status, logout.text).toBe(200);
     expect(logout.json()).toEqual({ status: "LOGGED_OUT" });
-    expect(logout.headers["set-cookie"]).toEqual(["qc_session=; HttpOnly; Secure; SameSite=Strict; Path=/; Max-Age=0"]);
+    expect(logout.headers["set-cookie"]).toEqual(["__Host-qc_session=; HttpOnly; Secure; SameSite=Strict; Path=/; Max-Age=0"]);
     const after = await call(server, "/v1/onboarding/status", { headers: cookie });
     expect(after.status).toBe(401);
     expect(after.json().error).toBe("UNAUTHENTICATED");

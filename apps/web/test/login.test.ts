@@ -32,8 +32,9 @@ describe("POST /v1/auth/login", () => {
     expect(unknownBody).toEqual({ error: "UNAUTHENTICATED", code: 1010, message: "invalid email or password" });
 
     const rows = await failuresFrom(ip);
+    // The unknown address names no tenant: counted per source and minute (one row here, count 1).
     expect(rows.map((r) => r.details).sort((a, b) => String(a.reason).localeCompare(String(b.reason)))).toEqual([
-      { reason: "unknown_email", counted: true, via: "login" },
+      { reason: "unknown_email", counted: true, via: "login", aggregated: expect.objectContaining({ count: 1, source: ip, otherSources: false }) },
       { reason: "wrong_password", counted: true, via: "login" },
     ]);
     expect(rows.find((r) => r.details.reason === "wrong_password")).toMatchObject({ tenantId: account.tenantId, actorId: account.userId });
@@ -58,7 +59,7 @@ describe("POST /v1/auth/login", () => {
     expect(status.status, status.text).toBe(200);
     expect(status.json()).toMatchObject({ status: "PENDING_VERIFICATION", emailVerified: true, kyc: null, valueMovingEnabled: false, nextStep: "START_KYC" });
     // The cookie alone authenticates the dashboard too.
-    const viaCookie = await call(server, "/v1/onboarding/status", { headers: { ...ip, cookie: `theme=dark; qc_session=${session.token}` } });
+    const viaCookie = await call(server, "/v1/onboarding/status", { headers: { ...ip, cookie: `theme=dark; __Host-qc_session=${session.token}` } });
     expect(viaCookie.status).toBe(200);
   });
 
@@ -78,8 +79,10 @@ describe("POST /v1/auth/login", () => {
     // The lock covers API credentials from that source too.
     const other = await call(server, "/v1/onboarding/status", { headers: fromIp(ip, { authorization: `Bearer qs_${"0".repeat(64)}` }) });
     expect(other.status).toBe(429);
-    // Another source is unaffected.
-    await logInAs(server, account, fromIp("203.0.113.25"));
+    // Another source is unaffected, but the account itself is locked from everywhere.
+    const bystander = await signUpAndVerify(server, t.db, fromIp("203.0.113.24"));
+    await logInAs(server, bystander, fromIp("203.0.113.25"));
+    expect((await postJson(server, "/v1/auth/login", { email: account.email, password: account.password }, fromIp("203.0.113.25"))).status).toBe(429);
     expect((await failuresFrom(ip)).length).toBe(10);
   });
 

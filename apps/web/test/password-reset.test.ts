@@ -94,7 +94,7 @@ describe("password reset over HTTPS, with the link from a real SMTP server", () 
     const reset = await confirm(server, { token, password: NEW_PASSWORD }, ip);
     expect(reset.status, reset.text).toBe(200);
     expect(reset.json()).toEqual({ status: "PASSWORD_RESET", sessionsEnded: 2 });
-    expect(reset.headers["set-cookie"]?.[0]).toMatch(/^qc_session=;.*Max-Age=0/);
+    expect(reset.headers["set-cookie"]?.[0]).toMatch(/^__Host-qc_session=;.*Max-Age=0/);
 
     for (const session of [first, second]) {
       const refused = await call(server, "/v1/onboarding/status", { headers: session.headers });

@@ -147,7 +147,9 @@ async function authenticate(ctx: Context, meta: Meta | undefined, tenantStatusWi
     requestId: ctx.request.requestId,
     userAgent: header(ctx, "user-agent"),
   });
-  if (principal.kind === "api_key" && !ipAllowed(ctx.request.ip, await authenticator.allowlist(principal.tenantId))) {
+  // Sessions too: a phished password used from elsewhere must not get past the tenant's allowlist
+  // (docs/decisions/access-control.md, "IP allowlist").
+  if (!ipAllowed(ctx.request.ip, await authenticator.allowlist(principal.tenantId))) {
     audit(ctx, principal, "auth.ip_not_allowed", { ip: ctx.request.ip });
     throw new AppError("IP_NOT_ALLOWED", "requests from this address are not allowed for this tenant");
   }

@@ -3,7 +3,8 @@ import type { JobContext } from "../context";
 import { crashPoint } from "../crash-points";
 
 /**
- * Job `transfers.broadcast`: SIGNED → verified again → BROADCASTING → sent. A retry that finds
+ * Job `transfers.broadcast`: SIGNED → verified again (and its policy and screening taken again
+ * when older than RECHECK_AFTER_SECONDS: BLOCKED on a refusal) → BROADCASTING → sent. A retry that finds
  * the row BROADCASTING re-sends the same raw transaction (harmless); RPC outages throw 503
  * UNAVAILABLE and the runner retries.
  */

@@ -3,7 +3,8 @@ import type { JobContext } from "../context";
 
 /**
  * Job `transfers.release-next`: the source's nonce slot may be free (the transfer ahead was
- * broadcast or ended): release its oldest QUEUED transfer for signing, if any.
+ * broadcast or ended): release its oldest QUEUED transfer for signing, if any — after taking its
+ * policy and screening again when older than RECHECK_AFTER_SECONDS (BLOCKED on a refusal).
  */
 export async function releaseNextTransferJob(payload: ParsedJobPayload<"transfers.release-next">, ctx: JobContext) {
   const outcome = await releaseNextQueued(ctx, payload);

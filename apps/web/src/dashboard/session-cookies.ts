@@ -3,5 +3,5 @@
  * because client code cannot import the service's packages; session-cookies.test.ts checks
  * them against the service's constants.
  */
-export const TENANT_SESSION_COOKIE = "qc_session";
-export const OPERATOR_SESSION_COOKIE = "qc_operator_session";
+export const TENANT_SESSION_COOKIE = "__Host-qc_session";
+export const OPERATOR_SESSION_COOKIE = "__Host-qc_operator_session";

@@ -108,7 +108,12 @@ export const JOBS = {
     batchSize: 5,
     localConcurrency: 4,
   }),
-  /** Releases the oldest QUEUED transfer of a source once the one ahead of it is broadcast or ended. */
+  /**
+   * Releases the oldest QUEUED transfer of a source once the one ahead of it is broadcast or
+   * ended, its policy and screening taken again first when stale. 11 attempts: more than
+   * SCREENING_MAX_ATTEMPTS (≤ 10), so a provider outage at that re-run ends in the fail-closed
+   * BLOCKED, never in the dead-letter queue.
+   */
   "transfers.release-next": define({
     payload: z.object({ tenantId: z.uuid(), sourceWalletId: z.uuid(), networkCode: z.enum(["QUANTUM_MAINNET", "QUANTUM_SANDBOX"]) }),
     retryLimit: 10,
@@ -121,7 +126,8 @@ export const JOBS = {
   }),
   /**
    * SIGNED → rebuild from the stored intent, verify again (fail closed), re-check wallet and
-   * tenant, store the raw transaction → BROADCASTING; sends it (re-sending the same raw
+   * tenant, policy and screening when stale (provider outage: retried, ≤ 10 attempts of these
+   * 21, then BLOCKED), store the raw transaction → BROADCASTING; sends it (re-sending the same raw
    * transaction after a crash is harmless: that is how recovery works).
    */
   "transfers.broadcast": define({

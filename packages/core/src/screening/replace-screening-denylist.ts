@@ -9,7 +9,8 @@ import { AppError, type FieldError } from "../errors";
  * Replaces the tenant's screening denylist as a whole (an empty list removes every entry).
  * Addresses are accepted in any input form (CONTRACT §1) and stored canonical; a duplicate is
  * 400. Audited with the entries added and removed. Applies to every screening that starts
- * after the commit; transfers already cleared are not screened again.
+ * after the commit: the checks, and their re-run before a waiting transfer is released or
+ * broadcast once its decision is older than RECHECK_AFTER_SECONDS (`recheckTransfer`).
  */
 export async function replaceScreeningDenylist(
   deps: Pick<ServiceDeps, "db">,
