@@ -5,6 +5,7 @@ import { useTestDatabase } from "@qc/db/testing";
 import { useDevnet } from "@qc/devnet/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { systemActor } from "../audit/actor";
+import { createContractDeployment } from "../contracts/create-contract-deployment";
 import type { ServiceConfig } from "../deps/service-config";
 import { defaultTransferConfig } from "../deps/service-config";
 import type { ServiceDeps } from "../deps/service-deps";
@@ -197,6 +198,31 @@ describe("policy and screening taken again before release and broadcast", () => 
     expect(await broadcast(row.id, restarted)).toEqual({ status: "BLOCKED" });
     expect(await reread(row.id)).toMatchObject({ subStatus: "REJECTED_AML_SCREENING", statusReason: `destination ${denied} is on the service's denylist`, rawTransaction: null });
     expect(await pendingNonce(wallet.address)).toBe(row.nonce);
+  });
+
+  it("(a) blocks a deployment at broadcast whose constructor's beneficiary was denylisted meanwhile", async () => {
+    const wallet = await fundedWallet();
+    const beneficiary = newDestination();
+    const created = await createContractDeployment(deps, {
+      tenantId: tenant.tenantId,
+      templateId: "timelock-vault",
+      networkCode: "QUANTUM_SANDBOX",
+      sourceWalletId: wallet.walletId,
+      constructorArgs: { vaultBeneficiary: beneficiary, vaultReleaseTime: "1900000000" },
+      actor: admin,
+    });
+    expect(await runTransferChecks(deps, { tenantId: tenant.tenantId, transactionId: created.id })).toMatchObject({ release: { status: "PENDING_SIGNATURE" } });
+    await sign(created.id, wallet);
+    await replaceScreeningDenylist(deps, { tenantId: tenant.tenantId, entries: [{ address: beneficiary, label: "" }], actor: admin });
+    clock += STALE_MS;
+    expect(await broadcast(created.id)).toEqual({ status: "BLOCKED" });
+    expect(await reread(created.id)).toMatchObject({
+      subStatus: "REJECTED_AML_SCREENING",
+      statusReason: `constructor argument vaultBeneficiary: destination ${beneficiary} is on the tenant's denylist`,
+      rawTransaction: null,
+    });
+    await expectEndedTrail(created.id, "SIGNED", "transfers.broadcast", "REJECTED_AML_SCREENING");
+    await replaceScreeningDenylist(deps, { tenantId: tenant.tenantId, entries: [], actor: admin });
   });
 
   it("(b) applies a policy tightened after the checks: blocked at release; a velocity window counts the transfer once", async () => {
