@@ -12,10 +12,14 @@ import { startWebServer } from "./src/server";
 import { loadTlsMaterial } from "./src/tls";
 import { chainReadinessProbe } from "./src/health";
 import { loadPepper } from "./src/secrets";
+import { installProcessErrorHandlers } from "./src/process-errors";
 import type { PageHandler } from "./src/app";
 
 const env = readWebEnv();
 const log = createLogger("web", env.LOG_LEVEL);
+// Before anything else (Next installs its own, which only log): a bug one request reaches must
+// not stop the process, and one that may have broken shared state must (src/process-errors.ts).
+installProcessErrorHandlers(log);
 if (!env.DATABASE_URL) {
   log.fatal("DATABASE_URL is not set; `pnpm start` provides one (embedded PostgreSQL) when you run the whole stack");
   process.exit(1);
@@ -42,10 +46,19 @@ const deps = await createAppDeps({
   },
 });
 
+let tls: Awaited<ReturnType<typeof loadTlsMaterial>>;
+try {
+  tls = await loadTlsMaterial({ certFile: env.TLS_CERT_FILE, keyFile: env.TLS_KEY_FILE, dataDir: env.DATA_DIR, production });
+} catch (error) {
+  log.fatal({ err: error }, (error as Error).message);
+  process.exit(1);
+}
+
 let pages: PageHandler | undefined;
+const pagesDevelopment = env.WEB_DASHBOARD && (env.WEB_DASHBOARD_DEV ?? env.NODE_ENV !== "production");
 if (env.WEB_DASHBOARD) {
   const { default: next } = await import("next");
-  const app = next({ dev: env.WEB_DASHBOARD_DEV ?? env.NODE_ENV !== "production", dir: dirname(fileURLToPath(import.meta.url)) });
+  const app = next({ dev: pagesDevelopment, dir: dirname(fileURLToPath(import.meta.url)) });
   await app.prepare();
   const handle = app.getRequestHandler();
   pages = (req, res) => handle(req, res);
@@ -54,7 +67,7 @@ if (env.WEB_DASHBOARD) {
 const server = await startWebServer({
   deps,
   router: appRouter,
-  tls: await loadTlsMaterial({ certFile: env.TLS_CERT_FILE, keyFile: env.TLS_KEY_FILE, dataDir: env.DATA_DIR }),
+  tls,
   host: env.HOST,
   httpsPort: env.HTTPS_PORT,
   httpPort: env.HTTP_PORT,

@@ -1,14 +1,17 @@
+import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AnyRouter } from "@trpc/server";
 import { buildOpenApiDocument, type AppDeps, type RequestInfo } from "@qc/api";
 import { AppError, toAppError } from "@qc/core";
 import { clientAddress, clientProtocol, proxyTrust } from "./guards/client-address";
 import { rejectKeyMaterial } from "./guards/key-material";
+import { HOST } from "./guards/https-redirect";
 import { rejectCrossSiteRequest } from "./guards/origin";
 import { parseJsonText, readJsonBody } from "./guards/read-json-body";
 import { resolveRequestId } from "./guards/request-id";
 import { checkReadiness, type ReadinessProbe } from "./health";
 import { API_REFERENCE_PATH, createApiReferenceHandler } from "./http/api-reference";
+import { dashboardContentSecurityPolicy } from "./http/content-security-policy";
 import { createMetricsHandler, METRICS_PATH } from "./http/metrics";
 import { sendError, sendJson } from "./http/respond";
 import { createRestHandler } from "./http/rest";
@@ -47,9 +50,30 @@ const TRPC_PREFIX = "/api/trpc/";
 const HSTS = "max-age=63072000; includeSubDomains";
 
 /**
- * The HTTPS request pipeline. Order matters: request id → transport → route (404/405) →
- * body (size, type, JSON) → key material → adapter. Nothing reaches a procedure that has
- * not passed every guard, on /v1 and /api/trpc alike.
+ * The request target's path, query and (for absolute-form, `GET http://host/path`, which Node's
+ * parser accepts) nothing of the authority. A target that is not a path, an http(s) URL, or
+ * whose path's percent-encoding is not UTF-8, is a malformed request: 400, never a throw that
+ * escapes the handler.
+ */
+function parseRequestTarget(target: string): URL {
+  const absolute = /^https?:\/\//i.test(target);
+  const text = target.startsWith("/") ? `https://localhost${target}` : absolute ? target : undefined;
+  if (text === undefined || !URL.canParse(text)) throw new AppError("VALIDATION_FAILED", "malformed request target");
+  const url = new URL(text);
+  try {
+    decodeURIComponent(url.pathname);
+  } catch {
+    throw new AppError("VALIDATION_FAILED", "malformed percent-encoding in the request path");
+  }
+  return url;
+}
+
+/**
+ * The HTTPS request pipeline. Order matters: request id → target → transport → route (404/405)
+ * → origin (cookie-authenticated state changes) → body (size, type, JSON) → key material →
+ * adapter. Nothing reaches a procedure that has not passed every guard, on /v1 and /api/trpc
+ * alike. Everything that reads the request runs inside the one try: whatever a client sends
+ * ends in an answer (the contract's error body), never in a rejected promise.
  */
 export function createRequestHandler(options: AppOptions) {
   const { deps, router } = options;
@@ -69,6 +93,8 @@ export function createRequestHandler(options: AppOptions) {
       res.setHeader("Strict-Transport-Security", HSTS);
       res.setHeader("X-Content-Type-Options", "nosniff");
       const method = (req.method ?? "GET").toUpperCase();
+      // RFC 9112 §3.2: a Host that is not a host[:port] is a 400. The adapters build URLs from it.
+      if (req.headers.host !== undefined && !HOST.test(req.headers.host)) throw new AppError("VALIDATION_FAILED", "malformed Host header");
       const target = parseRequestTarget(req.url ?? "/");
       // Everything after this point (the adapters, Next) sees the origin-form target only.
       req.url = target.pathname + target.search;
@@ -95,7 +121,7 @@ export function createRequestHandler(options: AppOptions) {
       }
       if (path === "/readyz") {
         if (method !== "GET" && method !== "HEAD") throw methodNotAllowed(["GET", "HEAD"], res);
-        const readiness = await checkReadiness(deps.database, options.readinessProbes);
+        const readiness = await checkReadiness(deps.database, options.readinessProbes, deps.log);
         const body = { status: readiness.ready ? "ready" : "not_ready", checks: readiness.checks };
         return sendJson(res, readiness.ready ? 200 : 503, body, { "Cache-Control": "no-store" });
       }
@@ -107,6 +133,7 @@ export function createRequestHandler(options: AppOptions) {
         const allowed = routes.allowedMethods(path);
         if (!allowed) throw new AppError("NOT_FOUND", `no route ${path}`);
         if (!allowed.includes(method)) throw methodNotAllowed(allowed, res);
+        rejectCrossSiteRequest(req, method, options.allowedOrigin);
         const { body, raw } = await readJsonBody(req);
         request.rawBody = raw;
         await rejectKeyMaterial(body, request, deps);
@@ -119,6 +146,7 @@ export function createRequestHandler(options: AppOptions) {
         return await rest(req, res, request, body);
       }
       if (path.startsWith(TRPC_PREFIX)) {
+        rejectCrossSiteRequest(req, method, options.allowedOrigin);
         const body = method === "GET" ? undefined : (await readJsonBody(req)).body;
         await rejectKeyMaterial(body ?? queryInput(req), request, deps);
         return await trpc(req, res, request, body, path.slice(TRPC_PREFIX.length));
@@ -126,7 +154,14 @@ export function createRequestHandler(options: AppOptions) {
       if (path === METRICS_PATH) return await metrics(req, res, method, request.ip);
       // The reference is part of the API, so it is served by API-only instances too.
       if (path === API_REFERENCE_PATH || path.startsWith(`${API_REFERENCE_PATH}/`)) return await apiReference(req, res, method, path);
-      if (options.pages && !path.startsWith("/api/")) return await options.pages(req, res);
+      if (options.pages && !path.startsWith("/api/")) {
+        // A fresh nonce per page: Next reads it from the request's CSP header and puts it on the
+        // scripts it renders (docs/dashboard.md, "Content Security Policy").
+        const policy = dashboardContentSecurityPolicy({ development: options.pagesDevelopment ?? false });
+        req.headers["content-security-policy"] = policy;
+        res.setHeader("Content-Security-Policy", policy);
+        return await options.pages(req, res);
+      }
       throw new AppError("NOT_FOUND", `no route ${path}`);
     } catch (error) {
       const appError = toAppError(error);

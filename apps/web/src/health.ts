@@ -1,5 +1,5 @@
 import { migrationStatus, type DatabaseHandle } from "@qc/db";
-import type { ChainClients } from "@qc/core";
+import type { ChainClients, Logger } from "@qc/core";
 import type { NetworkCode } from "@qc/chain";
 
 export interface ReadinessCheck {
@@ -23,8 +23,12 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
  * Ready when the database answers and every shipped migration is applied. Extra probes (chain
  * RPC) are reported in `checks` but do not decide readiness: the API serves reads and queues
  * work while a chain endpoint is down, and says so per request (503 UNAVAILABLE).
+ *
+ * /readyz is unauthenticated, so a failing check says only a fixed reason ("unavailable",
+ * "migrations pending"); what the driver said goes to the log, where it may name hosts, roles,
+ * tables or SQL that an anonymous caller has no business reading.
  */
-export async function checkReadiness(database: DatabaseHandle, probes: ReadinessProbe[] = []): Promise<Readiness> {
+export async function checkReadiness(database: DatabaseHandle, probes: ReadinessProbe[] = [], log?: Logger): Promise<Readiness> {
   const checks: Record<string, ReadinessCheck> = {};
   try {
     const started = performance.now();
@@ -32,11 +36,15 @@ export async function checkReadiness(database: DatabaseHandle, probes: Readiness
     checks.database = { status: "ok", latencyMs: Math.round(performance.now() - started) };
     try {
       const migrations = await withTimeout(migrationStatus(database.query), 2_000);
-      checks.migrations = { status: migrations.upToDate ? "ok" : "fail", applied: migrations.applied, expected: migrations.expected };
+      checks.migrations = migrations.upToDate
+        ? { status: "ok", applied: migrations.applied, expected: migrations.expected }
+        : { status: "fail", error: "migrations pending", applied: migrations.applied, expected: migrations.expected };
     } catch (error) {
-      checks.migrations = { status: "fail", error: (error as Error).message };
+      log?.warn({ err: error }, "readiness: migration status unavailable");
+      checks.migrations = { status: "fail", error: "unavailable" };
     }
-  } catch {
+  } catch (error) {
+    log?.warn({ err: error }, "readiness: database unreachable");
     checks.database = { status: "fail", error: "database unreachable" };
     checks.migrations = { status: "fail", error: "database unreachable" };
   }
@@ -44,7 +52,8 @@ export async function checkReadiness(database: DatabaseHandle, probes: Readiness
     try {
       Object.assign(checks, await withTimeout(probe(), 3_000));
     } catch (error) {
-      checks.probe = { status: "fail", error: (error as Error).message };
+      log?.warn({ err: error }, "readiness: probe failed");
+      checks.probe = { status: "fail", error: "unavailable" };
     }
   }
   return { ready: checks.database?.status === "ok" && checks.migrations?.status === "ok", checks };

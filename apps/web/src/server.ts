@@ -34,21 +34,52 @@ function listen(server: Server, port: number, host: string): Promise<number> {
 }
 
 /**
+ * Requests node's HTTP parser refuses before any handler runs (a header block over its 16 KB
+ * limit, a malformed request line, a connection that stalls before its headers are in) still
+ * get the contract's flat error body and a request id, not node's bare 431/400.
+ */
+function answerClientError(err: NodeJS.ErrnoException, socket: Socket): void {
+  if (!socket.writable || err.code === "ECONNRESET") return void socket.destroy();
+  const requestId = randomUUID();
+  const timedOut = err.code === "ERR_HTTP_REQUEST_TIMEOUT";
+  const message = err.code === "HPE_HEADER_OVERFLOW" ? "request headers exceed 16 KB" : timedOut ? "request not received in time" : "malformed HTTP request";
+  const body = JSON.stringify(errorBody(new AppError("VALIDATION_FAILED", message), requestId));
+  socket.end(
+    `HTTP/1.1 ${timedOut ? "408 Request Timeout" : "400 Bad Request"}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+      `X-Request-ID: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
+/** What one request's handler left unanswered (it should not: app.ts catches everything) still ends. */
+function answerUnhandled(res: ServerResponse, error: unknown, log: AppOptions["deps"]["log"]): void {
+  const requestId = randomUUID();
+  log.error({ err: error, requestId }, "request handler failed");
+  try {
+    sendError(res, toAppError(error), requestId);
+  } catch {
+    res.destroy();
+  }
+}
+
+/** A client that stalls (slowloris) is cut off: its headers within 20 s, the whole request within 2 min. */
+function boundSlowClients(server: Server): void {
+  server.headersTimeout = 20_000;
+  server.requestTimeout = 120_000;
+}
+
+/**
  * HTTPS with the full pipeline, and a plain-HTTP listener that processes nothing: every
- * request is answered 308 to the same path on HTTPS.
+ * request is answered 308 to the same path on HTTPS (400 when its target cannot be one).
  */
 export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
   let httpsPort = options.httpsPort;
-  const redirectTarget = (req: IncomingMessage) => {
-    if (options.publicUrl) return new URL(req.url ?? "/", options.publicUrl).toString();
-    const host = (req.headers.host ?? "localhost").replace(/:\d+$/, "").replace(/^\[(.*)\]$/, "[$1]");
-    return `https://${host}:${httpsPort}${req.url ?? "/"}`;
-  };
+  const redirectTarget = (req: IncomingMessage) => httpsRedirectTarget(req, { publicUrl: options.publicUrl, httpsPort });
   const publicUrlFor = () => options.publicUrl ?? `https://localhost:${httpsPort}`;
+  const { log } = options.deps;
   // Wired once the HTTPS port is known (port 0 picks one), which the handler's URLs need.
   const wired: { handler?: ReturnType<typeof createRequestHandler> } = {};
   const https = createHttpsServer({ cert: options.tls.cert, key: options.tls.key }, (req, res) => {
-    if (wired.handler) return void wired.handler(req, res);
+    if (wired.handler) return void wired.handler(req, res).catch((error: unknown) => answerUnhandled(res, error, log));
     res.statusCode = 503; // listening, not yet wired: only possible during start-up
     res.end();
   });

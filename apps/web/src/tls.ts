@@ -11,10 +11,16 @@ export interface TlsMaterial {
 /**
  * The configured certificate, or a self-signed one for localhost kept under
  * <dataDir>/tls (made once, reused on later starts so browsers need one exception only).
+ * In production there is no fallback: a deployment that forgot TLS_CERT_FILE must not come up
+ * serving a certificate every client either rejects or is taught to click through.
  */
-export async function loadTlsMaterial(options: { certFile?: string; keyFile?: string; dataDir: string }): Promise<TlsMaterial> {
+export async function loadTlsMaterial(options: { certFile?: string; keyFile?: string; dataDir: string; production?: boolean }): Promise<TlsMaterial> {
   if (options.certFile && options.keyFile) {
     return { cert: readFileSync(options.certFile, "utf8"), key: readFileSync(options.keyFile, "utf8"), selfSigned: false };
+  }
+  if (options.certFile || options.keyFile) throw new Error("TLS_CERT_FILE and TLS_KEY_FILE must be set together");
+  if (options.production) {
+    throw new Error("TLS_CERT_FILE and TLS_KEY_FILE are required in production (NODE_ENV=production); the self-signed fallback is for development only");
   }
   const dir = join(options.dataDir, "tls");
   const certPath = join(dir, "localhost-cert.pem");

@@ -32,6 +32,10 @@ export const ERROR_DOCS: Record<ErrorName, { meaning: string; message: string }>
     meaning: "Credentials arrived over plain HTTP. The plain-HTTP port itself answers 308 to HTTPS and processes nothing; an API key sent that way is marked exposed: rotate it.",
     message: "credentials must be sent over HTTPS",
   },
+  CROSS_SITE_REQUEST: {
+    meaning: "A state-changing request authenticated by the dashboard's session cookie did not come from the dashboard itself (`Origin` / `Sec-Fetch-Site`). API keys are not affected.",
+    message: "cookie-authenticated state changes must come from this site's own pages (Origin / Sec-Fetch-Site)",
+  },
   NOT_FOUND: { meaning: "No such resource for this tenant (another tenant's resource is not found either).", message: "vault not found" },
   METHOD_NOT_ALLOWED: { meaning: "The path exists but not with this method; the `Allow` header lists the methods it takes.", message: "method not allowed; allowed: GET" },
   CONFLICT: { meaning: "The resource's current state does not allow the change.", message: "credential already rotated" },

@@ -43,9 +43,11 @@ const CONTRACT_TABLE: Record<string, { status: number; code: number }> = {
   INVALID_ADDRESS: { status: 400, code: 1204 },
 };
 
-// The one documented addition (docs/decisions/foundation.md): the flat body for a wrong method.
+// The documented additions (docs/decisions/foundation.md): the flat body for a wrong method, and
+// the refusal of a cookie-authenticated state change another site made the browser send.
 const ADDITIONS: Record<string, { status: number; code: number }> = {
   METHOD_NOT_ALLOWED: { status: 405, code: 1031 },
+  CROSS_SITE_REQUEST: { status: 403, code: 1025 },
 };
 
 describe("AppError", () => {

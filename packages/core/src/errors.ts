@@ -18,6 +18,8 @@ export const ERROR_CODES = {
   TENANT_NOT_VERIFIED: { code: 1022, status: 403 },
   EMAIL_NOT_VERIFIED: { code: 1023, status: 403 },
   INSECURE_TRANSPORT: { code: 1024, status: 403 },
+  // Not in CONTRACT §2: a cookie-authenticated state change from another site (docs/decisions/foundation.md).
+  CROSS_SITE_REQUEST: { code: 1025, status: 403 },
   NOT_FOUND: { code: 1030, status: 404 },
   // Not in CONTRACT §2's table: the contract asks for a flat error body on a wrong method.
   METHOD_NOT_ALLOWED: { code: 1031, status: 405 },
