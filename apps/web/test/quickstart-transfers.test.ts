@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { bytesToHex } from "viem";
-import { createTenantFixture } from "@qc/core/testing";
+import { createKeyFixture, createTenantFixture } from "@qc/core/testing";
 import type { Daemon } from "@qc/daemon";
 import { eq, schema } from "@qc/db";
 import { useTestDatabase } from "@qc/db/testing";
@@ -46,6 +46,9 @@ describe("docs/quickstart-transfers.md after docs/quickstart-vaults.md, executed
 
   it("creates a transfer with curl, signs it in the signer after the typed confirmation, and it completes on chain", async () => {
     const tenant = await createTenantFixture({ db: t.db, pepper: TEST_PEPPER });
+    // Two keys, as the walk-through asks: the integration's (write) and the signer's (signer only).
+    const integration = await createKeyFixture({ db: t.db, pepper: TEST_PEPPER }, tenant, ["write"]);
+    const signerKey = await createKeyFixture({ db: t.db, pepper: TEST_PEPPER }, tenant, ["signer"]);
     const dir = mkdtempSync(join(tmpdir(), "qc-quickstart-transfers-"));
     // The test server's own self-signed certificate stands in for .data/tls/localhost-cert.pem.
     const ca = join(dir, "localhost-cert.pem");
@@ -53,7 +56,8 @@ describe("docs/quickstart-transfers.md after docs/quickstart-vaults.md, executed
     const destination = newSignerKey().address;
     const env = {
       QC: `https://127.0.0.1:${server.httpsPort}`,
-      QC_TOKEN: `${tenant.keyId}:${tenant.secret}`,
+      QC_TOKEN: `${integration.keyId}:${integration.secret}`,
+      QC_SIGNER_TOKEN: `${signerKey.keyId}:${signerKey.secret}`,
       QC_SANDBOX_RPC: devnet().url,
       QC_CA: ca,
       QC_SIGNER_HOME: join(dir, "signer"),
@@ -106,7 +110,7 @@ describe("docs/quickstart-transfers.md after docs/quickstart-vaults.md, executed
     ]) {
       expect(out).toMatch(new RegExp(`${from!.replace(/[()]/g, "\\$&")}\\s+-> ${to}\\s`));
     }
-    expect(out).toMatch(new RegExp(`PENDING_SIGNATURE -> SIGNED +api_key ${tenant.keyId}`)); // the key the signer logged in with
+    expect(out).toMatch(new RegExp(`PENDING_SIGNATURE -> SIGNED +api_key ${signerKey.keyId}`)); // the key the signer logged in with
     expect(out).toMatch(/SUBMITTED +-> PENDING_SIGNATURE system transfers\.check/);
     expect(out).toContain(`source:      ${Q} -> ${Q - AMOUNT - fee} Qwei (amount ${AMOUNT} + fee ${fee})`);
     expect(out).toContain(`destination: 0 -> ${AMOUNT} Qwei`);
@@ -116,7 +120,7 @@ describe("docs/quickstart-transfers.md after docs/quickstart-vaults.md, executed
 
     // No secret in anything printed: the passphrase, the API secret, the keys' seeds and secret keys.
     const keystore = await openKeystore(join(env.QC_SIGNER_HOME, "keystore.json"), PASSPHRASE);
-    const secrets = [PASSPHRASE, tenant.secret];
+    const secrets = [PASSPHRASE, tenant.secret, integration.secret, signerKey.secret];
     try {
       expect(keystore.keys.length).toBeGreaterThan(0);
       for (const key of keystore.keys) {

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createTenantFixture } from "@qc/core/testing";
+import { createKeyFixture, createTenantFixture } from "@qc/core/testing";
 import { eq, schema } from "@qc/db";
 import { useTestDatabase } from "@qc/db/testing";
 import { useDevnet } from "@qc/devnet/testing";
@@ -23,13 +23,17 @@ describe("docs/quickstart-vaults.md, executed", () => {
     const blocks = docBlocks("quickstart-vaults.md");
     expect(blocks.length).toBeGreaterThanOrEqual(5);
     const tenant = await createTenantFixture({ db: t.db, pepper: TEST_PEPPER });
+    // Two keys, as the walk-through asks: the integration's (write) and the signer's (signer only).
+    const integration = await createKeyFixture({ db: t.db, pepper: TEST_PEPPER }, tenant, ["write"]);
+    const signerKey = await createKeyFixture({ db: t.db, pepper: TEST_PEPPER }, tenant, ["signer"]);
     const dir = mkdtempSync(join(tmpdir(), "qc-quickstart-"));
     // The test server's own self-signed certificate stands in for .data/tls/localhost-cert.pem.
     const ca = join(dir, "localhost-cert.pem");
     writeFileSync(ca, server.tls.cert);
     const env = {
       QC: `https://127.0.0.1:${server.httpsPort}`,
-      QC_TOKEN: `${tenant.keyId}:${tenant.secret}`,
+      QC_TOKEN: `${integration.keyId}:${integration.secret}`,
+      QC_SIGNER_TOKEN: `${signerKey.keyId}:${signerKey.secret}`,
       QC_SANDBOX_RPC: devnet().url,
       QC_CA: ca,
       QC_SIGNER_HOME: join(dir, "signer"),

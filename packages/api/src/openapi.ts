@@ -197,7 +197,7 @@ Authenticated requests draw on a per-tenant token bucket; answers carry \`RateLi
 
 ## Idempotency
 
-A POST that lists the \`X-Idempotency-Key\` header (1–255 characters, kept 24 hours per tenant) executes once per key: the same key with the same body replays the first answer, same status and body, with \`Idempotent-Replayed: true\`; the same key with another body is 422 \`IDEMPOTENCY_KEY_MISMATCH\`; while the first request still runs, 409 \`IDEMPOTENCY_KEY_IN_USE\`. A request refused before it executes (authentication, validation, rate limit) stores nothing, so it can be fixed and retried with the same key.
+A POST that lists the \`X-Idempotency-Key\` header (1–255 characters, kept 24 hours per tenant) executes once per key: the same key with the same body replays the first answer, same status and body, with \`Idempotent-Replayed: true\`; the same key with another body is 422 \`IDEMPOTENCY_KEY_MISMATCH\`; while the first request still runs, 409 \`IDEMPOTENCY_KEY_IN_USE\`. A request refused before it executes (authentication, validation, rate limit) stores nothing, so it can be fixed and retried with the same key. An answer that holds a secret shown once (a rotated API key's, a webhook's) is never stored: its replay is 409 \`CONFLICT\` saying the secret was shown once.
 
 ## Request guards
 
