@@ -98,6 +98,13 @@ describe("the dashboard in a real browser", () => {
     await go("/api-keys");
     await page.getByText("No API keys yet.").waitFor();
     await field("Label").fill("signer");
+    // No scope ticked is not a silent full-access key: the form says so and will not submit.
+    const scope = (name: string) => page.getByRole("checkbox", { name: new RegExp(`^${name}`) });
+    await scope("write:").uncheck();
+    await expect.poll(() => page.getByRole("alert").allTextContents()).toContain("Tick at least one scope, or Full access.");
+    expect(await button("Create API key").isDisabled()).toBe(true);
+    // The signer's key: the signer scope only (an integration's write key cannot enroll).
+    await scope("signer:").check();
     await button("Create API key").click();
     const secret = (await page.getByTestId("secret-value").textContent())!.trim();
     expect(secret).toMatch(/^qc_[0-9a-f]{32}:[0-9a-f]{64}$/);

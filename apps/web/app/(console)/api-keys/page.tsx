@@ -12,10 +12,15 @@ import { Empty, ErrorNotice, Loading } from "../../_components/states";
 import { StatusBadge } from "../../_components/status-badge";
 import { Time } from "../../_components/time";
 
+/** The access a new key gets: chosen scopes, or every scope, which has to be ticked on purpose (review L13). */
+type Access = Scope | "full";
+const FULL_ACCESS_LABEL = "Full access: every scope, the signer's included";
+
 const SCOPE_LABELS: Record<Scope, string> = {
-  read: "read: every GET",
-  write: "write: also create and change vaults, wallets and transactions; the signer needs this",
+  read: "read: every GET except keys, webhooks, policies and settings",
+  write: "write: also create and change vaults, wallets and transactions (an integration)",
   admin: "admin: also keys, webhooks, policies and settings",
+  signer: "signer: for your signer only: enroll keys, register wallets, sign and reject (includes read; write and admin do not include it)",
 };
 
 export default function ApiKeysPage() {
@@ -26,7 +31,16 @@ export default function ApiKeysPage() {
   const [shown, setShown] = useState<{ title: string; keyId: string; secret: string } | null>(null);
 
   const [label, setLabel] = useState("");
-  const [scopes, setScopes] = useState<Scope[]>(["write"]);
+  const [access, setAccess] = useState<Access[]>(["write"]);
+  const full = access.includes("full");
+  const scopes = access.filter((a): a is Scope => a !== "full");
+  // Ticking full access clears the scopes, and ticking a scope clears full access: the form
+  // never sends both, and never sends nothing (which the API reads as full access).
+  const chooseAccess = (next: Access[]) => {
+    const added = next.find((a) => !access.includes(a));
+    setAccess(added === "full" ? ["full"] : next.filter((a) => a !== "full"));
+  };
+  const nothingChosen = access.length === 0;
   const [expiresAt, setExpiresAt] = useState("");
   const create = useMutation(
     trpc.credentials.create.mutationOptions({
@@ -41,9 +55,11 @@ export default function ApiKeysPage() {
 
   function submit(event: FormEvent) {
     event.preventDefault();
+    if (nothingChosen) return;
     create.mutate({
       label,
-      ...(scopes.length > 0 ? { scopes } : {}),
+      // Full access is the API's "no scopes" (CONTRACT §3), sent only when ticked.
+      ...(full ? {} : { scopes }),
       ...(expiresAt ? { expiresAt: new Date(expiresAt).toISOString() } : {}),
     });
   }
@@ -95,17 +111,17 @@ export default function ApiKeysPage() {
         <h2 id="create-key-heading">Create an API key</h2>
         <form onSubmit={submit} noValidate>
           <TextField label="Label" value={label} onChange={(e) => setLabel(e.target.value)} required maxLength={100} error={failure.field("label")} hint="What uses it, e.g. signer or ledger sync." />
-          <CheckboxGroup
+          <CheckboxGroup<Access>
             legend="Scopes"
-            options={SCOPES.map((s) => ({ value: s, label: SCOPE_LABELS[s] }))}
-            value={scopes}
-            onChange={setScopes}
-            error={failure.field("scopes")}
-            hint="Each scope includes the ones before it. None ticked: full access."
+            options={[...SCOPES.map((s) => ({ value: s, label: SCOPE_LABELS[s] })), { value: "full", label: FULL_ACCESS_LABEL }]}
+            value={access}
+            onChange={chooseAccess}
+            error={failure.field("scopes") ?? (nothingChosen ? "Tick at least one scope, or Full access." : undefined)}
+            hint="read, write and admin each include the ones before them. Give your signer its own key with only signer: an integration key cannot then plant keys or register addresses."
           />
           <TextField label="Expires at" type="datetime-local" value={expiresAt} onChange={(e) => setExpiresAt(e.target.value)} error={failure.field("expiresAt")} hint="Optional; in your local time." />
           <FormError message={failure.form} />
-          <button type="submit" disabled={create.isPending}>
+          <button type="submit" disabled={create.isPending || nothingChosen}>
             Create API key
           </button>
         </form>
