@@ -78,7 +78,7 @@ describe("credentials, scopes, allowlist, lockout, rate limits, audit", () => {
     const session = await createSessionFixture(deps(), a);
     const viaKey = await call(server, "/api/trpc/credentials.create", { method: "POST", headers: { authorization: a.authorization, "content-type": "application/json" }, body: JSON.stringify({ json: { label: "nope" } }) });
     expect(viaKey.status).toBe(403);
-    const created = await call(server, "/api/trpc/credentials.create", { method: "POST", headers: { cookie: `__Host-qc_session=${session.token}`, "content-type": "application/json" }, body: JSON.stringify({ json: { label: "ci", scopes: ["read"] } }) });
+    const created = await call(server, "/api/trpc/credentials.create", { method: "POST", headers: { cookie: `__Host-qc_session=${session.token}`, "sec-fetch-site": "same-origin", "content-type": "application/json" }, body: JSON.stringify({ json: { label: "ci", scopes: ["read"] } }) });
     expect(created.status).toBe(200);
     const key = created.json().result.data.json;
     expect(key).toMatchObject({ label: "ci", scopes: ["read"], status: "ACTIVE" });

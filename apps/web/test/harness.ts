@@ -38,6 +38,8 @@ export async function startTestServer(options: {
   /** Overrides of the test configuration (SMTP, KYC, RPC URLs). */
   config?: Partial<AppConfig>;
   rateLimits?: Parameters<typeof createAppDeps>[0]["rateLimits"];
+  /** PUBLIC_URL as the web process gets it (redirect target, allowed Origin); unset by default. */
+  publicUrl?: string;
 }): Promise<TestServer> {
   const tls = await loadTlsMaterial({ dataDir: tlsDir() });
   const databaseUrl = options.databaseUrl ?? options.database.url;
@@ -65,6 +67,7 @@ export async function startTestServer(options: {
     trustProxyHops: options.trustProxyHops ?? 0,
     trustedProxies: options.trustedProxies,
     readinessProbes: options.readinessProbes,
+    publicUrl: options.publicUrl,
   });
   return {
     ...server,

@@ -34,7 +34,7 @@ describe("/healthz and /readyz", () => {
     try {
       const ready = await call(server, "/readyz");
       expect(ready.status).toBe(503);
-      expect(ready.json()).toMatchObject({ status: "not_ready", checks: { database: { status: "ok" }, migrations: { status: "fail", applied: 0 } } });
+      expect(ready.json()).toMatchObject({ status: "not_ready", checks: { database: { status: "ok" }, migrations: { status: "fail", error: "migrations pending", applied: 0 } } });
     } finally {
       await server.close();
       await database.close();
@@ -56,6 +56,28 @@ describe("/healthz and /readyz", () => {
     } finally {
       await server.close();
       await devnet.close();
+    }
+  });
+
+  it("/readyz names a generic reason for a failing check, never the driver's or a probe's message", async () => {
+    // A migrations table the status query cannot read: PostgreSQL's message names the column.
+    const empty = await createEmptyDatabase();
+    const database = createDatabase({ url: empty.url });
+    await database.query("create schema drizzle; create table drizzle.__drizzle_migrations (id serial primary key)");
+    const server = await startTestServer({
+      database,
+      databaseUrl: empty.url,
+      readinessProbes: [async () => Promise.reject(new Error("password authentication failed for user \"qc_admin\" at db.internal:5432"))],
+    });
+    try {
+      const ready = await call(server, "/readyz");
+      expect(ready.status).toBe(503);
+      expect(ready.json().checks).toMatchObject({ database: { status: "ok" }, migrations: { status: "fail", error: "unavailable" }, probe: { status: "fail", error: "unavailable" } });
+      expect(ready.text).not.toMatch(/created_at|column|qc_admin|db\.internal|password/);
+    } finally {
+      await server.close();
+      await database.close();
+      await empty.drop();
     }
   });
 

@@ -87,7 +87,8 @@ describe("identity end to end", () => {
     expect(login.headers["set-cookie"]).toEqual([`__Host-qc_session=${session.token}; HttpOnly; Secure; SameSite=Strict; Path=/; Max-Age=43200`]);
     const [sessionRow] = await t.db.select().from(schema.sessions).where(eq(schema.sessions.userId, created.userId));
     expect(sessionRow!.tokenHash).not.toBe(session.token);
-    const cookie = { ...ip, cookie: `__Host-qc_session=${session.token}` };
+    // As the dashboard's own pages send it: a cookie-authenticated change must be same-origin.
+    const cookie = { ...ip, cookie: `__Host-qc_session=${session.token}`, "sec-fetch-site": "same-origin" };
 
     // API keys are created in the dashboard: tRPC over HTTP with the session cookie.
     const createdKey = await trpcMutation(server, "credentials.create", { label: "integration" }, cookie);

@@ -159,7 +159,7 @@ export function malformedRequest(seed: number, index: number): MalformedRequest 
   const kind = pick(random, ["hostile-target", "hostile-target", "request-line", "header-flood", "duplicate-headers", "control-bytes", "byte-mutation", "byte-mutation", "truncated", "body-framing"]);
   let text: string | undefined;
   let bytes: Buffer | undefined;
-  let mustRefuse = true;
+  let mustRefuse: boolean;
   switch (kind) {
     case "hostile-target": {
       const method = pick(random, ["GET", "GET", "POST", "HEAD", "DELETE"]);
