@@ -96,6 +96,8 @@ export async function startPipelineStack(params: StartStackParameters): Promise<
       LOG_LEVEL: "warn",
       NODE_ENV: "production",
       KYC_WEBHOOK_SECRET: "bench-kyc-secret-0123456789abcdef",
+      // Production's daemon needs a mail server; the benchmark sends no email, so none listens here.
+      SMTP_URL: "smtp://127.0.0.1:9",
       WEBHOOK_SECRET_KEY: randomBytes(32).toString("hex"),
     };
     const [httpsPort, httpPort] = await Promise.all([freePort(), freePort()]);

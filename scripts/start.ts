@@ -22,6 +22,11 @@ const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, NEXT_TELEMET
 env.HTTPS_PORT ??= "8443";
 env.HTTP_PORT ??= "8080";
 env.PUBLIC_URL ??= `https://localhost:${env.HTTPS_PORT}`;
+// `./qc start` and `./qc dev` are the development stack, so they opt in to the development
+// conveniences (dev mailbox, sandbox KYC, generated secrets: packages/core/src/env.ts) that a
+// bare `node apps/web/server.ts` never gets. The caller's own QC_DEV_MODE, or NODE_ENV=production,
+// wins: then the web and daemon demand production's secrets like any deployment.
+env.QC_DEV_MODE ??= env.NODE_ENV === "production" ? "false" : "true";
 
 const children: ChildProcess[] = [];
 let embedded: EmbeddedPostgresHandle | undefined;
@@ -145,6 +150,7 @@ async function dashboardMode(): Promise<NodeJS.ProcessEnv> {
 }
 
 try {
+  say(/^(true|1)$/.test(env.QC_DEV_MODE ?? "") ? "development mode (QC_DEV_MODE=true): dev mailbox, sandbox KYC, generated secrets" : "production mode (QC_DEV_MODE is not true): production's secrets are required");
   env.DATABASE_URL = await ensureDatabase();
   await runMigrations(env.DATABASE_URL);
   say("migrations applied");

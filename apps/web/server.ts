@@ -5,7 +5,7 @@
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { appRouter, createAppDeps } from "@qc/api";
-import { createLogger, DEFAULT_RATE_LIMITS, serviceConfigFromEnv } from "@qc/core";
+import { createLogger, DEFAULT_RATE_LIMITS, developmentMode, serviceConfigFromEnv } from "@qc/core";
 import { createDatabase, runMigrations } from "@qc/db";
 import { readWebEnv } from "./src/env";
 import { startWebServer } from "./src/server";
@@ -27,7 +27,9 @@ if (!env.DATABASE_URL) {
 
 await runMigrations(env.DATABASE_URL);
 const database = createDatabase({ url: env.DATABASE_URL, applicationName: "qc-web" });
-const production = env.NODE_ENV === "production";
+// The one switch (packages/core/src/env.ts): without QC_DEV_MODE=true this is production.
+const production = !developmentMode(env);
+if (!production) log.warn("development mode (QC_DEV_MODE=true): dev mailbox, sandbox KYC and generated secrets are on; never expose this instance");
 const deps = await createAppDeps({
   database,
   databaseUrl: env.DATABASE_URL,
@@ -55,7 +57,7 @@ try {
 }
 
 let pages: PageHandler | undefined;
-const pagesDevelopment = env.WEB_DASHBOARD && (env.WEB_DASHBOARD_DEV ?? env.NODE_ENV !== "production");
+const pagesDevelopment = env.WEB_DASHBOARD && (env.WEB_DASHBOARD_DEV ?? !production);
 if (env.WEB_DASHBOARD) {
   const { default: next } = await import("next");
   const app = next({ dev: pagesDevelopment, dir: dirname(fileURLToPath(import.meta.url)) });

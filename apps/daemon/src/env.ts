@@ -1,4 +1,4 @@
-import { parseEnv, serviceEnvSchema } from "@qc/core";
+import { parseEnv, productionRules, serviceEnvSchema } from "@qc/core";
 import { z } from "zod";
 import { CRASH_POINTS } from "./crash-points";
 
@@ -11,13 +11,13 @@ const schema = serviceEnvSchema.extend({
   npm_package_version: z.string().default("0.0.0"),
   /**
    * Recovery tests only: the daemon SIGKILLs itself at this point (see crash-points.ts), e.g.
-   * `transfers.broadcast:sent`. Refused in production.
+   * `transfers.broadcast:sent`. Refused in production (without QC_DEV_MODE=true).
    */
   DAEMON_CRASH_AFTER: z.enum(CRASH_POINTS).optional(),
-}).refine((env) => !(env.NODE_ENV === "production" && env.DAEMON_CRASH_AFTER), {
-  path: ["DAEMON_CRASH_AFTER"],
-  message: "DAEMON_CRASH_AFTER is a test hook and is refused in production",
-});
+}).superRefine(
+  // The daemon sends the emails, so production needs SMTP_URL here (the outbox is development only).
+  productionRules({ required: ["SMTP_URL"], developmentOnly: { DAEMON_CRASH_AFTER: "DAEMON_CRASH_AFTER is a test hook" } }),
+);
 
 export type DaemonEnv = z.infer<typeof schema>;
 

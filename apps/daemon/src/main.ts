@@ -1,4 +1,4 @@
-import { createLogger, serviceConfigFromEnv } from "@qc/core";
+import { createLogger, developmentMode, serviceConfigFromEnv } from "@qc/core";
 import { runMigrations } from "@qc/db";
 import { armCrashPoint } from "./crash-points";
 import { startDaemon } from "./daemon";
@@ -8,6 +8,7 @@ const env = readDaemonEnv();
 const log = createLogger("daemon", env.LOG_LEVEL);
 await runMigrations(env.DATABASE_URL);
 const config = serviceConfigFromEnv(env);
+if (developmentMode(env)) log.warn("development mode (QC_DEV_MODE=true): the dev outbox, sandbox KYC and generated secrets are on; never run it on production data");
 if (env.DAEMON_CRASH_AFTER) {
   log.warn({ crashAfter: env.DAEMON_CRASH_AFTER }, "DAEMON_CRASH_AFTER is set: this daemon will kill itself at that point (recovery tests only)");
   armCrashPoint(env.DAEMON_CRASH_AFTER);
@@ -40,4 +41,3 @@ for (const signal of ["SIGTERM", "SIGINT"] as const) {
   });
 }
 await started;
-if (config.production && !config.smtpUrl) log.error("SMTP_URL is not set: emails stay queued (and retried) until it is");

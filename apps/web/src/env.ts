@@ -1,5 +1,5 @@
 // The subpath keeps this file free of @qc/db: dashboard pages import it and Next bundles them.
-import { parseEnv, serviceEnvSchema } from "@qc/core/env";
+import { parseEnv, productionRules, serviceEnvSchema } from "@qc/core/env";
 
 export { rpcUrlsFromEnv } from "@qc/core/env";
 import { z } from "zod";
@@ -36,8 +36,9 @@ const schema = serviceEnvSchema.extend({
   /** Serve the dashboard pages through Next (off for API-only instances). */
   WEB_DASHBOARD: flag("true"),
   /**
-   * Next's development server (hot reload) instead of the production build. Unset: development
-   * server unless NODE_ENV=production; `./qc start` sets false (it builds once), `./qc dev` true.
+   * Next's development server (hot reload) instead of the production build. Unset: the
+   * development server in development mode (QC_DEV_MODE=true), else the build; `./qc start` sets
+   * false (it builds once), `./qc dev` true. Refused in production.
    */
   WEB_DASHBOARD_DEV: z
     .enum(["true", "false", "1", "0"])
@@ -55,7 +56,7 @@ const schema = serviceEnvSchema.extend({
   RATE_LIMIT_BURST: z.coerce.number().int().min(0).default(100),
   SIGNUP_LIMIT_PER_HOUR: z.coerce.number().int().min(1).default(30),
   SIGNUP_LOCKOUT_SECONDS: z.coerce.number().int().min(1).default(600),
-});
+}).superRefine(productionRules({ required: ["API_KEY_PEPPER", "TLS_CERT_FILE", "TLS_KEY_FILE"], developmentOnly: { WEB_DASHBOARD_DEV: "WEB_DASHBOARD_DEV=true runs Next's development server" } }));
 
 export type WebEnv = z.infer<typeof schema>;
 

@@ -20,7 +20,7 @@ export async function loadTlsMaterial(options: { certFile?: string; keyFile?: st
   }
   if (options.certFile || options.keyFile) throw new Error("TLS_CERT_FILE and TLS_KEY_FILE must be set together");
   if (options.production) {
-    throw new Error("TLS_CERT_FILE and TLS_KEY_FILE are required in production (NODE_ENV=production); the self-signed fallback is for development only");
+    throw new Error("TLS_CERT_FILE and TLS_KEY_FILE are required in production (without QC_DEV_MODE=true); the self-signed fallback is for development mode only");
   }
   const dir = join(options.dataDir, "tls");
   const certPath = join(dir, "localhost-cert.pem");

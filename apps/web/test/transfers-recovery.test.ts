@@ -41,6 +41,8 @@ describe("crash recovery: the daemon SIGKILLed right after eth_sendRawTransactio
       env: {
         ...process.env,
         NODE_ENV: "test",
+        // The crash hook is a development-mode setting (and the daemon then needs no secrets).
+        QC_DEV_MODE: "true",
         DATABASE_URL: t.url,
         QUANTUM_SANDBOX_RPC_URL: devnet().url,
         DATA_DIR: dataDir,
@@ -62,7 +64,8 @@ describe("crash recovery: the daemon SIGKILLed right after eth_sendRawTransactio
     Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms))]);
 
   it("refuses the crash hook in production", async () => {
-    const refused = startDaemonProcess({ NODE_ENV: "production", DAEMON_CRASH_AFTER: "transfers.broadcast:sent" });
+    // Production is the absence of the opt-in, whatever NODE_ENV says (here still "test").
+    const refused = startDaemonProcess({ QC_DEV_MODE: "false", DAEMON_CRASH_AFTER: "transfers.broadcast:sent" });
     const exit = await within(refused.exited, 60_000, "daemon exit");
     expect(exit.code).not.toBe(0);
     expect(refused.output()).toContain("DAEMON_CRASH_AFTER is a test hook and is refused in production");

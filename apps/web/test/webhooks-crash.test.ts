@@ -47,6 +47,8 @@ describe("webhook delivery survives the daemon being killed mid-delivery", () =>
         DAEMON_INSTANCE_ID: instanceId,
         DATA_DIR: work,
         LOG_LEVEL: "warn",
+        // Private webhook URLs (the receiver is on loopback) are a development-mode setting.
+        QC_DEV_MODE: "true",
         WEBHOOK_ALLOW_PRIVATE_URLS: "true",
         WEBHOOK_SECRET_KEY: secretKey.toString("hex"),
         WEBHOOK_DELIVERY_TIMEOUT_MS: "2000",

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { parseEnv, serviceConfigFromEnv, serviceEnvSchema } from "./env";
 
-const readEnv = (vars: Record<string, string>) => parseEnv(serviceEnvSchema, { NODE_ENV: "test", ...vars } as NodeJS.ProcessEnv);
+// Development mode: these tests read the screening variables, not production's secrets.
+const readEnv = (vars: Record<string, string>) => parseEnv(serviceEnvSchema, { NODE_ENV: "test", QC_DEV_MODE: "true", ...vars } as NodeJS.ProcessEnv);
 
 describe("service configuration: SCREENING_DENYLIST", () => {
   it("canonicalises every entry: any case, with or without 0x, a valid EIP-55 checksum", () => {

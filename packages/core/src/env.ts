@@ -21,7 +21,17 @@ const list = z
  * variables; nothing else in the workspace reads process.env.
  */
 export const serviceEnvSchema = z.object({
-  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  /**
+   * The development conveniences, switched on only by this explicit opt-in (`./qc start` and
+   * `./qc dev` set it): the public dev mailbox, the sandbox KYC provider that approves every
+   * case, the published development KYC secret, peppers and keys generated under DATA_DIR,
+   * WEBHOOK_ALLOW_PRIVATE_URLS and the test hooks. Unset, the process is production whatever
+   * NODE_ENV says, and refuses to start without the secrets production needs: a deployment that
+   * forgot one variable fails closed instead of serving the dev mailbox to the internet.
+   */
+  QC_DEV_MODE: flag("false"),
+  /** Node's and Next's own switch (bundles, React); it never turns the development conveniences on. */
+  NODE_ENV: z.enum(["development", "production", "test"]).optional(),
   LOG_LEVEL: z.string().default("info"),
   DATA_DIR: z.string().default(".data"),
   PUBLIC_URL: z.string().url().optional(),
@@ -41,12 +51,12 @@ export const serviceEnvSchema = z.object({
   SCREENING_DENYLIST: list.transform((entries, ctx) => parseDenylistEntries(entries, ctx)),
   /** An HTTP screening provider (CONTRACT §6); unset: the built-in denylist. */
   SCREENING_PROVIDER_URL: z.string().url().optional(),
-  /** Allow http and loopback webhook URLs (development and tests only). */
+  /** Allow http and loopback webhook URLs (development mode only; refused at boot in production). */
   WEBHOOK_ALLOW_PRIVATE_URLS: flag("false"),
   /**
    * 32 bytes (64 hex digits or base64) sealing webhook secrets at rest; after a key change,
    * `new,old`: the first seals, the others only open. Required in production; generated under
-   * DATA_DIR/secrets otherwise.
+   * DATA_DIR/secrets in development mode.
    */
   WEBHOOK_SECRET_KEY: z.string().optional(),
   /** One delivery attempt's time limit (CONTRACT §7: 15 s); shorter only for tests. */
@@ -98,7 +108,7 @@ export function rpcUrlsFromEnv(env: Pick<ServiceEnv, "QUANTUM_SANDBOX_RPC_URL" |
  * process derives from its own port when PUBLIC_URL is unset.
  */
 export function serviceConfigFromEnv(env: ServiceEnv, options: { fallbackPublicUrl?: string } = {}): ServiceConfig {
-  const production = env.NODE_ENV === "production";
+  const production = !developmentMode(env);
   const transfers = defaultTransferConfig();
   return {
     publicUrl: env.PUBLIC_URL ?? options.fallbackPublicUrl ?? "https://localhost:8443",
@@ -191,11 +201,60 @@ function missing(name: string): never {
   throw new Error(`invalid configuration: ${name} is required in production`);
 }
 
+/** The one derived flag: development conveniences only with QC_DEV_MODE=true; everything else is production. */
+export function developmentMode(env: Pick<ServiceEnv, "QC_DEV_MODE">): boolean {
+  return env.QC_DEV_MODE;
+}
+
+/** The variables every process that runs the services needs in production (README, configuration). */
+export const PRODUCTION_SERVICE_SECRETS = ["KYC_WEBHOOK_SECRET", "WEBHOOK_SECRET_KEY"] as const;
+
+/** The settings only development may use, with why each is refused in production. */
+const SERVICE_DEVELOPMENT_ONLY = {
+  WEBHOOK_ALLOW_PRIVATE_URLS: "WEBHOOK_ALLOW_PRIVATE_URLS=true lets webhooks reach http and private-network addresses (request forgery)",
+} as const;
+
+export interface ProductionRules {
+  /** This process's variables that production cannot run without, besides PRODUCTION_SERVICE_SECRETS. */
+  required: readonly string[];
+  /** This process's development-only settings, refused in production when set (truthy), each with what it does. */
+  developmentOnly?: Record<string, string>;
+}
+
+/**
+ * The refinement every app's env schema ends with (after its `.extend`): outside development
+ * mode, each required secret must be configured (one error naming every missing variable, so an
+ * operator fixes them in one go) and no development-only setting may be on; QC_DEV_MODE=true
+ * next to NODE_ENV=production is a contradiction, refused rather than guessed.
+ */
+export function productionRules(rules: ProductionRules) {
+  return (env: ServiceEnv, ctx: z.RefinementCtx) => {
+    if (developmentMode(env)) {
+      if (env.NODE_ENV === "production") ctx.addIssue({ code: "custom", path: ["QC_DEV_MODE"], message: "QC_DEV_MODE=true contradicts NODE_ENV=production; unset one of them" });
+      return;
+    }
+    const values = env as Record<string, unknown>;
+    const absent = [...PRODUCTION_SERVICE_SECRETS, ...rules.required].filter((name) => values[name] === undefined || values[name] === "");
+    if (absent.length > 0) {
+      ctx.addIssue({
+        code: "custom",
+        path: [],
+        message: `production mode (QC_DEV_MODE is not true) needs ${absent.join(", ")}; set ${absent.length === 1 ? "it" : "them"}, or set QC_DEV_MODE=true on a development machine (./qc start and ./qc dev do)`,
+      });
+    }
+    const developmentOnly: Record<string, string> = { ...SERVICE_DEVELOPMENT_ONLY, ...rules.developmentOnly };
+    for (const [name, why] of Object.entries(developmentOnly)) {
+      if (values[name]) ctx.addIssue({ code: "custom", path: [], message: `${why} and is refused in production (QC_DEV_MODE is not true)` });
+    }
+  };
+}
+
 /** Parses `source` against `schema`, naming every bad variable; the process stops at boot on error. */
 export function parseEnv<S extends z.ZodType>(schema: S, source: NodeJS.ProcessEnv = process.env): z.infer<S> {
   const parsed = schema.safeParse(source);
   if (!parsed.success) {
-    throw new Error(`invalid configuration: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+    const issues = parsed.error.issues.map((i) => (i.path.length > 0 ? `${i.path.join(".")}: ${i.message}` : i.message));
+    throw new Error(`invalid configuration: ${issues.join("; ")}`);
   }
   return parsed.data;
 }

@@ -381,11 +381,13 @@ export interface ServiceEnvironmentOptions {
 }
 
 /**
- * The environment a scenario's web and daemon processes share: the devnet, the test pepper, the
- * webhook key, private webhook URLs allowed, the receiver's certificate trusted.
+ * The environment a scenario's web and daemon processes share: development mode (for private
+ * webhook URLs and the sandbox KYC), the devnet, the test pepper, the webhook key, private webhook
+ * URLs allowed, the receiver's certificate trusted.
  */
 export function serviceEnvironment(options: ServiceEnvironmentOptions): Record<string, string> {
   return {
+    QC_DEV_MODE: "true",
     DATA_DIR: options.dataDir,
     LOG_LEVEL: process.env.CHAOS_LOG_LEVEL ?? options.logLevel,
     QUANTUM_SANDBOX_RPC_URL: options.devnetUrl,

@@ -36,6 +36,8 @@ export async function startStack(databaseUrl: string): Promise<Stack> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: "development",
+    // As `./qc start`: the development conveniences (dev mailbox, sandbox KYC) the browser tests use.
+    QC_DEV_MODE: "true",
     DATABASE_URL: databaseUrl,
     DATA_DIR: dataDir,
     // Dual-stack: "localhost" may resolve to ::1 first, for Chromium and Node alike.
