@@ -43,7 +43,8 @@ describe("cookie-authenticated state changes need this site's Origin", () => {
   it("refuses a body-less REST POST (archive) from another site, and archives nothing", async () => {
     const id = await createVault();
     const before = await vaultStatus(id);
-    for (const headers of [{}, { origin: "https://evil.example" }, { origin: "https://sub.custody.example:8443" }, { "sec-fetch-site": "same-site", origin: PUBLIC_URL }, { "sec-fetch-site": "cross-site" }, { origin: "null" }]) {
+    const attempts: Record<string, string>[] = [{}, { origin: "https://evil.example" }, { origin: "https://sub.custody.example:8443" }, { "sec-fetch-site": "same-site", origin: PUBLIC_URL }, { "sec-fetch-site": "cross-site" }, { origin: "null" }];
+    for (const headers of attempts) {
       expectCrossSiteRefusal(await call(server, `/v1/vault/accounts/${id}/archive`, { method: "POST", headers: { cookie, ...headers } }));
     }
     expect(await vaultStatus(id)).toEqual(before);

@@ -20,7 +20,7 @@ export interface WebProcess {
   close(): Promise<void>;
 }
 
-export async function startWebProcess(databaseUrl: string, extraEnv: NodeJS.ProcessEnv = {}): Promise<WebProcess> {
+export async function startWebProcess(databaseUrl: string, extraEnv: Record<string, string> = {}): Promise<WebProcess> {
   const [httpsPort, httpPort] = [await freePort(), await freePort()];
   const dataDir = mkdtempSync(join(tmpdir(), "qc-web-process-"));
   const env: NodeJS.ProcessEnv = {
