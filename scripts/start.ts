@@ -37,7 +37,19 @@ function say(line: string) {
   process.stdout.write(`[start] ${line}\n`);
 }
 
+/**
+ * A piece that crashes after it started is restarted (web and daemon keep no state a restart
+ * loses), so one bad request that slips past every guard costs a restart, not the stack. One
+ * that dies within its first 15 s failed to start (bad configuration): restarting would only
+ * repeat it, so the stack stops, as it does after 5 crashes within 10 minutes.
+ */
+const STARTUP_MS = 15_000;
+const CRASH_WINDOW_MS = 10 * 60_000;
+const MAX_CRASHES = 5;
+const crashes = new Map<string, number[]>();
+
 function run(name: string, args: string[], extraEnv: NodeJS.ProcessEnv = {}): ChildProcess {
+  const startedAt = Date.now();
   const child = spawn(process.execPath, ["--import", "tsx", ...args], { cwd: root, env: { ...env, ...extraEnv }, stdio: ["ignore", "pipe", "pipe"] });
   const prefix = (stream: NodeJS.ReadableStream, out: NodeJS.WriteStream) => {
     let buffer = "";
@@ -51,10 +63,22 @@ function run(name: string, args: string[], extraEnv: NodeJS.ProcessEnv = {}): Ch
   prefix(child.stdout!, process.stdout);
   prefix(child.stderr!, process.stderr);
   child.on("exit", (code, signal) => {
-    if (!stopping) {
-      say(`${name} exited (${signal ?? code}); stopping the stack`);
-      void stop(1);
+    if (stopping) return;
+    const now = Date.now();
+    const recent = [...(crashes.get(name) ?? []).filter((at) => now - at < CRASH_WINDOW_MS), now];
+    crashes.set(name, recent);
+    if (now - startedAt < STARTUP_MS || recent.length > MAX_CRASHES) {
+      const why = now - startedAt < STARTUP_MS ? "during start-up" : `${recent.length} times within 10 minutes`;
+      say(`${name} exited (${signal ?? code}) ${why}; stopping the stack`);
+      return void stop(1);
     }
+    const delay = 1_000 * recent.length;
+    say(`${name} exited (${signal ?? code}); restarting it in ${delay / 1000} s (crash ${recent.length} of ${MAX_CRASHES} allowed within 10 minutes)`);
+    setTimeout(() => {
+      if (stopping) return;
+      children.splice(children.indexOf(child), 1);
+      run(name, args, extraEnv);
+    }, delay);
   });
   children.push(child);
   return child;
