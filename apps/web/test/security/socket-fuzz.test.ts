@@ -69,7 +69,7 @@ async function fuzz(target: { port: number; ca?: string }, transport: "tls" | "p
 }
 
 async function healthz(web: WebProcess): Promise<number> {
-  const { bytes } = await rawExchange({ port: web.httpsPort, tls: { ca: web.cert } }, [Buffer.from("GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")], 10_000);
+  const { bytes } = await rawExchange({ port: web.httpsPort, tls: { ca: web.cert } }, [Buffer.from("GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")], 10_000, { halfClose: false });
   return parseFirstResponse(bytes).status;
 }
 

@@ -88,8 +88,15 @@ export interface RawExchange {
 /**
  * Sends raw bytes (in pieces, a few ms apart), half-closes, and collects every byte until the
  * server closes. A server that neither answers nor closes within `timeoutMs` is a hang.
+ * Node aborts a request still in progress when its client half-closes (no answer, a close):
+ * `halfClose: false` keeps the connection open for a request that must be answered.
  */
-export function rawExchange(target: { port: number; tls?: SecureContextOptions & { rejectUnauthorized?: boolean; session?: Buffer; onSession?: (s: Buffer) => void } }, chunks: Buffer[], timeoutMs: number): Promise<RawExchange> {
+export function rawExchange(
+  target: { port: number; tls?: SecureContextOptions & { rejectUnauthorized?: boolean; session?: Buffer; onSession?: (s: Buffer) => void } },
+  chunks: Buffer[],
+  timeoutMs: number,
+  options: { halfClose?: boolean } = {},
+): Promise<RawExchange> {
   return new Promise((resolve) => {
     const received: Buffer[] = [];
     let settled = false;
@@ -106,7 +113,7 @@ export function rawExchange(target: { port: number; tls?: SecureContextOptions &
         socket.write(chunk);
         if (i < chunks.length - 1) await new Promise((r) => setTimeout(r, 5));
       }
-      if (!socket.destroyed) socket.end();
+      if (!socket.destroyed && options.halfClose !== false) socket.end();
     };
     let socket: Socket | TLSSocket;
     if (target.tls) {
