@@ -142,6 +142,15 @@ describe("credentials, scopes, allowlist, lockout, rate limits, audit", () => {
     const repaired = await repair("::1");
     expect(repaired.status).toBe(200);
     expect((await get("127.0.0.1")).status).toBe(200);
+    // Nor can a session lock itself (and with it the tenant's dashboard) out unasked.
+    const sessionLockout = await call(server, "/v1/settings/ip-allowlist", {
+      method: "PUT",
+      headers: { authorization: session.authorization, "content-type": "application/json" },
+      body: JSON.stringify({ entries: [{ cidr: "203.0.113.0/24" }] }),
+    });
+    expect(sessionLockout.status, sessionLockout.text).toBe(409);
+    expect(sessionLockout.json().message).toContain("allowSelfLockout");
+    expect((await get("127.0.0.1")).status).toBe(200);
     const audit = await t.db.select().from(schema.auditEvents).where(and(eq(schema.auditEvents.tenantId, b.tenantId), eq(schema.auditEvents.action, "settings.ip_allowlist_replaced")));
     expect(audit).toHaveLength(3);
     await server.deps.authenticator.flushAudit(); // refusals are audited through the buffer

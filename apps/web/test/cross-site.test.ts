@@ -43,19 +43,24 @@ describe("cookie-authenticated state changes need this site's Origin", () => {
   it("refuses a body-less REST POST (archive) from another site, and archives nothing", async () => {
     const id = await createVault();
     const before = await vaultStatus(id);
-    const attempts: Record<string, string>[] = [{}, { origin: "https://evil.example" }, { origin: "https://sub.custody.example:8443" }, { "sec-fetch-site": "same-site", origin: PUBLIC_URL }, { "sec-fetch-site": "cross-site" }, { origin: "null" }];
+    const attempts: Record<string, string>[] = [{ origin: "https://evil.example" }, { origin: "https://sub.custody.example:8443" }, { "sec-fetch-site": "same-site", origin: PUBLIC_URL }, { "sec-fetch-site": "cross-site" }, { origin: "null" }];
     for (const headers of attempts) {
       expectCrossSiteRefusal(await call(server, `/v1/vault/accounts/${id}/archive`, { method: "POST", headers: { cookie, ...headers } }));
     }
     expect(await vaultStatus(id)).toEqual(before);
+    // A command-line client holding the cookie (neither header: no browser sent it) is no forgery.
+    const other = await createVault();
+    const cli = await call(server, `/v1/vault/accounts/${other}/archive`, { method: "POST", headers: { cookie } });
+    expect(cli.status, cli.text).toBe(200);
     // From the dashboard's own origin it goes through.
     const ok = await call(server, `/v1/vault/accounts/${id}/archive`, { method: "POST", headers: { cookie, origin: PUBLIC_URL, "sec-fetch-site": "same-origin" } });
     expect(ok.status, ok.text).toBe(200);
   });
 
   it("refuses a tRPC mutation from another site; the dashboard's own request passes", async () => {
-    expectCrossSiteRefusal(await trpcCreateKey({}));
+    expectCrossSiteRefusal(await trpcCreateKey({ origin: "https://evil.example" }));
     expectCrossSiteRefusal(await trpcCreateKey({ origin: "https://evil.example", "sec-fetch-site": "cross-site" }));
+    expectCrossSiteRefusal(await trpcCreateKey({ "sec-fetch-site": "same-site" }));
     expect((await trpcCreateKey({ origin: PUBLIC_URL })).status).toBe(200);
     // A browser that leaves Origin out of a same-origin request still says so in Sec-Fetch-Site.
     expect((await trpcCreateKey({ "sec-fetch-site": "same-origin" })).status).toBe(200);

@@ -9,9 +9,9 @@ import type { AllowlistEntry } from "./get-ip-allowlist";
 /**
  * Replaces the tenant's allowlist (an empty list allows every address). Entries are
  * normalised (`10.0.0.7` → `10.0.0.7/32`, host bits must be zero). A list that would shut out
- * the API key making the change is refused unless the caller says `allowSelfLockout`.
- * Dashboard sessions are not subject to the allowlist (it restricts API keys), so they can
- * always repair it.
+ * the caller making the change, API key or dashboard session alike (both are held to the list),
+ * is refused unless the caller says `allowSelfLockout`: a tenant that locked its own sessions
+ * out would have no way left to repair the list.
  */
 export async function replaceIpAllowlist(
   deps: Pick<ServiceDeps, "db" | "now"> & AuthChangeDeps,
@@ -34,8 +34,8 @@ export async function replaceIpAllowlist(
     seen.add(entry.cidr);
   }
   if (fields.length) throw new AppError("VALIDATION_FAILED", "invalid allowlist entries", { details: { fields } });
-  if (input.actor.type === "api_key" && !input.allowSelfLockout && !ipAllowed(input.callerIp, entries.map((e) => e.cidr))) {
-    throw new AppError("CONFLICT", `this list would lock out the calling key (address ${input.callerIp}); send "allowSelfLockout": true to apply it anyway`, {
+  if (!input.allowSelfLockout && !ipAllowed(input.callerIp, entries.map((e) => e.cidr))) {
+    throw new AppError("CONFLICT", `this list would lock out the caller (address ${input.callerIp}); send "allowSelfLockout": true to apply it anyway`, {
       details: { callerIp: input.callerIp },
     });
   }

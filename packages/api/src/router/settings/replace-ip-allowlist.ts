@@ -12,7 +12,7 @@ export const replaceIpAllowlistProcedure = authedProcedure
       tags: ["settings"],
       summary: "Replace the IP allowlist",
       description:
-        "Replaces the whole list (at most 200 entries; an address without a prefix length becomes a /32 or /128) and answers it normalised. An empty list allows any address. A list that would shut out the calling API key's own address is refused with 409 `CONFLICT` unless `allowSelfLockout` is true. Takes effect on every instance within seconds; audited.",
+        "Replaces the whole list (at most 200 entries; an address without a prefix length becomes a /32 or /128) and answers it normalised. An empty list allows any address. A list that would shut out the caller's own address (API key or dashboard session: both are held to the list) is refused with 409 `CONFLICT` unless `allowSelfLockout` is true. Takes effect on every instance within seconds; audited.",
       protect: true,
     },
     errors: ["CONFLICT"],
