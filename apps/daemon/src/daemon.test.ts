@@ -109,7 +109,8 @@ describe("daemon", () => {
   it("stops gracefully on SIGTERM as a real process", async () => {
     const main = fileURLToPath(new URL("./main.ts", import.meta.url));
     const child = spawn(process.execPath, ["--import", "tsx", main], {
-      env: { ...process.env, DATABASE_URL: t.url, DAEMON_INSTANCE_ID: "sigterm-test", LOG_LEVEL: "warn" },
+      // Development mode: production would refuse to start without SMTP_URL and the secrets.
+      env: { ...process.env, QC_DEV_MODE: "true", DATABASE_URL: t.url, DAEMON_INSTANCE_ID: "sigterm-test", LOG_LEVEL: "warn" },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stderr = "";

@@ -4,6 +4,7 @@ import { request } from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { createDatabase, schema } from "@qc/db";
 import { freePort } from "@qc/db/testing";
 import { startTestDevnet, type TestDevnet } from "@qc/devnet/testing";
 import { ensureDashboardBuild } from "../../src/dashboard/production-build";
@@ -87,6 +88,9 @@ export async function startStack(databaseUrl: string): Promise<Stack> {
     run("daemon", "apps/daemon/src/main.ts");
     const baseUrl = `https://localhost:${httpsPort}`;
     await waitReady(`https://127.0.0.1:${httpsPort}/readyz`, 90_000, () => output);
+    // The first test's KYC is decided by the daemon's job: on a loaded machine the daemon can boot
+    // well after the web server, so the stack is ready once the daemon beats too.
+    await waitDaemon(databaseUrl, 90_000, () => output);
     return { baseUrl, cert: readFileSync(join(dataDir, "tls/localhost-cert.pem"), "utf8"), devnet, metricsToken, env, output: () => output, close };
   } catch (error) {
     await close();
@@ -110,6 +114,21 @@ async function waitReady(url: string, timeoutMs: number, output: () => string): 
     await new Promise((r) => setTimeout(r, 300));
   }
   throw new Error(`the web server did not become ready within ${timeoutMs / 1000} s:\n${output()}`);
+}
+
+async function waitDaemon(databaseUrl: string, timeoutMs: number, output: () => string): Promise<void> {
+  const database = createDatabase({ url: databaseUrl, poolMax: 1, pipelinedReads: 0 });
+  try {
+    const deadline = performance.now() + timeoutMs;
+    while (performance.now() < deadline) {
+      const heartbeats = await database.db.select().from(schema.daemonHeartbeats);
+      if (heartbeats.some((row) => row.stoppedAt === null)) return;
+      await new Promise((r) => setTimeout(r, 300));
+    }
+  } finally {
+    await database.close();
+  }
+  throw new Error(`the daemon did not start within ${timeoutMs / 1000} s:\n${output()}`);
 }
 
 /** One HTTPS exchange verified against the stack's certificate. */

@@ -34,7 +34,8 @@ export async function replaceIpAllowlist(
     seen.add(entry.cidr);
   }
   if (fields.length) throw new AppError("VALIDATION_FAILED", "invalid allowlist entries", { details: { fields } });
-  if (!input.allowSelfLockout && !ipAllowed(input.callerIp, entries.map((e) => e.cidr))) {
+  const heldToList = input.actor.type === "api_key" || input.actor.type === "user";
+  if (heldToList && !input.allowSelfLockout && !ipAllowed(input.callerIp, entries.map((e) => e.cidr))) {
     throw new AppError("CONFLICT", `this list would lock out the caller (address ${input.callerIp}); send "allowSelfLockout": true to apply it anyway`, {
       details: { callerIp: input.callerIp },
     });
