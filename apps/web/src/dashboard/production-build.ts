@@ -3,9 +3,10 @@
  * unchanged: `./qc start` and the browser tests call `ensureDashboardBuild()` before starting the
  * web server. Node only; never imported by a page.
  *
- * The pages import nothing of the service at run time (only types from @qc/api and the helpers of
- * this folder), so what the build depends on is: apps/web/app, this folder, the Next and
- * TypeScript configuration, the package manifest and the lockfile. Their hash is stored beside the
+ * The pages import nothing of the service at run time (only types from @qc/api, the helpers of
+ * this folder and the dependency-free @qc/domain), so what the build depends on is: apps/web/app,
+ * this folder, packages/domain, the Next and TypeScript configuration, the package manifest and
+ * the lockfile. Their hash is stored beside the
  * build (`.next/qc-source-hash`); a build whose hash matches is reused.
  */
 import { spawn } from "node:child_process";
@@ -23,7 +24,7 @@ const HASH_FILE = join(DIST_DIR, "qc-source-hash");
 // Outside the work tree (nothing to ignore or commit by mistake), one per checkout.
 const LOCK_FILE = join(tmpdir(), `qc-dashboard-build-${createHash("sha256").update(WEB_DIR).digest("hex").slice(0, 12)}.lock`);
 
-const SOURCE_DIRS = [join(WEB_DIR, "app"), join(WEB_DIR, "src/dashboard")];
+const SOURCE_DIRS = [join(WEB_DIR, "app"), join(WEB_DIR, "src/dashboard"), join(ROOT, "packages/domain/src")];
 const SOURCE_FILES = [join(WEB_DIR, "next.config.ts"), join(WEB_DIR, "package.json"), join(WEB_DIR, "tsconfig.json"), join(ROOT, "tsconfig.base.json"), join(ROOT, "pnpm-lock.yaml")];
 
 function filesUnder(dir: string): string[] {

@@ -1,30 +1,18 @@
+import type { TRANSACTION_STATUSES } from "@qc/domain";
 import type { NetworkCode, Scope, TransactionStatus, WebhookEventType } from "./router-types";
 
 /**
- * The contract's names the dashboard offers in filters and forms. Client code cannot import the
- * service's packages (they are server-only), so the lists are spelled out here; the types below
- * fail to compile if a list misses a name or adds one the routers do not know, and
- * vocabulary.test.ts compares them with the service's own lists.
+ * The contract's names the dashboard offers in filters and forms. The transaction lifecycle comes
+ * from @qc/domain, which has no dependency and so may be bundled into a page. Client code cannot
+ * import the service's other packages (they are server-only), so the other lists are spelled out
+ * here; the types below fail to compile if a list misses a name or adds one the routers do not
+ * know, and vocabulary.test.ts compares them with the service's own lists.
  */
 export const NETWORKS = ["QUANTUM_SANDBOX", "QUANTUM_MAINNET"] as const satisfies readonly NetworkCode[];
 export const NETWORK_NAMES: Record<NetworkCode, string> = { QUANTUM_SANDBOX: "QUANTUM_SANDBOX (chain 20804)", QUANTUM_MAINNET: "QUANTUM_MAINNET (chain 20803)" };
 
-export const TRANSACTION_STATUSES = [
-  "SUBMITTED",
-  "QUEUED",
-  "PENDING_SIGNATURE",
-  "SIGNED",
-  "BROADCASTING",
-  "CONFIRMING",
-  "COMPLETED",
-  "BLOCKED",
-  "REJECTED",
-  "CANCELLED",
-  "EXPIRED",
-  "FAILED",
-] as const satisfies readonly TransactionStatus[];
-export const TERMINAL_STATUSES: readonly TransactionStatus[] = ["COMPLETED", "BLOCKED", "REJECTED", "CANCELLED", "EXPIRED", "FAILED"];
-export const CANCELLABLE_STATUSES: readonly TransactionStatus[] = ["SUBMITTED", "QUEUED", "PENDING_SIGNATURE"];
+// The lifecycle is @qc/domain's (dependency-free, so a page may import it).
+export { CANCELLABLE_STATUSES, isCancellableStatus as isCancellable, isTerminalStatus as isTerminal, TERMINAL_STATUSES, TRANSACTION_STATUSES } from "@qc/domain";
 
 export const SCOPES = ["read", "write", "admin", "signer"] as const satisfies readonly Scope[];
 
@@ -47,6 +35,3 @@ const complete: [
   Missing<WebhookEventType, (typeof WEBHOOK_EVENT_TYPES)[number]>,
 ] = [true, true, true, true];
 void complete;
-
-export const isTerminal = (status: TransactionStatus) => TERMINAL_STATUSES.includes(status);
-export const isCancellable = (status: TransactionStatus) => CANCELLABLE_STATUSES.includes(status);

@@ -21,6 +21,7 @@ import { createTenantFixture, type TenantFixture } from "@qc/core/testing";
 import { and, eq, inArray, schema, type Database } from "@qc/db";
 import { freePort, useTestDatabase, type TestDatabase } from "@qc/db/testing";
 import { useDevnet, type TestDevnet } from "@qc/devnet/testing";
+import { TERMINAL_STATUSES } from "@qc/domain";
 import { keccak256, type Address, type Hex } from "viem";
 import { afterAll, beforeAll, expect } from "vitest";
 // The signer's library, as a customer's signer uses it (reached by path: apps/signer exports no
@@ -45,8 +46,8 @@ const ROOT = fileURLToPath(new URL("../../../../", import.meta.url));
 const DAEMON_MAIN = fileURLToPath(new URL("../../../daemon/src/main.ts", import.meta.url));
 const WEB_MAIN = fileURLToPath(new URL("../../server.ts", import.meta.url));
 
-/** Statuses a transaction never leaves (CONTRACT §6). */
-export const TERMINAL_STATUSES = ["COMPLETED", "BLOCKED", "REJECTED", "CANCELLED", "EXPIRED", "FAILED"] as const;
+/** Statuses a transaction never leaves (CONTRACT §6): @qc/domain's, kept exported for the scenarios. */
+export { TERMINAL_STATUSES };
 
 // ------------------------------------------------------------------------------ seeds
 

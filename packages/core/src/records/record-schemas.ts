@@ -1,6 +1,6 @@
 import { NETWORK_CODES, type NetworkCode } from "@qc/chain";
+import { TRANSACTION_STATUSES, TRANSACTION_SUB_STATUSES, TRANSACTION_TYPES, VAULT_STATUSES, WALLET_STATUSES, WALLET_TYPES } from "@qc/domain";
 import { z } from "zod";
-import { TRANSACTION_STATUSES, TRANSACTION_SUB_STATUSES } from "../transfers/transaction-status";
 
 /**
  * The records the service hands out (REST bodies, tRPC results, event data), declared once in
@@ -18,7 +18,7 @@ export const vaultRecordSchema = z.object({
   tenantId: z.uuid(),
   networkCode: networkCodeSchema,
   name: z.string(),
-  status: z.enum(["ACTIVE", "ARCHIVED"]),
+  status: z.enum(VAULT_STATUSES),
   metadata: z.record(z.string(), z.string()),
   createdAt: timestampSchema,
   updatedAt: timestampSchema,
@@ -33,20 +33,20 @@ export const walletRecordSchema = z.object({
   address: addressSchema,
   publicKey: z.string().nullable(),
   label: z.string().nullable(),
-  status: z.enum(["ACTIVE", "ARCHIVED"]),
-  type: z.enum(["SIGNER_MANAGED", "REGISTERED", "WATCH_ONLY"]),
+  status: z.enum(WALLET_STATUSES),
+  type: z.enum(WALLET_TYPES),
   createdAt: timestampSchema,
 });
 
 export const transactionStatusSchema = z.enum(TRANSACTION_STATUSES);
-export const transactionSubStatusSchema = z.enum(TRANSACTION_SUB_STATUSES as [string, ...string[]]);
+export const transactionSubStatusSchema = z.enum(TRANSACTION_SUB_STATUSES);
 
 /** CONTRACT §6: the transaction record. */
 export const transactionRecordSchema = z.object({
   id: z.uuid(),
   tenantId: z.uuid(),
   externalId: z.string().nullable(),
-  type: z.enum(["TRANSFER", "CONTRACT_DEPLOY"]),
+  type: z.enum(TRANSACTION_TYPES),
   networkCode: networkCodeSchema,
   chainId: z.number().int(),
   sourceWalletId: z.uuid(),

@@ -1,3 +1,4 @@
+import { ENDED_WITHOUT_TRANSFER, NONCE_HOLDING_STATUSES, RESERVING_STATUSES } from "@qc/domain";
 import { and, asc, desc, eq, gte, inArray, isNotNull, lt, lte, notInArray, or, sql, type Placeholder } from "drizzle-orm";
 import type { Executor } from "../client";
 import { assetVisibleTo } from "./assets";
@@ -247,15 +248,6 @@ export async function updateTransactionConfirmations(
 // Create, checks, release for signing and the read routes (the front half of the pipeline).
 
 type TransactionNetworkCode = TransactionRow["networkCode"];
-
-/** Transfers that ended without moving value: left out of velocity windows and daily quotas. */
-export const ENDED_WITHOUT_TRANSFER: readonly TransactionStatusValue[] = ["BLOCKED", "REJECTED", "CANCELLED", "EXPIRED", "FAILED"];
-
-/** Between "nonce assigned" and "broadcast": at most one per source wallet and network. */
-export const NONCE_HOLDING_STATUSES: readonly TransactionStatusValue[] = ["PENDING_SIGNATURE", "SIGNED"];
-
-/** Cleared and not yet mined: what the source's balance must still cover beside a new transfer. */
-const RESERVING_STATUSES: readonly TransactionStatusValue[] = ["QUEUED", "PENDING_SIGNATURE", "SIGNED", "BROADCASTING"];
 
 /**
  * Everything create reads about a transfer's intent, in one statement: the tenant's source

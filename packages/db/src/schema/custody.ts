@@ -1,3 +1,4 @@
+import { VAULT_STATUSES, WALLET_STATUSES, WALLET_TYPES } from "@qc/domain";
 import { sql } from "drizzle-orm";
 import { check, index, integer, jsonb, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { tenants } from "./identity";
@@ -7,9 +8,9 @@ const ts = (name: string) => timestamp(name, { withTimezone: true, precision: 3 
 
 /** CONTRACT §5: the two QUANTUM networks. */
 export const networkCode = pgEnum("network_code", ["QUANTUM_MAINNET", "QUANTUM_SANDBOX"]);
-export const vaultStatus = pgEnum("vault_status", ["ACTIVE", "ARCHIVED"]);
-export const walletStatus = pgEnum("wallet_status", ["ACTIVE", "ARCHIVED"]);
-export const walletType = pgEnum("wallet_type", ["SIGNER_MANAGED", "REGISTERED", "WATCH_ONLY"]);
+export const vaultStatus = pgEnum("vault_status", VAULT_STATUSES);
+export const walletStatus = pgEnum("wallet_status", WALLET_STATUSES);
+export const walletType = pgEnum("wallet_type", WALLET_TYPES);
 export const assetKind = pgEnum("asset_kind", ["NATIVE", "TOKEN"]);
 
 /** Canonical address form (CONTRACT §1): lower-case 0x + 40 hex, never padded or cut. */

@@ -1,3 +1,4 @@
+import { TRANSACTION_STATUSES, TRANSACTION_SUB_STATUSES, TRANSACTION_TYPES } from "@qc/domain";
 import { sql } from "drizzle-orm";
 import { bigint, check, index, integer, json, jsonb, numeric, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { assets, networkCode, wallets } from "./custody";
@@ -8,35 +9,10 @@ const ts = (name: string) => timestamp(name, { withTimezone: true, precision: 3 
 /** uint256 in PostgreSQL: exact, summable in SQL (velocity windows), read back as a string. */
 const uint256 = (name: string) => numeric(name, { precision: 78, scale: 0 });
 
-/** CONTRACT §6; mirrored by TRANSACTION_STATUSES in @qc/core (transfers/transaction-status.ts). */
-export const transactionStatus = pgEnum("transaction_status", [
-  "SUBMITTED",
-  "QUEUED",
-  "PENDING_SIGNATURE",
-  "SIGNED",
-  "BROADCASTING",
-  "CONFIRMING",
-  "COMPLETED",
-  "BLOCKED",
-  "REJECTED",
-  "CANCELLED",
-  "EXPIRED",
-  "FAILED",
-]);
-export const transactionSubStatus = pgEnum("transaction_sub_status", [
-  "BLOCKED_BY_POLICY",
-  "REJECTED_AML_SCREENING",
-  "QUOTA_EXCEEDED",
-  "REJECTED_BY_SIGNER",
-  "CANCELLED_BY_USER",
-  "SIGNING_TIMEOUT",
-  "SIGNATURE_MISMATCH",
-  "INSUFFICIENT_FUNDS",
-  "DROPPED_BY_CHAIN",
-  "REVERTED_ON_CHAIN",
-  "INTERNAL_ERROR",
-]);
-export const transactionType = pgEnum("transaction_type", ["TRANSFER", "CONTRACT_DEPLOY"]);
+/** CONTRACT §6: the words are @qc/domain's; the enums only store them. */
+export const transactionStatus = pgEnum("transaction_status", TRANSACTION_STATUSES);
+export const transactionSubStatus = pgEnum("transaction_sub_status", TRANSACTION_SUB_STATUSES);
+export const transactionType = pgEnum("transaction_type", TRANSACTION_TYPES);
 
 /**
  * One outbound transaction: the intent as created (network, source, destination, asset,

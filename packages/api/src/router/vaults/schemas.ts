@@ -1,8 +1,9 @@
 import { vaultMetadataErrors } from "@qc/core";
+import { VAULT_STATUSES } from "@qc/domain";
 import { z } from "zod";
 import { multilineText, networkCode, text, timestamp } from "../../schemas/common";
 
-export const vaultStatus = z.enum(["ACTIVE", "ARCHIVED"]);
+export const vaultStatus = z.enum(VAULT_STATUSES);
 
 /** CONTRACT §4: at most 50 keys, keys ≤ 40 characters, values ≤ 500 characters, strings only. */
 export const vaultMetadata = z

@@ -1,8 +1,9 @@
+import { WALLET_STATUSES, WALLET_TYPES } from "@qc/domain";
 import { z } from "zod";
 import { networkCode, text, timestamp } from "../../schemas/common";
 
 export const walletIdParam = z.uuid().meta({ description: "the wallet's id" });
-export const walletType = z.enum(["SIGNER_MANAGED", "REGISTERED", "WATCH_ONLY"]);
+export const walletType = z.enum(WALLET_TYPES);
 
 export const walletRecord = z.object({
   id: z.uuid(),
@@ -13,7 +14,7 @@ export const walletRecord = z.object({
   address: z.string().meta({ description: "lower-case 0x + 40 hex", example: "0x4f6a0b9f8e0d35d7c1f0a3f5e4b1c2d3e4f5a6b7" }),
   publicKey: z.string().nullable().meta({ description: "ML-DSA-87 public key (0x hex, 2592 bytes); null for WATCH_ONLY" }),
   label: z.string().nullable(),
-  status: z.enum(["ACTIVE", "ARCHIVED"]),
+  status: z.enum(WALLET_STATUSES),
   type: walletType,
   createdAt: timestamp,
 });

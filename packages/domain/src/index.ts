@@ -1,0 +1,80 @@
+/**
+ * The service's vocabulary, each word defined once (STYLE habit 10; docs/decisions/foundation.md,
+ * "One vocabulary"). Pure TypeScript with no dependency, so that every layer can import it: the
+ * PostgreSQL enums (@qc/db), the zod schemas (@qc/core, @qc/api) and the dashboard's pages.
+ * Network codes belong to @qc/chain, beside the chains they name.
+ */
+
+// ------------------------------------------------------------------------------ transactions
+
+/** The transaction lifecycle of CONTRACT §6; also the order of the `transaction_status` enum. */
+export const TRANSACTION_STATUSES = [
+  "SUBMITTED",
+  "QUEUED",
+  "PENDING_SIGNATURE",
+  "SIGNED",
+  "BROADCASTING",
+  "CONFIRMING",
+  "COMPLETED",
+  "BLOCKED",
+  "REJECTED",
+  "CANCELLED",
+  "EXPIRED",
+  "FAILED",
+] as const;
+export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
+
+/** Terminal failures and the subStatus each may carry (CONTRACT §6). */
+export const SUB_STATUSES = {
+  BLOCKED: ["BLOCKED_BY_POLICY", "REJECTED_AML_SCREENING", "QUOTA_EXCEEDED"],
+  REJECTED: ["REJECTED_BY_SIGNER"],
+  CANCELLED: ["CANCELLED_BY_USER"],
+  EXPIRED: ["SIGNING_TIMEOUT"],
+  FAILED: ["SIGNATURE_MISMATCH", "INSUFFICIENT_FUNDS", "DROPPED_BY_CHAIN", "REVERTED_ON_CHAIN", "INTERNAL_ERROR"],
+} as const satisfies Partial<Record<TransactionStatus, readonly string[]>>;
+export type TransactionSubStatus = (typeof SUB_STATUSES)[keyof typeof SUB_STATUSES][number];
+
+/** Every subStatus, in the order above; also the order of the `transaction_sub_status` enum. */
+export const TRANSACTION_SUB_STATUSES = Object.values(SUB_STATUSES).flat() as readonly TransactionSubStatus[] as readonly [TransactionSubStatus, ...TransactionSubStatus[]];
+
+/** What a transaction does: move value, or deploy one of the audited contract templates. */
+export const TRANSACTION_TYPES = ["TRANSFER", "CONTRACT_DEPLOY"] as const;
+export type TransactionType = (typeof TRANSACTION_TYPES)[number];
+
+// Subsets of the lifecycle. Each names a rule of the pipeline; a new status joins the ones whose
+// rule covers it (see docs/decisions/foundation.md, "One vocabulary").
+
+/** Statuses a transaction never leaves. */
+export const TERMINAL_STATUSES = ["COMPLETED", "BLOCKED", "REJECTED", "CANCELLED", "EXPIRED", "FAILED"] as const satisfies readonly TransactionStatus[];
+
+/** `POST /v1/transactions/{id}/cancel` is allowed from these (CONTRACT §6): nothing is signed yet. */
+export const CANCELLABLE_STATUSES = ["SUBMITTED", "QUEUED", "PENDING_SIGNATURE"] as const satisfies readonly TransactionStatus[];
+
+/** Between "nonce assigned" and "broadcast": at most one per source wallet and network. */
+export const NONCE_HOLDING_STATUSES = ["PENDING_SIGNATURE", "SIGNED"] as const satisfies readonly TransactionStatus[];
+
+/** Cleared and not yet mined: what the source's balance must still cover beside a new transfer. */
+export const RESERVING_STATUSES = ["QUEUED", "PENDING_SIGNATURE", "SIGNED", "BROADCASTING"] as const satisfies readonly TransactionStatus[];
+
+/** Ended without moving value (terminal, not COMPLETED): left out of velocity windows and daily quotas. */
+export const ENDED_WITHOUT_TRANSFER = ["BLOCKED", "REJECTED", "CANCELLED", "EXPIRED", "FAILED"] as const satisfies readonly TransactionStatus[];
+
+export const isTerminalStatus = (status: TransactionStatus): boolean => (TERMINAL_STATUSES as readonly string[]).includes(status);
+export const isCancellableStatus = (status: TransactionStatus): boolean => (CANCELLABLE_STATUSES as readonly string[]).includes(status);
+
+// ------------------------------------------------------------------------------ vaults and wallets
+
+/** A vault is ACTIVE until archived (CONTRACT §4); an archived vault takes no new wallets. */
+export const VAULT_STATUSES = ["ACTIVE", "ARCHIVED"] as const;
+export type VaultStatus = (typeof VAULT_STATUSES)[number];
+
+/** A wallet is ACTIVE until archived (CONTRACT §4); an archived wallet is no transaction source. */
+export const WALLET_STATUSES = ["ACTIVE", "ARCHIVED"] as const;
+export type WalletStatus = (typeof WALLET_STATUSES)[number];
+
+/**
+ * How a wallet's key is held (CONTRACT §4): a key from the tenant's signer pool, a key the
+ * tenant registered with an ownership proof, or no key at all (balances only, never a source).
+ */
+export const WALLET_TYPES = ["SIGNER_MANAGED", "REGISTERED", "WATCH_ONLY"] as const;
+export type WalletType = (typeof WALLET_TYPES)[number];
