@@ -1,4 +1,4 @@
-import { ERROR_CODES, ERROR_NAMES, type ErrorName } from "@qc/core";
+import { AUTHENTICATION_ERRORS, ERROR_CODES, ERROR_NAMES, GUARD_ERRORS, type ErrorName } from "@qc/core";
 import { generateOpenApiDocument, type OpenApiRouter } from "trpc-to-openapi";
 import { ERROR_DOCS, errorCodesMarkdown, exampleErrorBody } from "./openapi-errors";
 import { authedProcedure, type Meta, type SuccessStatus } from "./trpc";
@@ -75,18 +75,6 @@ const TAGS = [
   { name: "development", description: "Development helpers; not served in production." },
 ];
 
-/** Errors any operation can answer: the request guards run on every route, before it. */
-const GUARD_ERRORS: ErrorName[] = ["VALIDATION_FAILED", "KEY_MATERIAL_REJECTED", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "INTERNAL", "UNAVAILABLE"];
-const AUTHENTICATION_ERRORS: ErrorName[] = [
-  "UNAUTHENTICATED",
-  "CREDENTIAL_EXPIRED",
-  "CREDENTIAL_ROTATED",
-  "CREDENTIAL_REVOKED",
-  "INSUFFICIENT_SCOPE",
-  "IP_NOT_ALLOWED",
-  "RATE_LIMITED",
-  "LOCKED_OUT",
-];
 const IDEMPOTENCY_ERRORS: ErrorName[] = ["IDEMPOTENCY_KEY_IN_USE", "IDEMPOTENCY_KEY_MISMATCH"];
 
 const SUCCESS_DESCRIPTIONS: Record<SuccessStatus, string> = { 200: "OK", 201: "Created", 202: "Accepted" };

@@ -1,7 +1,7 @@
 import { sql } from "@qc/db";
 import { useTestDatabase } from "@qc/db/testing";
 import { describe, expect, it } from "vitest";
-import { AppError, ERROR_CODES, errorBody, toAppError } from "./errors";
+import { AppError, AUTHENTICATION_ERRORS, ERROR_CODES, errorBody, GUARD_ERRORS, MOVED_ON_ERRORS, NOT_EXECUTED_ERRORS, toAppError, TRANSIENT_ERRORS } from "./errors";
 
 // CONTRACT §2, row by row, written out here rather than derived from the code under test.
 const CONTRACT_TABLE: Record<string, { status: number; code: number }> = {
@@ -50,16 +50,19 @@ const ADDITIONS: Record<string, { status: number; code: number }> = {
   CROSS_SITE_REQUEST: { status: 403, code: 1025 },
 };
 
+const codeAndStatus = (name: string) => {
+  const { code, status } = ERROR_CODES[name as keyof typeof ERROR_CODES];
+  return { status, code };
+};
+
 describe("AppError", () => {
   it("has every row of CONTRACT §2 with its code and status", () => {
-    for (const [name, row] of Object.entries(CONTRACT_TABLE)) {
-      expect(ERROR_CODES[name as keyof typeof ERROR_CODES], name).toEqual(row);
-    }
+    for (const [name, row] of Object.entries(CONTRACT_TABLE)) expect(codeAndStatus(name), name).toEqual(row);
   });
 
   it("has nothing beyond CONTRACT §2 but the documented additions", () => {
     expect(Object.keys(ERROR_CODES).sort()).toEqual([...Object.keys(CONTRACT_TABLE), ...Object.keys(ADDITIONS)].sort());
-    for (const [name, row] of Object.entries(ADDITIONS)) expect(ERROR_CODES[name as keyof typeof ERROR_CODES], name).toEqual(row);
+    for (const [name, row] of Object.entries(ADDITIONS)) expect(codeAndStatus(name), name).toEqual(row);
     const codes = Object.values(ERROR_CODES).map((e) => e.code);
     expect(new Set(codes).size).toBe(codes.length);
   });
@@ -69,6 +72,17 @@ describe("AppError", () => {
       const error = new AppError(name as keyof typeof ERROR_CODES, "m");
       expect({ code: error.code, status: error.status }, name).toEqual(row);
     }
+  });
+
+  it("groups the errors by category into the sets the OpenAPI document, idempotency and the job runner read", () => {
+    const sorted = (names: readonly string[]) => [...names].sort();
+    expect(sorted(GUARD_ERRORS)).toEqual(sorted(["VALIDATION_FAILED", "KEY_MATERIAL_REJECTED", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "INTERNAL", "UNAVAILABLE"]));
+    const authentication = ["UNAUTHENTICATED", "CREDENTIAL_EXPIRED", "CREDENTIAL_ROTATED", "CREDENTIAL_REVOKED", "INSUFFICIENT_SCOPE", "IP_NOT_ALLOWED", "RATE_LIMITED", "LOCKED_OUT"];
+    expect(sorted(AUTHENTICATION_ERRORS)).toEqual(sorted(authentication));
+    const idempotency = ["IDEMPOTENCY_KEY_REQUIRED", "IDEMPOTENCY_KEY_IN_USE", "IDEMPOTENCY_KEY_MISMATCH"];
+    expect(sorted(NOT_EXECUTED_ERRORS)).toEqual(sorted([...GUARD_ERRORS, ...authentication, "TENANT_NOT_VERIFIED", ...idempotency]));
+    expect(sorted(TRANSIENT_ERRORS)).toEqual(sorted(["UNAVAILABLE", "RATE_LIMITED", "INTERNAL", "IDEMPOTENCY_KEY_IN_USE"]));
+    expect(sorted(MOVED_ON_ERRORS)).toEqual(sorted(["CONFLICT", "INVALID_TRANSACTION_STATE"]));
   });
 
   it("renders the flat body, with details only when present", () => {

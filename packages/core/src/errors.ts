@@ -1,53 +1,85 @@
 /**
+ * Where an error comes from, which decides what else reads it:
+ * - `request`: the request guards refuse the request itself, on any route, before it runs;
+ * - `fault`: the service or a dependency failed (any route can answer it);
+ * - `authentication`: the credential, its scope, the allowlist or the rate limit refused the caller;
+ * - `verification`: the tenant is not verified yet (value-moving routes only);
+ * - `idempotency`: the Idempotency-Key header refused the request;
+ * - `web`: the web server refused the request before any route (transport, origin, method);
+ * - `moved-on`: the state is not (or no longer) the one the request assumed;
+ * - `business`: a route's own answer to a request it executed.
+ * The first five mean the request did not execute (NOT_EXECUTED_ERRORS).
+ */
+export type ErrorCategory = "request" | "fault" | "authentication" | "verification" | "idempotency" | "web" | "moved-on" | "business";
+
+/**
  * The one error type that leaves the service. The table mirrors CONTRACT.md §2 and is the
- * only place that maps an error to an HTTP status; routers, the REST adapter and the tRPC
- * error formatter all read it from here.
+ * only place that maps an error to an HTTP status and a category; routers, the REST adapter,
+ * the tRPC error formatter, the OpenAPI document, idempotency and the job runner all read it from
+ * here. `transient`: the same request may succeed later (a job retries it).
  */
 export const ERROR_CODES = {
-  INTERNAL: { code: 1000, status: 500 },
-  VALIDATION_FAILED: { code: 1001, status: 400 },
-  KEY_MATERIAL_REJECTED: { code: 1002, status: 400 },
-  IDEMPOTENCY_KEY_REQUIRED: { code: 1003, status: 400 },
-  INVALID_TOKEN: { code: 1004, status: 400 },
-  UNAUTHENTICATED: { code: 1010, status: 401 },
-  CREDENTIAL_EXPIRED: { code: 1011, status: 401 },
-  CREDENTIAL_ROTATED: { code: 1012, status: 401 },
-  CREDENTIAL_REVOKED: { code: 1013, status: 401 },
-  INSUFFICIENT_SCOPE: { code: 1020, status: 403 },
-  IP_NOT_ALLOWED: { code: 1021, status: 403 },
-  TENANT_NOT_VERIFIED: { code: 1022, status: 403 },
-  EMAIL_NOT_VERIFIED: { code: 1023, status: 403 },
-  INSECURE_TRANSPORT: { code: 1024, status: 403 },
+  INTERNAL: { code: 1000, status: 500, category: "fault", transient: true },
+  VALIDATION_FAILED: { code: 1001, status: 400, category: "request" },
+  KEY_MATERIAL_REJECTED: { code: 1002, status: 400, category: "request" },
+  IDEMPOTENCY_KEY_REQUIRED: { code: 1003, status: 400, category: "idempotency" },
+  INVALID_TOKEN: { code: 1004, status: 400, category: "business" },
+  UNAUTHENTICATED: { code: 1010, status: 401, category: "authentication" },
+  CREDENTIAL_EXPIRED: { code: 1011, status: 401, category: "authentication" },
+  CREDENTIAL_ROTATED: { code: 1012, status: 401, category: "authentication" },
+  CREDENTIAL_REVOKED: { code: 1013, status: 401, category: "authentication" },
+  INSUFFICIENT_SCOPE: { code: 1020, status: 403, category: "authentication" },
+  IP_NOT_ALLOWED: { code: 1021, status: 403, category: "authentication" },
+  TENANT_NOT_VERIFIED: { code: 1022, status: 403, category: "verification" },
+  EMAIL_NOT_VERIFIED: { code: 1023, status: 403, category: "business" },
+  INSECURE_TRANSPORT: { code: 1024, status: 403, category: "web" },
   // Not in CONTRACT §2: a cookie-authenticated state change from another site (docs/decisions/foundation.md).
-  CROSS_SITE_REQUEST: { code: 1025, status: 403 },
-  NOT_FOUND: { code: 1030, status: 404 },
+  CROSS_SITE_REQUEST: { code: 1025, status: 403, category: "web" },
+  NOT_FOUND: { code: 1030, status: 404, category: "business" },
   // Not in CONTRACT §2's table: the contract asks for a flat error body on a wrong method.
-  METHOD_NOT_ALLOWED: { code: 1031, status: 405 },
-  CONFLICT: { code: 1040, status: 409 },
-  IDEMPOTENCY_KEY_IN_USE: { code: 1041, status: 409 },
-  IDEMPOTENCY_KEY_MISMATCH: { code: 1042, status: 422 },
-  DUPLICATE_EXTERNAL_ID: { code: 1043, status: 409 },
-  EMAIL_ALREADY_REGISTERED: { code: 1044, status: 409 },
-  PAYLOAD_TOO_LARGE: { code: 1050, status: 413 },
-  UNSUPPORTED_MEDIA_TYPE: { code: 1051, status: 415 },
-  RATE_LIMITED: { code: 1060, status: 429 },
-  LOCKED_OUT: { code: 1061, status: 429 },
-  UNAVAILABLE: { code: 1070, status: 503 },
-  VAULT_ARCHIVED: { code: 1101, status: 409 },
-  WALLET_ARCHIVED: { code: 1102, status: 409 },
-  ADDRESS_ALREADY_REGISTERED: { code: 1103, status: 409 },
-  NO_SIGNER_KEY_AVAILABLE: { code: 1104, status: 409 },
-  INVALID_OWNERSHIP_PROOF: { code: 1105, status: 400 },
-  NETWORK_MISMATCH: { code: 1106, status: 400 },
-  UNKNOWN_ASSET: { code: 1107, status: 400 },
-  WATCH_ONLY_SOURCE: { code: 1201, status: 400 },
-  INVALID_SIGNATURE: { code: 1202, status: 400 },
-  INVALID_TRANSACTION_STATE: { code: 1203, status: 409 },
-  INVALID_ADDRESS: { code: 1204, status: 400 },
-} as const satisfies Record<string, { code: number; status: number }>;
+  METHOD_NOT_ALLOWED: { code: 1031, status: 405, category: "web" },
+  CONFLICT: { code: 1040, status: 409, category: "moved-on" },
+  IDEMPOTENCY_KEY_IN_USE: { code: 1041, status: 409, category: "idempotency", transient: true },
+  IDEMPOTENCY_KEY_MISMATCH: { code: 1042, status: 422, category: "idempotency" },
+  DUPLICATE_EXTERNAL_ID: { code: 1043, status: 409, category: "business" },
+  EMAIL_ALREADY_REGISTERED: { code: 1044, status: 409, category: "business" },
+  PAYLOAD_TOO_LARGE: { code: 1050, status: 413, category: "request" },
+  UNSUPPORTED_MEDIA_TYPE: { code: 1051, status: 415, category: "request" },
+  RATE_LIMITED: { code: 1060, status: 429, category: "authentication", transient: true },
+  LOCKED_OUT: { code: 1061, status: 429, category: "authentication" },
+  UNAVAILABLE: { code: 1070, status: 503, category: "fault", transient: true },
+  VAULT_ARCHIVED: { code: 1101, status: 409, category: "business" },
+  WALLET_ARCHIVED: { code: 1102, status: 409, category: "business" },
+  ADDRESS_ALREADY_REGISTERED: { code: 1103, status: 409, category: "business" },
+  NO_SIGNER_KEY_AVAILABLE: { code: 1104, status: 409, category: "business" },
+  INVALID_OWNERSHIP_PROOF: { code: 1105, status: 400, category: "business" },
+  NETWORK_MISMATCH: { code: 1106, status: 400, category: "business" },
+  UNKNOWN_ASSET: { code: 1107, status: 400, category: "business" },
+  WATCH_ONLY_SOURCE: { code: 1201, status: 400, category: "business" },
+  INVALID_SIGNATURE: { code: 1202, status: 400, category: "business" },
+  INVALID_TRANSACTION_STATE: { code: 1203, status: 409, category: "moved-on" },
+  INVALID_ADDRESS: { code: 1204, status: 400, category: "business" },
+} as const satisfies Record<string, { code: number; status: number; category: ErrorCategory; transient?: true }>;
 
 export type ErrorName = keyof typeof ERROR_CODES;
 export const ERROR_NAMES = Object.keys(ERROR_CODES) as [ErrorName, ...ErrorName[]];
+
+/** The names of the table's errors in `categories`, in the table's order. */
+export const errorsIn = (...categories: ErrorCategory[]): ErrorName[] => ERROR_NAMES.filter((name) => categories.includes(ERROR_CODES[name].category));
+
+/** Errors any operation can answer: the request guards run on every route, before it. */
+export const GUARD_ERRORS: readonly ErrorName[] = errorsIn("request", "fault");
+/** Errors of the authenticated tier: credentials, scope, allowlist and rate limits. */
+export const AUTHENTICATION_ERRORS: readonly ErrorName[] = errorsIn("authentication");
+/**
+ * Errors that mean the request was refused before it executed, or failed and rolled back
+ * (CONTRACT §6): an idempotency key is free again and the client may retry with it.
+ */
+export const NOT_EXECUTED_ERRORS: readonly ErrorName[] = errorsIn("request", "fault", "authentication", "verification", "idempotency");
+/** Errors that describe a passing condition: the same request may succeed later. */
+export const TRANSIENT_ERRORS: readonly ErrorName[] = ERROR_NAMES.filter((name) => "transient" in ERROR_CODES[name]);
+/** Errors that say the state has moved on since the request (or job) was made. */
+export const MOVED_ON_ERRORS: readonly ErrorName[] = errorsIn("moved-on");
 
 /**
  * CONTRACT §2/§9: a request body over 1 MB is 413 PAYLOAD_TOO_LARGE. The web guard, both

@@ -9,7 +9,7 @@ import {
   type LockedIdempotencyKey,
 } from "@qc/db/queries";
 import type { ServiceDeps } from "../deps/service-deps";
-import { AppError, ERROR_CODES, toAppError, type ErrorDetails, type ErrorName } from "../errors";
+import { AppError, ERROR_CODES, NOT_EXECUTED_ERRORS, toAppError, type ErrorDetails, type ErrorName } from "../errors";
 import { assertTenantVerified, assertValueMovingAllowed } from "../kyc/assert-tenant-verified";
 import { IDEMPOTENCY_KEY_RETENTION_MS, idempotencyRequestHash } from "./idempotency-key";
 
@@ -38,27 +38,9 @@ export type IdempotentOutcome<T> =
  * Errors that mean the request was refused before it executed, or failed and rolled back
  * (CONTRACT §6): nothing is stored, the key is free again and the client may retry with it.
  * Every other AppError is a business answer of a request that executed, stored and replayed.
+ * Read from the error table's categories (../errors).
  */
-const NOT_EXECUTED: ReadonlySet<ErrorName> = new Set<ErrorName>([
-  "INTERNAL",
-  "UNAVAILABLE",
-  "VALIDATION_FAILED",
-  "KEY_MATERIAL_REJECTED",
-  "PAYLOAD_TOO_LARGE",
-  "UNSUPPORTED_MEDIA_TYPE",
-  "UNAUTHENTICATED",
-  "CREDENTIAL_EXPIRED",
-  "CREDENTIAL_ROTATED",
-  "CREDENTIAL_REVOKED",
-  "INSUFFICIENT_SCOPE",
-  "IP_NOT_ALLOWED",
-  "TENANT_NOT_VERIFIED",
-  "RATE_LIMITED",
-  "LOCKED_OUT",
-  "IDEMPOTENCY_KEY_REQUIRED",
-  "IDEMPOTENCY_KEY_IN_USE",
-  "IDEMPOTENCY_KEY_MISMATCH",
-]);
+const NOT_EXECUTED: ReadonlySet<ErrorName> = new Set(NOT_EXECUTED_ERRORS);
 
 type Executed<T> = { replayed: false; value: T } | { replayed: true; answer: StoredAnswer } | { failed: unknown };
 

@@ -1,4 +1,4 @@
-import { AppError, type ErrorName } from "../errors";
+import { AppError, MOVED_ON_ERRORS, TRANSIENT_ERRORS, type ErrorName } from "../errors";
 
 /**
  * A failure retrying cannot fix, raised by a job on purpose (bad payload, a rule that refuses):
@@ -8,11 +8,11 @@ export class FinalJobError extends Error {
   override readonly name = "FinalJobError";
 }
 
-/** AppErrors that describe a passing condition: the job is retried with its queue's backoff. */
-const TRANSIENT: ReadonlySet<ErrorName> = new Set(["UNAVAILABLE", "RATE_LIMITED", "INTERNAL", "IDEMPOTENCY_KEY_IN_USE"]);
+/** AppErrors that describe a passing condition (the table's `transient`): the job is retried with its queue's backoff. */
+const TRANSIENT: ReadonlySet<ErrorName> = new Set(TRANSIENT_ERRORS);
 
-/** AppErrors that say the state has moved on since the job was enqueued: nothing left to do. */
-const MOVED_ON: ReadonlySet<ErrorName> = new Set(["CONFLICT", "INVALID_TRANSACTION_STATE"]);
+/** AppErrors that say the state has moved on since the job was enqueued (category `moved-on`): nothing left to do. */
+const MOVED_ON: ReadonlySet<ErrorName> = new Set(MOVED_ON_ERRORS);
 
 /**
  * - `retry`: again later, with the queue's backoff;
