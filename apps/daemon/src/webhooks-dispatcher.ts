@@ -1,5 +1,6 @@
 import { dispatchOutboxEvents, rearmOverdueWebhookDeliveries, type Logger } from "@qc/core";
-import { listenForOutboxEvents, type OutboxListener } from "@qc/db/queries";
+import { createNotificationListener } from "@qc/db";
+import { OUTBOX_NOTIFY_CHANNEL } from "@qc/db/queries";
 import type { JobContext } from "./context";
 
 /** Events fanned out per database transaction. */
@@ -27,8 +28,6 @@ export function startWebhooksDispatcher(ctx: JobContext, options: { databaseUrl:
   let running: Promise<void> | null = null;
   let dispatchRequested = false;
   let sweepRequested = false;
-  let listener: OutboxListener | null = null;
-  let reconnectTimer: NodeJS.Timeout | null = null;
 
   async function drain() {
     while ((dispatchRequested || sweepRequested) && !stopped) {
@@ -58,50 +57,31 @@ export function startWebhooksDispatcher(ctx: JobContext, options: { databaseUrl:
       });
   }
 
-  async function listen() {
-    if (stopped) return;
-    try {
-      const opened = await listenForOutboxEvents(options.databaseUrl, {
-        onNotify: () => run(false),
-        onError: (err) => {
-          log.warn({ err }, "outbox listener lost; reconnecting");
-          const lost = listener;
-          listener = null;
-          void lost?.close();
-          scheduleReconnect();
-        },
-      });
-      if (stopped) return void (await opened.close());
-      listener = opened;
-      // Anything committed while nobody listened is in the outbox: take it now.
-      run(false);
-    } catch (err) {
-      log.warn({ err }, "cannot listen for outbox events; retrying (the sweep still runs)");
-      scheduleReconnect();
-    }
-  }
-
-  function scheduleReconnect() {
-    if (stopped || reconnectTimer) return;
-    reconnectTimer = setTimeout(() => {
-      reconnectTimer = null;
-      void listen();
-    }, Math.min(sweepIntervalMs, 5_000));
-    reconnectTimer.unref();
-  }
+  // A reconnect waits a fixed delay, not a growing one: the sweep covers the gap meanwhile.
+  const reconnectMs = Math.min(sweepIntervalMs, 5_000);
+  const cannotListen = (err: unknown) => log.warn({ err }, "cannot listen for outbox events; retrying (the sweep still runs)");
+  const listener = createNotificationListener({
+    url: options.databaseUrl,
+    channel: OUTBOX_NOTIFY_CHANNEL,
+    applicationName: "qc-outbox-listener",
+    onNotification: () => run(false),
+    // Anything committed while nobody listened is in the outbox: take it now.
+    onListening: () => run(false),
+    onLost: (err) => log.warn({ err }, "outbox listener lost; reconnecting"),
+    onReconnectFailed: cannotListen,
+    backoff: { minMs: reconnectMs, maxMs: reconnectMs },
+  });
 
   const sweeper = setInterval(() => run(true), sweepIntervalMs);
   sweeper.unref();
-  void listen();
+  listener.start().catch(cannotListen);
   run(true);
 
   return {
     async stop() {
       stopped = true;
       clearInterval(sweeper);
-      if (reconnectTimer) clearTimeout(reconnectTimer);
-      await listener?.close();
-      listener = null;
+      await listener.close();
       while (running) await running;
     },
   };

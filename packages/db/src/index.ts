@@ -5,6 +5,7 @@ export { jobExecutor, prepareJobStatements } from "./job-executor";
 export { pipelinedTransaction, TransactionRolledBack, type BuiltStatement, type PipelinedTransactionWork } from "./pipelined-transaction";
 export { PipelinedReads, type PipelinedReadsOptions } from "./pipelined-reads";
 export { migrationStatus, runMigrations, type MigrationStatus } from "./migrate";
+export { createNotificationListener, type NotificationListener, type NotificationListenerOptions } from "./notification-listener";
 export { readDbEnv } from "./env";
 export * as schema from "./schema";
 // One drizzle instance for the whole workspace: query operators come from here.

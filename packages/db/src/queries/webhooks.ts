@@ -1,5 +1,4 @@
 import { and, desc, eq, inArray, isNotNull, isNull, lt, lte, sql } from "drizzle-orm";
-import pg from "pg";
 import { newRowId } from "../ids";
 import { preparedQuery } from "./prepared";
 import type { Executor } from "../client";
@@ -335,44 +334,4 @@ export function listWebhookDeliveryAttemptRows(db: Executor, params: { tenantId:
     .from(webhookDeliveryAttempts)
     .where(and(eq(webhookDeliveryAttempts.tenantId, params.tenantId), inArray(webhookDeliveryAttempts.deliveryId, params.deliveryIds)))
     .orderBy(webhookDeliveryAttempts.id);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Wake-ups.
-
-export interface OutboxListener {
-  close(): Promise<void>;
-}
-
-/**
- * LISTENs for committed outbox inserts on a dedicated connection (LISTEN needs a session of
- * its own; a pooled connection would drop it). `onError` reports a lost connection; the caller
- * listens again and sweeps, since notifications sent while disconnected are gone.
- */
-export async function listenForOutboxEvents(url: string, handlers: { onNotify(): void; onError(error: Error): void }): Promise<OutboxListener> {
-  const client = new pg.Client({ connectionString: url, application_name: "qc-outbox-listener" });
-  let closed = false;
-  client.on("notification", (message) => {
-    if (message.channel === OUTBOX_NOTIFY_CHANNEL) handlers.onNotify();
-  });
-  client.on("error", (error) => {
-    if (!closed) handlers.onError(error);
-  });
-  client.on("end", () => {
-    if (!closed) handlers.onError(new Error("the outbox listener's connection ended"));
-  });
-  await client.connect();
-  try {
-    await client.query(`LISTEN ${OUTBOX_NOTIFY_CHANNEL}`);
-  } catch (error) {
-    closed = true;
-    await client.end().catch(() => {});
-    throw error;
-  }
-  return {
-    async close() {
-      closed = true;
-      await client.end().catch(() => {});
-    },
-  };
 }
