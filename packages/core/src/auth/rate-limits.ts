@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type pg from "pg";
+import type { DatabaseHandle } from "@qc/db";
 import { RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
 import { AppError } from "../errors";
 import { ReservedTokenBucket, tenantReservationBatch } from "./reserved-token-bucket";
@@ -47,7 +47,7 @@ export class RateLimits {
   private readonly passwordResetIp: RateLimiterPostgres;
   private readonly passwordResetEmail: RateLimiterPostgres;
 
-  constructor(pool: pg.Pool, readonly policy: RateLimitPolicy = DEFAULT_RATE_LIMITS) {
+  constructor(pool: DatabaseHandle["pool"], readonly policy: RateLimitPolicy = DEFAULT_RATE_LIMITS) {
     const store = (keyPrefix: string, points: number, duration: number, blockDuration = 0) =>
       new RateLimiterPostgres({ storeClient: pool, storeType: "pool", tableName: "rate_limits", tableCreated: true, clearExpiredByTimeout: false, keyPrefix, points, duration, blockDuration });
     // The token bucket as two windows: the sustained rate per second, and on top of it a burst

@@ -1,19 +1,21 @@
 import { randomUUID } from "node:crypto";
+import { createDatabase, type DatabaseHandle } from "@qc/db";
 import { useTestDatabase } from "@qc/db/testing";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppError } from "../errors";
 import { DEFAULT_RATE_LIMITS, RateLimits } from "./rate-limits";
 import { tenantReservationBatch } from "./reserved-token-bucket";
 
+type Pool = DatabaseHandle["pool"];
+
 /** A web instance's own connection pool, counting the statements it sends. */
 function instancePool(url: string) {
-  const pool = new pg.Pool({ connectionString: url, max: 4 });
+  const database = createDatabase({ url, poolMax: 4, pipelinedReads: 0 });
   const counter = { queries: 0 };
-  const counted = new Proxy(pool, {
+  const counted = new Proxy(database.pool, {
     get(target, property, receiver) {
       if (property === "query") {
-        return (...args: Parameters<pg.Pool["query"]>) => {
+        return (...args: Parameters<Pool["query"]>) => {
           counter.queries++;
           return (target.query as (...a: unknown[]) => unknown)(...args);
         };
@@ -22,7 +24,7 @@ function instancePool(url: string) {
       return typeof value === "function" ? value.bind(target) : value;
     },
   });
-  return { pool, counted: counted as pg.Pool, counter };
+  return { database, counted: counted as Pool, counter };
 }
 
 /** `callers` requests at a time against one instance until each is refused once; admissions timed. */
@@ -55,7 +57,7 @@ describe("per-tenant limit reserved in batches by instances sharing one database
     instances = [instancePool(t.url), instancePool(t.url)];
     limits = instances.map((i) => new RateLimits(i.counted, policy));
   });
-  afterAll(() => Promise.all(instances.map((i) => i.pool.end())));
+  afterAll(() => Promise.all(instances.map((i) => i.database.close())));
   const queries = () => instances.reduce((sum, i) => sum + i.counter.queries, 0);
 
   it("admits the whole shared budget and never more than its windows allow, with a fraction of the writes", async () => {

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import type { SessionLifetime } from "../auth/session-lifetime";
 import { hostCookie } from "../auth/tokens";
 
 /**
@@ -12,6 +13,7 @@ export const OPERATOR_SESSION_TOKEN = /^qo_[0-9a-f]{64}$/;
 export const OPERATOR_SESSION_TTL_MS = 8 * 3600_000;
 /** However much it is used, a console session ends this long after its login (a working day). */
 export const OPERATOR_SESSION_ABSOLUTE_TTL_MS = 24 * 3600_000;
+export const OPERATOR_SESSION_LIFETIME: SessionLifetime = { idleMs: OPERATOR_SESSION_TTL_MS, absoluteMs: OPERATOR_SESSION_ABSOLUTE_TTL_MS };
 
 export function generateOperatorSessionToken(): string {
   return `qo_${randomBytes(32).toString("hex")}`;
