@@ -8,7 +8,7 @@ import { AllowlistCache } from "./allowlist-cache";
 import { ApiKeyVerifier, type ApiKeyCredential } from "./api-key-verifier";
 import { AuthCacheInvalidation, type AuthSubject } from "./auth-cache-invalidation";
 import { Lockout, type LockoutPolicy, type LoginAccount } from "./lockout";
-import type { CredentialFailure, CredentialRequest, Principal } from "./principal";
+import type { CredentialFailure, CredentialRequest, Principal, Verification } from "./principal";
 import { parseCredentials } from "./tokens";
 import { verifySession } from "./verify-session";
 
@@ -82,7 +82,7 @@ export class Authenticator {
     if (credentials.kind === "malformed") {
       await this.fail(request, { reason: "malformed", counts: true, error: new AppError("UNAUTHENTICATED", "malformed credentials") });
     }
-    let verified;
+    let verified: Verification;
     if (credentials.kind === "api_key") verified = await this.keys.verify(credentials.keyId, credentials.secret);
     else if (credentials.kind === "session") verified = await verifySession({ db: this.options.database.db, now: this.options.now }, credentials.token);
     else throw new AppError("UNAUTHENTICATED", "authentication required");

@@ -2,7 +2,7 @@ import type { Database } from "@qc/db";
 import { findSessionByTokenHash, touchSession } from "@qc/db/queries";
 import { AppError } from "../errors";
 import type { Verification } from "./principal";
-import { judgeSession, type SessionLifetime } from "./session-lifetime";
+import { judgeSession, type SessionLifetime } from "./judge-session";
 import { hashToken } from "./tokens";
 
 export const SESSION_TTL_MS = 12 * 3600_000;

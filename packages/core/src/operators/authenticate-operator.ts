@@ -1,6 +1,6 @@
 import type { Database } from "@qc/db";
 import { extendOperatorSession, findLiveOperatorSession } from "@qc/db/queries";
-import { judgeSession } from "../auth/session-lifetime";
+import { judgeSession } from "../auth/judge-session";
 import { hashToken } from "../auth/tokens";
 import { AppError } from "../errors";
 import { OPERATOR_SESSION_LIFETIME, operatorTokenFromCookie } from "./operator-session";

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { SessionLifetime } from "../auth/session-lifetime";
+import type { SessionLifetime } from "../auth/judge-session";
 import { hostCookie } from "../auth/tokens";
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { judgeSession } from "./session-lifetime";
+import { judgeSession } from "./judge-session";
 
 const HOUR = 3600_000;
 const lifetime = { idleMs: 8 * HOUR, absoluteMs: 24 * HOUR };
