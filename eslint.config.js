@@ -21,4 +21,21 @@ export default tseslint.config(
     rules: { "no-restricted-properties": "off" },
   },
   { files: ["apps/web/app/**"], languageOptions: { globals: { ...globals.browser } } },
+  // A library's internals are reached in one adapter file each, listed in
+  // docs/decisions/library-internals.md (STYLE.md, Habits 9).
+  {
+    files: ["**/*.ts", "**/*.tsx"],
+    ignores: ["packages/api/src/trpc.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { group: ["@trpc/server/unstable-core-do-not-import", "@trpc/server/unstable-core-do-not-import/*"], message: "tRPC's internals: only packages/api/src/trpc.ts (docs/decisions/library-internals.md)" },
+            { group: ["*/dist/*", "@*/*/dist/*"], message: "a library's internal module: use its public entry point (docs/decisions/library-internals.md)" },
+          ],
+        },
+      ],
+    },
+  },
 );

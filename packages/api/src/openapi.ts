@@ -1,4 +1,5 @@
 import { AUTHENTICATION_ERRORS, ERROR_CODES, ERROR_NAMES, GUARD_ERRORS, type ErrorName } from "@qc/core";
+import type { AnyTRPCProcedure } from "@trpc/server";
 import { generateOpenApiDocument, type OpenApiRouter } from "trpc-to-openapi";
 import { ERROR_DOCS, errorCodesMarkdown, exampleErrorBody } from "./openapi-errors";
 import { authedProcedure, type Meta, type SuccessStatus } from "./trpc";
@@ -87,13 +88,19 @@ export interface ProcedureTier {
   valueMoving: boolean;
 }
 
-type Middlewares = { _def: { middlewares: unknown[]; meta?: Meta } };
-const AUTHENTICATE = (authedProcedure as unknown as Middlewares)._def.middlewares.at(-1);
+const AUTHENTICATE = authedProcedure._def.middlewares.at(-1);
 
+/**
+ * A built procedure's `_def` keeps its builder's middleware list, though tRPC's exported Procedure
+ * type does not declare it (the builder's does): a reach-in, listed in
+ * docs/decisions/library-internals.md. Should an upgrade move it, this throws and every document
+ * build and openapi.test.ts fail, rather than documenting every route as unauthenticated.
+ */
 export function procedureTier(procedure: unknown): ProcedureTier {
-  const { middlewares, meta } = (procedure as Middlewares)._def;
+  const { middlewares, meta } = (procedure as AnyTRPCProcedure)._def as AnyTRPCProcedure["_def"] & { middlewares?: unknown };
+  if (!Array.isArray(middlewares)) throw new Error("@trpc/server no longer keeps a procedure's middlewares in _def.middlewares: see docs/decisions/library-internals.md");
   const authenticated = middlewares.includes(AUTHENTICATE);
-  return { authenticated, valueMoving: authenticated && meta?.valueMoving === true };
+  return { authenticated, valueMoving: authenticated && (meta as Meta | undefined)?.valueMoving === true };
 }
 
 /** Every error an operation can answer: its own, then those of its tier, in the code table's order. */
@@ -155,8 +162,8 @@ interface DocumentedProcedure {
 
 function documentedProcedures(router: OpenApiRouter): Map<string, DocumentedProcedure> {
   const procedures = new Map<string, DocumentedProcedure>();
-  for (const procedure of Object.values(router._def.procedures)) {
-    const meta = (procedure as { _def: { meta?: Meta } })._def.meta;
+  for (const procedure of Object.values(router._def.procedures as Record<string, AnyTRPCProcedure>)) {
+    const meta = procedure._def.meta as Meta | undefined;
     if (meta?.openapi && meta.openapi.enabled !== false) {
       procedures.set(`${meta.openapi.method.toLowerCase()} ${meta.openapi.path}`, { meta, tier: procedureTier(procedure) });
     }

@@ -252,6 +252,9 @@ async function runMutation(
   ctx.responseHeaders.set("Idempotent-Replayed", "true");
   if (outcome.answer.kind === "error") throw replayedError(outcome.answer);
   ctx.response.status = outcome.answer.status;
+  // The stored answer, as the procedure would have returned it, without running the procedure:
+  // tRPC has no public way for a middleware to answer by itself, so the result is built by hand
+  // (docs/decisions/library-internals.md; apps/web/test/idempotency.test.ts replays it).
   return { ok: true, data: outcome.answer.body, ctx, marker: middlewareMarker } as unknown as TierResult;
 }
 
@@ -279,7 +282,7 @@ const authenticatedTier = t.middleware(async (opts): Promise<TierResult> => {
       result = await next({ ctx: await authenticate(ctx, opts.meta, false) });
     }
   } catch (cause) {
-    result = { ok: false, error: getTRPCErrorFromUnknown(cause), marker: middlewareMarker };
+    throw normalisedError(ctx, opts.path, getTRPCErrorFromUnknown(cause));
   }
   if (result.ok) return result;
   throw normalisedError(ctx, opts.path, result.error);

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { appErrorFromTrpc, createContext, type AppDeps, type Meta, type RequestInfo } from "@qc/api";
 import { AppError, errorBody } from "@qc/core";
-import { callTRPCProcedure, type AnyRouter } from "@trpc/server";
+import { callTRPCProcedure, type AnyRouter, type AnyTRPCProcedure } from "@trpc/server";
 
 /**
  * The query string as a route's input sees it: a key given once is a string, a key given more
@@ -22,19 +22,19 @@ function queryParameters(target: string): Record<string, string | string[]> {
   return input;
 }
 
-/** A zod (v4) schema as far as routing needs to look into it. */
+/** A zod (v4) schema as far as routing needs to look into it: its public `def` (zod's introspection API). */
 interface ZodLike {
-  _zod?: { def?: { type?: string; in?: ZodLike; out?: ZodLike; getter?: () => ZodLike; innerType?: ZodLike; element?: ZodLike } };
+  def?: { type?: string; in?: ZodLike; out?: ZodLike; getter?: () => ZodLike; innerType?: ZodLike; element?: ZodLike };
   shape?: Record<string, ZodLike>;
   unwrap?: () => ZodLike;
   merge?: (other: ZodLike) => ZodLike;
 }
 
-const kind = (schema: ZodLike | undefined) => schema?._zod?.def?.type;
+const kind = (schema: ZodLike | undefined) => schema?.def?.type;
 
 /** The schema under optional, nullable, default, arrays, lazy and (for inputs) transforms. */
 function unwrap(schema: ZodLike, throughPipes: boolean): ZodLike {
-  const def = schema._zod?.def;
+  const def = schema.def;
   switch (def?.type) {
     case "array":
       return unwrap(def.element!, throughPipes);
@@ -124,12 +124,14 @@ interface Route {
  */
 function restRoutes(router: AnyRouter): Map<string, Route[]> {
   const routes = new Map<string, Route[]>();
-  for (const [path, procedure] of Object.entries(router._def.procedures as Record<string, { _def: { meta?: Meta; type: string; inputs: ZodLike[] } }>)) {
-    const meta = procedure._def.meta;
+  // `_def.procedures` and a procedure's `_def` (type, meta, input parsers) as tRPC's exported types
+  // declare them (docs/decisions/library-internals.md).
+  for (const [path, procedure] of Object.entries(router._def.procedures as Record<string, AnyTRPCProcedure>)) {
+    const meta = procedure._def.meta as Meta | undefined;
     const openapi = meta?.openapi;
     const type = procedure._def.type;
     if (!openapi || openapi.enabled === false || (type !== "query" && type !== "mutation")) continue;
-    const inputs = procedure._def.inputs;
+    const inputs = procedure._def.inputs as ZodLike[];
     const input = inputs.length >= 2 ? inputs.reduce((merged, next) => merged.merge!(next)) : inputs[0];
     const schema = input ? unwrap(input, true) : undefined;
     const takesInput = !["void", "undefined", "never"].includes(kind(schema) ?? "");

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createContext, type AppDeps, type RequestInfo } from "@qc/api";
 import { AppError, errorBody, MAX_REQUEST_BODY_BYTES } from "@qc/core";
-import type { AnyRouter } from "@trpc/server";
+import type { AnyRouter, AnyTRPCProcedure } from "@trpc/server";
 import { nodeHTTPRequestHandler } from "@trpc/server/adapters/node-http";
 import { sendJson } from "./respond";
 
@@ -9,7 +9,8 @@ type RequestWithBody = IncomingMessage & { body?: unknown };
 
 /** /api/trpc for the dashboard: same routers, same guards, same context as /v1. */
 export function createTrpcHandler(router: AnyRouter, deps: AppDeps) {
-  const procedures = router._def.procedures as Record<string, { _def: { type: string } }>;
+  // tRPC's exported router and procedure types declare `_def.procedures` and `_def.type`.
+  const procedures = router._def.procedures as Record<string, AnyTRPCProcedure | undefined>;
   return async (req: RequestWithBody, res: ServerResponse, request: RequestInfo, body: unknown, path: string) => {
     // tRPC refuses an unknown procedure, the wrong method and the content type before it creates
     // the context, so its error body would carry no request id: those refusals are made here,
