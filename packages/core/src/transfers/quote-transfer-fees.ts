@@ -9,35 +9,25 @@ export interface TransferFeeQuote {
   maxPriorityFeePerGas: bigint;
 }
 
-export interface QuotedTransfer {
-  networkCode: NetworkCode;
-  chainId: number;
-  sourceAddress: string;
-  destinationAddress: string;
-  amount: bigint;
-  /** The ERC-20 contract; null for the native asset. */
-  token: string | null;
+/** What the gas estimate is asked about: a call (`to` set) or a contract creation (`to` absent). */
+export interface FeeCall {
+  to?: `0x${string}`;
+  value: bigint;
+  data: `0x${string}`;
 }
 
-/** The node says the source cannot pay the transfer (value above its balance). */
+/** The node says the source cannot pay the transaction (value or fees above its balance). */
 export class TransferUnaffordableError extends Error {
   override readonly name = "TransferUnaffordableError";
 }
 
-/** The node says the transfer would revert (an ERC-20 refusing it). */
+/** The node says the transaction would revert (an ERC-20 refusing it, a constructor reverting). */
 export class TransferWouldRevertError extends Error {
   override readonly name = "TransferWouldRevertError";
 }
 
-/**
- * Fees and gas for a transfer, from the chain (docs/decisions/transfers.md): EIP-1559 caps from
- * the node's fee history (estimateQuantumFees), refused above `maxFeePerGasCap` (503: the
- * release waits and retries); gas from eth_estimateGas × `gasMarginPercent`. An RPC that cannot
- * be reached is 503 UNAVAILABLE naming the network.
- */
-export async function quoteTransferFees(deps: Pick<ServiceDeps, "chain" | "config">, transfer: QuotedTransfer): Promise<TransferFeeQuote> {
-  const { maxFeePerGasCap, gasMarginPercent } = deps.config.transfers;
-  const client = deps.chain.client(transfer.networkCode);
+/** The call a transfer makes (native: to the destination with the value; ERC-20: `transfer` on the token). */
+export function transferCall(transfer: { chainId: number; destinationAddress: string; amount: bigint; token: string | null }): FeeCall {
   // Only to, value and data matter to the estimate; nonce and fees are placeholders.
   const call = buildQuantumTransfer({
     chainId: transfer.chainId,
@@ -49,18 +39,35 @@ export async function quoteTransferFees(deps: Pick<ServiceDeps, "chain" | "confi
     amount: transfer.amount,
     token: transfer.token,
   });
+  return { to: call.to!, value: call.value ?? 0n, data: call.data ?? "0x" };
+}
+
+/**
+ * Fees and gas for a transfer or a contract creation, from the chain (docs/decisions/transfers.md):
+ * EIP-1559 caps from the node's fee history (estimateQuantumFees), refused above `maxFeePerGasCap`
+ * (503: the release waits and retries); gas from eth_estimateGas of `call` × `gasMarginPercent`,
+ * rounded up. The node's refusals become TransferUnaffordableError (the source cannot pay) and
+ * TransferWouldRevertError (for a creation: the constructor reverts), so the checks and the release
+ * handle both the same way for every kind. An RPC that cannot be reached is 503 UNAVAILABLE naming
+ * the network.
+ */
+export async function quoteFees(
+  deps: Pick<ServiceDeps, "chain" | "config">,
+  input: { networkCode: NetworkCode; from: string; call: FeeCall },
+): Promise<TransferFeeQuote> {
+  const { maxFeePerGasCap, gasMarginPercent } = deps.config.transfers;
+  const { networkCode, from, call } = input;
+  const client = deps.chain.client(networkCode);
   try {
     const [fees, estimate] = await Promise.all([
       estimateQuantumFees(client),
-      client
-        .estimateGas({ account: transfer.sourceAddress as `0x${string}`, to: call.to!, value: call.value ?? 0n, data: call.data ?? "0x" })
-        .catch((error: unknown) => {
-          throw mapRpcError(error);
-        }),
+      client.estimateGas({ account: from as `0x${string}`, to: call.to, value: call.value, data: call.data }).catch((error: unknown) => {
+        throw mapRpcError(error);
+      }),
     ]);
     if (fees.maxFeePerGas > maxFeePerGasCap) {
-      throw new AppError("UNAVAILABLE", `${transfer.networkCode} fees (maxFeePerGas ${fees.maxFeePerGas}) are above the configured cap of ${maxFeePerGasCap}; the release waits`, {
-        details: { networkCode: transfer.networkCode },
+      throw new AppError("UNAVAILABLE", `${networkCode} fees (maxFeePerGas ${fees.maxFeePerGas}) are above the configured cap of ${maxFeePerGasCap}; the release waits`, {
+        details: { networkCode },
         retryAfter: 30,
       });
     }
@@ -71,7 +78,7 @@ export async function quoteTransferFees(deps: Pick<ServiceDeps, "chain" | "confi
     };
   } catch (error) {
     if (error instanceof InsufficientFundsError) throw new TransferUnaffordableError(error.shortMessage, { cause: error });
-    if (error instanceof CallRevertedError) throw new TransferWouldRevertError(error.shortMessage, { cause: error });
-    throw chainUnavailable(transfer.networkCode, error);
+    if (error instanceof CallRevertedError) throw new TransferWouldRevertError(`${call.to ? "" : "the constructor reverts: "}${error.shortMessage}`, { cause: error });
+    throw chainUnavailable(networkCode, error);
   }
 }

@@ -1,10 +1,10 @@
 import { findTransferCheckRows, type TransactionRow } from "@qc/db/queries";
 import type { Actor } from "../audit/actor";
-import { decideDeploymentPolicyAndScreening } from "../contracts/decide-deployment-checks";
 import type { ServiceDeps } from "../deps/service-deps";
 import { AppError } from "../errors";
-import { releaseNextJob, type CheckFields } from "./release-for-signing";
-import { checkFields, decideTransferPolicyAndScreening } from "./run-transfer-checks";
+import type { CheckFields } from "./check-subject";
+import { checkFields, decideTransferPolicyAndScreening } from "./decide-transfer-checks";
+import { releaseNextJob } from "./release-for-signing";
 import { transitionTransaction } from "./transition-transaction";
 
 type RecheckDeps = Pick<ServiceDeps, "db" | "jobs" | "now" | "config" | "log">;
@@ -33,7 +33,7 @@ export function isDecisionFresh(deps: Pick<ServiceDeps, "now" | "config">, row: 
  * have been denylisted (the tenant's list, SCREENING_DENYLIST after a restart, the provider) or
  * the policy tightened.
  *
- * The same code as the checks (`decideTransferPolicyAndScreening`, or the deployment's), so a
+ * The same code as the checks (`decideTransferPolicyAndScreening`, for every kind), so a
  * provider outage retries and then fails closed exactly as there, its attempts counted while the
  * row stays in `from`; velocity windows end at the transfer's creation and count it once, so a
  * re-run never counts the transfer against itself twice. Quotas (configuration, fixed for the
@@ -56,8 +56,7 @@ export async function recheckTransfer(deps: RecheckDeps, input: { row: Transacti
   const decidedAt = deps.now();
   let decision;
   try {
-    decision =
-      row.type === "CONTRACT_DEPLOY" ? await decideDeploymentPolicyAndScreening(deps, row, input.from) : await decideTransferPolicyAndScreening(deps, loaded, input.from);
+    decision = await decideTransferPolicyAndScreening(deps, loaded, input.from);
   } catch (error) {
     // The provider was down and the row left `from` before its attempt was counted.
     if (error instanceof AppError && error.error === "INVALID_TRANSACTION_STATE") return { status: "MOVED_ON" };

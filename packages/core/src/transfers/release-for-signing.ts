@@ -7,7 +7,6 @@ import {
   findTransaction,
   findTransactionForSigning,
   findWalletRow,
-  type NewTransactionRow,
   type TransactionRow,
 } from "@qc/db/queries";
 import { systemActor, type Actor } from "../audit/actor";
@@ -15,17 +14,16 @@ import { chainUnavailable } from "../balances/chain-errors";
 import type { ServiceDeps } from "../deps/service-deps";
 import { AppError } from "../errors";
 import { jobRequest, type JobRequest } from "../transitions/run-transition";
+import type { CheckFields } from "./check-subject";
 import { recheckTransfer } from "./recheck-transfer";
-import { quoteTransferFees, TransferUnaffordableError, TransferWouldRevertError, type TransferFeeQuote } from "./quote-transfer-fees";
+import { quoteFees, transferCall, TransferUnaffordableError, TransferWouldRevertError, type TransferFeeQuote } from "./quote-transfer-fees";
 import { transitionTransaction } from "./transition-transaction";
 import { rebuildUnsignedTransaction, type TransferAsset } from "./unsigned-transaction";
 import { deploymentData } from "../contracts/deployment-data";
-import { quoteDeploymentFees } from "../contracts/quote-deployment-fees";
 
 type ReleaseDeps = Pick<ServiceDeps, "db" | "jobs" | "now" | "config" | "chain" | "log">;
 
-/** What the checks decided (and when), written on the row by the move that follows them. */
-export type CheckFields = Pick<NewTransactionRow, "policy" | "screening" | "checkedAt" | "screeningAttempts">;
+export type { CheckFields } from "./check-subject";
 
 export type ReleaseOutcome =
   /** Released: nonce, fees, unsigned transaction and signing hash stored; the signer can sign it. */
@@ -58,16 +56,14 @@ interface ChainQuote {
 async function quoteRelease(deps: ReleaseDeps, row: TransactionRow, asset: TransferAsset | null): Promise<ChainQuote> {
   const networkCode = row.networkCode as NetworkCode;
   const [fees, nonce] = await Promise.all([
-    row.type === "CONTRACT_DEPLOY"
-      ? quoteDeploymentFees(deps, { networkCode, sourceAddress: row.sourceAddress, data: deploymentData(row) })
-      : quoteTransferFees(deps, {
-          networkCode,
-          chainId: row.chainId,
-          sourceAddress: row.sourceAddress,
-          destinationAddress: row.destinationAddress!,
-          amount: BigInt(row.amount),
-          token: asset?.kind === "TOKEN" ? asset.contractAddress : null,
-        }),
+    quoteFees(deps, {
+      networkCode,
+      from: row.sourceAddress,
+      call:
+        row.type === "CONTRACT_DEPLOY"
+          ? { value: 0n, data: deploymentData(row) }
+          : transferCall({ chainId: row.chainId, destinationAddress: row.destinationAddress!, amount: BigInt(row.amount), token: asset?.kind === "TOKEN" ? asset.contractAddress : null }),
+    }),
     getPendingNonce(deps.chain.client(networkCode), { address: row.sourceAddress }).catch((error: unknown) => {
       throw chainUnavailable(networkCode, error);
     }),
