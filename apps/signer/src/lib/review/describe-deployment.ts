@@ -1,5 +1,5 @@
 import type { CanonicalConstructorArgs, ContractTemplate } from "@qc/chain/contracts";
-import { formatQ, formatQwei } from "./format-amount";
+import { describePendingTransaction } from "./describe-pending-transaction";
 import { printableText } from "./printable-text";
 import type { DisplayedDeployment } from "./read-deployment";
 import type { VerifiedDeployment } from "./verify-deployment-request";
@@ -20,20 +20,11 @@ export function formatConstructorArguments(template: ContractTemplate, args: Can
 
 /** The lines `review` prints for a deployment before anything is verified or signed. */
 export function describeDeployment(deployment: DisplayedDeployment): string[] {
-  const { fee, template } = deployment;
-  const lines = [
-    `Transaction   ${printableText(deployment.id)}`,
-    `Network       ${deployment.networkCode} (chain ${deployment.chainId})`,
-    `Source        ${deployment.sourceAddress} (key in this keystore)`,
+  const { template } = deployment;
+  return describePendingTransaction(deployment, [
     `Template      ${printableText(template.name, 80)} v${template.version} (${template.id}), from this signer's catalog`,
     `Value         0 Q (a contract creation: no destination)`,
-    `Fee caps      gas limit ${fee.gasLimit}, max fee ${formatQwei(fee.maxFeePerGas)}/gas, max priority fee ${formatQwei(fee.maxPriorityFeePerGas)}/gas`,
-    `              at most ${formatQ(fee.gasLimit * fee.maxFeePerGas)} in fees`,
-    `Nonce         ${deployment.nonce}`,
-  ];
-  if (deployment.externalId) lines.push(`External id   ${printableText(deployment.externalId)}`);
-  if (deployment.note) lines.push(`Note          ${printableText(deployment.note, 500)}`);
-  return lines;
+  ]);
 }
 
 /** The lines printed once the signer rebuilt the creation itself and found it identical. */

@@ -1,30 +1,21 @@
 import type { DisplayedTransfer } from "./read-transfer";
 import type { VerifiedTransfer } from "./verify-signing-request";
-import { formatAmount, formatQ, formatQwei } from "./format-amount";
+import { describePendingTransaction } from "./describe-pending-transaction";
+import { formatAmount } from "./format-amount";
 import { printableText } from "./printable-text";
 
 /** The lines `review` prints before anything is verified or signed. */
 export function describeTransfer(transfer: DisplayedTransfer): string[] {
-  const { fee } = transfer;
   const asset = { ...transfer.asset, symbol: printableText(transfer.asset.symbol, 32) };
   const assetLine =
     asset.kind === "NATIVE"
       ? `${asset.symbol}, the native asset (${asset.decimals} decimals)`
       : `${asset.symbol}, token ${asset.contractAddress} (${asset.decimals} decimals, as the service lists it)`;
-  const lines = [
-    `Transaction   ${printableText(transfer.id)}`,
-    `Network       ${transfer.networkCode} (chain ${transfer.chainId})`,
-    `Source        ${transfer.sourceAddress} (key in this keystore)`,
+  return describePendingTransaction(transfer, [
     `Destination   ${transfer.destinationAddress}`,
     `Asset         ${assetLine}`,
     `Amount        ${formatAmount(transfer.amount, asset.decimals, asset.symbol)}`,
-    `Fee caps      gas limit ${fee.gasLimit}, max fee ${formatQwei(fee.maxFeePerGas)}/gas, max priority fee ${formatQwei(fee.maxPriorityFeePerGas)}/gas`,
-    `              at most ${formatQ(fee.gasLimit * fee.maxFeePerGas)} in fees`,
-    `Nonce         ${transfer.nonce}`,
-  ];
-  if (transfer.externalId) lines.push(`External id   ${printableText(transfer.externalId)}`);
-  if (transfer.note) lines.push(`Note          ${printableText(transfer.note, 500)}`);
-  return lines;
+  ]);
 }
 
 /** The lines printed once the signing request proved identical to the displayed transfer. */

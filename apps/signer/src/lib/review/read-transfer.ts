@@ -1,8 +1,8 @@
-import { isAddressInput, isNetworkCode, NATIVE_CURRENCY, NETWORKS, parseAddress, type NetworkCode } from "@qc/chain";
+import { isAddressInput, NATIVE_CURRENCY, parseAddress, type NetworkCode } from "@qc/chain";
 import type { Address } from "viem";
-import { ReviewRefusedError } from "../errors";
 import type { StoredKey } from "../keystore/format";
-import { pendingTransactionSchema, type Asset, type SigningRequest } from "../service/signer-api";
+import type { Asset, SigningRequest } from "../service/signer-api";
+import { parseNonceAndFee, parsePendingTransaction, readNetwork, readSource, refuse, type DisplayedFee } from "./read-pending-transaction";
 
 /** What `review` shows the person, read from the service's record and nothing else. */
 export type DisplayedTransfer = {
@@ -23,18 +23,12 @@ export type DisplayedTransfer = {
   /** Base units: Qwei for the native asset, the token's smallest unit otherwise. */
   amount: bigint;
   nonce: number;
-  fee: { gasLimit: bigint; maxFeePerGas: bigint; maxPriorityFeePerGas: bigint };
+  fee: DisplayedFee;
   note: string | null;
   externalId: string | null;
   createdAt: string | null;
   signingRequest: SigningRequest;
 };
-
-const MAX_UINT64 = 2n ** 64n - 1n;
-
-function refuse(field: string, reason: string): never {
-  throw new ReviewRefusedError([{ field, reason }]);
-}
 
 export type ReadTransferParameters = {
   /** One element of `GET /v1/signer/transactions`, as received. */
@@ -53,28 +47,17 @@ export type ReadTransferParameters = {
  * decimals), never as the service names it.
  */
 export function readTransfer({ transaction, assets, findKey }: ReadTransferParameters): DisplayedTransfer {
-  const parsed = pendingTransactionSchema.safeParse(transaction);
-  if (!parsed.success) {
-    throw new ReviewRefusedError(
-      parsed.error.issues.slice(0, 5).map((issue) => ({ field: issue.path.join(".") || "transaction", reason: `is malformed (${issue.message})` })),
-    );
-  }
-  const tx = parsed.data;
-
+  const tx = parsePendingTransaction(transaction);
   if (tx.type !== "TRANSFER") refuse("type", `is ${tx.type}: this signer reviews transfers only`);
-  if (tx.status !== "PENDING_SIGNATURE") refuse("status", `is ${tx.status}, not PENDING_SIGNATURE`);
-  if (!isNetworkCode(tx.networkCode)) refuse("networkCode", `"${tx.networkCode}" is not a QUANTUM network`);
-  const network = NETWORKS[tx.networkCode];
-  if (tx.chainId !== network.chainId) refuse("chainId", `is ${tx.chainId}, but ${network.networkCode} is chain ${network.chainId}`);
+  const network = readNetwork(tx);
+  const { networkCode } = network;
 
   if (tx.destinationAddress === null || !isAddressInput(tx.destinationAddress)) refuse("destinationAddress", "is not an address");
   const destinationAddress = parseAddress(tx.destinationAddress);
-  if (!isAddressInput(tx.sourceAddress)) refuse("sourceAddress", "is not an address");
-  const sourceAddress = parseAddress(tx.sourceAddress);
-  const sourceKey = findKey(sourceAddress) ?? refuse("sourceAddress", `${sourceAddress} is not a key in this keystore`);
+  const source = readSource(tx, findKey);
 
-  const listed = assets.find((asset) => asset.id === tx.assetId) ?? refuse("assetId", `${tx.assetId ?? "null"} is not an asset of ${tx.networkCode}`);
-  if (listed.networkCode !== tx.networkCode) refuse("assetId", `belongs to ${listed.networkCode}, not ${tx.networkCode}`);
+  const listed = assets.find((asset) => asset.id === tx.assetId) ?? refuse("assetId", `${tx.assetId ?? "null"} is not an asset of ${networkCode}`);
+  if (listed.networkCode !== networkCode) refuse("assetId", `belongs to ${listed.networkCode}, not ${networkCode}`);
   let asset: DisplayedTransfer["asset"];
   if (listed.kind === "NATIVE") {
     if (listed.contractAddress !== null) refuse("assetId", "is listed as the native asset but has a contract address");
@@ -86,27 +69,16 @@ export function readTransfer({ transaction, assets, findKey }: ReadTransferParam
 
   const amount = BigInt(tx.amount);
   if (amount === 0n) refuse("amount", "is zero");
-  const nonce = Number(tx.nonce);
-  if (!Number.isSafeInteger(nonce)) refuse("nonce", "is out of range");
-  const fee = {
-    gasLimit: BigInt(tx.fee.gasLimit),
-    maxFeePerGas: BigInt(tx.fee.maxFeePerGas),
-    maxPriorityFeePerGas: BigInt(tx.fee.maxPriorityFeePerGas),
-  };
-  if (fee.gasLimit === 0n || fee.gasLimit > MAX_UINT64) refuse("fee.gasLimit", "is out of range");
-  if (fee.maxPriorityFeePerGas > fee.maxFeePerGas) refuse("fee.maxPriorityFeePerGas", "exceeds fee.maxFeePerGas");
+  const nonceAndFee = parseNonceAndFee(tx);
 
   return {
     id: tx.id,
-    networkCode: tx.networkCode,
-    chainId: tx.chainId,
-    sourceAddress,
-    sourceKey,
+    ...network,
+    ...source,
     destinationAddress,
     asset,
     amount,
-    nonce,
-    fee,
+    ...nonceAndFee,
     note: tx.note ?? null,
     externalId: tx.externalId ?? null,
     createdAt: tx.createdAt ?? null,

@@ -1,17 +1,8 @@
-import {
-  buildQuantumTransfer,
-  ERC20_ABI,
-  erc20TransferCalldata,
-  MLDSA87_DESCRIPTOR,
-  parseQuantumTransaction,
-  serializeQuantumTransaction,
-  signingHash,
-  TRANSACTION_SIGNATURE_CONTEXT,
-  type QuantumTransactionUnsigned,
-} from "@qc/chain";
+import { buildQuantumTransfer, ERC20_ABI, erc20TransferCalldata, parseQuantumTransaction, type QuantumTransactionUnsigned } from "@qc/chain";
 import { decodeFunctionData, type Address, type Hex } from "viem";
-import { ReviewRefusedError, type ReviewDifference } from "../errors";
-import { formatAmount, formatQwei } from "./format-amount";
+import type { ReviewDifference } from "../errors";
+import { compareSigningRequest, type Differ } from "./compare-signing-request";
+import { formatAmount } from "./format-amount";
 import type { DisplayedTransfer } from "./read-transfer";
 
 /** A transfer whose signing request the signer rebuilt itself and found identical. */
@@ -32,40 +23,26 @@ export type VerifiedTransfer = DisplayedTransfer & {
  * see.
  */
 export function verifySigningRequest(transfer: DisplayedTransfer): VerifiedTransfer {
-  const request = transfer.signingRequest;
-  const problems: ReviewDifference[] = [];
-  if (request.descriptor.toLowerCase() !== MLDSA87_DESCRIPTOR) {
-    problems.push({ field: "signingRequest.descriptor", reason: `is ${request.descriptor}, not ${MLDSA87_DESCRIPTOR} (ML-DSA-87)` });
-  }
-  if (request.context !== TRANSACTION_SIGNATURE_CONTEXT) {
-    problems.push({ field: "signingRequest.context", reason: `is "${request.context}", not "${TRANSACTION_SIGNATURE_CONTEXT}"` });
-  }
-
-  const ours = buildQuantumTransfer({
-    chainId: transfer.chainId,
-    nonce: transfer.nonce,
-    maxFeePerGas: transfer.fee.maxFeePerGas,
-    maxPriorityFeePerGas: transfer.fee.maxPriorityFeePerGas,
-    gas: transfer.fee.gasLimit,
-    to: transfer.destinationAddress,
-    amount: transfer.amount,
-    token: transfer.asset.contractAddress,
+  const { unsignedTransaction, signingHash, theirBytes } = compareSigningRequest({
+    noun: "transfer",
+    shown: transfer,
+    rebuild: () =>
+      buildQuantumTransfer({
+        chainId: transfer.chainId,
+        nonce: transfer.nonce,
+        maxFeePerGas: transfer.fee.maxFeePerGas,
+        maxPriorityFeePerGas: transfer.fee.maxPriorityFeePerGas,
+        gas: transfer.fee.gasLimit,
+        to: transfer.destinationAddress,
+        amount: transfer.amount,
+        token: transfer.asset.contractAddress,
+      }),
+    ownDifferences: (theirs, differ) => transferDifferences(transfer, theirs, differ),
   });
-  const unsignedTransaction = serializeQuantumTransaction(ours);
-  const ourHash = signingHash(ours);
-  const theirBytes = request.unsignedTransaction.toLowerCase() as Hex;
-
-  if (theirBytes !== unsignedTransaction) {
-    problems.push(...differences(transfer, theirBytes));
-  } else if (request.signingHash.toLowerCase() !== ourHash) {
-    problems.push({ field: "signingRequest.signingHash", reason: `is not keccak256 of the unsigned transaction (expected ${ourHash})` });
-  }
-  if (problems.length > 0) throw new ReviewRefusedError(problems);
-
   return {
     ...transfer,
     unsignedTransaction,
-    signingHash: ourHash,
+    signingHash,
     tokenCall: transfer.asset.contractAddress ? decodeTransferCall(transfer.asset.contractAddress, theirBytes) : null,
   };
 }
@@ -77,50 +54,20 @@ function decodeTransferCall(token: Address, unsigned: Hex) {
   return { token, recipient: recipient.toLowerCase() as Address, amount };
 }
 
-/** Field by field, what the service's transaction says against what is displayed. */
-function differences(transfer: DisplayedTransfer, theirBytes: Hex): ReviewDifference[] {
-  let theirs: QuantumTransactionUnsigned;
-  try {
-    const parsed = parseQuantumTransaction(theirBytes);
-    if ("signature" in parsed) {
-      return [{ field: "signingRequest.unsignedTransaction", reason: "already carries a signature" }];
-    }
-    theirs = parsed;
-  } catch (error) {
-    return [{ field: "signingRequest.unsignedTransaction", reason: `cannot be decoded (${(error as { shortMessage?: string }).shortMessage ?? "malformed"})` }];
-  }
-  const found: ReviewDifference[] = [];
-  const differ = (field: string, shown: string, asked: string) =>
-    found.push({ field, reason: `differs: the transfer shown has ${shown}, the transaction to sign has ${asked}` });
-  const { asset, fee } = transfer;
-  const qwei = (value: bigint) => formatQwei(value);
-
-  if (theirs.chainId !== transfer.chainId) differ("chainId", String(transfer.chainId), String(theirs.chainId));
-  if (theirs.nonce !== transfer.nonce) differ("nonce", String(transfer.nonce), String(theirs.nonce));
-  if (theirs.gas !== fee.gasLimit) differ("fee.gasLimit", String(fee.gasLimit), String(theirs.gas));
-  if (theirs.maxFeePerGas !== fee.maxFeePerGas) differ("fee.maxFeePerGas", qwei(fee.maxFeePerGas), qwei(theirs.maxFeePerGas));
-  if (theirs.maxPriorityFeePerGas !== fee.maxPriorityFeePerGas) {
-    differ("fee.maxPriorityFeePerGas", qwei(fee.maxPriorityFeePerGas), qwei(theirs.maxPriorityFeePerGas));
-  }
-
+/** What the service's transaction says against the transfer's own fields: destination, amount, token call. */
+function transferDifferences(transfer: DisplayedTransfer, theirs: QuantumTransactionUnsigned, differ: Differ): ReviewDifference[] {
+  const { asset } = transfer;
   if (asset.contractAddress === null) {
     if (theirs.to !== transfer.destinationAddress) differ("destinationAddress", transfer.destinationAddress, theirs.to ?? "a contract creation");
     if (theirs.value !== transfer.amount) {
       differ("amount", formatAmount(transfer.amount, asset.decimals, asset.symbol), formatAmount(theirs.value, asset.decimals, asset.symbol));
     }
     if (theirs.data !== "0x") differ("data", "no calldata (a native transfer)", `${(theirs.data.length - 2) / 2} bytes of calldata`);
-  } else {
-    if (theirs.to !== asset.contractAddress) differ("assetId", `token contract ${asset.contractAddress}`, `a call to ${theirs.to ?? "a contract creation"}`);
-    if (theirs.value !== 0n) differ("value", "0 (a token transfer moves no Q)", formatAmount(theirs.value, 18, "Q"));
-    found.push(...calldataDifferences(transfer, theirs.data));
+    return [];
   }
-
-  if (theirs.accessList.length > 0) differ("accessList", "none", `${theirs.accessList.length} entries`);
-  // The descriptor is fixed by the parser (it refuses any other), so it cannot differ here.
-  if (found.length === 0) {
-    found.push({ field: "signingRequest.unsignedTransaction", reason: "is not the canonical encoding of the displayed transfer" });
-  }
-  return found;
+  if (theirs.to !== asset.contractAddress) differ("assetId", `token contract ${asset.contractAddress}`, `a call to ${theirs.to ?? "a contract creation"}`);
+  if (theirs.value !== 0n) differ("value", "0 (a token transfer moves no Q)", formatAmount(theirs.value, 18, "Q"));
+  return calldataDifferences(transfer, theirs.data);
 }
 
 function calldataDifferences(transfer: DisplayedTransfer, data: Hex): ReviewDifference[] {
