@@ -57,6 +57,35 @@ describe("database client", () => {
     }
   });
 
+  it("discards a pooled connection whose ROLLBACK failed: the pool neither shrinks nor hands it out, and closes", async () => {
+    const handle = createDatabase({ url: t.url, applicationName: "qc-test-rollback", poolMax: 1, pipelinedReads: 0 });
+    let closed = false;
+    // The pool's public `release` event carries the error a connection was given back with.
+    const releasedWith: unknown[] = [];
+    handle.pool.on("release", (error: unknown) => releasedWith.push(error));
+    try {
+      let deadPid = 0;
+      const failed = handle.db.transaction(async (tx) => {
+        deadPid = (await tx.execute<{ pid: number }>(sql`select pg_backend_pid() as pid`)).rows[0]!.pid;
+        // Killed from another connection inside the transaction: the work fails, and so does the
+        // ROLLBACK sent after it on the dead connection.
+        await t.query("select pg_terminate_backend($1)", [deadPid]);
+        await tx.execute(sql`select pg_sleep(0.2)`);
+      });
+      await expect(failed).rejects.toThrow();
+      expect(releasedWith).toHaveLength(1);
+      expect(releasedWith[0], "given back as healthy").toBeInstanceOf(Error);
+      // A pool of one: the next transaction runs on a new backend, not the dead one, and not never.
+      const next = await handle.db.transaction(async (tx) => (await tx.execute<{ pid: number }>(sql`select pg_backend_pid() as pid`)).rows[0]!.pid);
+      expect(next).not.toBe(deadPid);
+      expect(handle.pool.totalCount).toBe(1);
+      await handle.close();
+      closed = true;
+    } finally {
+      if (!closed) await handle.close();
+    }
+  });
+
   it("issues time-ordered UUIDv7 identifiers", async () => {
     const inserted = [];
     for (let i = 0; i < 5; i++) {
