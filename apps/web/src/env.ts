@@ -3,7 +3,9 @@ import { parseEnv, productionRules, serviceEnvSchema } from "@qc/core/env";
 
 export { rpcUrlsFromEnv } from "@qc/core/env";
 import { z } from "zod";
-import { DEFAULT_TRUSTED_PROXIES, parseProxyCidr } from "./guards/client-address";
+// The subpath, not @qc/core: dashboard pages import env.ts and Next must not bundle @qc/db.
+import { parseCidr } from "@qc/core/ip-allowlist";
+import { DEFAULT_TRUSTED_PROXIES } from "./guards/client-address";
 
 const flag = (fallback: "true" | "false") =>
   z
@@ -31,7 +33,7 @@ const schema = serviceEnvSchema.extend({
     .default(DEFAULT_TRUSTED_PROXIES.join(","))
     .transform((value) => value.split(",").map((entry) => entry.trim()).filter(Boolean))
     .superRefine((entries, check) => {
-      for (const entry of entries) if (!parseProxyCidr(entry)) check.addIssue({ code: "custom", message: `${entry} is not a CIDR or IP address` });
+      for (const entry of entries) if (!parseCidr(entry)) check.addIssue({ code: "custom", message: `${entry} is not a CIDR or IP address` });
     }),
   /** Serve the dashboard pages through Next (off for API-only instances). */
   WEB_DASHBOARD: flag("true"),

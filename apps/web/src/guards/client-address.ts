@@ -1,5 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import type { Socket } from "node:net";
+// The subpath, not @qc/core: dashboard pages import env.ts and Next must not bundle @qc/db.
+import { parseCidr } from "@qc/core/ip-allowlist";
 import ipaddr from "ipaddr.js";
 
 type Range = [ipaddr.IPv4 | ipaddr.IPv6, number];
@@ -16,21 +18,10 @@ export interface ProxyTrust {
   proxies: readonly Range[];
 }
 
-/** One CIDR (or bare address: a /32 or /128) of TRUSTED_PROXIES; null when it does not parse. */
-export function parseProxyCidr(input: string): Range | null {
-  try {
-    if (input.includes("/")) return ipaddr.parseCIDR(input);
-    const address = ipaddr.parse(input);
-    return [address, address.kind() === "ipv4" ? 32 : 128];
-  } catch {
-    return null;
-  }
-}
-
 /** Compiles the trust once; every CIDR must parse (env.ts refuses a bad one at boot). */
 export function proxyTrust(hops: number, cidrs: readonly string[] = DEFAULT_TRUSTED_PROXIES): ProxyTrust {
   const proxies = cidrs.map((cidr) => {
-    const range = parseProxyCidr(cidr);
+    const range = parseCidr(cidr);
     if (!range) throw new Error(`TRUSTED_PROXIES: ${cidr} is not a CIDR or address`);
     return range;
   });
