@@ -1,8 +1,7 @@
 import { defaultWebhookConfig, systemActor, transitionTransaction, type TransactionStatus, type WebhookConfig } from "@qc/core";
 import { createTenantFixture, type TenantFixture } from "@qc/core/testing";
 import { and, eq, schema } from "@qc/db";
-import { insertTransaction } from "@qc/db/queries";
-import { useTestDatabase } from "@qc/db/testing";
+import { insertTransaction, useTestDatabase } from "@qc/db/testing";
 import type { Daemon } from "@qc/daemon";
 import { RETRY_DELAYS_SECONDS, verifyWebhook, WebhookVerificationError } from "@qc/webhooks";
 import { Webhook } from "standardwebhooks";

@@ -1,5 +1,5 @@
 import { ml_dsa87 } from "@noble/post-quantum/ml-dsa.js";
-import { bytesToHex, type Hex } from "viem";
+import type { Hex } from "viem";
 import { InvalidSecretKeyError } from "../errors/address";
 import { MLDSA87_SECRET_KEY_LENGTH, MLDSA87_SEED_LENGTH } from "./constants";
 import { bytesFromInput } from "./encoding";
@@ -37,9 +37,4 @@ export function secretKeyBytes(secretKey: Uint8Array | Hex): Uint8Array {
   const bytes = bytesFromInput(secretKey);
   if (!bytes || bytes.length !== MLDSA87_SECRET_KEY_LENGTH) throw new InvalidSecretKeyError({ length: bytes?.length });
   return bytes;
-}
-
-/** Hex helper for key material going into JSON (public keys, signatures). */
-export function keyToHex(bytes: Uint8Array): Hex {
-  return bytesToHex(bytes);
 }

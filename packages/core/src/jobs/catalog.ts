@@ -192,6 +192,5 @@ export const JOBS = {
 export type JobName = keyof typeof JOBS;
 export type JobPayload<N extends JobName> = z.input<(typeof JOBS)[N]["payload"]>;
 export type ParsedJobPayload<N extends JobName> = z.output<(typeof JOBS)[N]["payload"]>;
-export const JOB_NAMES = Object.keys(JOBS) as JobName[];
 
 export const deadLetterQueue = (name: string) => `${name}.dead`;

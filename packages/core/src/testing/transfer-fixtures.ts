@@ -8,7 +8,8 @@ import {
   signQuantumSigningHash,
   type NetworkCode,
 } from "@qc/chain";
-import { findTransaction, insertStatusHistory, insertTransaction, type TransactionRow } from "@qc/db/queries";
+import { findTransaction, insertStatusHistory, type TransactionRow } from "@qc/db/queries";
+import { insertTransaction } from "@qc/db/testing";
 import { systemActor } from "../audit/actor";
 import { nativeAssetId } from "../assets/native-assets";
 import type { ServiceDeps } from "../deps/service-deps";

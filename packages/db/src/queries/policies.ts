@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from "drizzle-orm";
+import { desc, eq, sql } from "drizzle-orm";
 import type { Executor } from "../client";
 import { policies } from "../schema/transfers";
 import { preparedRead } from "./prepared";
@@ -11,15 +11,6 @@ export async function findCurrentPolicy(db: Executor, params: { tenantId: string
   const [row] = await preparedRead(db, "qc_find_current_policy", (executor) =>
     executor.select().from(policies).where(eq(policies.tenantId, sql.placeholder("tenantId"))).orderBy(desc(policies.version)).limit(1).prepare("qc_find_current_policy"),
   ).execute({ tenantId: params.tenantId });
-  return row;
-}
-
-/** One version of the tenant's policy, or undefined. */
-export async function findPolicyVersion(db: Executor, params: { tenantId: string; version: number }): Promise<PolicyRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(policies)
-    .where(and(eq(policies.tenantId, params.tenantId), eq(policies.version, params.version)));
   return row;
 }
 

@@ -28,11 +28,6 @@ export async function findTransaction(db: Executor, tenantId: string, transactio
   return row;
 }
 
-export async function insertTransaction(db: Executor, row: NewTransactionRow): Promise<TransactionRow> {
-  const [inserted] = await db.insert(transactions).values(row).returning();
-  return inserted!;
-}
-
 /**
  * A new transaction and its trail in one statement (one round trip, atomic on its own): the row,
  * exactly as given (every column; nothing left to a database default, so the caller's row is

@@ -5,6 +5,7 @@ import { createDatabase, type DatabaseHandle } from "../client";
 import { withDatabase } from "./global-setup";
 
 export { freePort, withDatabase } from "./global-setup";
+export { insertTransaction } from "./rows";
 
 export interface TestDatabase extends DatabaseHandle {
   url: string;
