@@ -5,7 +5,7 @@ import type { DevnetChainConfig } from "../config";
 import type { FaultInjector } from "../faults";
 import { AsyncLock } from "../lock";
 import { nextBaseFee } from "./block-header";
-import { FundLedger } from "./funding";
+import { FundLedger } from "./fund-ledger";
 import type { IndexStore } from "./index-store";
 import type { Journal, JournalEntry } from "./journal";
 import { Mempool } from "./mempool";

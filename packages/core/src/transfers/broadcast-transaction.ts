@@ -7,7 +7,7 @@ import { assertTenantVerified } from "../kyc/assert-tenant-verified";
 import { failTransaction } from "./fail-transaction";
 import { loadSigningContext } from "./load-signing-context";
 import { recheckTransfer } from "./recheck-transfer";
-import { releaseNextJob } from "./release-for-signing";
+import { releaseNextJob } from "./release-next-job";
 import { sendSignedTransaction, type SendOutcome } from "./send-signed-transaction";
 import type { TransactionStatus } from "./transaction-status";
 import { transitionTransaction } from "./transition-transaction";

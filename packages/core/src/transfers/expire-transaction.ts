@@ -1,7 +1,7 @@
 import { findTransaction } from "@qc/db/queries";
 import { systemActor } from "../audit/actor";
 import type { ServiceDeps } from "../deps/service-deps";
-import { releaseNextJob } from "./release-for-signing";
+import { releaseNextJob } from "./release-next-job";
 import type { TransactionStatus } from "./transaction-status";
 import { transitionTransaction } from "./transition-transaction";
 

@@ -2,7 +2,7 @@ import type { TransactionRow } from "@qc/db/queries";
 import type { Actor } from "../audit/actor";
 import type { ServiceDeps } from "../deps/service-deps";
 import type { TransitionOutcome } from "../transitions/run-transition";
-import { releaseNextJob } from "./release-for-signing";
+import { releaseNextJob } from "./release-next-job";
 import type { TransactionStatus, TransactionSubStatus } from "./transaction-status";
 import { transitionTransaction } from "./transition-transaction";
 

@@ -2,7 +2,7 @@ import type { Actor } from "../audit/actor";
 import type { ServiceDeps } from "../deps/service-deps";
 import type { TransitionOutcome } from "../transitions/run-transition";
 import type { TransactionRow } from "@qc/db/queries";
-import { releaseNextJob } from "./release-for-signing";
+import { releaseNextJob } from "./release-next-job";
 import { transitionTransaction } from "./transition-transaction";
 
 /**

@@ -4,7 +4,7 @@ import type { ServiceDeps } from "../deps/service-deps";
 import { AppError } from "../errors";
 import type { CheckFields } from "./check-subject";
 import { checkFields, decideTransferPolicyAndScreening } from "./decide-transfer-checks";
-import { releaseNextJob } from "./release-for-signing";
+import { releaseNextJob } from "./release-next-job";
 import { transitionTransaction } from "./transition-transaction";
 
 type RecheckDeps = Pick<ServiceDeps, "db" | "jobs" | "now" | "config" | "log">;

@@ -3,7 +3,7 @@ import type { Actor } from "../audit/actor";
 import type { ServiceDeps } from "../deps/service-deps";
 import { AppError } from "../errors";
 import type { TransactionRecord } from "../records/record-schemas";
-import { releaseNextJob } from "./release-for-signing";
+import { releaseNextJob } from "./release-next-job";
 import { toTransactionRecord } from "./transaction-record";
 import { transitionTransaction } from "./transition-transaction";
 

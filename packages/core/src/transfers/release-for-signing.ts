@@ -13,9 +13,10 @@ import { systemActor, type Actor } from "../audit/actor";
 import { chainUnavailable } from "../balances/chain-errors";
 import type { ServiceDeps } from "../deps/service-deps";
 import { AppError } from "../errors";
-import { jobRequest, type JobRequest } from "../transitions/run-transition";
+import { jobRequest } from "../transitions/run-transition";
 import type { CheckFields } from "./check-subject";
 import { recheckTransfer } from "./recheck-transfer";
+import { releaseNextJob } from "./release-next-job";
 import { quoteFees, transferCall, TransferUnaffordableError, TransferWouldRevertError, type TransferFeeQuote } from "./quote-transfer-fees";
 import { transitionTransaction } from "./transition-transaction";
 import { rebuildUnsignedTransaction, type TransferAsset } from "./unsigned-transaction";
@@ -41,11 +42,6 @@ export type ReleaseOutcome =
   | { status: "UNCHANGED"; reason: string; retry: boolean };
 
 const MOVED_ON = { status: "UNCHANGED", reason: "the transaction has moved on", retry: true } as const;
-
-/** The job that releases the source's next QUEUED transfer; enqueued whenever its nonce slot may have freed. */
-export function releaseNextJob(row: Pick<TransactionRow, "tenantId" | "sourceWalletId" | "networkCode">): JobRequest {
-  return jobRequest("transfers.release-next", { tenantId: row.tenantId, sourceWalletId: row.sourceWalletId, networkCode: row.networkCode });
-}
 
 interface ChainQuote {
   fees: TransferFeeQuote;

@@ -3,7 +3,8 @@ import { systemActor } from "../audit/actor";
 import { AppError } from "../errors";
 import type { TransferCheckDecision } from "./check-subject";
 import { checkFields, decideTransferChecks, type CheckDeps } from "./decide-transfer-checks";
-import { releaseForSigning, releaseNextJob, type ReleaseOutcome } from "./release-for-signing";
+import { releaseForSigning, type ReleaseOutcome } from "./release-for-signing";
+import { releaseNextJob } from "./release-next-job";
 import { transitionTransaction } from "./transition-transaction";
 
 export type { DecidingStatus, TransferCheckDecision, TransferCheckRows } from "./check-subject";
