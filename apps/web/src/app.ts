@@ -78,9 +78,9 @@ function parseRequestTarget(target: string): URL {
 export function createRequestHandler(options: AppOptions) {
   const { deps, router } = options;
   const openApiDocument = buildOpenApiDocument(router as never, options.publicUrl);
-  const routes = createRouteTable(openApiDocument.paths as Record<string, Record<string, unknown>>);
+  const routes = createRouteTable(router);
   const rest = createRestHandler(router, deps);
-  const trpc = createTrpcHandler(router, deps);
+  const trpc = createTrpcHandler(router, routes, deps);
   const apiReference = createApiReferenceHandler();
   const metrics = createMetricsHandler(deps, options.metricsToken);
   const proxies = proxyTrust(options.trustProxyHops, options.trustedProxies);
@@ -130,9 +130,10 @@ export function createRequestHandler(options: AppOptions) {
         return sendJson(res, 200, openApiDocument);
       }
       if (path === "/v1" || path.startsWith("/v1/")) {
-        const allowed = routes.allowedMethods(path);
-        if (!allowed) throw new AppError("NOT_FOUND", `no route ${path}`);
-        if (!allowed.includes(method)) throw methodNotAllowed(allowed, res);
+        // Paths are case-sensitive: `/v1/Vault/accounts` is 404.
+        const match = routes.match(path, method);
+        if (!match) throw new AppError("NOT_FOUND", `no route ${path}`);
+        if ("allowed" in match) throw methodNotAllowed(match.allowed, res);
         rejectCrossSiteRequest(req, method, options.allowedOrigin);
         const { body, raw } = await readJsonBody(req);
         request.rawBody = raw;
@@ -140,10 +141,10 @@ export function createRequestHandler(options: AppOptions) {
         // No credentials at all on a route that needs them: refused here with what the
         // authenticate middleware would answer (same 401, same audit row), without building a
         // tRPC request and error for it, so anonymous traffic stays cheap.
-        if (req.headers.authorization === undefined && req.headers.cookie === undefined && routes.requiresCredentials(path, method)) {
+        if (req.headers.authorization === undefined && req.headers.cookie === undefined && match.route.needsCredentials) {
           await deps.authenticator.authenticate({ ip: request.ip, requestId, userAgent: req.headers["user-agent"] });
         }
-        return await rest(req, res, request, body);
+        return await rest(req, res, request, body, match);
       }
       if (path.startsWith(TRPC_PREFIX)) {
         rejectCrossSiteRequest(req, method, options.allowedOrigin);

@@ -5,7 +5,9 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import openapiTS, { astToString } from "openapi-typescript";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { appRouter } from "@qc/api";
 import { useTestDatabase } from "@qc/db/testing";
+import { createRouteTable } from "../src/http/routes";
 import { call, startTestServer, type TestServer } from "./harness";
 
 /**
@@ -121,6 +123,20 @@ describe("/v1/openapi.json", () => {
         }
       }
     }
+  });
+
+  it("documents exactly the routes the server dispatches, and their credentials", () => {
+    const documented = Object.entries<Record<string, { security?: unknown[] }>>(document.paths).flatMap(([path, item]) =>
+      Object.entries(item).map(([method, operation]) => `${method.toUpperCase()} ${path}${operation.security?.length ? " (credentials)" : ""}`),
+    );
+    const served = createRouteTable(appRouter).routes.map((route) => `${route.method} ${route.template}${route.needsCredentials ? " (credentials)" : ""}`);
+    expect(served.sort()).toEqual(documented.sort());
+  });
+
+  it("matches /v1 paths case-sensitively, with or without a trailing slash", async () => {
+    expect((await call(server, "/v1/Vault/accounts")).json()).toMatchObject({ error: "NOT_FOUND" });
+    expect((await call(server, "/v1/VAULT/ACCOUNTS")).status).toBe(404);
+    expect((await call(server, "/v1/vault/accounts/")).json()).toMatchObject({ error: "UNAUTHENTICATED" });
   });
 
   it("is rejected by the validator when broken (the check can fail)", async () => {

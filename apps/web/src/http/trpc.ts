@@ -1,16 +1,15 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createContext, type AppDeps, type RequestInfo } from "@qc/api";
 import { AppError, errorBody, MAX_REQUEST_BODY_BYTES } from "@qc/core";
-import type { AnyRouter, AnyTRPCProcedure } from "@trpc/server";
+import type { AnyRouter } from "@trpc/server";
 import { nodeHTTPRequestHandler } from "@trpc/server/adapters/node-http";
 import { sendJson } from "./respond";
+import type { RouteTable } from "./routes";
 
 type RequestWithBody = IncomingMessage & { body?: unknown };
 
 /** /api/trpc for the dashboard: same routers, same guards, same context as /v1. */
-export function createTrpcHandler(router: AnyRouter, deps: AppDeps) {
-  // tRPC's exported router and procedure types declare `_def.procedures` and `_def.type`.
-  const procedures = router._def.procedures as Record<string, AnyTRPCProcedure | undefined>;
+export function createTrpcHandler(router: AnyRouter, routes: RouteTable, deps: AppDeps) {
   return async (req: RequestWithBody, res: ServerResponse, request: RequestInfo, body: unknown, path: string) => {
     // tRPC refuses an unknown procedure, the wrong method and the content type before it creates
     // the context, so its error body would carry no request id: those refusals are made here,
@@ -18,7 +17,7 @@ export function createTrpcHandler(router: AnyRouter, deps: AppDeps) {
     // so its declared type says nothing more to the adapter.
     const method = request.method;
     for (const name of path.split(",")) {
-      const type = procedures[name]?._def.type;
+      const type = routes.procedureType(name);
       const allowed = type === "query" ? "GET" : "POST";
       if (type && (method === allowed || (type === "query" && method === "HEAD"))) continue;
       const error = type ? new AppError("METHOD_NOT_ALLOWED", `${name} is a ${type}: use ${allowed}`) : new AppError("NOT_FOUND", `no procedure ${name}`);
