@@ -1,138 +1,164 @@
-export * from "./errors";
-export * from "./logger";
-export * from "./env";
-export * from "./deps/service-config";
-export * from "./deps/service-deps";
-export * from "./audit/actor";
-export * from "./audit/actions";
-export * from "./events/catalog";
-export * from "./records/record-schemas";
-export * from "./transfers/transaction-status";
-export * from "./transitions/run-transition";
-export * from "./jobs/job-errors";
-export * from "./kyc/assert-tenant-verified";
-export * from "./audit/record-audit-event";
-export * from "./jobs/catalog";
-export * from "./jobs/queue";
-export * from "./auth/authenticator";
-export * from "./auth/ip-allowlist";
-export * from "./auth/source-key";
-export * from "./auth/rate-limits";
-export * from "./auth/scopes";
-export * from "./auth/tokens";
-export * from "./events/emit-event";
-export * from "./credentials/api-key-record";
-export * from "./credentials/create-api-key";
-export * from "./credentials/list-api-keys";
-export * from "./credentials/rotate-api-key";
-export * from "./credentials/revoke-api-key";
-export * from "./settings/get-ip-allowlist";
-export * from "./settings/replace-ip-allowlist";
-export * from "./audit/list-audit-events";
-export * from "./credentials/mark-exposed-credentials";
-export * from "./pagination";
-export * from "./vaults/vault-metadata";
-export * from "./vaults/vault-record";
-export * from "./vaults/create-vault";
-export * from "./vaults/list-vaults";
-export * from "./vaults/get-vault";
-export * from "./vaults/update-vault";
-export * from "./vaults/archive-vault";
-export * from "./assets/native-assets";
-export * from "./assets/asset-record";
-export * from "./assets/list-assets";
-export * from "./assets/add-token-asset";
-export * from "./signer-keys/count-signer-keys";
-export * from "./signer-keys/enroll-signer-keys";
-export * from "./wallets/wallet-record";
-export * from "./wallets/generate-wallet";
-export * from "./wallets/register-wallet";
-export * from "./wallets/create-watch-only-wallet";
-export * from "./wallets/list-vault-wallets";
-export * from "./wallets/get-wallet";
-export * from "./wallets/archive-wallet";
-export * from "./wallets/add-network-link";
-export * from "./wallets/assert-transfer-source";
-export * from "./balances/chain-errors";
-export * from "./balances/read-wallet-balance";
-export * from "./identity/passwords";
-export * from "./identity/sign-up";
-export * from "./identity/verify-email";
-export * from "./identity/resend-verification";
-export * from "./identity/log-in";
-export * from "./identity/log-out";
-export * from "./identity/email-tokens";
-export * from "./identity/password-reset-email";
-export * from "./identity/request-password-reset";
-export * from "./identity/reset-password";
-export * from "./email/queue-email";
-export * from "./email/verification-email";
-export * from "./email/deliver-email";
-export * from "./email/list-dev-mailbox";
-export * from "./kyc/kyc-provider";
-export * from "./kyc/kyc-case-record";
-export * from "./kyc/start-kyc";
-export * from "./kyc/apply-kyc-decision";
-export * from "./kyc/kyc-signature";
-export * from "./kyc/get-onboarding-status";
-export * from "./transfers/transaction-record";
-export * from "./transfers/transition-transaction";
-export * from "./transfers/unsigned-transaction";
-export * from "./secrets/load-secret";
-export * from "./webhooks/webhook-records";
-export * from "./webhooks/webhook-payload";
-export * from "./webhooks/create-webhook-endpoint";
-export * from "./webhooks/list-webhook-endpoints";
-export * from "./webhooks/get-webhook-endpoint";
-export * from "./webhooks/update-webhook-endpoint";
-export * from "./webhooks/delete-webhook-endpoint";
-export * from "./webhooks/rotate-webhook-secret";
-export * from "./webhooks/send-test-webhook";
-export * from "./webhooks/list-webhook-deliveries";
-export * from "./webhooks/retry-webhook-delivery";
-export * from "./webhooks/dispatch-outbox-events";
-export * from "./webhooks/attempt-webhook-delivery";
-export * from "./webhooks/rearm-overdue-webhook-deliveries";
-export * from "./transfers/verify-transaction-signature";
-export * from "./transfers/list-signing-requests";
-export * from "./transfers/submit-signature";
-export * from "./transfers/reject-transaction";
-export * from "./transfers/expire-transaction";
-export * from "./transfers/broadcast-transaction";
-export * from "./transfers/watch-transaction";
-export * from "./webhooks/vet-endpoint-url";
-export * from "./idempotency/idempotency-key";
-export * from "./idempotency/run-idempotently";
-export * from "./idempotency/purge-expired-idempotency-keys";
-export * from "./policies/policy-document";
-export * from "./policies/policy-record";
-export * from "./policies/get-policy";
-export * from "./policies/replace-policy";
-export * from "./policies/evaluate-policy-rules";
-export * from "./policies/decide-transfer-policy";
-export * from "./policies/evaluate-policy";
-export * from "./screening/screening-provider";
-export * from "./screening/denylist-screening-provider";
-export * from "./screening/http-screening-provider";
-export * from "./screening/screen-transfer";
-export * from "./screening/get-screening-denylist";
-export * from "./screening/replace-screening-denylist";
-export * from "./quotas/check-daily-quota";
-export * from "./transfers/resolve-transfer-intent";
-export * from "./transfers/create-transfer";
-export * from "./transfers/quote-transfer-fees";
-export * from "./transfers/release-for-signing";
-export * from "./transfers/run-transfer-checks";
-export * from "./transfers/get-transaction";
-export * from "./transfers/list-transactions";
-export * from "./transfers/cancel-transaction";
-export * from "./transfers/list-transaction-events";
-export * from "./operators";
-export * from "./contracts/contract-template-record";
-export * from "./contracts/list-contract-templates";
-export * from "./contracts/find-contract-template";
-export * from "./contracts/encode-deployment-data";
-export * from "./contracts/create-contract-deployment";
-export * from "./contracts/decide-deployment-checks";
-export * from "./contracts/complete-deployment";
-export * from "./transfers/fail-unchecked-transfer";
+/**
+ * The public API of @qc/core: what the other packages (api, web, daemon) and bench use.
+ * Everything else is internal to the package; export a name here only when another package needs it.
+ */
+
+// Errors, logging, configuration and dependencies
+export { AppError, AUTHENTICATION_ERRORS, ERROR_CODES, ERROR_NAMES, errorBody, type ErrorBody, type ErrorName, type FieldError, GUARD_ERRORS, MAX_REQUEST_BODY_BYTES, PAYLOAD_TOO_LARGE_MESSAGE, toAppError } from "./errors";
+export { createLogger, type Logger } from "./logger";
+export { developmentMode, parseEnv, productionRules, serviceConfigFromEnv, serviceEnvSchema } from "./env";
+export { defaultTransferConfig, defaultWebhookConfig, serviceConfig, type ServiceConfig, type WebhookConfig } from "./deps/service-config";
+export { type ChainClients, createChainClients, createServiceDeps, type ServiceDeps } from "./deps/service-deps";
+
+// audit
+export { type Actor, actorFromPrincipal, systemActor } from "./audit/actor";
+export { listAuditEvents } from "./audit/list-audit-events";
+
+// events
+export { EVENT_TYPES } from "./events/catalog";
+export { emitEvent } from "./events/emit-event";
+
+// records
+export { amountSchema, transactionRecordSchema, transactionStatusSchema, transactionSubStatusSchema, vaultRecordSchema } from "./records/record-schemas";
+
+// transfers
+export { CANCELLABLE_STATUSES, TERMINAL_STATUSES, TRANSACTION_STATUSES, type TransactionStatus } from "./transfers/transaction-status";
+export { transitionTransaction } from "./transfers/transition-transaction";
+export { rebuildUnsignedTransaction } from "./transfers/unsigned-transaction";
+export { listSigningRequests } from "./transfers/list-signing-requests";
+export { submitSignature } from "./transfers/submit-signature";
+export { rejectTransaction } from "./transfers/reject-transaction";
+export { expireTransaction } from "./transfers/expire-transaction";
+export { broadcastTransaction } from "./transfers/broadcast-transaction";
+export { watchTransaction } from "./transfers/watch-transaction";
+export { createTransfer } from "./transfers/create-transfer";
+export { releaseNextQueued } from "./transfers/release-for-signing";
+export { runTransferChecks } from "./transfers/run-transfer-checks";
+export { getTransaction } from "./transfers/get-transaction";
+export { listTransactions } from "./transfers/list-transactions";
+export { cancelTransaction } from "./transfers/cancel-transaction";
+export { listTransactionEvents } from "./transfers/list-transaction-events";
+export { failUncheckedTransfer } from "./transfers/fail-unchecked-transfer";
+
+// jobs
+export { classifyJobError, FinalJobError } from "./jobs/job-errors";
+export { deadLetterQueue, type JobName, JOBS, type ParsedJobPayload } from "./jobs/catalog";
+export { type JobQueue, startBoss } from "./jobs/queue";
+
+// kyc
+export { assertTenantVerified } from "./kyc/assert-tenant-verified";
+export { startKyc } from "./kyc/start-kyc";
+export { applyKycDecision } from "./kyc/apply-kyc-decision";
+export { KYC_SIGNATURE_HEADER, signKycCallback, verifyKycSignature } from "./kyc/kyc-signature";
+export { getOnboardingStatus } from "./kyc/get-onboarding-status";
+
+// auth
+export { Authenticator, type LockoutPolicy, type Principal, SESSION_TTL_MS } from "./auth/authenticator";
+export { ipAllowed } from "./auth/ip-allowlist";
+export { DEFAULT_RATE_LIMITS, type RateLimitPolicy, RateLimits, type TenantRateLimit } from "./auth/rate-limits";
+export { hasScope, type Scope, SCOPES } from "./auth/scopes";
+export { SESSION_COOKIE } from "./auth/tokens";
+
+// credentials
+export { createApiKey } from "./credentials/create-api-key";
+export { listApiKeys } from "./credentials/list-api-keys";
+export { rotateApiKey } from "./credentials/rotate-api-key";
+export { revokeApiKey } from "./credentials/revoke-api-key";
+export { markExposedCredentials } from "./credentials/mark-exposed-credentials";
+
+// settings
+export { getIpAllowlist } from "./settings/get-ip-allowlist";
+export { replaceIpAllowlist } from "./settings/replace-ip-allowlist";
+
+// vaults
+export { vaultMetadataErrors } from "./vaults/vault-metadata";
+export { createVault } from "./vaults/create-vault";
+export { listVaults } from "./vaults/list-vaults";
+export { getVault } from "./vaults/get-vault";
+export { updateVault } from "./vaults/update-vault";
+export { archiveVault } from "./vaults/archive-vault";
+
+// assets
+export { nativeAssetId } from "./assets/native-assets";
+export { listAssets } from "./assets/list-assets";
+export { addTokenAsset } from "./assets/add-token-asset";
+
+// signer-keys
+export { countSignerKeys } from "./signer-keys/count-signer-keys";
+export { enrollSignerKeys } from "./signer-keys/enroll-signer-keys";
+
+// wallets
+export { generateWallet } from "./wallets/generate-wallet";
+export { registerWallet } from "./wallets/register-wallet";
+export { createWatchOnlyWallet } from "./wallets/create-watch-only-wallet";
+export { listVaultWallets } from "./wallets/list-vault-wallets";
+export { getWallet } from "./wallets/get-wallet";
+export { archiveWallet } from "./wallets/archive-wallet";
+export { addNetworkLink } from "./wallets/add-network-link";
+
+// balances
+export { readWalletBalance } from "./balances/read-wallet-balance";
+
+// identity
+export { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "./identity/passwords";
+export { signUp } from "./identity/sign-up";
+export { verifyEmail } from "./identity/verify-email";
+export { resendVerification } from "./identity/resend-verification";
+export { logIn } from "./identity/log-in";
+export { logOut } from "./identity/log-out";
+export { requestPasswordReset } from "./identity/request-password-reset";
+export { resetPassword } from "./identity/reset-password";
+
+// email
+export { deliverEmail, type EmailTransport } from "./email/deliver-email";
+export { listDevMailbox } from "./email/list-dev-mailbox";
+
+// secrets
+export { loadSecret } from "./secrets/load-secret";
+
+// webhooks
+export { webhookDeliveryRecordSchema, webhookEndpointRecordSchema, webhookEndpointWithSecretSchema, webhookEventTypeSchema } from "./webhooks/webhook-records";
+export { createWebhookEndpoint } from "./webhooks/create-webhook-endpoint";
+export { listWebhookEndpoints } from "./webhooks/list-webhook-endpoints";
+export { getWebhookEndpoint } from "./webhooks/get-webhook-endpoint";
+export { updateWebhookEndpoint } from "./webhooks/update-webhook-endpoint";
+export { deleteWebhookEndpoint } from "./webhooks/delete-webhook-endpoint";
+export { rotateWebhookSecret } from "./webhooks/rotate-webhook-secret";
+export { sendTestWebhook } from "./webhooks/send-test-webhook";
+export { listWebhookDeliveries } from "./webhooks/list-webhook-deliveries";
+export { retryWebhookDelivery } from "./webhooks/retry-webhook-delivery";
+export { dispatchOutboxEvents } from "./webhooks/dispatch-outbox-events";
+export { attemptWebhookDelivery } from "./webhooks/attempt-webhook-delivery";
+export { rearmOverdueWebhookDeliveries } from "./webhooks/rearm-overdue-webhook-deliveries";
+export { MAX_WEBHOOK_URL_LENGTH } from "./webhooks/vet-endpoint-url";
+
+// idempotency
+export { idempotencyKeyFromHeaders } from "./idempotency/idempotency-key";
+export { replayedError, runIdempotently } from "./idempotency/run-idempotently";
+export { purgeExpiredIdempotencyKeys } from "./idempotency/purge-expired-idempotency-keys";
+
+// policies
+export { policyDocumentSchema, policyRecordSchema } from "./policies/policy-document";
+export { getPolicy } from "./policies/get-policy";
+export { replacePolicy } from "./policies/replace-policy";
+export { evaluatePolicy } from "./policies/evaluate-policy";
+
+// screening
+export { getScreeningDenylist } from "./screening/get-screening-denylist";
+export { replaceScreeningDenylist } from "./screening/replace-screening-denylist";
+
+// operators: the console's own accounts and sessions, and what it shows of the job queues and
+// the daemons (the same figures as GET /metrics)
+export { OPERATOR_SESSION_COOKIE, OPERATOR_SESSION_TTL_MS } from "./operators/operator-session";
+export { logInOperator } from "./operators/log-in-operator";
+export { authenticateOperator } from "./operators/authenticate-operator";
+export { logOutOperator } from "./operators/log-out-operator";
+export { readQueuesOverview } from "./operators/read-queue-overview";
+export { listDaemonInstances } from "./operators/list-daemon-instances";
+export { listFailedJobs } from "./operators/list-failed-jobs";
+export { retryFailedJob } from "./operators/retry-failed-job";
+export { cancelJob } from "./operators/cancel-job";
+
+// contracts
+export { listContractTemplates } from "./contracts/list-contract-templates";
+export { createContractDeployment } from "./contracts/create-contract-deployment";
