@@ -68,7 +68,7 @@ try {
     databaseUrl: bench.url,
     log: createLogger("bench", "silent"),
     config: { ...serviceConfig({ publicUrl: "https://localhost" }), apiKeyPepper: pepper },
-    rateLimits: { ...DEFAULT_RATE_LIMITS, tenantPerSecond: 1_000_000, tenantBurst: 1_000_000 },
+    rateLimits: { ...DEFAULT_RATE_LIMITS, tenantPerSecond: 1_000_000, tenantBurstExtra: 1_000_000 },
   });
   const createCaller = createCallerFactory(appRouter);
   const authorization = `Bearer ${key.keyId}:${key.secret}`;

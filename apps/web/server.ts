@@ -42,7 +42,7 @@ const deps = await createAppDeps({
   rateLimits: {
     ...DEFAULT_RATE_LIMITS,
     tenantPerSecond: env.RATE_LIMIT_PER_SECOND,
-    tenantBurst: env.RATE_LIMIT_BURST,
+    tenantBurstExtra: env.RATE_LIMIT_BURST,
     signupPerHour: env.SIGNUP_LIMIT_PER_HOUR,
     signupLockSeconds: env.SIGNUP_LOCKOUT_SECONDS,
   },

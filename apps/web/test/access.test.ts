@@ -291,7 +291,7 @@ describe("access matrix over every operation of the OpenAPI document", () => {
   let server: TestServer;
   beforeAll(async () => {
     // A budget the matrix cannot spend: the per-tenant limit has its own test below.
-    server = await startTestServer({ database: t, rateLimits: { tenantPerSecond: 100_000, tenantBurst: 100_000, signupPerHour: 1_000, signupLockSeconds: 1, resendPerHourPerIp: 1_000, resendPerHourPerEmail: 1_000 } });
+    server = await startTestServer({ database: t, rateLimits: { tenantPerSecond: 100_000, tenantBurstExtra: 100_000, signupPerHour: 1_000, signupLockSeconds: 1, resendPerHourPerIp: 1_000, resendPerHourPerEmail: 1_000 } });
   });
   afterAll(() => server?.close());
 
@@ -339,7 +339,7 @@ describe("per-tenant rate limit", () => {
   const t = useTestDatabase();
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer({ database: t, rateLimits: { tenantPerSecond: 5, tenantBurst: 3, signupPerHour: 30, signupLockSeconds: 600, resendPerHourPerIp: 20, resendPerHourPerEmail: 5 } });
+    server = await startTestServer({ database: t, rateLimits: { tenantPerSecond: 5, tenantBurstExtra: 3, signupPerHour: 30, signupLockSeconds: 600, resendPerHourPerIp: 20, resendPerHourPerEmail: 5 } });
   });
   afterAll(() => server?.close());
 

@@ -82,7 +82,7 @@ describe("hostile input never reaches a 500", () => {
     server = await startTestServer({
       database: t,
       trustProxyHops: 1,
-      rateLimits: { tenantPerSecond: 100_000, tenantBurst: 100_000, signupPerHour: 100_000, signupLockSeconds: 1, resendPerHourPerIp: 100_000, resendPerHourPerEmail: 100_000 },
+      rateLimits: { tenantPerSecond: 100_000, tenantBurstExtra: 100_000, signupPerHour: 100_000, signupLockSeconds: 1, resendPerHourPerIp: 100_000, resendPerHourPerEmail: 100_000 },
     });
     tenant = await createTenantFixture({ db: t.db, pepper: TEST_PEPPER });
     const vault = await send(server, "POST", "/v1/vault/accounts", JSON.stringify({ name: "Hostile", networkCode: "QUANTUM_SANDBOX" }), authorized());

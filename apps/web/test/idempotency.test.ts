@@ -21,7 +21,7 @@ describe("idempotency keys (X-Idempotency-Key / Idempotency-Key)", () => {
   beforeAll(async () => {
     server = await startTestServer({
       database: t,
-      rateLimits: { ...DEFAULT_RATE_LIMITS, tenantPerSecond: 10_000, tenantBurst: 10_000 },
+      rateLimits: { ...DEFAULT_RATE_LIMITS, tenantPerSecond: 10_000, tenantBurstExtra: 10_000 },
       // The secret-issuing webhook routes below register a loopback URL.
       config: { webhooks: { ...defaultWebhookConfig(), allowPrivateUrls: true } },
     });

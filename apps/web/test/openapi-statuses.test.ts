@@ -72,7 +72,7 @@ describe("every status the server answers is declared for its route", () => {
     server = await startTestServer({
       database: t,
       // The matrix sends a few hundred requests in a burst: rate limits are their own test.
-      rateLimits: { tenantPerSecond: 100_000, tenantBurst: 100_000, signupPerHour: 1000, signupLockSeconds: 600, resendPerHourPerIp: 1000, resendPerHourPerEmail: 1000 },
+      rateLimits: { tenantPerSecond: 100_000, tenantBurstExtra: 100_000, signupPerHour: 1000, signupLockSeconds: 600, resendPerHourPerIp: 1000, resendPerHourPerEmail: 1000 },
     });
     // Not verified yet, so that starting KYC opens a case.
     tenant = await createTenantFixture({ db: t.db, pepper: TEST_PEPPER }, { status: "PENDING_VERIFICATION" });

@@ -136,7 +136,7 @@ describe("password reset rules", () => {
       database: t,
       trustProxyHops: 1,
       now: clock.now,
-      rateLimits: { tenantPerSecond: 100, tenantBurst: 100, signupPerHour: 30, signupLockSeconds: 600, resendPerHourPerIp: 20, resendPerHourPerEmail: 3 },
+      rateLimits: { tenantPerSecond: 100, tenantBurstExtra: 100, signupPerHour: 30, signupLockSeconds: 600, resendPerHourPerIp: 20, resendPerHourPerEmail: 3 },
     });
     // The reset requests are handled by the daemon (job identity.password-reset-request), on the same clock.
     daemon = await startTestDaemon(t.url, { now: clock.now });

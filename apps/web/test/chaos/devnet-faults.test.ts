@@ -315,7 +315,7 @@ function startServer(w: ChaosWorld, requiredConfirmations: number): Promise<Test
   return startTestServer({
     database: w.database,
     config: { ...w.serviceConfig(), transfers: { ...defaultTransferConfig(), requiredConfirmations: { QUANTUM_SANDBOX: requiredConfirmations, QUANTUM_MAINNET: 12 } } },
-    rateLimits: { ...DEFAULT_RATE_LIMITS, tenantPerSecond: 5_000, tenantBurst: 5_000 },
+    rateLimits: { ...DEFAULT_RATE_LIMITS, tenantPerSecond: 5_000, tenantBurstExtra: 5_000 },
   });
 }
 

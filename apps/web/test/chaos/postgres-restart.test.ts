@@ -110,7 +110,7 @@ describe("chaos: PostgreSQL restarted mid-load", () => {
         webhooks: { ...defaultWebhookConfig(), allowPrivateUrls: true, secretKeys: { current: webhookKey, previous: [] } },
       },
       // The load is the point here, not the tenant's rate limit.
-      rateLimits: { ...DEFAULT_RATE_LIMITS, tenantPerSecond: 5_000, tenantBurst: 5_000 },
+      rateLimits: { ...DEFAULT_RATE_LIMITS, tenantPerSecond: 5_000, tenantBurstExtra: 5_000 },
     });
   }, 180_000);
 

@@ -347,7 +347,7 @@ export function useChaosWorld(options: ChaosWorldOptions = {}): () => ChaosWorld
         const server = await startTestServer({
           database,
           config: world!.serviceConfig(),
-          rateLimits: { ...DEFAULT_RATE_LIMITS, tenantPerSecond: rate, tenantBurst: rate },
+          rateLimits: { ...DEFAULT_RATE_LIMITS, tenantPerSecond: rate, tenantBurstExtra: rate },
         });
         servers.push(server);
         return server;

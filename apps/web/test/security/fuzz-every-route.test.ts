@@ -57,7 +57,7 @@ describe("fuzzing every route with hostile input", () => {
       // Every request comes from its own address (X-Forwarded-For): garbage credentials would
       // otherwise lock the one test address out, and the fuzz would stop reaching the routes.
       trustProxyHops: 1,
-      rateLimits: { tenantPerSecond: 1_000_000, tenantBurst: 1_000_000, signupPerHour: 1_000_000, signupLockSeconds: 1, resendPerHourPerIp: 1_000_000, resendPerHourPerEmail: 1_000_000 },
+      rateLimits: { tenantPerSecond: 1_000_000, tenantBurstExtra: 1_000_000, signupPerHour: 1_000_000, signupLockSeconds: 1, resendPerHourPerIp: 1_000_000, resendPerHourPerEmail: 1_000_000 },
     });
     daemon = await startTransfersDaemon(t.url, config);
     own = await createTenantWorld(() => server, t.db, sandbox());

@@ -37,7 +37,7 @@ describe("scope matrix over every tRPC procedure", () => {
   const t = useTestDatabase();
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer({ database: t, rateLimits: { tenantPerSecond: 100_000, tenantBurst: 100_000, signupPerHour: 1_000, signupLockSeconds: 1, resendPerHourPerIp: 1_000, resendPerHourPerEmail: 1_000 } });
+    server = await startTestServer({ database: t, rateLimits: { tenantPerSecond: 100_000, tenantBurstExtra: 100_000, signupPerHour: 1_000, signupLockSeconds: 1, resendPerHourPerIp: 1_000, resendPerHourPerEmail: 1_000 } });
   });
   afterAll(() => server?.close());
 

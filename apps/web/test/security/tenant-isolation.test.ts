@@ -92,7 +92,7 @@ describe("tenant isolation matrix, generated from the OpenAPI document", () => {
     server = await startTestServer({
       database: t,
       config,
-      rateLimits: { tenantPerSecond: 100_000, tenantBurst: 100_000, signupPerHour: 1_000, signupLockSeconds: 1, resendPerHourPerIp: 1_000, resendPerHourPerEmail: 1_000 },
+      rateLimits: { tenantPerSecond: 100_000, tenantBurstExtra: 100_000, signupPerHour: 1_000, signupLockSeconds: 1, resendPerHourPerIp: 1_000, resendPerHourPerEmail: 1_000 },
     });
     daemon = await startTransfersDaemon(t.url, config);
     a = await createTenantWorld(() => server, t.db, sandbox());

@@ -5,9 +5,12 @@ import { AppError } from "../errors";
 import { ReservedTokenBucket, tenantReservationBatch } from "./reserved-token-bucket";
 
 export interface RateLimitPolicy {
-  /** Per-tenant sustained requests per second and burst on top (CONTRACT §3: 100/s, burst 200). */
+  /**
+   * Per-tenant sustained requests per second, and the extra requests a burst may add on top of
+   * them (env RATE_LIMIT_BURST). CONTRACT §3's "100/s, burst 200" is 100 sustained + 100 extra.
+   */
   tenantPerSecond: number;
-  tenantBurst: number;
+  tenantBurstExtra: number;
   /** Signups per IP per hour, then a lockout (CONTRACT §3: 30/h, 10 min). */
   signupPerHour: number;
   signupLockSeconds: number;
@@ -18,7 +21,7 @@ export interface RateLimitPolicy {
 
 export const DEFAULT_RATE_LIMITS: RateLimitPolicy = {
   tenantPerSecond: 100,
-  tenantBurst: 100,
+  tenantBurstExtra: 100,
   signupPerHour: 30,
   signupLockSeconds: 600,
   resendPerHourPerIp: 20,
@@ -55,7 +58,7 @@ export class RateLimits {
     // Reserved by each instance a few tokens at a time, not one write per request (see ReservedTokenBucket).
     this.tenant = new ReservedTokenBucket({
       sustained: store("tenant", policy.tenantPerSecond, 1),
-      burst: store("tenant_burst", policy.tenantBurst, 10),
+      burst: store("tenant_burst", policy.tenantBurstExtra, 10),
       batch: tenantReservationBatch(policy.tenantPerSecond),
     });
     this.signup = store("signup", policy.signupPerHour, 3600, policy.signupLockSeconds);

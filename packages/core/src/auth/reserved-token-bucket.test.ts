@@ -49,7 +49,7 @@ async function untilRefused(limits: RateLimits, tenantId: string, callers: numbe
 
 describe("per-tenant limit reserved in batches by instances sharing one database", () => {
   const t = useTestDatabase();
-  const policy = { ...DEFAULT_RATE_LIMITS, tenantPerSecond: 100, tenantBurst: 40 };
+  const policy = { ...DEFAULT_RATE_LIMITS, tenantPerSecond: 100, tenantBurstExtra: 40 };
   const batch = tenantReservationBatch(policy.tenantPerSecond);
   let instances: ReturnType<typeof instancePool>[];
   let limits: RateLimits[];
@@ -73,10 +73,10 @@ describe("per-tenant limit reserved in batches by instances sharing one database
     const burstWindows = Math.floor(span / 10_000) + 1;
 
     // Never more than the limit in any window, whichever instance reserved the tokens…
-    expect(admitted).toBeLessThanOrEqual(policy.tenantPerSecond * sustainedWindows + policy.tenantBurst * burstWindows);
+    expect(admitted).toBeLessThanOrEqual(policy.tenantPerSecond * sustainedWindows + policy.tenantBurstExtra * burstWindows);
     // …and, since both ran until refused, none of it was left unused (the tolerance is only
     // tokens an instance holds when its window ends, and these ran until they had none).
-    expect(admitted).toBeGreaterThanOrEqual(policy.tenantPerSecond + policy.tenantBurst);
+    expect(admitted).toBeGreaterThanOrEqual(policy.tenantPerSecond + policy.tenantBurstExtra);
     // One or two upserts per reservation of `batch` tokens, plus the few reservations per window
     // that come back short or empty: far from one write per request.
     expect(queries()).toBeLessThanOrEqual(2 * (Math.ceil(admitted / batch) + 3 * limits.length * sustainedWindows));
