@@ -332,7 +332,7 @@ try {
       bareHttpsSelectOverHealthz: rpsRatio("bare-https-select"),
       bareHttpsSelectPoolOverHealthz: rpsRatio("bare-https-select-pool"),
       // The tail's length apart from the rate (p99 ÷ mean latency): p99 ≤ 25 ms at 50 connections
-      // needs both a short tail and a mean of 50 ÷ req/s short enough (docs/performance.md).
+      // needs both a short tail and a mean of 50 ÷ req/s short enough (docs/performance/reads.md).
       vaultP99OverMean: tail("vault"),
       healthzP99OverMean: tail("healthz"),
       bareHttpsSelectP99OverMean: tail("bare-https-select"),

@@ -32,7 +32,7 @@ function has(this: DeferredHandler, _parent: Logger, property: string | symbol):
 /**
  * A child logger made on first use. pino's `child()` serialises and redacts its bindings at once,
  * which cost the authenticated read path two child loggers per request (request id, then tenant id)
- * and their garbage, ~10 % of its CPU (docs/performance.md), while most requests never log. Once
+ * and their garbage, ~10 % of its CPU (docs/performance/request-path.md), while most requests never log. Once
  * anything touches it, this is that child: same bindings, same output.
  */
 export function deferredChild(parent: Logger, bindings: Record<string, unknown>): Logger {

@@ -263,7 +263,7 @@ async function runMutation(
  * credentials, allowlist, scope, rate limit and KYC status, then, for mutations, the idempotency
  * key (whose lock statement reads the KYC status of a value-moving mutation that sent one). One
  * level of tRPC's middleware chain instead of three: each level costs the authenticated read a
- * copy of the call's options and a promise (docs/performance.md). A failure anywhere in it
+ * copy of the call's options and a promise (docs/performance/request-path.md). A failure anywhere in it
  * reaches the normalisation as it would have through the separate levels: as the TRPCError
  * tRPC makes of it. The OpenAPI document recognises the tier by this middleware.
  */

@@ -11,7 +11,7 @@ import { PipelinedReads } from "./pipelined-reads";
 /**
  * Both drivers expose the same drizzle PostgreSQL API; the node-postgres type is the common one.
  * Made without the schema: queries name their tables, and drizzle's relational `db.query.*`
- * (unused) would otherwise be built again for every transaction (docs/performance.md).
+ * (unused) would otherwise be built again for every transaction (docs/performance/create.md).
  */
 export type Database = NodePgDatabase;
 export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];

@@ -8,7 +8,7 @@ import { driverConnection, type Executor } from "./client";
  * are inserted in that transaction, so a job exists if and only if the change it follows from
  * committed. pg-boss's SQL goes straight to the driver connection the executor runs on (the
  * pooled connection of the transaction), as pg-boss sends it on its own pool: no drizzle query
- * is built for it (a create's job insert is on the request path; docs/performance.md). Kept
+ * is built for it (a create's job insert is on the request path; docs/performance/create.md). Kept
  * here so that no layer above the database package handles the `sql` tag or a driver object.
  *
  * pg-boss's single statements go as named prepared statements (`jobStatementName`), so that
@@ -33,7 +33,7 @@ export interface JobDatabase {
 /**
  * pg-boss's own pool (`boss.getDb()`: the daemon's fetches, completions, heartbeats and
  * maintenance) with the same naming as `jobExecutor`: its fetch, planned on every poll, cost
- * PostgreSQL more to plan than to run (docs/performance.md, "Eighth sitting"). Call it before
+ * PostgreSQL more to plan than to run (docs/history/performance-journal.md, "Eighth sitting"). Call it before
  * `start()`. pg-boss's default database keeps its node-postgres pool in `pool` once opened; a
  * statement goes through that pool with its name, or as pg-boss sends it when there is no such
  * pool (a database of another kind, or not open: pg-boss's own check then refuses it).

@@ -7,7 +7,7 @@ import pg from "pg";
  * time. Reads issued while others are in flight go out without waiting for the answers before
  * them, and PostgreSQL answers them in order: under load one socket write and one wake-up of the
  * server process carry many reads (on this project's 2-core machine the pool's write per query
- * cost ~70 µs of the web's CPU, a fifth of an authenticated read; docs/performance.md).
+ * cost ~70 µs of the web's CPU, a fifth of an authenticated read; docs/performance/reads.md).
  *
  * Only single read-only statements outside any transaction belong here (`preparedRead` in
  * ./queries/prepared.ts is the way in). Each carries its own Sync, so each is its own implicit
@@ -99,7 +99,7 @@ export class PipelinedReads {
    * that arrive in the same turn of the event loop each queue their read in their own callback,
    * so the connection's socket is corked at the first read of a turn and uncorked after the
    * turn's I/O callbacks (setImmediate): their reads leave in one write. Measured on the bare
-   * SELECT handler: 0.53 → 0.73–0.85 of `/healthz` (docs/performance.md).
+   * SELECT handler: 0.53 → 0.73–0.85 of `/healthz` (docs/performance/reads.md).
    */
   private holdWrites(slot: Slot): void {
     const stream = socketOf(slot.client);

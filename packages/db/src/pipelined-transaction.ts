@@ -29,7 +29,7 @@ export interface PipelinedTransactionWork<F, T> {
  * with the transaction's first statement and COMMIT with its last, on a connection in pipeline
  * mode (node-postgres's `pipeline`: both are written together and PostgreSQL answers both in
  * order, each with its own Sync). For the request path's short transactions, where a round trip
- * is a wake-up of the web process and of its PostgreSQL backend (docs/performance.md).
+ * is a wake-up of the web process and of its PostgreSQL backend (docs/performance/create.md).
  *
  * What `db.transaction` answers, it answers too: the work's error after a ROLLBACK, BEGIN's error
  * with the connection discarded. It is stricter about COMMIT: a COMMIT that PostgreSQL answered

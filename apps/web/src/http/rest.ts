@@ -79,7 +79,7 @@ function send(res: ServerResponse, status: number, headers: Map<string, string |
  * query or body, query coercion) and as the OpenAPI document declares it (success statuses),
  * dispatched here straight to a tRPC caller. Its own Node adapter turns every request into a
  * fetch Request and re-inspects the input schema each time, which cost a third of an
- * authenticated read's CPU (docs/performance.md); the procedures, their middlewares and their
+ * authenticated read's CPU (docs/performance/request-path.md); the procedures, their middlewares and their
  * validation are the same either way. The route arrives matched: the guards found it in the one
  * route table (./routes.ts) when they answered 404/405, and it is not looked up again. Every
  * failure leaves as the contract's flat error body built from the AppError behind it, with the

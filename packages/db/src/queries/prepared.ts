@@ -5,7 +5,7 @@ import { driverConnection, pipelinedReadHandle, type Database, type Executor } f
 import type { BuiltStatement } from "../pipelined-transaction";
 
 /**
- * The hot queries of the request path (docs/performance.md) as named prepared statements:
+ * The hot queries of the request path (docs/performance/database.md) as named prepared statements:
  * drizzle builds each one's SQL once per connection owner instead of on every call (most of a
  * small query's CPU in the web process), and PostgreSQL parses and plans it once per connection.
  * Both drivers pass the name to the server (node-postgres and Neon's pg-compatible Pool, whose

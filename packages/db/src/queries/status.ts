@@ -14,7 +14,7 @@ export type StatusTable = PgTable & { id: AnyPgColumn; tenantId: AnyPgColumn; st
  * Sent as a named prepared statement (`shapeStatementName`: the table, the columns set and the
  * number of expected statuses fix its text) when every value it sets is a plain value: each step
  * of a transfer moves its row this way, and PostgreSQL then plans each shape once per connection
- * instead of on every move (docs/performance.md, "Tenth sitting").
+ * instead of on every move (docs/history/performance-journal.md, "Tenth sitting").
  */
 export async function updateWhereStatus<T extends StatusTable>(
   db: Executor,
