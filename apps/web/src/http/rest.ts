@@ -57,14 +57,6 @@ function coerceStrings(input: Record<string, unknown>, fields: Map<string, Scala
   }
 }
 
-/**
- * `getRawInput` for an input already in hand. Returned rather than written inline, where tsx's
- * keepNames would name the closure with a `defineProperty` on every request.
- */
-function rawInput(input: unknown): () => Promise<unknown> {
-  return () => Promise.resolve(input);
-}
-
 function send(res: ServerResponse, status: number, headers: Map<string, string | string[]> | undefined, payload: string | undefined, extra: Record<string, string> = {}) {
   res.statusCode = status;
   res.setHeader("Content-Type", "application/json");
@@ -102,7 +94,7 @@ export function createRestHandler(router: AnyRouter, deps: AppDeps) {
       ctx = createContext(deps, request);
       // The procedure with its middlewares and validation, as a server-side caller runs it, without
       // building a caller proxy per request.
-      const data = await callTRPCProcedure({ router, path: route.procedure, type: route.type, ctx, getRawInput: rawInput(input), signal: undefined, batchIndex: 0 });
+      const data = await callTRPCProcedure({ router, path: route.procedure, type: route.type, ctx, getRawInput: () => Promise.resolve(input), signal: undefined, batchIndex: 0 });
       send(res, ctx.response.status ?? route.successStatus, ctx.responseHeaders, JSON.stringify(data));
     } catch (cause) {
       const error: AppError = appErrorFromTrpc(cause);
