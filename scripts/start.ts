@@ -24,7 +24,7 @@ env.HTTP_PORT ??= "8080";
 env.PUBLIC_URL ??= `https://localhost:${env.HTTPS_PORT}`;
 // `./qc start` and `./qc dev` are the development stack, so they opt in to the development
 // conveniences (dev mailbox, sandbox KYC, generated secrets: packages/core/src/env.ts) that a
-// bare `node apps/web/server.ts` never gets. The caller's own QC_DEV_MODE, or NODE_ENV=production,
+// bare `node apps/web/dist/server.js` (or `server.ts`) never gets. The caller's own QC_DEV_MODE, or NODE_ENV=production,
 // wins: then the web and daemon demand production's secrets like any deployment.
 env.QC_DEV_MODE ??= env.NODE_ENV === "production" ? "false" : "true";
 
