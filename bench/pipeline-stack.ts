@@ -10,7 +10,7 @@ import { Agent, request } from "node:https";
 import { join, resolve } from "node:path";
 import { freePort } from "./database";
 import { stopChild, stopOnSignal } from "./stop-on-signal";
-import { benchWebEnv, loopbackCertificate } from "./web-server";
+import { benchWebEnv, compiledAppArgs, loopbackCertificate } from "./web-server";
 
 const root = resolve(import.meta.dirname, "..");
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -37,9 +37,9 @@ export type StartStackParameters = {
   deadline: number;
 };
 
-/** Spawns `node --import tsx <args>`, keeping its output for error messages. */
+/** Spawns `node <args>`, keeping its output for error messages. */
 function startProcess(name: string, args: string[], env: Record<string, string>, cwd = root): StackProcess & { output: () => string } {
-  const child = spawn(process.execPath, ["--import", "tsx", ...args], { cwd, env: { ...process.env, ...env } as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, args, { cwd, env: { ...process.env, ...env } as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
   stopOnSignal(() => stopChild(child));
   let output = "";
   const keep = (chunk: Buffer) => {
@@ -83,7 +83,7 @@ export async function startPipelineStack(params: StartStackParameters): Promise<
     for (const p of [...processes].reverse()) await stopChild(p.child);
   };
   try {
-    const devnet = startProcess("devnet", ["src/main.ts", "--chain-id", "20804", "--port", "0", "--block-time", String(params.blockTimeMs)], {}, join(root, "apps/devnet"));
+    const devnet = startProcess("devnet", ["--import", "tsx", "src/main.ts", "--chain-id", "20804", "--port", "0", "--block-time", String(params.blockTimeMs)], {}, join(root, "apps/devnet"));
     processes.push(devnet);
     await waitFor("the devnet", params.deadline, () => /http:\/\/127\.0\.0\.1:\d+/.test(devnet.output()), processes);
     const rpcUrl = /http:\/\/127\.0\.0\.1:\d+/.exec(devnet.output())![0];
@@ -102,7 +102,7 @@ export async function startPipelineStack(params: StartStackParameters): Promise<
     };
     const [httpsPort, httpPort] = await Promise.all([freePort(), freePort()]);
     processes.push(
-      startProcess("web", ["apps/web/server.ts"], {
+      startProcess("web", await compiledAppArgs("web"), {
         ...benchWebEnv({ databaseUrl: params.databaseUrl, work: params.work, httpsPort, httpPort, apiKeyPepper: params.apiKeyPepper }),
         ...shared,
       }),
@@ -111,7 +111,7 @@ export async function startPipelineStack(params: StartStackParameters): Promise<
     await waitFor("the web server", params.deadline, () => readyz(baseUrl, cert), processes);
 
     for (let i = 1; i <= params.daemons; i++) {
-      processes.push(startProcess(`daemon-${i}`, ["apps/daemon/src/main.ts"], { ...shared, DAEMON_INSTANCE_ID: `bench-daemon-${i}` }));
+      processes.push(startProcess(`daemon-${i}`, await compiledAppArgs("daemon"), { ...shared, DAEMON_INSTANCE_ID: `bench-daemon-${i}` }));
     }
     await waitFor(`${params.daemons} daemon heartbeat(s)`, params.deadline, () => params.daemonsReady(params.daemons), processes);
     return { rpcUrl, baseUrl, ca: cert, processes, stop };

@@ -6,6 +6,7 @@ import { randomBytes } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { testCertificate } from "@qc/webhooks/testing";
+import { bundleApp, type AppName } from "../scripts/bundle";
 
 /**
  * A certificate for 127.0.0.1 that Node accepts as its own trust anchor (`ca`); given `work`, also
@@ -45,4 +46,17 @@ export function benchWebEnv(params: { databaseUrl: string; work: string; httpsPo
     RATE_LIMIT_PER_SECOND: "1000000",
     RATE_LIMIT_BURST: "1000000",
   };
+}
+
+const compiled = new Map<AppName, Promise<string>>();
+
+/**
+ * The arguments of `node` that run an app as production does (README, "Running the pieces in
+ * production"): its esbuild bundle (`scripts/bundle.ts`, built once per benchmark run) with source
+ * maps, never the development transpiler.
+ */
+export async function compiledAppArgs(app: AppName): Promise<string[]> {
+  let outfile = compiled.get(app);
+  if (!outfile) compiled.set(app, (outfile = bundleApp(app)));
+  return ["--enable-source-maps", await outfile];
 }
