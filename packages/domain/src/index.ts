@@ -78,3 +78,12 @@ export type WalletStatus = (typeof WALLET_STATUSES)[number];
  */
 export const WALLET_TYPES = ["SIGNER_MANAGED", "REGISTERED", "WATCH_ONLY"] as const;
 export type WalletType = (typeof WALLET_TYPES)[number];
+
+// ------------------------------------------------------------------------------ assets
+
+/**
+ * What an asset is (CONTRACT §4): a network's native currency (global, seeded per network) or a
+ * token contract a tenant added; also the order of the `asset_kind` enum.
+ */
+export const ASSET_KINDS = ["NATIVE", "TOKEN"] as const;
+export type AssetKind = (typeof ASSET_KINDS)[number];

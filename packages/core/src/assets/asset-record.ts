@@ -1,12 +1,13 @@
 import type { NetworkCode } from "@qc/chain";
 import type { Executor } from "@qc/db";
+import type { AssetKind } from "@qc/domain";
 import { findVisibleAssetRow, listVisibleAssetIds, type AssetRow } from "@qc/db/queries";
 import { AppError } from "../errors";
 
 export interface AssetRecord {
   id: string;
   networkCode: NetworkCode;
-  kind: "NATIVE" | "TOKEN";
+  kind: AssetKind;
   symbol: string;
   name: string;
   decimals: number;

@@ -9,6 +9,11 @@ import { NATIVE_ASSET_IDS } from "./native-assets";
 describe("native assets", () => {
   const t = useTestDatabase();
 
+  it("are one per code of @qc/chain's NETWORK_CODES, the list the db's network_code enum spells in the same order", () => {
+    // @qc/db does not depend on @qc/chain, so its enum spells the codes; this holds the two equal.
+    expect(schema.networkCode.enumValues).toEqual(NETWORK_CODES);
+  });
+
   it("have the UUIDv5 of `<networkCode>:native` in the URL namespace", () => {
     expect(NETWORK_CODES).toHaveLength(2);
     for (const networkCode of NETWORK_CODES) expect(NATIVE_ASSET_IDS[networkCode]).toBe(uuidv5(`${networkCode}:native`, uuidv5.URL));

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { networkCodeSchema } from "../records/record-schemas";
 
 /**
  * Every background job, declared once: payload schema, retry policy, time limit and dead-letter
@@ -115,7 +116,7 @@ export const JOBS = {
    * BLOCKED, never in the dead-letter queue.
    */
   "transfers.release-next": define({
-    payload: z.object({ tenantId: z.uuid(), sourceWalletId: z.uuid(), networkCode: z.enum(["QUANTUM_MAINNET", "QUANTUM_SANDBOX"]) }),
+    payload: z.object({ tenantId: z.uuid(), sourceWalletId: z.uuid(), networkCode: networkCodeSchema }),
     retryLimit: 10,
     retryDelay: 2,
     retryBackoff: true,

@@ -1,4 +1,5 @@
 import type { NetworkCode } from "@qc/chain";
+import type { AssetKind } from "@qc/domain";
 
 /** What a provider is told about a transfer: the intent, as stored. */
 export interface ScreeningRequest {
@@ -9,7 +10,7 @@ export interface ScreeningRequest {
   sourceAddress: string;
   destinationAddress: string;
   assetId: string;
-  asset: { kind: "NATIVE" | "TOKEN"; symbol: string; decimals: number; contractAddress: string | null };
+  asset: { kind: AssetKind; symbol: string; decimals: number; contractAddress: string | null };
   /** Raw units, decimal string. */
   amount: string;
 }

@@ -1,11 +1,12 @@
 import { buildQuantumTransfer, serializeQuantumTransaction, signingHash, type QuantumTransactionSerializable } from "@qc/chain";
 import type { TransactionRow } from "@qc/db/queries";
+import type { AssetKind } from "@qc/domain";
 import { rebuildDeploymentTransaction } from "../contracts/rebuild-deployment-transaction";
 import { AppError } from "../errors";
 
 /** What the rebuild needs of the transfer's asset: a token's contract, or nothing for the native asset. */
 export interface TransferAsset {
-  kind: "NATIVE" | "TOKEN";
+  kind: AssetKind;
   contractAddress: string | null;
 }
 

@@ -4,7 +4,7 @@ import type { z } from "zod";
 import { AppError } from "../errors";
 import type { walletRecordSchema } from "../records/record-schemas";
 
-export type WalletType = "SIGNER_MANAGED" | "REGISTERED" | "WATCH_ONLY";
+export type { WalletType } from "@qc/domain";
 
 export type WalletRecord = z.infer<typeof walletRecordSchema>;
 

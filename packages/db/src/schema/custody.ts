@@ -1,4 +1,4 @@
-import { VAULT_STATUSES, WALLET_STATUSES, WALLET_TYPES } from "@qc/domain";
+import { ASSET_KINDS, VAULT_STATUSES, WALLET_STATUSES, WALLET_TYPES } from "@qc/domain";
 import { sql } from "drizzle-orm";
 import { check, index, integer, jsonb, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { tenants } from "./identity";
@@ -6,12 +6,16 @@ import { createdAt, id, updatedAt } from "./system";
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, precision: 3 });
 
-/** CONTRACT §5: the two QUANTUM networks. */
+/**
+ * CONTRACT §5: the two QUANTUM networks. The codes are @qc/chain's (NETWORK_CODES, beside the
+ * chains they name), spelled here because @qc/db does not depend on the chain package;
+ * packages/core/src/assets/native-assets.test.ts holds the two lists equal.
+ */
 export const networkCode = pgEnum("network_code", ["QUANTUM_MAINNET", "QUANTUM_SANDBOX"]);
 export const vaultStatus = pgEnum("vault_status", VAULT_STATUSES);
 export const walletStatus = pgEnum("wallet_status", WALLET_STATUSES);
 export const walletType = pgEnum("wallet_type", WALLET_TYPES);
-export const assetKind = pgEnum("asset_kind", ["NATIVE", "TOKEN"]);
+export const assetKind = pgEnum("asset_kind", ASSET_KINDS);
 
 /** Canonical address form (CONTRACT §1): lower-case 0x + 40 hex, never padded or cut. */
 const CANONICAL_ADDRESS = sql.raw(`'^0x[0-9a-f]{40}$'`);

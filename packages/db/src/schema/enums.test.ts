@@ -1,0 +1,36 @@
+import { ASSET_KINDS, TRANSACTION_STATUSES, TRANSACTION_SUB_STATUSES, TRANSACTION_TYPES, VAULT_STATUSES, WALLET_STATUSES, WALLET_TYPES } from "@qc/domain";
+import { sql } from "drizzle-orm";
+import { isPgEnum, type PgEnum } from "drizzle-orm/pg-core";
+import { describe, expect, it } from "vitest";
+import { useTestDatabase } from "../testing";
+import * as schema from "./index";
+
+const pgEnums: PgEnum<[string, ...string[]]>[] = Object.values(schema as Record<string, unknown>).filter((value) => isPgEnum(value));
+
+/** Each enum the schema derives from @qc/domain, by its PostgreSQL name. */
+const DOMAIN: Record<string, readonly string[]> = {
+  transaction_status: TRANSACTION_STATUSES,
+  transaction_sub_status: TRANSACTION_SUB_STATUSES,
+  transaction_type: TRANSACTION_TYPES,
+  vault_status: VAULT_STATUSES,
+  wallet_status: WALLET_STATUSES,
+  wallet_type: WALLET_TYPES,
+  asset_kind: ASSET_KINDS,
+};
+
+describe("the PostgreSQL enums", () => {
+  const t = useTestDatabase();
+
+  it("are @qc/domain's tuples, value for value and in order", () => {
+    expect(Object.fromEntries(pgEnums.filter((e) => e.enumName in DOMAIN).map((e) => [e.enumName, e.enumValues]))).toEqual(DOMAIN);
+  });
+
+  it("in the migrated database are the schema's, so no value was added without a migration", async () => {
+    const { rows } = await t.db.execute<{ name: string; labels: string[] }>(
+      sql`select t.typname as name, array_agg(e.enumlabel order by e.enumsortorder)::text[] as labels
+          from pg_type t join pg_enum e on e.enumtypid = t.oid join pg_namespace n on n.oid = t.typnamespace
+          where n.nspname = 'public' group by t.typname`,
+    );
+    expect(Object.fromEntries(rows.map((row) => [row.name, row.labels]))).toEqual(Object.fromEntries(pgEnums.map((e) => [e.enumName, e.enumValues])));
+  });
+});
