@@ -29,7 +29,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { createVerifyPool, generateKeyPair, signOwnershipProof, signQuantumSigningHash, verifyQuantumSigningHash, TRANSACTION_SIGNATURE_CONTEXT } from "@qc/chain";
-import { createApiKey } from "@qc/core";
+import { createApiKey, ENDED_WITHOUT_TRANSFER } from "@qc/core";
 import { createDatabase, eq, schema, sql } from "@qc/db";
 import { createServiceClient, keyFromSeed, readTransfer, secretKeyOf, signerApi, signTransfer, verifySigningRequest, type Asset, type StoredKey } from "@qc/signer";
 import { benchDatabase } from "./database";
@@ -49,7 +49,6 @@ const SEED = process.env.BENCH_SEED ?? "1";
 const BLOCK_TIME_MS = 1000;
 const Q = 10n ** 18n;
 const DESTINATION = `0x${"00".repeat(18)}b0b0`;
-const ENDED_BADLY = ["BLOCKED", "REJECTED", "CANCELLED", "EXPIRED", "FAILED"];
 
 const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -232,7 +231,7 @@ async function waitForCompletion(database: ReturnType<typeof createDatabase>, te
       .from(schema.transactions)
       .where(eq(schema.transactions.tenantId, tenantId))
       .groupBy(schema.transactions.status);
-    const bad = rows.filter((r) => ENDED_BADLY.includes(r.status));
+    const bad = rows.filter((r) => (ENDED_WITHOUT_TRANSFER as readonly string[]).includes(r.status));
     if (bad.length) throw new Error(`transfers ended badly: ${JSON.stringify(bad)}`);
     if ((rows.find((r) => r.status === "COMPLETED")?.n ?? 0) >= TRANSFERS) return true;
     if (Date.now() > deadline) {

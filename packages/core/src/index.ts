@@ -22,7 +22,7 @@ export { emitEvent } from "./events/emit-event";
 export { amountSchema, transactionRecordSchema, transactionStatusSchema, transactionSubStatusSchema, vaultRecordSchema } from "./records/record-schemas";
 
 // transfers
-export { CANCELLABLE_STATUSES, TERMINAL_STATUSES, TRANSACTION_STATUSES, type TransactionStatus } from "./transfers/transaction-status";
+export { CANCELLABLE_STATUSES, ENDED_WITHOUT_TRANSFER, TERMINAL_STATUSES, TRANSACTION_STATUSES, type TransactionStatus } from "./transfers/transaction-status";
 export { transitionTransaction } from "./transfers/transition-transaction";
 export { rebuildUnsignedTransaction } from "./transfers/unsigned-transaction";
 export { listSigningRequests } from "./transfers/list-signing-requests";

@@ -50,7 +50,10 @@ export const TERMINAL_STATUSES = ["COMPLETED", "BLOCKED", "REJECTED", "CANCELLED
 /** `POST /v1/transactions/{id}/cancel` is allowed from these (CONTRACT §6): nothing is signed yet. */
 export const CANCELLABLE_STATUSES = ["SUBMITTED", "QUEUED", "PENDING_SIGNATURE"] as const satisfies readonly TransactionStatus[];
 
-/** Between "nonce assigned" and "broadcast": at most one per source wallet and network. */
+/**
+ * Between "nonce assigned" and "broadcast": at most one per source wallet and network. A
+ * transaction that ends in one of these frees the source for the next queued one.
+ */
 export const NONCE_HOLDING_STATUSES = ["PENDING_SIGNATURE", "SIGNED"] as const satisfies readonly TransactionStatus[];
 
 /** Cleared and not yet mined: what the source's balance must still cover beside a new transfer. */
@@ -61,6 +64,7 @@ export const ENDED_WITHOUT_TRANSFER = ["BLOCKED", "REJECTED", "CANCELLED", "EXPI
 
 export const isTerminalStatus = (status: TransactionStatus): boolean => (TERMINAL_STATUSES as readonly string[]).includes(status);
 export const isCancellableStatus = (status: TransactionStatus): boolean => (CANCELLABLE_STATUSES as readonly string[]).includes(status);
+export const isNonceHoldingStatus = (status: TransactionStatus): boolean => (NONCE_HOLDING_STATUSES as readonly string[]).includes(status);
 
 // ------------------------------------------------------------------------------ vaults and wallets
 

@@ -1,4 +1,5 @@
 import type { TransactionRow } from "@qc/db/queries";
+import { isNonceHoldingStatus } from "@qc/domain";
 import type { Actor } from "../audit/actor";
 import type { ServiceDeps } from "../deps/service-deps";
 import type { TransitionOutcome } from "../transitions/run-transition";
@@ -6,13 +7,11 @@ import { releaseNextJob } from "./release-next-job";
 import type { TransactionStatus, TransactionSubStatus } from "./transaction-status";
 import { transitionTransaction } from "./transition-transaction";
 
-/** Statuses in which the transaction holds its source's nonce slot: ending it there releases the next one. */
-const BEFORE_BROADCAST: readonly TransactionStatus[] = ["PENDING_SIGNATURE", "SIGNED"];
-
 /**
  * `from` → FAILED with `subStatus` and a human reason, through the one transition; a transfer
- * that ends before broadcast frees its source for the next queued one (release-next). After
- * broadcast the next one was released already, at the move to BROADCASTING.
+ * that ends while it holds its source's nonce (before broadcast) frees the source for the next
+ * queued one (release-next). After broadcast the next one was released already, at the move to
+ * BROADCASTING.
  */
 export function failTransaction(
   deps: Pick<ServiceDeps, "db" | "jobs" | "now">,
@@ -27,6 +26,6 @@ export function failTransaction(
     reason: input.reason,
     actor: input.actor,
     ...(input.set ? { set: input.set } : {}),
-    jobs: (row) => (BEFORE_BROADCAST.includes(input.from) ? [releaseNextJob(row)] : []),
+    jobs: (row) => (isNonceHoldingStatus(input.from) ? [releaseNextJob(row)] : []),
   });
 }
