@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { addressFromPublicKey, buildQuantumTransfer, NETWORKS, serializeQuantumTransaction, signingHash, verifyOwnershipProof, type NetworkCode } from "@qc/chain";
 import type { Hex } from "viem";
+import type { Asset } from "../src/lib/service/signer-api";
 
 /**
  * A local stand-in for the service's signer routes, for what the real server cannot be made
@@ -12,7 +13,7 @@ import type { Hex } from "viem";
 export type DoubleAsset = {
   id: string;
   networkCode: string;
-  kind: "NATIVE" | "TOKEN";
+  kind: Asset["kind"];
   symbol: string;
   name: string;
   decimals: number;

@@ -14,7 +14,7 @@ export type DisplayedTransfer = {
   destinationAddress: Address;
   asset: {
     id: string;
-    kind: "NATIVE" | "TOKEN";
+    kind: Asset["kind"];
     symbol: string;
     decimals: number;
     /** The token contract; null for the network's native asset. */

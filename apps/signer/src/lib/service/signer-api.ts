@@ -1,7 +1,15 @@
 import { z } from "zod";
 import type { ServiceClient } from "./service-client";
 
-/** The routes the signer calls, with the shapes CONTRACT §4–§6 give their answers. */
+/**
+ * The routes the signer calls, with the shapes CONTRACT §4–§6 give their answers. The signer is
+ * the customer's program and depends on no package of the service but the chain protocol
+ * (@qc/chain), so the two closed lists it reads (transaction types, asset kinds) are spelled here;
+ * signer-api.test.ts holds them equal to the service's vocabulary (@qc/domain, via the db enums).
+ */
+
+export const TRANSACTION_TYPES = ["TRANSFER", "CONTRACT_DEPLOY"] as const;
+export const ASSET_KINDS = ["NATIVE", "TOKEN"] as const;
 
 const page = z.object({ nextCursor: z.string().nullable(), hasMore: z.boolean() });
 const uint256 = z.string().regex(/^(0|[1-9][0-9]{0,77})$/, "must be a decimal integer string");
@@ -17,7 +25,7 @@ export type SigningRequest = z.infer<typeof signingRequestSchema>;
 /** A transaction awaiting signature: the record of CONTRACT §6 plus its signing request. */
 export const pendingTransactionSchema = z.looseObject({
   id: z.string(),
-  type: z.enum(["TRANSFER", "CONTRACT_DEPLOY"]),
+  type: z.enum(TRANSACTION_TYPES),
   status: z.string(),
   networkCode: z.string(),
   chainId: z.number().int().positive(),
@@ -38,7 +46,7 @@ export type PendingTransaction = z.infer<typeof pendingTransactionSchema>;
 export const assetSchema = z.looseObject({
   id: z.string(),
   networkCode: z.string(),
-  kind: z.enum(["NATIVE", "TOKEN"]),
+  kind: z.enum(ASSET_KINDS),
   symbol: z.string(),
   name: z.string().nullable().optional(),
   decimals: z.number().int().min(0).max(77),
