@@ -6,7 +6,7 @@ import { is } from "drizzle-orm";
 import { PgTransaction, type PgDialect } from "drizzle-orm/pg-core";
 import ws from "ws";
 import { readDbEnv } from "./env";
-import { PipelinedReads } from "./pipelined-reads";
+import { PipelinedReads } from "./hot-path/pipelined-reads";
 
 /**
  * Both drivers expose the same drizzle PostgreSQL API; the node-postgres type is the common one.
@@ -39,8 +39,8 @@ export function driverConnection(db: Executor): DriverConnection | undefined {
 }
 
 /**
- * The drizzle handle over a database's pipelined read connections (./pipelined-reads), for the
- * request path's standalone reads (`preparedRead`). Absent for the Neon driver, whose
+ * The drizzle handle over a database's pipelined read connections (./hot-path/pipelined-reads), for the
+ * request path's standalone reads (`defineRead`). Absent for the Neon driver, whose
  * pg-compatible client has no pipeline mode, and when DB_PIPELINED_READS is 0: those reads then
  * run on the pool.
  */
@@ -57,7 +57,7 @@ export interface PooledConnection {
   readonly pipeline?: boolean;
 }
 
-/** How `pipelinedTransaction` (./pipelined-transaction) opens a transaction on a handle `createDatabase` made. */
+/** How `pipelinedTransaction` (./hot-path/pipelined-transaction) opens a transaction on a handle `createDatabase` made. */
 export interface TransactionOpener {
   connect(): Promise<PooledConnection>;
   /** A drizzle transaction whose statements run on `connection` (BEGIN and COMMIT are the caller's). */
@@ -137,7 +137,7 @@ export function createDatabase(options: CreateDatabaseOptions): DatabaseHandle {
   }
   const applicationName = options.applicationName ?? "quantum-custody";
   // Pipeline mode: a transaction's BEGIN and COMMIT travel with its first and last statements
-  // (./pipelined-transaction). Statements awaited one by one, as everywhere else, behave as
+  // (./hot-path/pipelined-transaction). Statements awaited one by one, as everywhere else, behave as
   // without it: each is written when the one before it has been answered.
   const pool = new pg.Pool({ connectionString: options.url, max, application_name: applicationName, connectionTimeoutMillis: 5_000, pipeline: true });
   pool.on("error", () => {});

@@ -1,9 +1,7 @@
 export * from "./client";
 export { isUniqueViolation } from "./errors";
 export { newRowId } from "./ids";
-export { jobExecutor, prepareJobStatements } from "./job-executor";
-export { pipelinedTransaction, TransactionRolledBack, type BuiltStatement, type PipelinedTransactionWork } from "./pipelined-transaction";
-export { PipelinedReads, type PipelinedReadsOptions } from "./pipelined-reads";
+export { jobExecutor, pipelinedTransaction, prepareJobStatements, PipelinedReads, TransactionRolledBack, type BuiltStatement, type PipelinedReadsOptions, type PipelinedTransactionWork } from "./hot-path";
 export { migrationStatus, runMigrations, type MigrationStatus } from "./migrate";
 export { createNotificationListener, type NotificationListener, type NotificationListenerOptions } from "./notification-listener";
 export { readDbEnv } from "./env";

@@ -32,10 +32,9 @@ describe("pg-boss's own statements", () => {
     const { rows } = await boss.getDb().executeSql("select name, statement from pg_prepared_statements");
     const prepared = rows as { name: string; statement: string }[];
     const fetch = prepared.filter((r) => /^\s*WITH\s+next\s+AS/.test(r.statement));
-    // One fetch statement, prepared once for both fetches, under the name its text gives it.
+    // One fetch statement, prepared once for both fetches (none when the reach-in into pg-boss's
+    // pool stops working: docs/decisions/library-internals.md).
     expect(fetch).toHaveLength(1);
-    expect(fetch[0]!.name).toMatch(/^qc_boss_[0-9a-f]{32}$/);
-    expect(prepared.every((r) => r.name.startsWith("qc_boss_"))).toBe(true);
     expect(prepared.length).toBeGreaterThanOrEqual(3); // the send, the fetch, the completion at least
   });
 });

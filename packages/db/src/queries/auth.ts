@@ -1,12 +1,12 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Executor } from "../client";
 import { apiKeys, sessions } from "../schema/identity";
-import { preparedRead } from "./prepared";
+import { defineRead } from "../hot-path/define-query";
 
 /*
  * What authentication reads on every request: a key by its id (cached by the Authenticator), a
  * session by its token hash (the request names neither tenant; the row says which it is), and the
- * batched bookkeeping. The two reads are prepared statements (./prepared).
+ * batched bookkeeping. The two reads are prepared statements (../hot-path).
  */
 
 /** Sends `payload` on a LISTEN channel; inside a transaction PostgreSQL delivers it on commit. */
@@ -24,22 +24,22 @@ export interface ApiKeyCredentialRow {
 }
 
 export async function findApiKeyCredential(db: Executor, params: { keyId: string }): Promise<ApiKeyCredentialRow | undefined> {
-  const [row] = await preparedRead(db, "qc_find_api_key", (executor) =>
-    executor
-      .select({
-        tenantId: apiKeys.tenantId,
-        secretHash: apiKeys.secretHash,
-        scopes: apiKeys.scopes,
-        status: apiKeys.status,
-        expiresAt: apiKeys.expiresAt,
-        graceEndsAt: apiKeys.graceEndsAt,
-      })
-      .from(apiKeys)
-      .where(eq(apiKeys.keyId, sql.placeholder("keyId")))
-      .prepare("qc_find_api_key"),
-  ).execute({ keyId: params.keyId });
+  const [row] = await findApiKeyRead.on(db).execute({ keyId: params.keyId });
   return row;
 }
+const findApiKeyRead = defineRead("qc_find_api_key", (db) =>
+  db
+    .select({
+      tenantId: apiKeys.tenantId,
+      secretHash: apiKeys.secretHash,
+      scopes: apiKeys.scopes,
+      status: apiKeys.status,
+      expiresAt: apiKeys.expiresAt,
+      graceEndsAt: apiKeys.graceEndsAt,
+    })
+    .from(apiKeys)
+    .where(eq(apiKeys.keyId, sql.placeholder("keyId"))),
+);
 
 export interface SessionCredentialRow {
   id: string;
@@ -52,17 +52,17 @@ export interface SessionCredentialRow {
   revokedAt: Date | null;
 }
 
-/** Every dashboard request reads its session: a prepared statement (./prepared). */
+/** Every dashboard request reads its session: a prepared statement (../hot-path). */
 export async function findSessionByTokenHash(db: Executor, params: { tokenHash: string }): Promise<SessionCredentialRow | undefined> {
-  const [row] = await preparedRead(db, "qc_find_session", (executor) =>
-    executor
-      .select({ id: sessions.id, userId: sessions.userId, tenantId: sessions.tenantId, expiresAt: sessions.expiresAt, lastSeenAt: sessions.lastSeenAt, createdAt: sessions.createdAt, revokedAt: sessions.revokedAt })
-      .from(sessions)
-      .where(eq(sessions.tokenHash, sql.placeholder("tokenHash")))
-      .prepare("qc_find_session"),
-  ).execute({ tokenHash: params.tokenHash });
+  const [row] = await findSessionRead.on(db).execute({ tokenHash: params.tokenHash });
   return row;
 }
+const findSessionRead = defineRead("qc_find_session", (db) =>
+  db
+    .select({ id: sessions.id, userId: sessions.userId, tenantId: sessions.tenantId, expiresAt: sessions.expiresAt, lastSeenAt: sessions.lastSeenAt, createdAt: sessions.createdAt, revokedAt: sessions.revokedAt })
+    .from(sessions)
+    .where(eq(sessions.tokenHash, sql.placeholder("tokenHash"))),
+);
 
 /** Slides an open session's expiry forward; a session revoked meanwhile stays revoked. */
 export async function touchSession(db: Executor, params: { tenantId: string; sessionId: string; lastSeenAt: Date; expiresAt: Date }): Promise<void> {

@@ -1,8 +1,9 @@
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { Executor } from "../client";
+import { insertSelect, placeholdersFor, rowValues } from "../hot-path/columns";
+import { defineStatement } from "../hot-path/define-query";
 import { newRowId } from "../ids";
 import { eventOutbox } from "../schema/system";
-import { preparedStatement } from "./prepared";
 
 export interface InsertOutboxEventParams {
   tenantId: string;
@@ -17,9 +18,29 @@ export interface InsertOutboxEventParams {
  * select list; the aggregate's type and id are the placeholders of these names. One rule for
  * every statement that appends an event.
  */
-export function nextEventSequence(aggregateType: string, aggregateId: string): SQL {
+function nextEventSequence(aggregateType: string, aggregateId: string): SQL {
   return sql`(select coalesce(max(e.sequence), 0) + 1 from event_outbox e
     where e.aggregate_type = ${sql.placeholder(aggregateType)}::text and e.aggregate_id = ${sql.placeholder(aggregateId)}::text)`;
+}
+
+const OUTBOX_EVENT_KEYS = ["id", "tenantId", "type", "aggregateType", "aggregateId", "data"] as const;
+
+/**
+ * `insert into event_outbox (…) select …` of one event whose values are the placeholders
+ * `<prefix><key>` (`outboxEventValues`) with the aggregate's next sequence: the one outbox insert,
+ * on its own (`insertOutboxEvent`) and in the create's CTE (`insertTransactionWithTrail`), which
+ * appends `from <the inserted row>`. Its columns come from the table definition.
+ */
+export function outboxEventInsert(prefix: string): SQL {
+  return insertSelect(eventOutbox, {
+    ...placeholdersFor(eventOutbox, prefix, OUTBOX_EVENT_KEYS),
+    sequence: nextEventSequence(`${prefix}aggregateType`, `${prefix}aggregateId`),
+  });
+}
+
+/** The placeholders' values of `outboxEventInsert(prefix)`, encoded as drizzle encodes them. */
+export function outboxEventValues(prefix: string, event: InsertOutboxEventParams & { id: string }): Record<string, unknown> {
+  return rowValues(eventOutbox, event, prefix, OUTBOX_EVENT_KEYS);
 }
 
 /**
@@ -29,27 +50,13 @@ export function nextEventSequence(aggregateType: string, aggregateId: string): S
  * (aggregate_type, aggregate_id, sequence) refuses anything that is not.
  */
 export async function insertOutboxEvent(db: Executor, params: InsertOutboxEventParams): Promise<{ id: string; sequence: number }> {
-  // Every status change of the pipeline writes one: a prepared statement (./prepared), parsed and
-  // planned once per connection.
-  const { rows } = await preparedStatement<{ id: string; sequence: number }>(
-    db,
-    "qc_insert_outbox_event",
-    () => sql`insert into event_outbox (id, tenant_id, type, aggregate_type, aggregate_id, sequence, data)
-      select ${sql.placeholder("id")}::uuid, ${sql.placeholder("tenantId")}::uuid, ${sql.placeholder("type")}, ${sql.placeholder("aggregateType")}::text, ${sql.placeholder("aggregateId")}::text,
-             ${nextEventSequence("aggregateType", "aggregateId")}, ${sql.placeholder("data")}::jsonb
-      returning id, sequence`,
-  ).execute({
-    id: newRowId(),
-    tenantId: params.tenantId,
-    type: params.type,
-    aggregateType: params.aggregateType,
-    aggregateId: params.aggregateId,
-    data: JSON.stringify(params.data),
-  });
+  // Every status change of the pipeline writes one: a named prepared statement (../hot-path).
+  const { rows } = await insertOutboxEventStatement.on(db).execute(outboxEventValues("", { ...params, id: newRowId() }));
   const [row] = rows;
   if (!row) throw new Error("the outbox insert returned no row");
   return { id: row.id, sequence: Number(row.sequence) };
 }
+const insertOutboxEventStatement = defineStatement<{ id: string; sequence: number }>("qc_insert_outbox_event", () => sql`${outboxEventInsert("")} returning id, sequence`);
 
 /** A tenant's events about one aggregate, in sequence order. */
 export function listAggregateEvents(db: Executor, params: { tenantId: string; aggregateType: string; aggregateId: string }) {

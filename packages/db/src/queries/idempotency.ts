@@ -1,9 +1,10 @@
-import { and, eq, inArray, lt, lte, sql, type SQL } from "drizzle-orm";
+import { and, eq, inArray, lt, lte, sql } from "drizzle-orm";
 import type { Executor } from "../client";
-import type { BuiltStatement } from "../pipelined-transaction";
+import type { BuiltStatement } from "../hot-path/pipelined-transaction";
 import { tenants } from "../schema/identity";
 import { idempotencyKeys } from "../schema/transfers";
-import { builtStatement, insertColumns, preparedQuery, preparedStatement, rowValues } from "./prepared";
+import { insertColumns, rowValues } from "../hot-path/columns";
+import { defineQuery, defineStatement } from "../hot-path/define-query";
 
 export type IdempotencyKeyRow = typeof idempotencyKeys.$inferSelect;
 export type NewIdempotencyKeyRow = typeof idempotencyKeys.$inferInsert;
@@ -44,28 +45,26 @@ export interface LockedIdempotencyKey {
  * expired answer seen here is removed only while still expired (`deleteExpiredIdempotencyKey`).
  */
 export async function lockIdempotencyKey(db: Executor, params: IdempotencyKeyRef): Promise<LockedIdempotencyKey> {
-  // Every request with a key runs this: a prepared statement (./prepared).
-  const [found] = await preparedQuery(db, "qc_lock_idempotency_key", (executor) =>
-    executor
-      .select({
-        locked: sql<boolean>`pg_try_advisory_xact_lock(hashtextextended(${sql.placeholder("tenantId")} || ':' || ${sql.placeholder("key")}, 0))`,
-        row: idempotencyKeys,
-        tenantStatus: tenants.status,
-      })
-      .from(sql`(select 1) as one`)
-      .leftJoin(idempotencyKeys, and(eq(idempotencyKeys.tenantId, sql.placeholder("tenantId")), eq(idempotencyKeys.key, sql.placeholder("key"))))
-      .leftJoin(tenants, eq(tenants.id, sql.placeholder("tenantId")))
-      .prepare("qc_lock_idempotency_key"),
-  ).execute({ tenantId: params.tenantId, key: params.key });
+  // Every request with a key runs this: a prepared statement (../hot-path).
+  const [found] = await lockIdempotencyKeyQuery.on(db).execute({ tenantId: params.tenantId, key: params.key });
   const tenantStatus = found?.tenantStatus ?? undefined;
   if (!found?.locked) return { locked: false, row: undefined, tenantStatus };
   return { locked: true, row: found.row ?? undefined, tenantStatus };
 }
+const lockIdempotencyKeyQuery = defineQuery("qc_lock_idempotency_key", (db) =>
+  db
+    .select({
+      locked: sql<boolean>`pg_try_advisory_xact_lock(hashtextextended(${sql.placeholder("tenantId")} || ':' || ${sql.placeholder("key")}, 0))`,
+      row: idempotencyKeys,
+      tenantStatus: tenants.status,
+    })
+    .from(sql`(select 1) as one`)
+    .leftJoin(idempotencyKeys, and(eq(idempotencyKeys.tenantId, sql.placeholder("tenantId")), eq(idempotencyKeys.key, sql.placeholder("key"))))
+    .leftJoin(tenants, eq(tenants.id, sql.placeholder("tenantId"))),
+);
 
 /** The unique index whose violation means another request stored an answer for the key first. */
 export const IDEMPOTENCY_KEY_TAKEN = "idempotency_keys_tenant_key_unique";
-
-
 
 /** Forgets one key of the tenant only if its retention ended before `now` (a fresh answer stays). */
 export async function deleteExpiredIdempotencyKey(db: Executor, params: IdempotencyKeyRef & { now: Date }): Promise<void> {
@@ -89,19 +88,19 @@ export async function transactionHasWritten(db: Executor): Promise<boolean> {
 }
 
 export async function insertIdempotencyKey(db: Executor, row: NewIdempotencyKeyRow): Promise<void> {
-  // Every answer stored runs this: a prepared statement (./prepared) naming every column.
-  await preparedStatement(db, "qc_insert_idempotency_key", idempotencyKeyInsertSql).execute(rowValues(idempotencyKeys, row));
+  // Every answer stored runs this: a prepared statement (../hot-path) naming every column.
+  await insertIdempotencyKeyStatement.on(db).execute(rowValues(idempotencyKeys, row));
 }
 
 /** `insertIdempotencyKey` as a statement for the driver, to send with COMMIT (`pipelinedTransaction`). */
 export function idempotencyKeyInsert(row: NewIdempotencyKeyRow): BuiltStatement {
-  return builtStatement("qc_insert_idempotency_key", idempotencyKeyInsertSql, rowValues(idempotencyKeys, row));
+  return insertIdempotencyKeyStatement.with(rowValues(idempotencyKeys, row));
 }
 
-function idempotencyKeyInsertSql(): SQL {
+const insertIdempotencyKeyStatement = defineStatement("qc_insert_idempotency_key", () => {
   const columns = insertColumns(idempotencyKeys);
   return sql`insert into ${idempotencyKeys} (${columns.names}) values (${columns.placeholders})`;
-}
+});
 
 /**
  * Maintenance across tenants: deletes up to `limit` keys whose retention ended before `now`,

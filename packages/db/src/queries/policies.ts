@@ -1,18 +1,19 @@
 import { desc, eq, sql } from "drizzle-orm";
 import type { Executor } from "../client";
 import { policies } from "../schema/transfers";
-import { preparedRead } from "./prepared";
+import { defineRead } from "../hot-path/define-query";
 
 export type PolicyRow = typeof policies.$inferSelect;
 
 /** The tenant's newest policy version (the one that applies), or undefined when it never set one. */
 export async function findCurrentPolicy(db: Executor, params: { tenantId: string }): Promise<PolicyRow | undefined> {
-  // Every transfer's checks read it: a prepared read (./prepared).
-  const [row] = await preparedRead(db, "qc_find_current_policy", (executor) =>
-    executor.select().from(policies).where(eq(policies.tenantId, sql.placeholder("tenantId"))).orderBy(desc(policies.version)).limit(1).prepare("qc_find_current_policy"),
-  ).execute({ tenantId: params.tenantId });
+  // Every transfer's checks read it: a prepared read (../hot-path).
+  const [row] = await findCurrentPolicyRead.on(db).execute({ tenantId: params.tenantId });
   return row;
 }
+const findCurrentPolicyRead = defineRead("qc_find_current_policy", (db) =>
+  db.select().from(policies).where(eq(policies.tenantId, sql.placeholder("tenantId"))).orderBy(desc(policies.version)).limit(1),
+);
 
 /**
  * Appends the tenant's next policy version (highest + 1, computed in the statement). Two

@@ -1,6 +1,6 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Executor } from "../client";
-import { preparedRead } from "./prepared";
+import { defineRead } from "../hot-path/define-query";
 import { screeningDenylistEntries } from "../schema/transfers";
 
 export interface ScreeningDenylistEntryValue {
@@ -31,13 +31,13 @@ export async function replaceScreeningDenylistEntries(db: Executor, params: { te
 /** The entries of the tenant's denylist among `addresses` (canonical form). */
 export async function findScreeningDenylistMatches(db: Executor, params: { tenantId: string; addresses: string[] }): Promise<ScreeningDenylistEntryValue[]> {
   if (params.addresses.length === 0) return [];
-  // Every transfer's screening asks it: a prepared read (./prepared), the addresses as one array
+  // Every transfer's screening asks it: a prepared read (../hot-path), the addresses as one array
   // parameter so that one text serves any number of them.
-  return preparedRead(db, "qc_find_screening_denylist_matches", (executor) =>
-    executor
-      .select({ address: screeningDenylistEntries.address, label: screeningDenylistEntries.label })
-      .from(screeningDenylistEntries)
-      .where(and(eq(screeningDenylistEntries.tenantId, sql.placeholder("tenantId")), sql`${screeningDenylistEntries.address} = any(${sql.placeholder("addresses")}::text[])`))
-      .prepare("qc_find_screening_denylist_matches"),
-  ).execute({ tenantId: params.tenantId, addresses: params.addresses });
+  return findScreeningDenylistMatchesRead.on(db).execute({ tenantId: params.tenantId, addresses: params.addresses });
 }
+const findScreeningDenylistMatchesRead = defineRead("qc_find_screening_denylist_matches", (db) =>
+  db
+    .select({ address: screeningDenylistEntries.address, label: screeningDenylistEntries.label })
+    .from(screeningDenylistEntries)
+    .where(and(eq(screeningDenylistEntries.tenantId, sql.placeholder("tenantId")), sql`${screeningDenylistEntries.address} = any(${sql.placeholder("addresses")}::text[])`)),
+);

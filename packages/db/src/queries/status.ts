@@ -1,7 +1,7 @@
 import { and, eq, inArray } from "drizzle-orm";
 import type { AnyPgColumn, PgTable, PgUpdateSetSource } from "drizzle-orm/pg-core";
 import type { Executor } from "../client";
-import { shapeStatementName } from "./prepared";
+import { executeNamedByText } from "../hot-path/statement-names";
 
 /** A tenant-owned table with a status column: what a lifecycle transition moves. */
 export type StatusTable = PgTable & { id: AnyPgColumn; tenantId: AnyPgColumn; status: AnyPgColumn };
@@ -28,7 +28,6 @@ export async function updateWhereStatus<T extends StatusTable>(
     .set(set)
     .where(and(eq(table.id, key.id), eq(table.tenantId, key.tenantId), inArray(table.status, [...expected])))
     .returning();
-  const name = shapeStatementName("move", table, set, expected.length);
-  const rows = (await (name ? query.prepare(name).execute() : query)) as T["$inferSelect"][];
+  const rows = (await executeNamedByText(query)) as T["$inferSelect"][];
   return rows[0];
 }

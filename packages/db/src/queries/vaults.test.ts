@@ -5,7 +5,7 @@ import { useTestDatabase } from "../testing";
 import { findVaultRow } from "./vaults";
 
 // findVaultRow is the read behind GET /v1/vault/accounts/{id}: a named prepared statement
-// (./prepared). These run on node-postgres and, with vitest.neon.config.ts, on Neon's driver.
+// (../hot-path). These run on node-postgres and, with vitest.neon.config.ts, on Neon's driver.
 describe("findVaultRow", () => {
   const t = useTestDatabase();
   let tenantId: string;

@@ -1,7 +1,7 @@
 import { and, desc, eq, lt, sql } from "drizzle-orm";
 import type { Executor } from "../client";
 import { vaults } from "../schema/custody";
-import { preparedRead } from "./prepared";
+import { defineRead } from "../hot-path/define-query";
 import { updateWhereStatus } from "./status";
 
 export type VaultRow = typeof vaults.$inferSelect;
@@ -33,16 +33,16 @@ export async function findVaultRow(db: Executor, params: VaultKey & { lock?: "sh
       .for(params.lock);
     return locked;
   }
-  // GET /v1/vault/accounts/{id} runs this on every call: a prepared statement (./prepared).
-  const [row] = await preparedRead(db, "qc_find_vault", (executor) =>
-    executor
-      .select()
-      .from(vaults)
-      .where(and(eq(vaults.id, sql.placeholder("vaultId")), eq(vaults.tenantId, sql.placeholder("tenantId"))))
-      .prepare("qc_find_vault"),
-  ).execute({ vaultId: params.vaultId, tenantId: params.tenantId });
+  // GET /v1/vault/accounts/{id} runs this on every call: a prepared statement (../hot-path).
+  const [row] = await findVaultRead.on(db).execute({ vaultId: params.vaultId, tenantId: params.tenantId });
   return row;
 }
+const findVaultRead = defineRead("qc_find_vault", (db) =>
+  db
+    .select()
+    .from(vaults)
+    .where(and(eq(vaults.id, sql.placeholder("vaultId")), eq(vaults.tenantId, sql.placeholder("tenantId")))),
+);
 
 /** One page of the tenant's vaults, newest first: ids below `beforeId`, at most `limit` rows. */
 export function listVaultRows(

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray, lt, sql } from "drizzle-orm";
 import type { Executor } from "../client";
 import { walletNetworkLinks, wallets } from "../schema/custody";
-import { preparedQuery, preparedRead } from "./prepared";
+import { defineQuery, defineRead } from "../hot-path/define-query";
 import { updateWhereStatus } from "./status";
 
 export type WalletRow = typeof wallets.$inferSelect;
@@ -20,20 +20,22 @@ export interface WalletKey {
  * SHARE on its source wallet).
  */
 export async function findWalletRow(db: Executor, params: WalletKey & { lock?: "update" | "no key update" | undefined }): Promise<WalletRow | undefined> {
-  // Every transfer's release locks its source wallet this way: prepared (./prepared), one name per lock.
-  const { lock } = params;
-  const build = (executor: Executor) => {
-    const query = executor
-      .select()
-      .from(wallets)
-      .where(and(eq(wallets.id, sql.placeholder("walletId")), eq(wallets.tenantId, sql.placeholder("tenantId"))));
-    return (lock ? query.for(lock) : query).prepare(walletReadNames[lock ?? "none"]);
-  };
-  const prepared = lock ? preparedQuery(db, walletReadNames[lock], build) : preparedRead(db, walletReadNames.none, build);
-  const [row] = await prepared.execute({ walletId: params.walletId, tenantId: params.tenantId });
+  // Every transfer's release locks its source wallet this way: prepared (../hot-path), one
+  // statement per lock; without one, a pipelined read.
+  const query = params.lock ? findWalletLocked[params.lock] : findWalletRead;
+  const [row] = await query.on(db).execute({ walletId: params.walletId, tenantId: params.tenantId });
   return row;
 }
-const walletReadNames = { none: "qc_find_wallet", update: "qc_find_wallet_for_update", "no key update": "qc_find_wallet_for_no_key_update" } as const;
+const selectWallet = (db: Executor) =>
+  db
+    .select()
+    .from(wallets)
+    .where(and(eq(wallets.id, sql.placeholder("walletId")), eq(wallets.tenantId, sql.placeholder("tenantId"))));
+const findWalletRead = defineRead("qc_find_wallet", selectWallet);
+const findWalletLocked = {
+  update: defineQuery("qc_find_wallet_for_update", (db) => selectWallet(db).for("update")),
+  "no key update": defineQuery("qc_find_wallet_for_no_key_update", (db) => selectWallet(db).for("no key update")),
+};
 
 /** Whether the tenant already has a wallet at `address` (canonical form). */
 export async function walletAddressTaken(db: Executor, params: { tenantId: string; address: string }): Promise<boolean> {

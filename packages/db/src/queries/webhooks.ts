@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, isNotNull, isNull, lt, lte, sql } from "drizzle-orm";
 import { newRowId } from "../ids";
-import { preparedQuery } from "./prepared";
+import { defineQuery } from "../hot-path/define-query";
 import type { Executor } from "../client";
 import { users } from "../schema/identity";
 import { eventOutbox } from "../schema/system";
@@ -115,31 +115,31 @@ export async function listTenantAdminEmails(db: Executor, tenantId: string): Pro
  * several daemons drain the outbox at once, each taking rows the others do not hold.
  */
 export function claimUndispatchedOutboxEvents(tx: Executor, limit: number): Promise<OutboxEventRow[]> {
-  // The dispatcher's poll, several times a second per daemon: prepared (./prepared).
-  return preparedQuery(tx, "qc_claim_outbox_events", (executor) =>
-    executor
-      .select()
-      .from(eventOutbox)
-      .where(isNull(eventOutbox.dispatchedAt))
-      .orderBy(eventOutbox.seq)
-      .limit(sql.placeholder("limit"))
-      .for("update", { skipLocked: true })
-      .prepare("qc_claim_outbox_events"),
-  ).execute({ limit });
+  // The dispatcher's poll, several times a second per daemon: prepared (../hot-path).
+  return claimOutboxEventsQuery.on(tx).execute({ limit });
 }
+const claimOutboxEventsQuery = defineQuery("qc_claim_outbox_events", (db) =>
+  db
+    .select()
+    .from(eventOutbox)
+    .where(isNull(eventOutbox.dispatchedAt))
+    .orderBy(eventOutbox.seq)
+    .limit(sql.placeholder("limit"))
+    .for("update", { skipLocked: true }),
+);
 
 export async function markOutboxEventsDispatched(tx: Executor, params: { seqs: bigint[]; at: Date }): Promise<void> {
   if (params.seqs.length === 0) return;
   // One statement text for any number of events (an array parameter, not an IN list of as many
   // parameters), so it is prepared once per connection instead of planned for every batch size.
-  await preparedQuery(tx, "qc_mark_outbox_events_dispatched", (executor) =>
-    executor
-      .update(eventOutbox)
-      .set({ dispatchedAt: sql`${sql.placeholder("at")}::timestamptz` })
-      .where(sql`${eventOutbox.seq} = any(${sql.placeholder("seqs")}::bigint[])`)
-      .prepare("qc_mark_outbox_events_dispatched"),
-  ).execute({ at: params.at.toISOString(), seqs: params.seqs.map(String) });
+  await markOutboxEventsDispatchedQuery.on(tx).execute({ at: params.at.toISOString(), seqs: params.seqs.map(String) });
 }
+const markOutboxEventsDispatchedQuery = defineQuery("qc_mark_outbox_events_dispatched", (db) =>
+  db
+    .update(eventOutbox)
+    .set({ dispatchedAt: sql`${sql.placeholder("at")}::timestamptz` })
+    .where(sql`${eventOutbox.seq} = any(${sql.placeholder("seqs")}::bigint[])`),
+);
 
 export interface FanOutEndpoint {
   id: string;
@@ -151,20 +151,20 @@ export interface FanOutEndpoint {
 export function listEnabledWebhookEndpoints(tx: Executor, tenantIds: string[]): Promise<FanOutEndpoint[]> {
   if (tenantIds.length === 0) return Promise.resolve([]);
   // Every fan-out pass: one prepared text whatever the number of tenants (an array parameter).
-  return preparedQuery(tx, "qc_list_enabled_webhook_endpoints", (executor) =>
-    executor
-      .select({ id: webhookEndpoints.id, tenantId: webhookEndpoints.tenantId, eventTypes: webhookEndpoints.eventTypes })
-      .from(webhookEndpoints)
-      .where(
-        and(
-          sql`${webhookEndpoints.tenantId} = any(${sql.placeholder("tenantIds")}::uuid[])`,
-          eq(webhookEndpoints.status, "ENABLED"),
-          isNull(webhookEndpoints.deletedAt),
-        ),
-      )
-      .prepare("qc_list_enabled_webhook_endpoints"),
-  ).execute({ tenantIds });
+  return listEnabledWebhookEndpointsQuery.on(tx).execute({ tenantIds });
 }
+const listEnabledWebhookEndpointsQuery = defineQuery("qc_list_enabled_webhook_endpoints", (db) =>
+  db
+    .select({ id: webhookEndpoints.id, tenantId: webhookEndpoints.tenantId, eventTypes: webhookEndpoints.eventTypes })
+    .from(webhookEndpoints)
+    .where(
+      and(
+        sql`${webhookEndpoints.tenantId} = any(${sql.placeholder("tenantIds")}::uuid[])`,
+        eq(webhookEndpoints.status, "ENABLED"),
+        isNull(webhookEndpoints.deletedAt),
+      ),
+    ),
+);
 
 /**
  * One delivery per (endpoint, event); a pair that already has one is skipped (the unique index),

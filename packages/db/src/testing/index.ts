@@ -70,19 +70,20 @@ export function useTestDatabase(): TestDatabase {
 }
 
 /**
- * The names of the prepared statements node-postgres sends while recording, on every connection
- * of this process (the pools' and the pipelined reads'): a statement sent by name is a prepared
- * one (../queries/prepared), so its name tells which query made the round trip. `restore()` puts
- * node-postgres back.
+ * The statements node-postgres sends while recording, on every connection of this process (the
+ * pools' and the pipelined reads'), each as its name (a prepared one) or its text; transaction
+ * control (BEGIN, COMMIT, ROLLBACK, savepoints) is left out. For tests that count what a call
+ * costs the database. `restore()` puts node-postgres back.
  */
-export function recordPreparedStatements(): { during(call: () => Promise<unknown>): Promise<string[]>; restore(): void } {
+export function recordStatements(): { during(call: () => Promise<unknown>): Promise<string[]>; restore(): void } {
   type Query = (this: unknown, ...args: unknown[]) => unknown;
   const prototype = pg.Client.prototype as unknown as { query: Query };
   const original = prototype.query;
   let names: string[] | undefined;
   prototype.query = function query(this: unknown, ...args: unknown[]) {
-    const first = args[0] as { name?: string } | string | undefined;
-    if (names && typeof first === "object" && first?.name) names.push(first.name);
+    const first = args[0] as { name?: string; text?: string } | string | undefined;
+    const statement = typeof first === "string" ? first : (first?.name ?? first?.text);
+    if (names && statement && !/^\s*(begin|commit|rollback|savepoint|release)\b/i.test(statement)) names.push(statement);
     return original.apply(this, args);
   };
   return {

@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDatabase, type DatabaseHandle, type Executor } from "./client";
+import { createDatabase, type DatabaseHandle, type Executor } from "../client";
 import { pipelinedTransaction, TransactionRolledBack, type BuiltStatement } from "./pipelined-transaction";
-import { useTestDatabase } from "./testing";
+import { useTestDatabase } from "../testing";
 
 // pipelinedTransaction (./pipelined-transaction) on real PostgreSQL: on node-postgres in pipeline
 // mode and, with vitest.neon.config.ts, on Neon's driver (which sends the same statements one by one).

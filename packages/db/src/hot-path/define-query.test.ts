@@ -1,19 +1,31 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDatabase, driverConnection, type DatabaseHandle } from "../client";
-import { jobExecutor, jobStatementName } from "../job-executor";
+import { createDatabase, driverConnection, type DatabaseHandle, type Executor } from "../client";
+import { insertAuditEvents } from "../queries/audit";
+import { insertOutboxEvent } from "../queries/events";
+import { insertIdempotencyKey, lockIdempotencyKey } from "../queries/idempotency";
+import { updateWhereStatus } from "../queries/status";
+import { lockTransactionStatus } from "../queries/transactions";
+import { claimUndispatchedOutboxEvents, listEnabledWebhookEndpoints, markOutboxEventsDispatched } from "../queries/webhooks";
 import { auditEvents, tenants, vaults } from "../schema";
 import { idempotencyKeys } from "../schema/transfers";
 import { useTestDatabase } from "../testing";
-import { insertOutboxEvent } from "./events";
-import { insertIdempotencyKey, lockIdempotencyKey } from "./idempotency";
-import { preparedQuery, preparedStatement, rowValues, shapeStatementName } from "./prepared";
-import { insertAuditEvents } from "./audit";
-import { lockTransactionStatus } from "./transactions";
-import { updateWhereStatus } from "./status";
-import { claimUndispatchedOutboxEvents, listEnabledWebhookEndpoints, markOutboxEventsDispatched } from "./webhooks";
+import { rowValues } from "./columns";
+import { defineQuery, defineStatement } from "./define-query";
+import { jobExecutor, jobStatementName } from "./job-executor";
+import { executeNamedByText, statementNameOfText } from "./statement-names";
 
-// Prepared statements inside transactions (./prepared): built once per pooled connection and
+describe("defineQuery's registry", () => {
+  it("refuses a second definition under a name already taken, whatever its text", () => {
+    defineQuery("qc_test_registry_once", (db) => db.select().from(tenants));
+    expect(() => defineQuery("qc_test_registry_once", (db) => db.select().from(vaults))).toThrow(/qc_test_registry_once is defined twice/);
+    expect(() => defineStatement("qc_test_registry_once", () => sql`select 1`)).toThrow(/defined twice/);
+    // The queries' own names are taken at import: a copy-pasted one fails the same way.
+    expect(() => defineQuery("qc_find_transaction", (db) => db.select().from(tenants))).toThrow(/qc_find_transaction is defined twice/);
+  });
+});
+
+// Prepared statements inside transactions (./define-query): built once per pooled connection and
 // reused by the next transaction on it, always inside the transaction that holds it. These run
 // on node-postgres and, with vitest.neon.config.ts, on Neon's driver.
 describe("prepared statements in transactions", () => {
@@ -31,22 +43,21 @@ describe("prepared statements in transactions", () => {
     await single?.close();
   });
 
-  const tenantName = (db: Parameters<typeof preparedQuery>[0], builds: { count: number }) =>
-    preparedQuery(db, "qc_test_tenant_name", (executor) => {
-      builds.count++;
-      return executor
-        .select({ name: tenants.name })
-        .from(tenants)
-        .where(eq(tenants.id, sql.placeholder("id")))
-        .prepare("qc_test_tenant_name");
-    });
+  const builds = { count: 0 };
+  const tenantNameQuery = defineQuery("qc_test_tenant_name", (db) => {
+    builds.count++;
+    return db
+      .select({ name: tenants.name })
+      .from(tenants)
+      .where(eq(tenants.id, sql.placeholder("id")));
+  });
+  const tenantName = (db: Executor) => tenantNameQuery.on(db);
 
   it("builds a query once per connection and reuses it in the next transaction, which sees its own writes", async () => {
-    const builds = { count: 0 };
     for (const name of ["first", "second", "third"]) {
       await single.db.transaction(async (tx) => {
         await tx.update(tenants).set({ name }).where(eq(tenants.id, tenantId));
-        const [row] = await tenantName(tx, builds).execute({ id: tenantId });
+        const [row] = await tenantName(tx).execute({ id: tenantId });
         expect(row?.name).toBe(name);
       });
     }
@@ -95,8 +106,8 @@ describe("prepared statements in transactions", () => {
   });
 
   it("prepares a raw statement once per process text and runs it with values by name", async () => {
-    const run = (db: Parameters<typeof preparedStatement>[0], value: number) =>
-      preparedStatement<{ doubled: number }>(db, "qc_test_double", () => sql`select ${sql.placeholder("value")}::int * 2 as doubled`).execute({ value });
+    const double = defineStatement<{ doubled: number }>("qc_test_double", () => sql`select ${sql.placeholder("value")}::int * 2 as doubled`);
+    const run = (db: Executor, value: number) => double.on(db).execute({ value });
     expect((await run(single.db, 21)).rows).toEqual([{ doubled: 42 }]);
     await single.db.transaction(async (tx) => expect((await run(tx, 4)).rows).toEqual([{ doubled: 8 }]));
   });
@@ -137,8 +148,6 @@ describe("prepared statements in transactions", () => {
       [aggregate.aggregateId],
     );
     expect(stored).toEqual(written.map((w, i) => ({ id: w.id, sequence: w.sequence, data: { step: i + 1, nested: { ok: true } }, tenant_id: tenantId })));
-    const { rows } = await single.query<{ name: string }>("select name from pg_prepared_statements where name in ('qc_insert_outbox_event', 'qc_lock_transaction_status') order by name");
-    expect(rows.map((r) => r.name)).toEqual(["qc_insert_outbox_event", "qc_lock_transaction_status"]);
   });
 
   it("claims and marks outbox events for any batch size through statements prepared once per connection", async () => {
@@ -172,8 +181,6 @@ describe("prepared statements in transactions", () => {
     expect(claimed).toEqual([[1, 2], [3], []]);
     const { rows: stored } = await t.query<{ dispatched_at: Date | null }>("select dispatched_at from event_outbox where aggregate_id = $1 order by sequence", [aggregate.aggregateId]);
     expect(stored.map((row) => row.dispatched_at?.toISOString())).toEqual([at.toISOString(), at.toISOString(), at.toISOString()]);
-    const { rows } = await single.query<{ name: string }>("select name from pg_prepared_statements where name like 'qc\\_%outbox%' or name like 'qc\\_list\\_enabled%' order by name");
-    expect(rows.map((r) => r.name)).toEqual(["qc_claim_outbox_events", "qc_insert_outbox_event", "qc_list_enabled_webhook_endpoints", "qc_mark_outbox_events_dispatched"]);
   });
 
   it("sends pg-boss's parameterized statements as named prepared statements, parsed once per connection", async () => {
@@ -203,20 +210,28 @@ describe("prepared statements in transactions", () => {
     // Prepared once on the one connection, reused by the next transactions; the text without parameters is not there.
     expect(rows).toEqual([{ name, statement: insert }]);
   });
-  it("moves a row by a conditional update named by its shape, planned once per connection", async () => {
+  it("names a statement built from a row by its text: two texts of one shape get two names, on one connection", async () => {
+    const row = { tenantId, actorType: "system", actorId: "test", action: "text.one", details: { n: 1 } };
+    const plain = single.db.insert(auditEvents).values(row);
+    const returning = single.db.insert(auditEvents).values({ ...row, action: "text.two" }).returning({ id: auditEvents.id });
+    const plainName = statementNameOfText(plain.toSQL().sql);
+    const returningName = statementNameOfText(returning.toSQL().sql);
+    expect(plainName).toMatch(/^qc_[0-9a-f]{32}$/);
+    expect(returningName).not.toBe(plainName);
+    // Other values, the same text: the same name.
+    expect(statementNameOfText(single.db.insert(auditEvents).values({ ...row, action: "text.three" }).toSQL().sql)).toBe(plainName);
+    // Both on the one connection: node-postgres refuses a name it has prepared with another text.
+    await executeNamedByText(plain);
+    const [inserted] = await executeNamedByText(returning);
+    await single.db.transaction((tx) => executeNamedByText(tx.insert(auditEvents).values({ ...row, action: "text.three" })));
+    const stored = await t.db.select({ id: auditEvents.id, action: auditEvents.action }).from(auditEvents).where(sql`${auditEvents.action} like 'text.%'`).orderBy(auditEvents.action);
+    expect(stored.map((r) => r.action)).toEqual(["text.one", "text.three", "text.two"]);
+    expect(stored.find((r) => r.action === "text.two")?.id).toBe(inserted!.id);
+  });
+
+  it("moves a row by a conditional update, rolled back with its transaction", async () => {
     const [vault] = await t.db.insert(vaults).values({ tenantId, networkCode: "QUANTUM_SANDBOX", name: "v0" }).returning();
     const key = { id: vault!.id, tenantId };
-    const renamed = shapeStatementName("move", vaults, { name: "x", updatedAt: new Date() }, 1);
-    expect(renamed).toMatch(/^qc_move_[0-9a-f]{32}$/);
-    // The same columns (in any order, whatever the values, null included) and as many expected statuses: one name.
-    expect(shapeStatementName("move", vaults, { updatedAt: null, name: "y", archivedAt: undefined }, 1)).toBe(renamed);
-    // Another column, another number of statuses, another table: another text, another name.
-    expect(shapeStatementName("move", vaults, { name: "x", metadata: {}, updatedAt: new Date() }, 1)).not.toBe(renamed);
-    expect(shapeStatementName("move", vaults, { name: "x", updatedAt: new Date() }, 2)).not.toBe(renamed);
-    // A value written into the text (SQL, a column) goes unnamed.
-    expect(shapeStatementName("move", vaults, { name: sql`'x'`, updatedAt: new Date() }, 1)).toBeUndefined();
-    expect(shapeStatementName("move", vaults, { name: vaults.networkCode }, 1)).toBeUndefined();
-
     for (const name of ["v1", "v2"]) {
       const at = new Date(Date.UTC(2026, 0, 2, 3, 4, 5));
       const moved = await single.db.transaction((tx) => updateWhereStatus(tx, vaults, key, ["ACTIVE"], { name, updatedAt: at }));
@@ -226,40 +241,22 @@ describe("prepared statements in transactions", () => {
     expect(await updateWhereStatus(single.db, vaults, key, ["ARCHIVED"], { name: "v3", updatedAt: new Date() })).toBeUndefined();
     const [other] = await t.db.insert(tenants).values({ name: "B" }).returning();
     expect(await updateWhereStatus(single.db, vaults, { ...key, tenantId: other!.id }, ["ACTIVE"], { name: "v3", updatedAt: new Date() })).toBeUndefined();
-    // Rolled back with its transaction.
     await expect(
       single.db.transaction(async (tx) => {
         expect(await updateWhereStatus(tx, vaults, key, ["ACTIVE"], { name: "v4", updatedAt: new Date() })).toMatchObject({ name: "v4" });
         throw new Error("roll back");
       }),
     ).rejects.toThrow("roll back");
-    // An SQL value still moves the row, unnamed.
+    // An SQL value, and another set of columns: other texts, on the same connection.
     expect(await updateWhereStatus(single.db, vaults, key, ["ACTIVE"], { name: sql`${vaults.name} || '!'`, updatedAt: new Date() })).toMatchObject({ name: "v2!" });
     const archivedAt = new Date(Date.UTC(2026, 0, 3));
     expect(await updateWhereStatus(single.db, vaults, key, ["ACTIVE"], { status: "ARCHIVED", archivedAt, updatedAt: archivedAt })).toMatchObject({ status: "ARCHIVED", archivedAt });
     const [stored] = await t.db.select().from(vaults).where(eq(vaults.id, vault!.id));
     expect(stored).toMatchObject({ name: "v2!", status: "ARCHIVED", archivedAt });
-
-    const archived = shapeStatementName("move", vaults, { status: "ARCHIVED", archivedAt, updatedAt: archivedAt }, 1);
-    const { rows } = await single.query<{ name: string; statement: string }>(
-      "select name, statement from pg_prepared_statements where name like 'qc_move_%' order by statement",
-    );
-    // One statement per shape on the one connection, each text the update it names; none for the SQL value.
-    expect(rows.map((r) => r.name).sort()).toEqual([renamed, archived].sort());
-    for (const row of rows) expect(row.statement).toMatch(/^update "vaults" set .* where \("vaults"\."id" = \$\d+ and "vaults"\."tenant_id" = \$\d+ and "vaults"\."status" in \(\$\d+\)\) returning /);
-    expect(rows.find((r) => r.name === renamed)?.statement).toMatch(/set "name" = \$1, "updated_at" = \$2 where/);
   });
-  it("writes one audit row by an insert named by the columns it gives, several rows unnamed", async () => {
-    const row = (action: string, requestId?: string) => ({ tenantId, actorType: "system", actorId: "test", action, targetType: "vault", targetId: "v", ...(requestId ? { requestId } : {}), details: { n: action } });
-    const named = shapeStatementName("insert", auditEvents, row("a"));
-    expect(named).toMatch(/^qc_insert_[0-9a-f]{32}$/);
-    expect(shapeStatementName("insert", auditEvents, row("b"))).toBe(named);
-    const withRequest = shapeStatementName("insert", auditEvents, row("c", "req-1"));
-    expect(withRequest).not.toBe(named);
-    // The same columns of another statement kind or table are another text.
-    expect(shapeStatementName("move", auditEvents, row("a"))).not.toBe(named);
-    expect(shapeStatementName("insert", tenants, row("a"))).not.toBe(named);
 
+  it("writes audit rows one by one and several at once", async () => {
+    const row = (action: string, requestId?: string) => ({ tenantId, actorType: "system", actorId: "test", action, targetType: "vault", targetId: "v", ...(requestId ? { requestId } : {}), details: { n: action } });
     await single.db.transaction((tx) => insertAuditEvents(tx, [row("shape.one")]));
     await insertAuditEvents(single.db, [row("shape.two")]);
     await insertAuditEvents(single.db, [row("shape.three", "req-3")]);
@@ -282,11 +279,5 @@ describe("prepared statements in transactions", () => {
     ]);
     // A column left out still takes the database's default.
     for (const r of stored.rows) expect(Math.abs(r.created_at.getTime() - Date.now())).toBeLessThan(60_000);
-    const { rows } = await single.query<{ name: string; statement: string }>(
-      "select name, statement from pg_prepared_statements where name like 'qc_insert_%' and statement like '%audit_events%'",
-    );
-    // One statement per shape on the one connection (the two-row insert is not among them).
-    expect(rows.map((r) => r.name).sort()).toEqual([named, withRequest].sort());
-    for (const r of rows) expect(r.statement).toMatch(/^insert into "audit_events" \("id", "tenant_id", .*\) values \(\$1, \$2, .*\)$/);
   });
 });

@@ -9,8 +9,8 @@ import pg from "pg";
  * server process carry many reads (on this project's 2-core machine the pool's write per query
  * cost ~70 µs of the web's CPU, a fifth of an authenticated read; docs/performance/reads.md).
  *
- * Only single read-only statements outside any transaction belong here (`preparedRead` in
- * ./queries/prepared.ts is the way in). Each carries its own Sync, so each is its own implicit
+ * Only single read-only statements outside any transaction belong here (`defineRead` in
+ * ./define-query.ts is the way in). Each carries its own Sync, so each is its own implicit
  * transaction and an error fails that read alone; none of them waits on row locks (a plain
  * SELECT never does), so a read cannot queue behind a write held up by a transaction that in
  * turn waits for a read. Writes and transactions stay on the pool.

@@ -1,6 +1,6 @@
 import { is } from "drizzle-orm";
 import { PgTransaction } from "drizzle-orm/pg-core";
-import { driverConnection, transactionOpener, type Database, type Executor, type PooledConnection, type Transaction } from "./client";
+import { driverConnection, transactionOpener, type Database, type Executor, type PooledConnection, type Transaction } from "../client";
 
 /**
  * A statement already built, sent to the driver as it is: a named prepared statement

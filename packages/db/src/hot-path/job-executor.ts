@@ -1,7 +1,7 @@
-import { createHash } from "node:crypto";
 import { fromDrizzle } from "pg-boss";
 import { sql } from "drizzle-orm";
-import { driverConnection, type Executor } from "./client";
+import { driverConnection, type Executor } from "../client";
+import { statementNameOfText } from "./statement-names";
 
 /**
  * pg-boss's view of a drizzle executor (database or open transaction): jobs sent through it
@@ -55,20 +55,10 @@ export function prepareJobStatements(db: JobDatabase): void {
  * either way, so the name changes nothing but the reuse), and one that pg-boss sends with an empty
  * parameter list and no `;` in its text (a single statement too; its fetch inlines the queue's
  * name and batch size this way). A text without a parameter list, or with a `;` anywhere, may
- * hold several statements and keeps the simple protocol. The name is derived from the text, so a
- * connection never meets one name with two texts. pg-boss builds its texts from a queue's
- * settings (a handful per queue); past `MAX_JOB_STATEMENTS` distinct texts in a process, further
- * ones go unnamed, so texts that embedded values could not grow the server's statements without
- * bound.
+ * hold several statements and keeps the simple protocol. The name is derived from the text
+ * (`statementNameOfText`), so a connection never meets one name with two texts.
  */
-const MAX_JOB_STATEMENTS = 200;
-const jobStatementNames = new Map<string, string>();
 export function jobStatementName(text: string, values: unknown[] | undefined): string | undefined {
   if (!values || (values.length === 0 && text.includes(";"))) return undefined;
-  let name = jobStatementNames.get(text);
-  if (name === undefined && jobStatementNames.size < MAX_JOB_STATEMENTS) {
-    name = `qc_boss_${createHash("sha256").update(text).digest("hex").slice(0, 32)}`;
-    jobStatementNames.set(text, name);
-  }
-  return name;
+  return statementNameOfText(text, "qc_boss_");
 }

@@ -1,13 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createDatabase, pipelinedReadHandle, type DatabaseHandle } from "./client";
+import { createDatabase, pipelinedReadHandle, type DatabaseHandle } from "../client";
 import { PipelinedReads } from "./pipelined-reads";
-import { findVaultRow } from "./queries/vaults";
-import { tenants, vaults } from "./schema";
-import { freePort, useTestDatabase } from "./testing";
+import { findVaultRow } from "../queries/vaults";
+import { tenants, vaults } from "../schema";
+import { freePort, useTestDatabase } from "../testing";
 
 // The request path's standalone reads on shared pipelined connections (./pipelined-reads), on a
 // real PostgreSQL. The class is node-postgres's; under vitest.neon.config.ts the handle has no
-// pipelined reads (Neon's client has no pipeline mode) and `preparedRead` uses the pool.
+// pipelined reads (Neon's client has no pipeline mode) and `defineRead` uses the pool.
 describe("pipelined reads", () => {
   const t = useTestDatabase();
   const opened: PipelinedReads[] = [];
@@ -139,7 +139,7 @@ describe("pipelined reads", () => {
     await t.query("select pg_terminate_backend($1)", [pid!]);
   });
 
-  describe("through a database handle (preparedRead)", () => {
+  describe("through a database handle (defineRead)", () => {
     let handle: DatabaseHandle;
     let tenantId: string;
     let vaultId: string;
