@@ -3,7 +3,7 @@
 import { useMutation, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useTRPC } from "../../src/dashboard/trpc";
-import { ErrorNotice, Loading } from "../_components/states";
+import { ErrorNotice, Loading, QueryView } from "../_components/states";
 import { StatusBadge } from "../_components/status-badge";
 import { Time } from "../_components/time";
 import { TransactionsTable } from "./transactions/transactions-table";
@@ -94,7 +94,9 @@ export default function OverviewPage() {
         </section>
       </div>
       <h2>Latest transactions</h2>
-      {recent.error ? <ErrorNotice error={recent.error} /> : !recent.data ? <Loading what="transactions" /> : <TransactionsTable transactions={recent.data.transactions} empty="No transactions yet." />}
+      <QueryView query={recent} what="transactions">
+        {(data) => <TransactionsTable transactions={data.transactions} empty="No transactions yet." />}
+      </QueryView>
       <p>
         <Link href="/transactions">All transactions</Link> · <Link href="/transactions/new">New transfer</Link>
       </p>

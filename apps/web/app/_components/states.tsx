@@ -36,9 +36,32 @@ export function Empty({ children }: { children: ReactNode }) {
   return <p className="empty">{children}</p>;
 }
 
-/** The three states of a query, then its content. */
-export function QueryState<T>({ query, what, children }: { query: { data: T | undefined; error: unknown; isPending: boolean }; what: string; children: (data: T) => ReactNode }) {
-  if (query.error) return <ErrorNotice error={query.error} title={`Could not load ${what}`} />;
-  if (query.isPending || query.data === undefined) return <Loading what={what} />;
+/** What QueryView reads of a TanStack query: its data once there is some, and its error. */
+export type QueryLike<T> = { data: T | undefined; error: unknown };
+
+/**
+ * A query's states in the order every page shows them: the error, else "Loading {what}…" until
+ * there is data, else the `empty` text when `empty(data)` gives one, else the content.
+ */
+export function QueryView<T>({
+  query,
+  what,
+  errorTitle,
+  empty,
+  children,
+}: {
+  query: QueryLike<T>;
+  /** Names the data in the loading line: "Loading {what}…". */
+  what: string;
+  /** The error notice's title; none when omitted. */
+  errorTitle?: string;
+  /** The empty-state text for this data, or false/null when there is something to show. */
+  empty?: (data: T) => ReactNode;
+  children: (data: T) => ReactNode;
+}) {
+  if (query.error) return <ErrorNotice error={query.error} title={errorTitle} />;
+  if (query.data === undefined) return <Loading what={what} />;
+  const emptyText = empty?.(query.data);
+  if (emptyText) return <Empty>{emptyText}</Empty>;
   return <>{children(query.data)}</>;
 }

@@ -7,3 +7,13 @@ export function Time({ at }: { at: string | null | undefined }) {
     </time>
   );
 }
+
+/** When a failed delivery or job is tried again, under its status; nothing when none is planned. */
+export function NextAttempt({ at }: { at: string | null }) {
+  if (!at) return null;
+  return (
+    <div className="small muted">
+      next attempt <Time at={at} />
+    </div>
+  );
+}

@@ -2,11 +2,12 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { isUnauthenticated } from "../../src/dashboard/api-error";
-import type { FailedJob } from "../../src/dashboard/router-types";
+import type { DaemonInstance, FailedJob, QueueOverview } from "../../src/dashboard/router-types";
 import { useTRPC } from "../../src/dashboard/trpc";
-import { Empty, ErrorNotice, Loading } from "../_components/states";
+import { DataTable, type Column } from "../_components/data-table";
+import { ErrorNotice, Loading, QueryView } from "../_components/states";
 import { StatusBadge } from "../_components/status-badge";
-import { Time } from "../_components/time";
+import { NextAttempt, Time } from "../_components/time";
 import { Sparkline } from "./sparkline";
 
 const POLL_MS = 5_000;
@@ -46,53 +47,62 @@ export default function OperatorsPage() {
   );
 }
 
+const QUEUE_COLUMNS: Column<QueueOverview>[] = [
+  { header: "Queue", rowHeader: true, cell: (queue) => <code>{queue.name}</code> },
+  { header: "Queued", cellProps: () => ({ "data-count": "queued" }), cell: (queue) => queue.queued },
+  { header: "Due now", cell: (queue) => queue.ready },
+  { header: "Active", cellProps: () => ({ "data-count": "active" }), cell: (queue) => queue.active },
+  { header: "Failed", cellProps: () => ({ "data-count": "failed" }), cell: (queue) => queue.failed },
+  {
+    header: "Dead letter",
+    cellProps: () => ({ "data-count": "deadLettered" }),
+    cell: (queue) => (queue.deadLettered > 0 ? <StatusBadge status="DEAD_LETTERED">{queue.deadLettered}</StatusBadge> : 0),
+  },
+  { header: "Oldest due job", cell: (queue) => age(queue.oldestReadyAgeSeconds) },
+  { header: "Last hour (jobs per minute)", cell: (queue) => <Sparkline queue={queue} /> },
+];
+
+const DAEMON_COLUMNS: Column<DaemonInstance>[] = [
+  { header: "Instance", cellProps: () => ({ className: "mono" }), cell: (instance) => instance.instanceId },
+  { header: "Status", cell: (instance) => <StatusBadge status={instance.status} /> },
+  {
+    header: "Last heartbeat",
+    cell: (instance) => (
+      <>
+        {age(instance.lastBeatAgeSeconds)} ago <span className="small muted">(<Time at={instance.lastBeatAt} />)</span>
+      </>
+    ),
+  },
+  {
+    header: "Host / PID",
+    cell: (instance) => (
+      <>
+        {instance.hostname} / {instance.pid}
+      </>
+    ),
+  },
+  { header: "Version", cell: (instance) => instance.version },
+  { header: "Started", cell: (instance) => <Time at={instance.startedAt} /> },
+];
+
 function Queues() {
   const trpc = useTRPC();
   const queues = useQuery({ ...trpc.operators.queues.queryOptions(), refetchInterval: POLL_MS });
   return (
     <section aria-labelledby="queues-heading">
       <h2 id="queues-heading">Job queues</h2>
-      {queues.error ? (
-        <ErrorNotice error={queues.error} title="Could not load the queues" />
-      ) : !queues.data ? (
-        <Loading what="queues" />
-      ) : (
-        <div className="table-wrap">
-          <table data-testid="queues">
-            <thead>
-              <tr>
-                <th scope="col">Queue</th>
-                <th scope="col">Queued</th>
-                <th scope="col">Due now</th>
-                <th scope="col">Active</th>
-                <th scope="col">Failed</th>
-                <th scope="col">Dead letter</th>
-                <th scope="col">Oldest due job</th>
-                <th scope="col">Last hour (jobs per minute)</th>
-              </tr>
-            </thead>
-            <tbody>
-              {queues.data.queues.map((queue) => (
-                <tr key={queue.name} data-testid="queue-row" data-queue={queue.name}>
-                  <th scope="row">
-                    <code>{queue.name}</code>
-                  </th>
-                  <td data-count="queued">{queue.queued}</td>
-                  <td>{queue.ready}</td>
-                  <td data-count="active">{queue.active}</td>
-                  <td data-count="failed">{queue.failed}</td>
-                  <td data-count="deadLettered">{queue.deadLettered > 0 ? <StatusBadge status="DEAD_LETTERED">{queue.deadLettered}</StatusBadge> : 0}</td>
-                  <td>{age(queue.oldestReadyAgeSeconds)}</td>
-                  <td>
-                    <Sparkline queue={queue} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          <p className="small muted">Chart: blue created, green completed, red failed.</p>
-        </div>
-      )}
+      <QueryView query={queues} what="queues" errorTitle="Could not load the queues">
+        {(data) => (
+          <DataTable
+            testId="queues"
+            columns={QUEUE_COLUMNS}
+            rows={data.queues}
+            rowKey={(queue) => queue.name}
+            rowProps={(queue) => ({ "data-testid": "queue-row", "data-queue": queue.name })}
+            legend={<p className="small muted">Chart: blue created, green completed, red failed.</p>}
+          />
+        )}
+      </QueryView>
     </section>
   );
 }
@@ -103,48 +113,9 @@ function Daemons() {
   return (
     <section aria-labelledby="daemons-heading">
       <h2 id="daemons-heading">Daemon instances</h2>
-      {daemons.error ? (
-        <ErrorNotice error={daemons.error} title="Could not load the daemons" />
-      ) : !daemons.data ? (
-        <Loading what="daemons" />
-      ) : daemons.data.instances.length === 0 ? (
-        <Empty>No daemon has reported: nothing is working the queues.</Empty>
-      ) : (
-        <div className="table-wrap">
-          <table data-testid="daemons">
-            <thead>
-              <tr>
-                <th scope="col">Instance</th>
-                <th scope="col">Status</th>
-                <th scope="col">Last heartbeat</th>
-                <th scope="col">Host / PID</th>
-                <th scope="col">Version</th>
-                <th scope="col">Started</th>
-              </tr>
-            </thead>
-            <tbody>
-              {daemons.data.instances.map((instance) => (
-                <tr key={instance.instanceId} data-testid="daemon-row">
-                  <td className="mono">{instance.instanceId}</td>
-                  <td>
-                    <StatusBadge status={instance.status} />
-                  </td>
-                  <td>
-                    {age(instance.lastBeatAgeSeconds)} ago <span className="small muted">(<Time at={instance.lastBeatAt} />)</span>
-                  </td>
-                  <td>
-                    {instance.hostname} / {instance.pid}
-                  </td>
-                  <td>{instance.version}</td>
-                  <td>
-                    <Time at={instance.startedAt} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <QueryView query={daemons} what="daemons" errorTitle="Could not load the daemons" empty={(data) => data.instances.length === 0 && "No daemon has reported: nothing is working the queues."}>
+        {(data) => <DataTable testId="daemons" columns={DAEMON_COLUMNS} rows={data.instances} rowKey={(instance) => instance.instanceId} rowProps={() => ({ "data-testid": "daemon-row" })} />}
+      </QueryView>
     </section>
   );
 }
@@ -159,69 +130,46 @@ function FailedJobs() {
   };
   const retry = useMutation(trpc.operators.retryJob.mutationOptions({ onSuccess: refresh }));
   const cancel = useMutation(trpc.operators.cancelJob.mutationOptions({ onSuccess: refresh }));
+  const columns: Column<FailedJob>[] = [
+    { header: "Job", cellProps: () => ({ className: "mono small" }), cell: (job) => job.id },
+    { header: "Queue", cell: (job) => <code>{job.sourceQueue}</code> },
+    {
+      header: "Status",
+      cell: (job) => (
+        <>
+          <StatusBadge status={job.status} />
+          <NextAttempt at={job.nextAttemptAt} />
+          <div className="small muted">{job.retryCount} retries</div>
+        </>
+      ),
+    },
+    { header: "Error", cellProps: () => ({ className: "small" }), cell: (job) => job.error ?? "—" },
+    { header: "Failed", cell: (job) => <Time at={job.failedAt ?? job.createdAt} /> },
+    {
+      header: "Actions",
+      cell: (job) => (
+        <div className="actions">
+          {job.status !== "RETRYING" && (
+            <button type="button" className="small" onClick={() => retry.mutate({ jobId: job.id })} disabled={retry.isPending}>
+              Retry job
+            </button>
+          )}
+          {job.status !== "FAILED" && (
+            <button type="button" className="secondary small" onClick={() => window.confirm("Cancel this job? It will not run again.") && cancel.mutate({ jobId: job.id })} disabled={cancel.isPending}>
+              Cancel job
+            </button>
+          )}
+        </div>
+      ),
+    },
+  ];
   return (
     <section aria-labelledby="failed-heading">
       <h2 id="failed-heading">Failed jobs</h2>
       <ErrorNotice error={retry.error ?? cancel.error} />
-      {jobs.error ? (
-        <ErrorNotice error={jobs.error} title="Could not load failed jobs" />
-      ) : !jobs.data ? (
-        <Loading what="failed jobs" />
-      ) : jobs.data.jobs.length === 0 ? (
-        <Empty>No failed jobs.</Empty>
-      ) : (
-        <div className="table-wrap">
-          <table data-testid="failed-jobs">
-            <thead>
-              <tr>
-                <th scope="col">Job</th>
-                <th scope="col">Queue</th>
-                <th scope="col">Status</th>
-                <th scope="col">Error</th>
-                <th scope="col">Failed</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {jobs.data.jobs.map((job: FailedJob) => (
-                <tr key={job.id} data-testid="failed-job-row" data-job-id={job.id}>
-                  <td className="mono small">{job.id}</td>
-                  <td>
-                    <code>{job.sourceQueue}</code>
-                  </td>
-                  <td>
-                    <StatusBadge status={job.status} />
-                    {job.nextAttemptAt && (
-                      <div className="small muted">
-                        next attempt <Time at={job.nextAttemptAt} />
-                      </div>
-                    )}
-                    <div className="small muted">{job.retryCount} retries</div>
-                  </td>
-                  <td className="small">{job.error ?? "—"}</td>
-                  <td>
-                    <Time at={job.failedAt ?? job.createdAt} />
-                  </td>
-                  <td>
-                    <div className="actions">
-                      {job.status !== "RETRYING" && (
-                        <button type="button" className="small" onClick={() => retry.mutate({ jobId: job.id })} disabled={retry.isPending}>
-                          Retry job
-                        </button>
-                      )}
-                      {job.status !== "FAILED" && (
-                        <button type="button" className="secondary small" onClick={() => window.confirm("Cancel this job? It will not run again.") && cancel.mutate({ jobId: job.id })} disabled={cancel.isPending}>
-                          Cancel job
-                        </button>
-                      )}
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <QueryView query={jobs} what="failed jobs" errorTitle="Could not load failed jobs" empty={(data) => data.jobs.length === 0 && "No failed jobs."}>
+        {(data) => <DataTable testId="failed-jobs" columns={columns} rows={data.jobs} rowKey={(job) => job.id} rowProps={(job) => ({ "data-testid": "failed-job-row", "data-job-id": job.id })} />}
+      </QueryView>
     </section>
   );
 }

@@ -5,10 +5,11 @@ import { useState, type FormEvent } from "react";
 import type { ApiKey, Scope } from "../../../src/dashboard/router-types";
 import { useTRPC } from "../../../src/dashboard/trpc";
 import { SCOPES } from "../../../src/dashboard/vocabulary";
+import { DataTable } from "../../_components/data-table";
 import { CheckboxGroup, FormError, TextField } from "../../_components/field";
 import { formFailure } from "../../_components/form-failure";
 import { SecretOnce } from "../../_components/secret-once";
-import { Empty, ErrorNotice, Loading } from "../../_components/states";
+import { ErrorNotice, QueryView } from "../../_components/states";
 import { StatusBadge } from "../../_components/status-badge";
 import { Time } from "../../_components/time";
 
@@ -22,6 +23,9 @@ const SCOPE_LABELS: Record<Scope, string> = {
   admin: "admin: also keys, webhooks, policies and settings",
   signer: "signer: for your signer only: enroll keys, register wallets, sign and reject (includes read; write and admin do not include it)",
 };
+
+// A key's row renders itself: it opens a second row with the rotation form.
+const KEY_HEADERS = ["Label", "Key ID", "Scopes", "Status", "Created", "Expires", "Last used", "Actions"];
 
 export default function ApiKeysPage() {
   const trpc = useTRPC();
@@ -78,35 +82,16 @@ export default function ApiKeysPage() {
           </p>
         </SecretOnce>
       )}
-      {keys.error ? (
-        <ErrorNotice error={keys.error} title="Could not load API keys" />
-      ) : !keys.data ? (
-        <Loading what="API keys" />
-      ) : keys.data.data.length === 0 ? (
-        <Empty>No API keys yet.</Empty>
-      ) : (
-        <div className="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Label</th>
-                <th scope="col">Key ID</th>
-                <th scope="col">Scopes</th>
-                <th scope="col">Status</th>
-                <th scope="col">Created</th>
-                <th scope="col">Expires</th>
-                <th scope="col">Last used</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {keys.data.data.map((key) => (
-                <KeyRow key={key.keyId} apiKey={key} onSecret={(title, keyId, secret) => setShown({ title, keyId, secret: `${keyId}:${secret}` })} onChanged={invalidate} />
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <QueryView query={keys} what="API keys" errorTitle="Could not load API keys" empty={(data) => data.data.length === 0 && "No API keys yet."}>
+        {(data) => (
+          <DataTable
+            headers={KEY_HEADERS}
+            rows={data.data}
+            rowKey={(key) => key.keyId}
+            renderRow={(key) => <KeyRow apiKey={key} onSecret={(title, keyId, secret) => setShown({ title, keyId, secret: `${keyId}:${secret}` })} onChanged={invalidate} />}
+          />
+        )}
+      </QueryView>
       <section className="panel" aria-labelledby="create-key-heading">
         <h2 id="create-key-heading">Create an API key</h2>
         <form onSubmit={submit} noValidate>
@@ -185,7 +170,7 @@ function KeyRow({ apiKey, onSecret, onChanged }: { apiKey: ApiKey; onSecret: (ti
       </tr>
       {rotating && (
         <tr>
-          <td colSpan={8}>
+          <td colSpan={KEY_HEADERS.length}>
             <form
               className="row"
               onSubmit={(e: FormEvent) => {

@@ -2,14 +2,50 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
+import type { AuditEvent } from "../../../src/dashboard/router-types";
 import { useTRPC } from "../../../src/dashboard/trpc";
+import { DataTable, type Column } from "../../_components/data-table";
 import { TextField } from "../../_components/field";
 import { Pager, usePager } from "../../_components/pager";
-import { Empty, ErrorNotice, Loading } from "../../_components/states";
+import { QueryView } from "../../_components/states";
 import { Time } from "../../_components/time";
 
 /** Actions worth filtering on; any other action name can be typed. */
 const COMMON_ACTIONS = ["auth.failed", "auth.logged_in", "credential.created", "credential.rotated", "credential.revoked", "credential.exposed", "policy.replaced", "settings.ip_allowlist_replaced", "settings.screening_denylist_replaced", "transaction.created", "transaction.signature_rejected", "request.key_material_rejected", "vault.created", "webhook.created"];
+
+const COLUMNS: Column<AuditEvent>[] = [
+  { header: "When", cell: (event) => <Time at={event.createdAt} /> },
+  { header: "Action", cell: (event) => <code>{event.action}</code> },
+  {
+    header: "Actor",
+    cell: (event) => (
+      <>
+        {event.actorType}
+        {event.actorId && <div className="mono small">{event.actorId}</div>}
+      </>
+    ),
+  },
+  {
+    header: "Target",
+    cell: (event) => (
+      <>
+        {event.targetType ?? "—"}
+        {event.targetId && <div className="mono small">{event.targetId}</div>}
+      </>
+    ),
+  },
+  {
+    header: "Source",
+    cellProps: () => ({ className: "small" }),
+    cell: (event) => (
+      <>
+        {event.ip ?? "—"}
+        {event.requestId && <div className="mono muted">{event.requestId}</div>}
+      </>
+    ),
+  },
+  { header: "Details", cell: (event) => (Object.keys(event.details).length > 0 ? <pre className="small">{JSON.stringify(event.details, null, 1)}</pre> : "—") },
+];
 
 export default function AuditPage() {
   const trpc = useTRPC();
@@ -39,58 +75,14 @@ export default function AuditPage() {
           <button type="submit">Filter</button>
         </div>
       </form>
-      {events.error ? (
-        <ErrorNotice error={events.error} title="Could not load the audit log" />
-      ) : !events.data ? (
-        <Loading what="the audit log" />
-      ) : events.data.events.length === 0 ? (
-        <Empty>{action ? `No "${action}" entries.` : "No entries yet."}</Empty>
-      ) : (
-        <>
-          <div className="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">Action</th>
-                  <th scope="col">Actor</th>
-                  <th scope="col">Target</th>
-                  <th scope="col">Source</th>
-                  <th scope="col">Details</th>
-                </tr>
-              </thead>
-              <tbody>
-                {events.data.events.map((event) => (
-                  <tr key={event.id} data-testid="audit-row">
-                    <td>
-                      <Time at={event.createdAt} />
-                    </td>
-                    <td>
-                      <code>{event.action}</code>
-                    </td>
-                    <td>
-                      {event.actorType}
-                      {event.actorId && <div className="mono small">{event.actorId}</div>}
-                    </td>
-                    <td>
-                      {event.targetType ?? "—"}
-                      {event.targetId && <div className="mono small">{event.targetId}</div>}
-                    </td>
-                    <td className="small">
-                      {event.ip ?? "—"}
-                      {event.requestId && <div className="mono muted">{event.requestId}</div>}
-                    </td>
-                    <td>
-                      {Object.keys(event.details).length > 0 ? <pre className="small">{JSON.stringify(event.details, null, 1)}</pre> : "—"}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <Pager pager={pager} page={events.data.page} />
-        </>
-      )}
+      <QueryView query={events} what="the audit log" errorTitle="Could not load the audit log" empty={(data) => data.events.length === 0 && (action ? `No "${action}" entries.` : "No entries yet.")}>
+        {(data) => (
+          <>
+            <DataTable columns={COLUMNS} rows={data.events} rowKey={(event) => event.id} rowProps={() => ({ "data-testid": "audit-row" })} />
+            <Pager pager={pager} page={data.page} />
+          </>
+        )}
+      </QueryView>
     </>
   );
 }

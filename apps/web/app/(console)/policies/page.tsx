@@ -10,7 +10,7 @@ import { useTRPC } from "../../../src/dashboard/trpc";
 import { NETWORKS } from "../../../src/dashboard/vocabulary";
 import { CheckboxGroup, FormError, SelectField, TextAreaField, TextField } from "../../_components/field";
 import { formFailure } from "../../_components/form-failure";
-import { ErrorNotice, Loading } from "../../_components/states";
+import { QueryView } from "../../_components/states";
 import { StatusBadge } from "../../_components/status-badge";
 import { Time } from "../../_components/time";
 
@@ -24,7 +24,9 @@ export default function PoliciesPage() {
         Every transfer is checked against these rules in order; the first rule that matches decides, and the default action decides when none does.
         A blocked transfer ends as <code>BLOCKED</code> / <code>BLOCKED_BY_POLICY</code> before anything is signed.
       </p>
-      {policy.error ? <ErrorNotice error={policy.error} title="Could not load the policy" /> : !policy.data ? <Loading what="the policy" /> : <PolicyEditor policy={policy.data} />}
+      <QueryView query={policy} what="the policy" errorTitle="Could not load the policy">
+        {(data) => <PolicyEditor policy={data} />}
+      </QueryView>
       <DryRun />
       <Denylist />
     </>
@@ -244,20 +246,18 @@ function Denylist() {
     <section className="panel" aria-labelledby="denylist-heading">
       <h2 id="denylist-heading">Screening denylist</h2>
       <p className="small">Transfers to these addresses are blocked by screening (<code>REJECTED_AML_SCREENING</code>), whatever the policy says.</p>
-      {list.error ? (
-        <ErrorNotice error={list.error} />
-      ) : !list.data ? (
-        <Loading what="the denylist" />
-      ) : (
-        <form onSubmit={submit}>
-          <TextAreaField label="Denied addresses" value={text} onChange={(e) => setText(e.target.value)} spellCheck={false} error={failure.field("entries")} hint="One a line: the address, then an optional label." />
-          <FormError message={failure.form} />
-          <button type="submit" disabled={save.isPending}>
-            Save denylist
-          </button>
-          {save.isSuccess && <span role="status"> Saved ({save.data.entries.length} addresses).</span>}
-        </form>
-      )}
+      <QueryView query={list} what="the denylist">
+        {() => (
+          <form onSubmit={submit}>
+            <TextAreaField label="Denied addresses" value={text} onChange={(e) => setText(e.target.value)} spellCheck={false} error={failure.field("entries")} hint="One a line: the address, then an optional label." />
+            <FormError message={failure.form} />
+            <button type="submit" disabled={save.isPending}>
+              Save denylist
+            </button>
+            {save.isSuccess && <span role="status"> Saved ({save.data.entries.length} addresses).</span>}
+          </form>
+        )}
+      </QueryView>
     </section>
   );
 }

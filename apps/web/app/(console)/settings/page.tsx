@@ -6,7 +6,7 @@ import { describeFailure } from "../../../src/dashboard/api-error";
 import { useTRPC } from "../../../src/dashboard/trpc";
 import { FormError } from "../../_components/field";
 import { formFailure } from "../../_components/form-failure";
-import { ErrorNotice, Loading } from "../../_components/states";
+import { QueryView } from "../../_components/states";
 
 type Entry = { cidr: string; label: string };
 
@@ -37,47 +37,45 @@ export default function SettingsPage() {
           API keys work only from these addresses (IPv4 or IPv6, single addresses or CIDR ranges). An empty list allows every address. The dashboard
           itself is not restricted, so you cannot lock yourself out of it.
         </p>
-        {allowlist.error ? (
-          <ErrorNotice error={allowlist.error} title="Could not load the allowlist" />
-        ) : !allowlist.data ? (
-          <Loading what="the allowlist" />
-        ) : (
-          <form onSubmit={submit} noValidate data-testid="ip-allowlist">
-            {entries.length === 0 && <p className="empty">Empty: API keys are accepted from any address.</p>}
-            {entries.map((entry, i) => (
-              <div className="row" key={i}>
-                <div className={`field${fields[`entries.${i}.cidr`] ? " has-error" : ""}`}>
-                  <label htmlFor={`cidr-${i}`}>Address or range {i + 1}</label>
-                  <input id={`cidr-${i}`} value={entry.cidr} onChange={(e) => update(i, { cidr: e.target.value })} placeholder="203.0.113.0/24" spellCheck={false} />
-                  {fields[`entries.${i}.cidr`] && (
-                    <div className="field-error" role="alert">
-                      {fields[`entries.${i}.cidr`]}
-                    </div>
-                  )}
+        <QueryView query={allowlist} what="the allowlist" errorTitle="Could not load the allowlist">
+          {() => (
+            <form onSubmit={submit} noValidate data-testid="ip-allowlist">
+              {entries.length === 0 && <p className="empty">Empty: API keys are accepted from any address.</p>}
+              {entries.map((entry, i) => (
+                <div className="row" key={i}>
+                  <div className={`field${fields[`entries.${i}.cidr`] ? " has-error" : ""}`}>
+                    <label htmlFor={`cidr-${i}`}>Address or range {i + 1}</label>
+                    <input id={`cidr-${i}`} value={entry.cidr} onChange={(e) => update(i, { cidr: e.target.value })} placeholder="203.0.113.0/24" spellCheck={false} />
+                    {fields[`entries.${i}.cidr`] && (
+                      <div className="field-error" role="alert">
+                        {fields[`entries.${i}.cidr`]}
+                      </div>
+                    )}
+                  </div>
+                  <div className="field">
+                    <label htmlFor={`cidr-label-${i}`}>Label {i + 1}</label>
+                    <input id={`cidr-label-${i}`} value={entry.label} onChange={(e) => update(i, { label: e.target.value })} maxLength={100} />
+                  </div>
+                  <div className="field">
+                    <button type="button" className="secondary small" onClick={() => setEntries((all) => all.filter((_, j) => j !== i))}>
+                      Remove entry {i + 1}
+                    </button>
+                  </div>
                 </div>
-                <div className="field">
-                  <label htmlFor={`cidr-label-${i}`}>Label {i + 1}</label>
-                  <input id={`cidr-label-${i}`} value={entry.label} onChange={(e) => update(i, { label: e.target.value })} maxLength={100} />
-                </div>
-                <div className="field">
-                  <button type="button" className="secondary small" onClick={() => setEntries((all) => all.filter((_, j) => j !== i))}>
-                    Remove entry {i + 1}
-                  </button>
-                </div>
+              ))}
+              <div className="actions">
+                <button type="button" className="secondary" onClick={() => setEntries((all) => [...all, { cidr: "", label: "" }])} disabled={entries.length >= 200}>
+                  Add address
+                </button>
               </div>
-            ))}
-            <div className="actions">
-              <button type="button" className="secondary" onClick={() => setEntries((all) => [...all, { cidr: "", label: "" }])} disabled={entries.length >= 200}>
-                Add address
+              <FormError message={Object.keys(fields).some((p) => p.startsWith("entries.")) ? null : failure.form} />
+              <button type="submit" disabled={save.isPending}>
+                Save allowlist
               </button>
-            </div>
-            <FormError message={Object.keys(fields).some((p) => p.startsWith("entries.")) ? null : failure.form} />
-            <button type="submit" disabled={save.isPending}>
-              Save allowlist
-            </button>
-            {save.isSuccess && <span role="status"> Saved.</span>}
-          </form>
-        )}
+              {save.isSuccess && <span role="status"> Saved.</span>}
+            </form>
+          )}
+        </QueryView>
       </section>
     </>
   );

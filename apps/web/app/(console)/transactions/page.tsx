@@ -8,7 +8,7 @@ import { useTRPC } from "../../../src/dashboard/trpc";
 import { TRANSACTION_STATUSES } from "../../../src/dashboard/vocabulary";
 import { SelectField, TextField } from "../../_components/field";
 import { Pager, usePager } from "../../_components/pager";
-import { ErrorNotice, Loading } from "../../_components/states";
+import { QueryView } from "../../_components/states";
 import { TransactionsTable } from "./transactions-table";
 
 export default function TransactionsPage() {
@@ -57,16 +57,14 @@ export default function TransactionsPage() {
           </div>
         </form>
       </div>
-      {list.error ? (
-        <ErrorNotice error={list.error} title="Could not load transactions" />
-      ) : !list.data ? (
-        <Loading what="transactions" />
-      ) : (
-        <>
-          <TransactionsTable transactions={list.data.transactions} empty={status || externalId ? "No transaction matches these filters." : "No transactions yet."} />
-          <Pager pager={pager} page={list.data.page} />
-        </>
-      )}
+      <QueryView query={list} what="transactions" errorTitle="Could not load transactions">
+        {(data) => (
+          <>
+            <TransactionsTable transactions={data.transactions} empty={status || externalId ? "No transaction matches these filters." : "No transactions yet."} />
+            <Pager pager={pager} page={data.page} />
+          </>
+        )}
+      </QueryView>
     </>
   );
 }

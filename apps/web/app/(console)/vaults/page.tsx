@@ -4,16 +4,24 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
-import type { NetworkCode } from "../../../src/dashboard/router-types";
+import type { NetworkCode, Vault } from "../../../src/dashboard/router-types";
 import { useTRPC } from "../../../src/dashboard/trpc";
 import { NETWORKS, NETWORK_NAMES } from "../../../src/dashboard/vocabulary";
+import { DataTable, type Column } from "../../_components/data-table";
 import { FormError, SelectField, TextField } from "../../_components/field";
 import { formFailure } from "../../_components/form-failure";
 import { MetadataEditor, toMetadata, type MetadataRow } from "../../_components/metadata-editor";
 import { Pager, usePager } from "../../_components/pager";
-import { Empty, ErrorNotice, Loading } from "../../_components/states";
+import { QueryView } from "../../_components/states";
 import { StatusBadge } from "../../_components/status-badge";
 import { Time } from "../../_components/time";
+
+const COLUMNS: Column<Vault>[] = [
+  { header: "Name", cell: (vault) => <Link href={`/vaults/${vault.id}`}>{vault.name}</Link> },
+  { header: "Network", cell: (vault) => vault.networkCode },
+  { header: "Status", cell: (vault) => <StatusBadge status={vault.status} /> },
+  { header: "Created", cell: (vault) => <Time at={vault.createdAt} /> },
+];
 
 export default function VaultsPage() {
   const trpc = useTRPC();
@@ -60,45 +68,14 @@ export default function VaultsPage() {
           <option value="ARCHIVED">ARCHIVED</option>
         </SelectField>
       </div>
-      {list.error ? (
-        <ErrorNotice error={list.error} title="Could not load vaults" />
-      ) : !list.data ? (
-        <Loading what="vaults" />
-      ) : list.data.vaults.length === 0 ? (
-        <Empty>{networkFilter || statusFilter ? "No vault matches these filters." : "No vaults yet. Create the first one below."}</Empty>
-      ) : (
-        <>
-          <div className="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Network</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Created</th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.data.vaults.map((vault) => (
-                  <tr key={vault.id} data-testid="vault-row">
-                    <td>
-                      <Link href={`/vaults/${vault.id}`}>{vault.name}</Link>
-                    </td>
-                    <td>{vault.networkCode}</td>
-                    <td>
-                      <StatusBadge status={vault.status} />
-                    </td>
-                    <td>
-                      <Time at={vault.createdAt} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <Pager pager={pager} page={list.data.page} />
-        </>
-      )}
+      <QueryView query={list} what="vaults" errorTitle="Could not load vaults" empty={(data) => data.vaults.length === 0 && (networkFilter || statusFilter ? "No vault matches these filters." : "No vaults yet. Create the first one below.")}>
+        {(data) => (
+          <>
+            <DataTable columns={COLUMNS} rows={data.vaults} rowKey={(vault) => vault.id} rowProps={() => ({ "data-testid": "vault-row" })} />
+            <Pager pager={pager} page={data.page} />
+          </>
+        )}
+      </QueryView>
       <section className="panel" aria-labelledby="create-vault-heading">
         <h2 id="create-vault-heading">Create a vault</h2>
         <form onSubmit={submit} noValidate>

@@ -2,16 +2,17 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import type { WebhookEndpoint, WebhookEventType } from "../../../src/dashboard/router-types";
+import type { WebhookDelivery, WebhookEndpoint, WebhookEventType } from "../../../src/dashboard/router-types";
 import { useTRPC } from "../../../src/dashboard/trpc";
 import { WEBHOOK_EVENT_TYPES } from "../../../src/dashboard/vocabulary";
+import { DataTable, type Column } from "../../_components/data-table";
 import { CheckboxGroup, FormError, TextAreaField, TextField } from "../../_components/field";
 import { formFailure } from "../../_components/form-failure";
 import { Pager, usePager } from "../../_components/pager";
 import { SecretOnce } from "../../_components/secret-once";
-import { Empty, ErrorNotice, Loading } from "../../_components/states";
+import { ErrorNotice, QueryView } from "../../_components/states";
 import { StatusBadge } from "../../_components/status-badge";
-import { Time } from "../../_components/time";
+import { NextAttempt, Time } from "../../_components/time";
 
 const EVENT_OPTIONS = WEBHOOK_EVENT_TYPES.map((type) => ({ value: type, label: type }));
 
@@ -52,20 +53,16 @@ export default function WebhooksPage() {
         <code>webhook-timestamp</code>, <code>webhook-signature</code>). Failed deliveries are retried for about a day and a half.
       </p>
       {secret && <SecretOnce title={secret.title} secret={secret.value} onDone={() => setSecret(null)} />}
-      {list.error ? (
-        <ErrorNotice error={list.error} title="Could not load webhooks" />
-      ) : !list.data ? (
-        <Loading what="webhooks" />
-      ) : list.data.webhooks.length === 0 ? (
-        <Empty>No webhook endpoints yet.</Empty>
-      ) : (
-        <>
-          {list.data.webhooks.map((endpoint) => (
-            <Endpoint key={endpoint.id} endpoint={endpoint} onSecret={(value) => setSecret({ title: `New signing secret of ${endpoint.url}`, value })} onChanged={invalidate} />
-          ))}
-          <Pager pager={pager} page={list.data.page} />
-        </>
-      )}
+      <QueryView query={list} what="webhooks" errorTitle="Could not load webhooks" empty={(data) => data.webhooks.length === 0 && "No webhook endpoints yet."}>
+        {(data) => (
+          <>
+            {data.webhooks.map((endpoint) => (
+              <Endpoint key={endpoint.id} endpoint={endpoint} onSecret={(value) => setSecret({ title: `New signing secret of ${endpoint.url}`, value })} onChanged={invalidate} />
+            ))}
+            <Pager pager={pager} page={data.page} />
+          </>
+        )}
+      </QueryView>
       <section className="panel" aria-labelledby="create-webhook-heading">
         <h2 id="create-webhook-heading">Add an endpoint</h2>
         <form onSubmit={submit} noValidate>
@@ -160,60 +157,50 @@ function Deliveries({ webhookId }: { webhookId: string }) {
   const pager = usePager();
   const deliveries = useQuery({ ...trpc.webhooks.deliveries.list.queryOptions({ webhookId, limit: 20, cursor: pager.cursor }), refetchInterval: 5_000 });
   const retry = useMutation(trpc.webhooks.deliveries.retry.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.webhooks.deliveries.list.queryKey() }) }));
-  if (deliveries.error) return <ErrorNotice error={deliveries.error} title="Could not load deliveries" />;
-  if (!deliveries.data) return <Loading what="deliveries" />;
-  if (deliveries.data.deliveries.length === 0) return <Empty>No deliveries yet.</Empty>;
+  const columns: Column<WebhookDelivery>[] = [
+    { header: "Event", cell: (delivery) => delivery.eventType },
+    {
+      header: "Status",
+      cell: (delivery) => (
+        <>
+          <StatusBadge status={delivery.status} />
+          <NextAttempt at={delivery.nextAttemptAt} />
+        </>
+      ),
+    },
+    { header: "Attempts", cell: (delivery) => delivery.attemptCount },
+    {
+      header: "Last response",
+      cell: (delivery) => {
+        const last = delivery.attempts.at(-1);
+        return (
+          <>
+            {delivery.lastStatusCode !== null ? `HTTP ${delivery.lastStatusCode}` : (delivery.lastError ?? "—")}
+            {last?.responseExcerpt && <pre className="small">{last.responseExcerpt.slice(0, 300)}</pre>}
+          </>
+        );
+      },
+    },
+    { header: "Created", cell: (delivery) => <Time at={delivery.createdAt} /> },
+    {
+      header: "Actions",
+      cell: (delivery) =>
+        delivery.status === "FAILED" && (
+          <button type="button" className="secondary small" onClick={() => retry.mutate({ deliveryId: delivery.id })} disabled={retry.isPending}>
+            Retry delivery
+          </button>
+        ),
+    },
+  ];
   return (
-    <>
-      <div className="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Event</th>
-              <th scope="col">Status</th>
-              <th scope="col">Attempts</th>
-              <th scope="col">Last response</th>
-              <th scope="col">Created</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {deliveries.data.deliveries.map((delivery) => {
-              const last = delivery.attempts.at(-1);
-              return (
-                <tr key={delivery.id} data-testid="webhook-delivery">
-                  <td>{delivery.eventType}</td>
-                  <td>
-                    <StatusBadge status={delivery.status} />
-                    {delivery.nextAttemptAt && (
-                      <div className="small muted">
-                        next attempt <Time at={delivery.nextAttemptAt} />
-                      </div>
-                    )}
-                  </td>
-                  <td>{delivery.attemptCount}</td>
-                  <td>
-                    {delivery.lastStatusCode !== null ? `HTTP ${delivery.lastStatusCode}` : (delivery.lastError ?? "—")}
-                    {last?.responseExcerpt && <pre className="small">{last.responseExcerpt.slice(0, 300)}</pre>}
-                  </td>
-                  <td>
-                    <Time at={delivery.createdAt} />
-                  </td>
-                  <td>
-                    {delivery.status === "FAILED" && (
-                      <button type="button" className="secondary small" onClick={() => retry.mutate({ deliveryId: delivery.id })} disabled={retry.isPending}>
-                        Retry delivery
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
-      <ErrorNotice error={retry.error} title="Could not retry" />
-      <Pager pager={pager} page={deliveries.data.page} />
-    </>
+    <QueryView query={deliveries} what="deliveries" errorTitle="Could not load deliveries" empty={(data) => data.deliveries.length === 0 && "No deliveries yet."}>
+      {(data) => (
+        <>
+          <DataTable columns={columns} rows={data.deliveries} rowKey={(delivery) => delivery.id} rowProps={() => ({ "data-testid": "webhook-delivery" })} />
+          <ErrorNotice error={retry.error} title="Could not retry" />
+          <Pager pager={pager} page={data.page} />
+        </>
+      )}
+    </QueryView>
   );
 }

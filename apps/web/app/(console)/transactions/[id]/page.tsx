@@ -10,7 +10,7 @@ import { useTRPC } from "../../../../src/dashboard/trpc";
 import { isCancellable, isTerminal } from "../../../../src/dashboard/vocabulary";
 import { Amount } from "../../../_components/amount";
 import { TextField } from "../../../_components/field";
-import { ErrorNotice, Loading } from "../../../_components/states";
+import { ErrorNotice, Loading, QueryView } from "../../../_components/states";
 import { StatusBadge } from "../../../_components/status-badge";
 import { Time } from "../../../_components/time";
 import { useAssets } from "../../../_components/use-assets";
@@ -180,25 +180,23 @@ export default function TransactionPage() {
         </section>
       </div>
       <h2>Timeline</h2>
-      {events.error ? (
-        <ErrorNotice error={events.error} />
-      ) : !events.data ? (
-        <Loading what="the timeline" />
-      ) : (
-        <ol className="timeline" data-testid="timeline">
-          {events.data.events.map((event) => (
-            <li key={event.id}>
-              <StatusBadge status={event.to} /> {event.from ? <span className="muted small">from {event.from}</span> : <span className="muted small">created</span>}
-              {event.subStatus && <> · {event.subStatus}</>}
-              <div className="small">
-                <Time at={event.at} /> · by {event.actor.type}
-                {event.actor.id ? ` ${event.actor.id}` : ""}
-              </div>
-              {event.reason && <div className="small muted">{event.reason}</div>}
-            </li>
-          ))}
-        </ol>
-      )}
+      <QueryView query={events} what="the timeline">
+        {(data) => (
+          <ol className="timeline" data-testid="timeline">
+            {data.events.map((event) => (
+              <li key={event.id}>
+                <StatusBadge status={event.to} /> {event.from ? <span className="muted small">from {event.from}</span> : <span className="muted small">created</span>}
+                {event.subStatus && <> · {event.subStatus}</>}
+                <div className="small">
+                  <Time at={event.at} /> · by {event.actor.type}
+                  {event.actor.id ? ` ${event.actor.id}` : ""}
+                </div>
+                {event.reason && <div className="small muted">{event.reason}</div>}
+              </li>
+            ))}
+          </ol>
+        )}
+      </QueryView>
       {isCancellable(t.status) && (
         <form onSubmit={submitCancel} className="panel">
           <h2>Cancel</h2>

@@ -4,13 +4,14 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useParams } from "next/navigation";
 import { useEffect, useState, type FormEvent } from "react";
-import type { Vault } from "../../../../src/dashboard/router-types";
+import type { RouterOutputs, Vault } from "../../../../src/dashboard/router-types";
 import { useTRPC } from "../../../../src/dashboard/trpc";
+import { DataTable, type Column } from "../../../_components/data-table";
 import { FormError, TextField } from "../../../_components/field";
 import { formFailure } from "../../../_components/form-failure";
 import { MetadataEditor, toMetadata, toRows, type MetadataRow } from "../../../_components/metadata-editor";
 import { Pager, usePager } from "../../../_components/pager";
-import { Empty, ErrorNotice, Loading } from "../../../_components/states";
+import { ErrorNotice, QueryView } from "../../../_components/states";
 import { StatusBadge } from "../../../_components/status-badge";
 import { Time } from "../../../_components/time";
 
@@ -18,9 +19,11 @@ export default function VaultPage() {
   const { id } = useParams<{ id: string }>();
   const trpc = useTRPC();
   const vault = useQuery(trpc.vaults.get.queryOptions({ vaultAccountId: id }));
-  if (vault.error) return <ErrorNotice error={vault.error} title="Could not load the vault" />;
-  if (!vault.data) return <Loading what="the vault" />;
-  return <VaultView vault={vault.data} />;
+  return (
+    <QueryView query={vault} what="the vault" errorTitle="Could not load the vault">
+      {(data) => <VaultView vault={data} />}
+    </QueryView>
+  );
 }
 
 function VaultView({ vault }: { vault: Vault }) {
@@ -130,6 +133,16 @@ function VaultView({ vault }: { vault: Vault }) {
   );
 }
 
+type WalletRow = RouterOutputs["wallets"]["listByVault"]["wallets"][number];
+
+const WALLET_COLUMNS: Column<WalletRow>[] = [
+  { header: "Label", cell: (wallet) => <Link href={`/wallets/${wallet.id}`}>{wallet.label ?? "(no label)"}</Link> },
+  { header: "Address", cellProps: () => ({ className: "mono" }), cell: (wallet) => <Link href={`/wallets/${wallet.id}`}>{wallet.address}</Link> },
+  { header: "Type", cell: (wallet) => wallet.type },
+  { header: "Status", cell: (wallet) => <StatusBadge status={wallet.status} /> },
+  { header: "Created", cell: (wallet) => <Time at={wallet.createdAt} /> },
+];
+
 function Wallets({ vault }: { vault: Vault }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
@@ -154,49 +167,14 @@ function Wallets({ vault }: { vault: Vault }) {
   return (
     <section aria-labelledby="wallets-heading">
       <h2 id="wallets-heading">Wallets</h2>
-      {wallets.error ? (
-        <ErrorNotice error={wallets.error} title="Could not load wallets" />
-      ) : !wallets.data ? (
-        <Loading what="wallets" />
-      ) : wallets.data.wallets.length === 0 ? (
-        <Empty>No wallets in this vault yet.</Empty>
-      ) : (
-        <>
-          <div className="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Label</th>
-                  <th scope="col">Address</th>
-                  <th scope="col">Type</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Created</th>
-                </tr>
-              </thead>
-              <tbody>
-                {wallets.data.wallets.map((wallet) => (
-                  <tr key={wallet.id} data-testid="wallet-row">
-                    <td>
-                      <Link href={`/wallets/${wallet.id}`}>{wallet.label ?? "(no label)"}</Link>
-                    </td>
-                    <td className="mono">
-                      <Link href={`/wallets/${wallet.id}`}>{wallet.address}</Link>
-                    </td>
-                    <td>{wallet.type}</td>
-                    <td>
-                      <StatusBadge status={wallet.status} />
-                    </td>
-                    <td>
-                      <Time at={wallet.createdAt} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <Pager pager={pager} page={wallets.data.page} />
-        </>
-      )}
+      <QueryView query={wallets} what="wallets" errorTitle="Could not load wallets" empty={(data) => data.wallets.length === 0 && "No wallets in this vault yet."}>
+        {(data) => (
+          <>
+            <DataTable columns={WALLET_COLUMNS} rows={data.wallets} rowKey={(wallet) => wallet.id} rowProps={() => ({ "data-testid": "wallet-row" })} />
+            <Pager pager={pager} page={data.page} />
+          </>
+        )}
+      </QueryView>
       {!archived && (
         <div className="grid">
           <section className="panel" aria-labelledby="generate-heading">

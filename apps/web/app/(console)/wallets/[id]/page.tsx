@@ -10,9 +10,10 @@ import { NETWORKS } from "../../../../src/dashboard/vocabulary";
 import { AddressQr } from "../../../_components/address-qr";
 import { Amount } from "../../../_components/amount";
 import { CopyButton } from "../../../_components/copy-button";
+import { DataTable } from "../../../_components/data-table";
 import { FormError, SelectField } from "../../../_components/field";
 import { formFailure } from "../../../_components/form-failure";
-import { ErrorNotice, Loading } from "../../../_components/states";
+import { ErrorNotice, Loading, QueryView } from "../../../_components/states";
 import { StatusBadge } from "../../../_components/status-badge";
 import { Time } from "../../../_components/time";
 import { useAssets } from "../../../_components/use-assets";
@@ -24,9 +25,11 @@ export default function WalletPage() {
   const { id } = useParams<{ id: string }>();
   const trpc = useTRPC();
   const wallet = useQuery(trpc.wallets.get.queryOptions({ walletId: id }));
-  if (wallet.error) return <ErrorNotice error={wallet.error} title="Could not load the wallet" />;
-  if (!wallet.data) return <Loading what="the wallet" />;
-  return <WalletView wallet={wallet.data} />;
+  return (
+    <QueryView query={wallet} what="the wallet" errorTitle="Could not load the wallet">
+      {(data) => <WalletView wallet={data} />}
+    </QueryView>
+  );
 }
 
 function WalletView({ wallet }: { wallet: Wallet }) {
@@ -96,54 +99,34 @@ function WalletView({ wallet }: { wallet: Wallet }) {
       </div>
 
       <h2>Balances</h2>
-      <div className="table-wrap">
-        <table data-testid="balances">
-          <thead>
-            <tr>
-              <th scope="col">Network</th>
-              <th scope="col">Asset</th>
-              <th scope="col">Balance</th>
-              <th scope="col">Block</th>
-            </tr>
-          </thead>
-          <tbody>
-            {balances.length === 0 ? (
-              <tr>
-                <td colSpan={4}>
-                  <Loading what="balances" />
-                </td>
-              </tr>
-            ) : (
-              balances.map(({ link, asset }) => <BalanceRow key={`${link.networkCode}:${asset.id}`} wallet={wallet} networkCode={link.networkCode} asset={asset} />)
-            )}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        testId="balances"
+        headers={["Network", "Asset", "Balance", "Block"]}
+        rows={balances}
+        rowKey={({ link, asset }) => `${link.networkCode}:${asset.id}`}
+        emptyRow={<Loading what="balances" />}
+        renderRow={({ link, asset }) => <BalanceRow wallet={wallet} networkCode={link.networkCode} asset={asset} />}
+      />
 
       <h2>Network placements</h2>
-      <div className="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Network</th>
-              <th scope="col">Vault</th>
-            </tr>
-          </thead>
-          <tbody>
-            {wallet.networkLinks.map((link) => (
-              <tr key={link.networkCode}>
-                <td>{link.networkCode}</td>
-                <td>
-                  <Link href={`/vaults/${link.vaultId}`} className="mono">
-                    {link.vaultId}
-                  </Link>
-                  {link.vaultId === wallet.vaultId && <span className="muted"> (home)</span>}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        columns={[
+          { header: "Network", cell: (link) => link.networkCode },
+          {
+            header: "Vault",
+            cell: (link) => (
+              <>
+                <Link href={`/vaults/${link.vaultId}`} className="mono">
+                  {link.vaultId}
+                </Link>
+                {link.vaultId === wallet.vaultId && <span className="muted"> (home)</span>}
+              </>
+            ),
+          },
+        ]}
+        rows={wallet.networkLinks}
+        rowKey={(link) => link.networkCode}
+      />
       {wallet.status === "ACTIVE" && <AddPlacement wallet={wallet} onPlaced={setWallet} />}
 
       {wallet.status === "ACTIVE" && (
