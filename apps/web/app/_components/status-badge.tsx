@@ -1,33 +1,10 @@
 import type { ReactNode } from "react";
+import { STATUS_TONES, type BadgeStatus } from "../../src/dashboard/vocabulary";
 
-const TONE: Record<string, string> = {
-  COMPLETED: "ok",
-  ACTIVE: "ok",
-  VERIFIED: "ok",
-  APPROVED: "ok",
-  DELIVERED: "ok",
-  ENABLED: "ok",
-  RUNNING: "ok",
-  ALLOW: "ok",
-  BLOCKED: "bad",
-  REJECTED: "bad",
-  FAILED: "bad",
-  EXPIRED: "bad",
-  REVOKED: "bad",
-  DISABLED: "bad",
-  DEAD_LETTERED: "bad",
-  SILENT: "bad",
-  BLOCK: "bad",
-  CANCELLED: "muted",
-  ARCHIVED: "muted",
-  ROTATED: "muted",
-  STOPPED: "muted",
-};
-
-/** A status exactly as the contract names it, coloured by what it means. */
-export function StatusBadge({ status, children }: { status: string; children?: ReactNode }) {
+/** A status exactly as the contract names it, coloured by what it means (the tones: vocabulary.ts). */
+export function StatusBadge({ status, children }: { status: BadgeStatus; children?: ReactNode }) {
   return (
-    <span className={`badge ${TONE[status] ?? "info"}`} data-status={status}>
+    <span className={`badge ${STATUS_TONES[status]}`} data-status={status}>
       {children ?? status}
     </span>
   );

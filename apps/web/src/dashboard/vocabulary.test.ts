@@ -2,7 +2,7 @@ import { EVENT_TYPES, OPERATOR_SESSION_COOKIE as SERVICE_OPERATOR_COOKIE, SESSIO
 import { NETWORK_CODES } from "@qc/chain";
 import { describe, expect, it } from "vitest";
 import { OPERATOR_SESSION_COOKIE, TENANT_SESSION_COOKIE } from "./session-cookies";
-import { CANCELLABLE_STATUSES, NETWORKS, SCOPES, TERMINAL_STATUSES, TRANSACTION_STATUSES, WEBHOOK_EVENT_TYPES } from "./vocabulary";
+import { CANCELLABLE_STATUSES, NETWORKS, SCOPES, STATUS_TONE_TABLES, STATUS_TONES, TERMINAL_STATUSES, TRANSACTION_STATUSES, WEBHOOK_EVENT_TYPES } from "./vocabulary";
 
 describe("the dashboard's copies of the contract's names", () => {
   it("match the service's lists", () => {
@@ -17,5 +17,33 @@ describe("the dashboard's copies of the contract's names", () => {
   it("name the session cookies the service sets", () => {
     expect(TENANT_SESSION_COOKIE).toBe(SESSION_COOKIE);
     expect(OPERATOR_SESSION_COOKIE).toBe(SERVICE_OPERATOR_COOKIE);
+  });
+});
+
+describe("the status badges' tones", () => {
+  it("agree wherever two vocabularies share a status name (ACTIVE, FAILED, REJECTED…)", () => {
+    const disagreements = Object.entries(STATUS_TONE_TABLES).flatMap(([table, tones]) =>
+      Object.entries(tones)
+        .filter(([status, tone]) => STATUS_TONES[status as keyof typeof STATUS_TONES] !== tone)
+        .map(([status, tone]) => `${table}.${status} is ${tone}, another table says ${STATUS_TONES[status as keyof typeof STATUS_TONES]}`),
+    );
+    expect(disagreements).toEqual([]);
+  });
+
+  it("follow the transaction lifecycle: in progress until terminal, then ok, quietly ended or gone wrong", () => {
+    expect(STATUS_TONE_TABLES.transaction).toEqual({
+      SUBMITTED: "info",
+      QUEUED: "info",
+      PENDING_SIGNATURE: "info",
+      SIGNED: "info",
+      BROADCASTING: "info",
+      CONFIRMING: "info",
+      COMPLETED: "ok",
+      BLOCKED: "bad",
+      REJECTED: "bad",
+      CANCELLED: "muted",
+      EXPIRED: "bad",
+      FAILED: "bad",
+    });
   });
 });

@@ -1,5 +1,5 @@
-import type { TRANSACTION_STATUSES } from "@qc/domain";
-import type { NetworkCode, Scope, TransactionStatus, WebhookEventType } from "./router-types";
+import { isTerminalStatus, TRANSACTION_STATUSES, type VaultStatus, type WalletStatus } from "@qc/domain";
+import type { ApiKey, DaemonInstance, FailedJob, NetworkCode, OnboardingStatus, PolicyDecision, Scope, TransactionStatus, WebhookDelivery, WebhookEndpoint, WebhookEventType } from "./router-types";
 
 /**
  * The contract's names the dashboard offers in filters and forms. The transaction lifecycle comes
@@ -25,6 +25,37 @@ export const WEBHOOK_EVENT_TYPES = [
   "tenant.verification_changed",
   "webhook.test",
 ] as const satisfies readonly WebhookEventType[];
+
+// ------------------------------------------------------------------------------ status badges
+
+/** How a status badge is coloured: done well, gone wrong, ended quietly, or on its way. */
+export type Tone = "ok" | "bad" | "muted" | "info";
+
+/** A transaction's tone follows the lifecycle: COMPLETED is ok, CANCELLED ended quietly, any other terminal status went wrong. */
+const transactionTone = (status: TransactionStatus): Tone => (status === "COMPLETED" ? "ok" : status === "CANCELLED" ? "muted" : isTerminalStatus(status) ? "bad" : "info");
+
+/**
+ * The tone of every status a badge shows, one table per vocabulary. Each table is held to its
+ * type (the domain's, or the router's output), so a status added there fails to compile here
+ * until it has a tone; vocabulary.test.ts checks that tables sharing a name agree on its tone.
+ */
+export const STATUS_TONE_TABLES = {
+  transaction: Object.fromEntries(TRANSACTION_STATUSES.map((status) => [status, transactionTone(status)])) as Record<TransactionStatus, Tone>,
+  vaultOrWallet: { ACTIVE: "ok", ARCHIVED: "muted" } satisfies Record<VaultStatus | WalletStatus, Tone>,
+  apiKey: { ACTIVE: "ok", ROTATING: "info", ROTATED: "muted", EXPIRED: "bad", REVOKED: "bad" } satisfies Record<ApiKey["status"], Tone>,
+  webhookEndpoint: { ENABLED: "ok", DISABLED: "bad" } satisfies Record<WebhookEndpoint["status"], Tone>,
+  webhookDelivery: { PENDING: "info", DELIVERED: "ok", FAILED: "bad", DISABLED: "bad" } satisfies Record<WebhookDelivery["status"], Tone>,
+  tenant: { PENDING_VERIFICATION: "info", VERIFIED: "ok", REJECTED: "bad" } satisfies Record<OnboardingStatus["status"], Tone>,
+  kyc: { PENDING: "info", APPROVED: "ok", REJECTED: "bad" } satisfies Record<NonNullable<OnboardingStatus["kyc"]>["status"], Tone>,
+  policyDecision: { ALLOW: "ok", BLOCK: "bad" } satisfies Record<PolicyDecision["decision"], Tone>,
+  daemon: { RUNNING: "ok", SILENT: "bad", STOPPED: "muted" } satisfies Record<DaemonInstance["status"], Tone>,
+  failedJob: { DEAD_LETTERED: "bad", RETRYING: "info", FAILED: "bad" } satisfies Record<FailedJob["status"], Tone>,
+};
+
+type ToneTable = (typeof STATUS_TONE_TABLES)[keyof typeof STATUS_TONE_TABLES];
+/** Every status a badge may show. */
+export type BadgeStatus = ToneTable extends infer Table ? (Table extends unknown ? keyof Table : never) : never;
+export const STATUS_TONES = Object.assign({}, ...Object.values(STATUS_TONE_TABLES)) as Record<BadgeStatus, Tone>;
 
 // Each list holds every name of its type (the `satisfies` above rules out unknown ones).
 type Missing<All, Listed> = Exclude<All, Listed> extends never ? true : ["missing", Exclude<All, Listed>];
