@@ -1,5 +1,5 @@
 import { createQuantumPublicClient, createVerifyPool, VerifyPoolBusyError, type NetworkCode, type QuantumPublicClient, type VerifyRequest } from "@qc/chain";
-import type { Database, DatabaseHandle } from "@qc/db";
+import type { DatabaseHandle, Executor } from "@qc/db";
 import type { PgBoss } from "pg-boss";
 import { AppError } from "../errors";
 import { createJobQueue, startBoss, type JobQueue } from "../jobs/queue";
@@ -38,8 +38,13 @@ export function createChainClients(rpcUrls: Partial<Record<NetworkCode, string[]
  */
 export interface ServiceDeps {
   database: DatabaseHandle;
-  /** `database.db`, the drizzle instance queries run on. */
-  db: Database;
+  /**
+   * What the service's statements run on: `database.db` (the pool; reads by key on the pipelined
+   * read connections), or the open transaction of an idempotency key when a mutation runs under
+   * one (`runIdempotently`): its statements are then part of that transaction, and
+   * `withinTransaction` runs in it instead of opening another.
+   */
+  db: Executor;
   log: Logger;
   /** The clock every rule reads (tests control it). */
   now(): Date;

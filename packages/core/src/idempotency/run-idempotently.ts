@@ -1,4 +1,4 @@
-import { isUniqueViolation, pipelinedTransaction, type Database } from "@qc/db";
+import { isUniqueViolation, pipelinedTransaction, type Transaction } from "@qc/db";
 import {
   deleteExpiredIdempotencyKey,
   IDEMPOTENCY_KEY_TAKEN,
@@ -75,9 +75,10 @@ export interface RunIdempotentlyOptions {
 /**
  * Executes `execute` at most once per (tenant, key) for 24 h (CONTRACT §6).
  *
- * Everything happens in one database transaction that `execute` runs inside (it gets that
- * transaction as its `db`). One statement takes the key's transaction-scoped advisory lock
- * without waiting and reads the key's stored answer and the tenant's status. With
+ * Everything happens in one database transaction that `execute` runs inside: it gets that
+ * transaction (or a savepoint in it) as `tx`, typed so; a service called with `{ ...deps, db: tx }`
+ * runs its statements there, and its `withinTransaction` opens nothing more. One statement takes
+ * the key's transaction-scoped advisory lock without waiting and reads the key's stored answer and the tenant's status. With
  * `requireVerifiedTenant`, a tenant that is not VERIFIED is refused first (403
  * TENANT_NOT_VERIFIED: nothing is stored, the key stays free), as a separate check before this
  * one would have refused it. Then: lock taken elsewhere → 409 IDEMPOTENCY_KEY_IN_USE (the first
@@ -103,7 +104,7 @@ export interface RunIdempotentlyOptions {
 export async function runIdempotently<T>(
   deps: Pick<ServiceDeps, "db" | "now">,
   request: IdempotentRequest,
-  execute: (db: Database) => Promise<{ value: T; status: number; body: unknown }>,
+  execute: (tx: Transaction) => Promise<{ value: T; status: number; body: unknown }>,
   options: RunIdempotentlyOptions = {},
 ): Promise<IdempotentOutcome<T>> {
   let requestHash: string;
@@ -130,7 +131,7 @@ class AttemptWithSavepoint extends Error {}
 async function attemptIdempotently<T>(
   deps: Pick<ServiceDeps, "db" | "now">,
   request: IdempotentRequest,
-  execute: (db: Database) => Promise<{ value: T; status: number; body: unknown }>,
+  execute: (tx: Transaction) => Promise<{ value: T; status: number; body: unknown }>,
   options: { requestHash: string; requireVerifiedTenant: boolean; issuesSecret: boolean; savepoint: boolean },
 ): Promise<IdempotentOutcome<T>> {
   const ref = { tenantId: request.tenantId, key: request.key };
@@ -160,8 +161,8 @@ async function attemptIdempotently<T>(
         // With a savepoint, whatever `execute` wrote is undone if it fails, and the outer
         // transaction stays usable to store a business error's answer.
         const executed = options.savepoint
-          ? await tx.transaction((savepoint) => execute(savepoint as unknown as Database))
-          : await execute(tx as unknown as Database);
+          ? await tx.transaction((savepoint) => execute(savepoint))
+          : await execute(tx);
         answer = { kind: "success", status: executed.status, body: options.issuesSecret ? SECRET_WITHHELD : executed.body };
         result = { replayed: false, value: executed.value };
       } catch (error) {
