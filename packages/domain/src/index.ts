@@ -91,3 +91,57 @@ export type WalletType = (typeof WALLET_TYPES)[number];
  */
 export const ASSET_KINDS = ["NATIVE", "TOKEN"] as const;
 export type AssetKind = (typeof ASSET_KINDS)[number];
+
+// ------------------------------------------------------------------------------ tenants, users and KYC
+
+/** A tenant's onboarding state (CONTRACT §3): PENDING_VERIFICATION → VERIFIED, or REJECTED (may resubmit). */
+export const TENANT_STATUSES = ["PENDING_VERIFICATION", "VERIFIED", "REJECTED"] as const;
+export type TenantStatus = (typeof TENANT_STATUSES)[number];
+
+/** Who the tenant is (CONTRACT §3): a business or a person; the KYC provider is told which. */
+export const ACCOUNT_TYPES = ["BUSINESS", "INDIVIDUAL"] as const;
+export type AccountType = (typeof ACCOUNT_TYPES)[number];
+
+/** A user until the emailed link is followed, and after (CONTRACT §3). */
+export const USER_STATUSES = ["PENDING_EMAIL_VERIFICATION", "EMAIL_VERIFIED"] as const;
+export type UserStatus = (typeof USER_STATUSES)[number];
+
+/** A KYC case (CONTRACT §3): open until the provider's decision. */
+export const KYC_STATUSES = ["PENDING", "APPROVED", "REJECTED"] as const;
+export type KycStatus = (typeof KYC_STATUSES)[number];
+
+/** What the provider decides: a KYC case's status once it is closed. */
+export const KYC_DECISIONS = ["APPROVED", "REJECTED"] as const satisfies readonly KycStatus[];
+export type KycDecision = (typeof KYC_DECISIONS)[number];
+
+/** What the onboarding status tells the tenant to do next, in the order the steps come. */
+export const ONBOARDING_STEPS = ["VERIFY_EMAIL", "START_KYC", "AWAIT_KYC_DECISION", "RESUBMIT_KYC", "NONE"] as const;
+export type OnboardingStep = (typeof ONBOARDING_STEPS)[number];
+
+// ------------------------------------------------------------------------------ API keys
+
+/** What the `api_key_status` column stores: a key is ACTIVE until revoked. */
+export const STORED_API_KEY_STATUSES = ["ACTIVE", "REVOKED"] as const;
+export type StoredApiKeyStatus = (typeof STORED_API_KEY_STATUSES)[number];
+
+/**
+ * A key's status as the API shows it (CONTRACT §3), read from the stored one and the key's
+ * instants: ROTATING (rotated, inside its grace period), ROTATED (grace ended), EXPIRED.
+ */
+export const API_KEY_STATUSES = ["ACTIVE", "ROTATING", "ROTATED", "EXPIRED", "REVOKED"] as const;
+export type ApiKeyStatus = (typeof API_KEY_STATUSES)[number];
+
+// ------------------------------------------------------------------------------ webhooks
+
+/** A webhook endpoint receives deliveries while ENABLED (CONTRACT §7). */
+export const WEBHOOK_ENDPOINT_STATUSES = ["ENABLED", "DISABLED"] as const;
+export type WebhookEndpointStatus = (typeof WEBHOOK_ENDPOINT_STATUSES)[number];
+
+/**
+ * PENDING: attempts remain (`next_attempt_at` says when). DELIVERED: a 2xx came back. FAILED:
+ * the schedule ran out or the answer was not retryable. DISABLED: the endpoint was disabled (410,
+ * five days of failures, or its owner) before this delivery succeeded; a manual retry makes it
+ * PENDING again.
+ */
+export const WEBHOOK_DELIVERY_STATUSES = ["PENDING", "DELIVERED", "FAILED", "DISABLED"] as const;
+export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];

@@ -1,5 +1,6 @@
 import type { Database } from "@qc/db";
 import { findApiKeyCredential, recordApiKeysLastUsed } from "@qc/db/queries";
+import type { StoredApiKeyStatus } from "@qc/domain";
 import { AppError } from "../errors";
 import type { Logger } from "../logger";
 import type { CredentialCache } from "./credential-cache";
@@ -12,7 +13,7 @@ export interface ApiKeyCredential {
   tenantId: string;
   secretHash: string;
   scopes: Scope[];
-  status: "ACTIVE" | "REVOKED";
+  status: StoredApiKeyStatus;
   expiresAt: Date | null;
   graceEndsAt: Date | null;
 }

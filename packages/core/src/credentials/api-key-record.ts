@@ -1,4 +1,5 @@
 import type { ApiKeyRow as Row } from "@qc/db/queries";
+import type { ApiKeyStatus } from "@qc/domain";
 import { SCOPES, type Scope } from "../auth/scopes";
 
 /** What a key looks like from outside: never the secret or its hash. */
@@ -6,8 +7,7 @@ export interface ApiKeyRecord {
   keyId: string;
   tenantId: string;
   label: string;
-  /** ACTIVE, ROTATING (rotated, inside its grace period), ROTATED, EXPIRED or REVOKED. */
-  status: "ACTIVE" | "ROTATING" | "ROTATED" | "EXPIRED" | "REVOKED";
+  status: ApiKeyStatus;
   scopes: Scope[];
   createdAt: string;
   /** When the key stops working: its own expiry or, once rotated, the end of the grace period, whichever comes first. */

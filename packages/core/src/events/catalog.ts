@@ -1,3 +1,4 @@
+import { KYC_STATUSES, TENANT_STATUSES } from "@qc/domain";
 import { z } from "zod";
 import { timestampSchema, transactionRecordSchema, transactionStatusSchema, vaultRecordSchema, walletRecordSchema } from "../records/record-schemas";
 
@@ -13,7 +14,7 @@ const define = <S extends z.ZodType>(definition: EventDefinition<S>) => definiti
 
 const kycCaseSchema = z.object({
   tenantId: z.uuid(),
-  status: z.enum(["PENDING", "APPROVED", "REJECTED"]),
+  status: z.enum(KYC_STATUSES),
   provider: z.string(),
   reference: z.string(),
   startedAt: timestampSchema,
@@ -56,8 +57,8 @@ export const EVENTS = {
     aggregate: "tenant",
     data: z.object({
       tenantId: z.uuid(),
-      status: z.enum(["PENDING_VERIFICATION", "VERIFIED", "REJECTED"]),
-      previousStatus: z.enum(["PENDING_VERIFICATION", "VERIFIED", "REJECTED"]),
+      status: z.enum(TENANT_STATUSES),
+      previousStatus: z.enum(TENANT_STATUSES),
       kyc: kycCaseSchema,
     }),
     description: "Identity verification (KYC/KYB) decided; value-moving routes open when `status` is VERIFIED.",

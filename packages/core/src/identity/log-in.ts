@@ -1,4 +1,5 @@
 import { findLoginCandidate, insertSession } from "@qc/db/queries";
+import type { TenantStatus } from "@qc/domain";
 import { anonymousActor, auditAction, userActor } from "../audit/actor";
 import { SESSION_TTL_MS, type Authenticator } from "../auth/authenticator";
 import { generateSessionToken, hashToken } from "../auth/tokens";
@@ -20,7 +21,7 @@ export interface LogInResult {
   token: string;
   expiresAt: string;
   user: { id: string; email: string; name: string | null };
-  tenant: { id: string; name: string; status: "PENDING_VERIFICATION" | "VERIFIED" | "REJECTED" };
+  tenant: { id: string; name: string; status: TenantStatus };
 }
 
 /** One message for an unknown email and a wrong password: the answer does not tell them apart. */

@@ -1,5 +1,6 @@
 import { isUniqueViolation } from "@qc/db";
 import { findUserIdByEmail, insertTenant, insertUser } from "@qc/db/queries";
+import type { AccountType } from "@qc/domain";
 import { auditAction, userActor } from "../audit/actor";
 import type { ServiceDeps } from "../deps/service-deps";
 import { issueVerificationEmail } from "../email/verification-email";
@@ -12,7 +13,7 @@ export interface SignUpInput {
   email: string;
   name?: string;
   password: string;
-  accountType: "BUSINESS" | "INDIVIDUAL";
+  accountType: AccountType;
   requestId?: string;
   ip?: string;
 }

@@ -1,12 +1,10 @@
 import { decidePendingKycCase, findKycCase, lockTenantForKyc, updateTenantVerificationStatus } from "@qc/db/queries";
+import type { KycDecision, TenantStatus } from "@qc/domain";
 import { auditAction, type Actor } from "../audit/actor";
 import type { ServiceDeps } from "../deps/service-deps";
 import { AppError } from "../errors";
 import { emitEvent } from "../events/emit-event";
 import { toKycCaseRecord, type KycCaseRecord } from "./kyc-case-record";
-
-export type KycDecision = "APPROVED" | "REJECTED";
-type TenantStatus = "PENDING_VERIFICATION" | "VERIFIED" | "REJECTED";
 
 export interface ApplyKycDecisionInput {
   tenantId: string;

@@ -1,15 +1,15 @@
 import { findLatestKycCase, getTenantStatus, hasEmailVerifiedUser } from "@qc/db/queries";
+import type { KycStatus, OnboardingStep, TenantStatus } from "@qc/domain";
 import type { ServiceDeps } from "../deps/service-deps";
 import { valueMovingAllowed } from "./assert-tenant-verified";
 import { AppError } from "../errors";
 
-export type OnboardingStep = "VERIFY_EMAIL" | "START_KYC" | "AWAIT_KYC_DECISION" | "RESUBMIT_KYC" | "NONE";
 
 export interface OnboardingStatus {
   tenantId: string;
-  status: "PENDING_VERIFICATION" | "VERIFIED" | "REJECTED";
+  status: TenantStatus;
   emailVerified: boolean;
-  kyc: { status: "PENDING" | "APPROVED" | "REJECTED"; provider: string; startedAt: string; decidedAt: string | null; reason: string | null } | null;
+  kyc: { status: KycStatus; provider: string; startedAt: string; decidedAt: string | null; reason: string | null } | null;
   valueMovingEnabled: boolean;
   nextStep: OnboardingStep;
 }

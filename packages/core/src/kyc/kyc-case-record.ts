@@ -1,8 +1,9 @@
 import type { KycCaseRow } from "@qc/db/queries";
+import type { KycStatus } from "@qc/domain";
 
 export interface KycCaseRecord {
   tenantId: string;
-  status: "PENDING" | "APPROVED" | "REJECTED";
+  status: KycStatus;
   provider: string;
   reference: string;
   startedAt: string;

@@ -1,12 +1,13 @@
 import { randomUUID } from "node:crypto";
 import type { Executor } from "@qc/db";
+import type { AccountType } from "@qc/domain";
 import { AppError } from "../errors";
 import type { ServiceDeps } from "../deps/service-deps";
 
 export interface KycSubject {
   id: string;
   name: string;
-  accountType: "BUSINESS" | "INDIVIDUAL";
+  accountType: AccountType;
 }
 
 /**

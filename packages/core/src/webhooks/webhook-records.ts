@@ -1,4 +1,5 @@
 import type { WebhookDeliveryAttemptRow, WebhookDeliveryRow, WebhookEndpointRow } from "@qc/db/queries";
+import { WEBHOOK_DELIVERY_STATUSES, WEBHOOK_ENDPOINT_STATUSES } from "@qc/domain";
 import { z } from "zod";
 import { EVENT_TYPES, type EventType } from "../events/catalog";
 import { timestampSchema } from "../records/record-schemas";
@@ -20,7 +21,7 @@ export const webhookEndpointRecordSchema = z.object({
   url: z.string(),
   description: z.string().nullable(),
   events: z.array(webhookEventTypeSchema).meta({ description: "event types delivered here; empty: every type" }),
-  status: z.enum(["ENABLED", "DISABLED"]),
+  status: z.enum(WEBHOOK_ENDPOINT_STATUSES),
   disabledReason: z.enum(WEBHOOK_DISABLED_REASONS).nullable().meta({ description: "GONE (the receiver answered 410), FAILING (no success for 5 days) or MANUAL" }),
   disabledAt: timestampSchema.nullable(),
   /** First failure since the last success; null while healthy. */
@@ -49,7 +50,7 @@ export const webhookDeliveryRecordSchema = z.object({
   webhookId: z.uuid(),
   eventId: z.uuid().meta({ description: "the event's id, sent as webhook-id on every attempt" }),
   eventType: z.string(),
-  status: z.enum(["PENDING", "DELIVERED", "FAILED", "DISABLED"]),
+  status: z.enum(WEBHOOK_DELIVERY_STATUSES),
   attemptCount: z.number().int().meta({ description: "attempts since the delivery was created or last retried by hand" }),
   nextAttemptAt: timestampSchema.nullable(),
   lastStatusCode: z.number().int().nullable(),

@@ -1,13 +1,14 @@
+import { ACCOUNT_TYPES, KYC_STATUSES, STORED_API_KEY_STATUSES, TENANT_STATUSES, USER_STATUSES } from "@qc/domain";
 import { sql } from "drizzle-orm";
 import { bigint, check, index, integer, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid, varchar } from "drizzle-orm/pg-core";
 import { createdAt, id, updatedAt } from "./system";
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, precision: 3 });
 
-export const tenantStatus = pgEnum("tenant_status", ["PENDING_VERIFICATION", "VERIFIED", "REJECTED"]);
-export const accountType = pgEnum("account_type", ["BUSINESS", "INDIVIDUAL"]);
-export const userStatus = pgEnum("user_status", ["PENDING_EMAIL_VERIFICATION", "EMAIL_VERIFIED"]);
-export const kycStatus = pgEnum("kyc_status", ["PENDING", "APPROVED", "REJECTED"]);
+export const tenantStatus = pgEnum("tenant_status", TENANT_STATUSES);
+export const accountType = pgEnum("account_type", ACCOUNT_TYPES);
+export const userStatus = pgEnum("user_status", USER_STATUSES);
+export const kycStatus = pgEnum("kyc_status", KYC_STATUSES);
 
 export const tenants = pgTable("tenants", {
   id: id(),
@@ -76,7 +77,7 @@ export const sessions = pgTable(
   (t) => [uniqueIndex("sessions_token_hash_unique").on(t.tokenHash), index("sessions_user_idx").on(t.userId)],
 );
 
-export const apiKeyStatus = pgEnum("api_key_status", ["ACTIVE", "REVOKED"]);
+export const apiKeyStatus = pgEnum("api_key_status", STORED_API_KEY_STATUSES);
 
 /**
  * API keys: `qc_` + 32 hex id, 64-hex secret stored only as HMAC-SHA256(pepper, secret).

@@ -1,3 +1,4 @@
+import { WEBHOOK_DELIVERY_STATUSES, WEBHOOK_ENDPOINT_STATUSES } from "@qc/domain";
 import { sql } from "drizzle-orm";
 import { check, index, integer, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { tenants } from "./identity";
@@ -5,14 +6,8 @@ import { createdAt, id, updatedAt } from "./system";
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, precision: 3 });
 
-export const webhookEndpointStatus = pgEnum("webhook_endpoint_status", ["ENABLED", "DISABLED"]);
-/**
- * PENDING: attempts remain (`next_attempt_at` says when). DELIVERED: a 2xx came back.
- * FAILED: the schedule ran out or the answer was not retryable. DISABLED: the endpoint was
- * disabled (410, five days of failures, or its owner) before this delivery succeeded; a manual
- * retry makes it PENDING again.
- */
-export const webhookDeliveryStatus = pgEnum("webhook_delivery_status", ["PENDING", "DELIVERED", "FAILED", "DISABLED"]);
+export const webhookEndpointStatus = pgEnum("webhook_endpoint_status", WEBHOOK_ENDPOINT_STATUSES);
+export const webhookDeliveryStatus = pgEnum("webhook_delivery_status", WEBHOOK_DELIVERY_STATUSES);
 
 /**
  * A tenant's subscription (CONTRACT §7). Secrets are stored only as secret-box envelopes

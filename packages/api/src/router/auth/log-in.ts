@@ -1,4 +1,5 @@
 import { logIn, SESSION_TTL_MS } from "@qc/core";
+import { TENANT_STATUSES } from "@qc/domain";
 import { z } from "zod";
 import { sessionCookie } from "../../http-headers";
 import { timestamp, uuid } from "../../schemas/common";
@@ -34,7 +35,7 @@ export const logInProcedure = publicProcedure
       token: z.string().meta({ description: "qs_ + 64 hex; send as Authorization: Bearer <token>" }),
       expiresAt: timestamp,
       user: z.object({ id: uuid, email: z.string(), name: z.string().nullable() }),
-      tenant: z.object({ id: uuid, name: z.string(), status: z.enum(["PENDING_VERIFICATION", "VERIFIED", "REJECTED"]) }),
+      tenant: z.object({ id: uuid, name: z.string(), status: z.enum(TENANT_STATUSES) }),
     }),
   )
   .mutation(async ({ ctx, input }) => {

@@ -1,3 +1,4 @@
+import { API_KEY_STATUSES } from "@qc/domain";
 import { z } from "zod";
 import { scope, timestamp } from "../../schemas/common";
 
@@ -5,7 +6,7 @@ export const apiKeyRecord = z.object({
   keyId: z.string().regex(/^qc_[0-9a-f]{32}$/),
   tenantId: z.uuid(),
   label: z.string(),
-  status: z.enum(["ACTIVE", "ROTATING", "ROTATED", "EXPIRED", "REVOKED"]),
+  status: z.enum(API_KEY_STATUSES),
   scopes: z.array(scope),
   createdAt: timestamp,
   expiresAt: timestamp.nullable(),

@@ -1,4 +1,5 @@
 import { getOnboardingStatus } from "@qc/core";
+import { KYC_STATUSES, ONBOARDING_STEPS } from "@qc/domain";
 import { z } from "zod";
 import { timestamp, uuid } from "../../schemas/common";
 import { authedProcedure } from "../../trpc";
@@ -36,7 +37,7 @@ export const getOnboardingStatusProcedure = authedProcedure
       emailVerified: z.boolean(),
       kyc: z
         .object({
-          status: z.enum(["PENDING", "APPROVED", "REJECTED"]),
+          status: z.enum(KYC_STATUSES),
           provider: z.string(),
           startedAt: timestamp,
           decidedAt: timestamp.nullable(),
@@ -44,7 +45,7 @@ export const getOnboardingStatusProcedure = authedProcedure
         })
         .nullable(),
       valueMovingEnabled: z.boolean(),
-      nextStep: z.enum(["VERIFY_EMAIL", "START_KYC", "AWAIT_KYC_DECISION", "RESUBMIT_KYC", "NONE"]),
+      nextStep: z.enum(ONBOARDING_STEPS),
     }),
   )
   .query(({ ctx }) => getOnboardingStatus(ctx.deps, { tenantId: ctx.auth.tenantId, userId: ctx.auth.kind === "session" ? ctx.auth.userId : undefined }));

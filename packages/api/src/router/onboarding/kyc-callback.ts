@@ -1,4 +1,5 @@
 import { AppError, applyKycDecision, KYC_SIGNATURE_HEADER, verifyKycSignature } from "@qc/core";
+import { KYC_DECISIONS } from "@qc/domain";
 import { z } from "zod";
 import { multilineText, text, uuid } from "../../schemas/common";
 import { publicProcedure } from "../../trpc";
@@ -54,7 +55,7 @@ export const kycCallbackProcedure = signedByProvider
   .input(
     z.object({
       tenantId: uuid,
-      decision: z.enum(["APPROVED", "REJECTED"]),
+      decision: z.enum(KYC_DECISIONS),
       reference: text().min(1).max(200),
       reason: multilineText().max(1000).optional(),
     }),

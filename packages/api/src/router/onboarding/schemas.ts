@@ -1,9 +1,10 @@
+import { KYC_STATUSES, TENANT_STATUSES } from "@qc/domain";
 import { z } from "zod";
 import { timestamp, uuid } from "../../schemas/common";
 
 export const kycCaseRecord = z.object({
   tenantId: uuid,
-  status: z.enum(["PENDING", "APPROVED", "REJECTED"]),
+  status: z.enum(KYC_STATUSES),
   provider: z.string(),
   reference: z.string(),
   startedAt: timestamp,
@@ -11,4 +12,4 @@ export const kycCaseRecord = z.object({
   reason: z.string().nullable(),
 });
 
-export const tenantStatus = z.enum(["PENDING_VERIFICATION", "VERIFIED", "REJECTED"]);
+export const tenantStatus = z.enum(TENANT_STATUSES);

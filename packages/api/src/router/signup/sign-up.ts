@@ -1,4 +1,5 @@
 import { signUp } from "@qc/core";
+import { ACCOUNT_TYPES } from "@qc/domain";
 import { z } from "zod";
 import { text, uuid } from "../../schemas/common";
 import { publicProcedure } from "../../trpc";
@@ -43,7 +44,7 @@ export const signUpProcedure = signupRateLimited
       email: emailAddress,
       name: text().trim().max(200, "at most 200 characters").optional(),
       password: newPassword,
-      accountType: z.enum(["BUSINESS", "INDIVIDUAL"]).default("BUSINESS"),
+      accountType: z.enum(ACCOUNT_TYPES).default("BUSINESS"),
     }),
   )
   .output(z.object({ tenantId: uuid, userId: uuid, status: z.literal("PENDING_EMAIL_VERIFICATION"), message: z.string() }))

@@ -1,4 +1,5 @@
 import { listWebhookDeliveries } from "@qc/core";
+import { WEBHOOK_DELIVERY_STATUSES } from "@qc/domain";
 import { z } from "zod";
 import { EXAMPLE_LAST_PAGE } from "../../openapi-examples";
 import { pageInfo, pageQuery } from "../../schemas/common";
@@ -20,7 +21,7 @@ export const listWebhookDeliveriesProcedure = authedProcedure
     errors: ["NOT_FOUND"],
     example: { input: { webhookId: EXAMPLE_WEBHOOK.id, limit: 50 }, output: { deliveries: [EXAMPLE_DELIVERY], page: EXAMPLE_LAST_PAGE } },
   })
-  .input(pageQuery.extend({ webhookId: webhookIdParam, status: z.enum(["PENDING", "DELIVERED", "FAILED", "DISABLED"]).optional() }))
+  .input(pageQuery.extend({ webhookId: webhookIdParam, status: z.enum(WEBHOOK_DELIVERY_STATUSES).optional() }))
   .output(z.object({ deliveries: z.array(webhookDelivery), page: pageInfo }))
   .query(({ ctx, input }) => {
     const { webhookId, ...page } = input;
