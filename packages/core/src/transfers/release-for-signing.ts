@@ -18,7 +18,7 @@ import type { CheckFields } from "./check-subject";
 import { recheckTransfer } from "./recheck-transfer";
 import { releaseNextJob } from "./release-next-job";
 import { quoteFees, transferCall, TransferUnaffordableError, TransferWouldRevertError, type TransferFeeQuote } from "./quote-transfer-fees";
-import { transitionTransaction } from "./transition-transaction";
+import { transitionTransaction, type TransactionTransitionInput } from "./transition-transaction";
 import { rebuildUnsignedTransaction, type TransferAsset } from "./unsigned-transaction";
 import { deploymentData } from "../contracts/deployment-data";
 
@@ -43,13 +43,14 @@ export type ReleaseOutcome =
 
 const MOVED_ON = { status: "UNCHANGED", reason: "the transaction has moved on", retry: true } as const;
 
-interface ChainQuote {
+export interface ChainQuote {
   fees: TransferFeeQuote;
   /** The source's next nonce as the node sees it, its mempool included. */
   pendingNonce: number;
 }
 
-async function quoteRelease(deps: ReleaseDeps, row: TransactionRow, asset: TransferAsset | null): Promise<ChainQuote> {
+/** What release asks the chain about `row`: its fees and gas (quoteFees) and the source's pending nonce. */
+export async function quoteRelease(deps: Pick<ServiceDeps, "chain" | "config">, row: TransactionRow, asset: TransferAsset | null): Promise<ChainQuote> {
   const networkCode = row.networkCode as NetworkCode;
   const [fees, nonce] = await Promise.all([
     quoteFees(deps, {
@@ -168,40 +169,52 @@ export async function releaseForSigning(
       return queued.moved ? { status: "QUEUED", transaction: queued.row } : MOVED_ON;
     }
 
-    const highest = await findHighestBroadcastNonce(tx, source);
-    const nonce = Math.max(quote.pendingNonce, highest === null ? 0 : highest + 1);
-    const released = {
-      nonce,
-      gasLimit: quote.fees.gasLimit.toString(),
-      maxFeePerGas: quote.fees.maxFeePerGas.toString(),
-      maxPriorityFeePerGas: quote.fees.maxPriorityFeePerGas.toString(),
-    };
-    const rebuilt = rebuildUnsignedTransaction({ ...current, ...released }, asset);
-    const signingDeadline = new Date(deps.now().getTime() + deps.config.transfers.signingTimeoutSeconds * 1000);
-    const moved = await transitionTransaction(
-      deps,
-      {
-        tenantId: row.tenantId,
-        transactionId: row.id,
-        from: [input.from],
-        to: "PENDING_SIGNATURE",
-        subStatus: null,
-        reason: null,
-        set: {
-          ...checks,
-          ...released,
-          data: rebuilt.unsigned.data ?? "0x",
-          unsignedTransaction: rebuilt.unsignedTransaction,
-          signingHash: rebuilt.signingHash,
-          signingDeadline,
-        },
-        actor,
-        jobs: (r) => [jobRequest("transfers.expire", { tenantId: r.tenantId, transactionId: r.id }, { startAfter: signingDeadline })],
-      },
-      tx,
-    );
+    const nonce = releaseNonce(quote.pendingNonce, await findHighestBroadcastNonce(tx, source));
+    const release = releaseTransition(current, asset, { checks, nonce, fees: quote.fees, signingDeadline: signingDeadlineFrom(deps) });
+    const moved = await transitionTransaction(deps, { tenantId: row.tenantId, transactionId: row.id, from: [input.from], actor, ...release }, tx);
     return moved.moved ? { status: "PENDING_SIGNATURE", transaction: moved.row } : MOVED_ON;
   });
+}
+
+/**
+ * The nonce a released transfer takes: the node's pending nonce (its mempool included), and never
+ * one this service already broadcast for the source (`highestBroadcast`), so a transaction the node
+ * dropped from its mempool is never signed over again.
+ */
+export function releaseNonce(pendingNonce: number, highestBroadcast: number | null): number {
+  return Math.max(pendingNonce, highestBroadcast === null ? 0 : highestBroadcast + 1);
+}
+
+/** The signing deadline of a transfer released now: the configured signing timeout from the clock. */
+export function signingDeadlineFrom(deps: Pick<ServiceDeps, "now" | "config">): Date {
+  return new Date(deps.now().getTime() + deps.config.transfers.signingTimeoutSeconds * 1000);
+}
+
+/**
+ * The move to PENDING_SIGNATURE that releasing `current` is: its checks' decision (when it comes
+ * from them), the nonce, fees and gas, the unsigned transaction and signing hash rebuilt from the
+ * stored intent with them, the signing deadline, and the `transfers.expire` job at that deadline.
+ */
+export function releaseTransition(
+  current: TransactionRow,
+  asset: TransferAsset | null,
+  release: { checks?: CheckFields | undefined; nonce: number; fees: TransferFeeQuote; signingDeadline: Date },
+): Pick<TransactionTransitionInput, "to" | "subStatus" | "reason" | "set" | "jobs"> {
+  const { signingDeadline } = release;
+  const chosen = {
+    nonce: release.nonce,
+    gasLimit: release.fees.gasLimit.toString(),
+    maxFeePerGas: release.fees.maxFeePerGas.toString(),
+    maxPriorityFeePerGas: release.fees.maxPriorityFeePerGas.toString(),
+  };
+  const rebuilt = rebuildUnsignedTransaction({ ...current, ...chosen }, asset);
+  return {
+    to: "PENDING_SIGNATURE",
+    subStatus: null,
+    reason: null,
+    set: { ...release.checks, ...chosen, data: rebuilt.unsigned.data ?? "0x", unsignedTransaction: rebuilt.unsignedTransaction, signingHash: rebuilt.signingHash, signingDeadline },
+    jobs: (r) => [jobRequest("transfers.expire", { tenantId: r.tenantId, transactionId: r.id }, { startAfter: signingDeadline })],
+  };
 }
 
 /** FAILED at release, with release-next for whatever waits behind it. */
