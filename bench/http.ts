@@ -38,9 +38,10 @@ import { cpus, loadavg } from "node:os";
 import { resolve } from "node:path";
 import autocannon from "autocannon";
 import { createApiKey } from "@qc/core";
-import { createDatabase, schema, sql } from "@qc/db";
+import { createDatabase, schema } from "@qc/db";
 import { apiPoster, benchTransfer, registerSourceWallet } from "./api-setup";
 import { benchDatabase, freePort } from "./database";
+import { databaseCounters } from "./database-counters";
 import { processCpuMs } from "./proc-cpu";
 import { stopChild, stopOnSignal } from "./stop-on-signal";
 import { benchWebEnv, loopbackCertificate } from "./web-server";
@@ -103,23 +104,6 @@ interface Result {
 
 /** How long the tail is apart from the rate: p99 ÷ mean latency (null without a mean). */
 const p99OverMean = (r: Pick<Result, "p99" | "mean">): number | null => (r.mean > 0 ? r.p99 / r.mean : null);
-
-/** Transactions committed and rows inserted/updated/deleted in the benchmark's database so far. */
-async function databaseCounters(url: string): Promise<{ transactions: number; rowsWritten: number }> {
-  const database = createDatabase({ url });
-  try {
-    // Statistics reach pg_stat_database up to a second after a transaction ends.
-    await new Promise((r) => setTimeout(r, 2500));
-    await database.db.execute(sql`select pg_stat_clear_snapshot()`);
-    const rows = await database.db.execute<{ xact: string; written: string }>(
-      sql`select xact_commit + xact_rollback as xact, tup_inserted + tup_updated + tup_deleted as written from pg_stat_database where datname = current_database()`,
-    );
-    const row = (rows as unknown as { rows?: { xact: string; written: string }[] }).rows?.[0] ?? (rows as unknown as { xact: string; written: string }[])[0]!;
-    return { transactions: Number(row.xact), rowsWritten: Number(row.written) };
-  } finally {
-    await database.close();
-  }
-}
 
 const bench = await benchDatabase("qc-bench-http");
 const work = bench.work;
