@@ -1,12 +1,12 @@
 import { defaultWebhookConfig, systemActor, transitionTransaction, type TransactionStatus, type WebhookConfig } from "@qc/core";
-import { createTenantFixture, type TenantFixture } from "@qc/core/testing";
+import { createSubmittedTransferFixture, createTenantFixture, createTransferWalletFixture, type TenantFixture } from "@qc/core/testing";
 import { and, eq, schema } from "@qc/db";
-import { insertTransaction, useTestDatabase } from "@qc/db/testing";
+import { useTestDatabase } from "@qc/db/testing";
 import type { Daemon } from "@qc/daemon";
 import { RETRY_DELAYS_SECONDS, verifyWebhook, WebhookVerificationError } from "@qc/webhooks";
 import { Webhook } from "standardwebhooks";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { client, createVault, expectError, NATIVE, type Client } from "./custody-helpers";
+import { client, createVault, expectError, type Client } from "./custody-helpers";
 import { startTestServer, TEST_PEPPER, type TestServer } from "./harness";
 import { eventually, startTestDaemon } from "./identity-helpers";
 import { startReceiver, testClock, type ReceivedRequest, type TestReceiver } from "./webhooks-receiver";
@@ -271,18 +271,14 @@ describe("webhook delivery: fan-out, signing, retries, disabling", () => {
 
   it("delivers a transaction's status changes with increasing sequence, one per status", async () => {
     const s = await subscribe("/ordered", { events: ["transaction.status_changed"] });
-    const vault = await createVault(s.api);
-    const wallet = (await s.api.post(`/v1/vault/accounts/${vault.id}/wallets/watch-only`, { address: "0x3333333333333333333333333333333333333333" })).json();
-    const transaction = await insertTransaction(t.db, {
+    // Stored as create-transfer stores it (row, history, audit, transaction.created), without the
+    // checks' job: the daemon running here must not move it before the test does.
+    const wallet = await createTransferWalletFixture(server.deps, { tenantId: s.tenant.tenantId });
+    const transaction = await createSubmittedTransferFixture(server.deps, {
       tenantId: s.tenant.tenantId,
-      networkCode: "QUANTUM_SANDBOX",
-      chainId: 20804,
-      sourceWalletId: wallet.id,
-      sourceAddress: wallet.address,
+      wallet,
       destinationAddress: "0x4444444444444444444444444444444444444444",
-      assetId: NATIVE.QUANTUM_SANDBOX,
-      amount: "1000",
-      requiredConfirmations: 2,
+      amount: 1000n,
     });
     const path: TransactionStatus[] = ["SUBMITTED", "PENDING_SIGNATURE", "SIGNED", "BROADCASTING", "CONFIRMING", "COMPLETED"];
     for (let i = 1; i < path.length; i++) {
@@ -293,7 +289,8 @@ describe("webhook delivery: fan-out, signing, retries, disabling", () => {
     const events = receivedAt("/ordered").map((r) => r.json);
     expect(new Set(events.map((e) => e.id)).size).toBe(5);
     const bySequence = [...events].sort((x, y) => x.sequence - y.sequence);
-    expect(bySequence.map((e) => e.sequence)).toEqual([1, 2, 3, 4, 5]);
+    // Sequence 1 is the aggregate's transaction.created (not subscribed to here).
+    expect(bySequence.map((e) => e.sequence)).toEqual([2, 3, 4, 5, 6]);
     expect(bySequence.map((e) => (e.data.transaction as { status: string }).status)).toEqual(path.slice(1));
     expect(bySequence.map((e) => e.data.previousStatus)).toEqual(path.slice(0, -1));
     for (const event of bySequence) expect((event.data.transaction as { id: string }).id).toBe(transaction.id);

@@ -1,24 +1,13 @@
-import {
-  addressFromPublicKey,
-  estimateQuantumFees,
-  generateKeyPair,
-  getPendingNonce,
-  NETWORKS,
-  signOwnershipProof,
-  signQuantumSigningHash,
-  type NetworkCode,
-} from "@qc/chain";
-import { findTransaction, insertStatusHistory, type TransactionRow } from "@qc/db/queries";
-import { insertTransaction } from "@qc/db/testing";
+import { addressFromPublicKey, estimateQuantumFees, generateKeyPair, getPendingNonce, signOwnershipProof, signQuantumSigningHash, type NetworkCode } from "@qc/chain";
+import { findHighestBroadcastNonce, findTransaction, findTransactionForSigning, type TransactionRow } from "@qc/db/queries";
 import { systemActor } from "../audit/actor";
 import { nativeAssetId } from "../assets/native-assets";
 import type { ServiceDeps } from "../deps/service-deps";
-import { emitEvent } from "../events/emit-event";
-import { toTransactionRecord } from "../transfers/transaction-record";
-import { jobRequest } from "../transitions/run-transition";
+import { createTransfer } from "../transfers/create-transfer";
+import { quoteRelease, releaseNonce, releaseTransition, signingDeadlineFrom, type ChainQuote } from "../transfers/release-for-signing";
 import { submitSignature } from "../transfers/submit-signature";
 import { transitionTransaction } from "../transfers/transition-transaction";
-import { rebuildUnsignedTransaction, type TransferAsset } from "../transfers/unsigned-transaction";
+import type { TransferAsset } from "../transfers/unsigned-transaction";
 import { createVault } from "../vaults/create-vault";
 import { registerWallet } from "../wallets/register-wallet";
 
@@ -58,106 +47,84 @@ export interface ReleasedTransferFixtureInput {
   wallet: Pick<TransferWalletFixture, "walletId" | "address">;
   destinationAddress: string;
   amount: bigint;
-  /** Default: the network's native asset. */
-  asset?: { id: string } & TransferAsset;
+  /** Default: the network's native asset. Only its id counts: release reads the stored asset. */
+  asset?: { id: string } & Partial<TransferAsset>;
   networkCode?: NetworkCode;
   externalId?: string;
-  /** Default: the chain's pending nonce of the source. */
+  /** Default: release's nonce (the chain's pending nonce, past any this service broadcast). */
   nonce?: number;
-  /** Default: eth_estimateGas × the configured margin. */
+  /**
+   * Default: release's quote (eth_estimateGas × the configured margin). Given: the chain's fees
+   * with this gas, for a transfer the estimate would refuse (one the chain reverts or the source
+   * can no longer pay when it is broadcast).
+   */
   gasLimit?: bigint;
   /** Default: now + the configured signing timeout. */
   signingDeadline?: Date;
 }
 
-/** The fixture's network (default QUANTUM_SANDBOX) and asset (default that network's native asset). */
-function fixtureAsset(input: Pick<ReleasedTransferFixtureInput, "networkCode" | "asset">): { networkCode: NetworkCode; asset: { id: string } & TransferAsset } {
-  const networkCode = input.networkCode ?? "QUANTUM_SANDBOX";
-  return { networkCode, asset: input.asset ?? { id: nativeAssetId(networkCode), kind: "NATIVE", contractAddress: null } };
-}
-
 /**
- * A transfer as create-transfer stores it: the SUBMITTED row, its first history entry and
- * `transaction.created`. No `transfers.check` job: the test runs the checks when it wants to.
+ * A transfer as create-transfer stores it (createTransfer itself: the SUBMITTED row, its first
+ * history entry, the audit row and `transaction.created`), without its `transfers.check` job
+ * (`checkJob: "skip"`): the test runs the checks or the release when it wants to, and a daemon
+ * the test runs never does.
  */
 export async function createSubmittedTransferFixture(
-  deps: Pick<ServiceDeps, "db" | "now" | "config">,
+  deps: Pick<ServiceDeps, "db" | "jobs" | "now" | "config">,
   input: Omit<ReleasedTransferFixtureInput, "nonce" | "gasLimit" | "signingDeadline">,
 ): Promise<TransactionRow> {
-  const { networkCode, asset } = fixtureAsset(input);
-  const now = deps.now();
-  const actor = systemActor("test-fixture");
-  return deps.db.transaction(async (tx) => {
-    const row = await insertTransaction(tx, {
-      tenantId: input.tenantId,
-      externalId: input.externalId ?? null,
-      type: "TRANSFER",
-      networkCode,
-      chainId: NETWORKS[networkCode].chainId,
-      sourceWalletId: input.wallet.walletId,
-      sourceAddress: input.wallet.address,
-      destinationAddress: input.destinationAddress.toLowerCase(),
-      assetId: asset.id,
-      amount: input.amount.toString(),
-      status: "SUBMITTED",
-      requiredConfirmations: deps.config.transfers.requiredConfirmations[networkCode],
-      createdAt: now,
-      updatedAt: now,
-    });
-    await insertStatusHistory(tx, { tenantId: input.tenantId, transactionId: row.id, fromStatus: null, toStatus: "SUBMITTED", actorType: actor.type, actorId: actor.id });
-    await emitEvent(tx, { tenantId: input.tenantId, type: "transaction.created", aggregateId: row.id, data: { transaction: toTransactionRecord(row) } });
-    return row;
+  const networkCode = input.networkCode ?? "QUANTUM_SANDBOX";
+  const created = await createTransfer(deps, {
+    tenantId: input.tenantId,
+    externalId: input.externalId,
+    networkCode,
+    sourceWalletId: input.wallet.walletId,
+    destinationAddress: input.destinationAddress,
+    assetId: input.asset?.id ?? nativeAssetId(networkCode),
+    amount: input.amount.toString(),
+    actor: systemActor("test-fixture"),
+    checkJob: "skip",
   });
+  return (await findTransaction(deps.db, input.tenantId, created.id))!;
 }
 
 /**
- * A transfer released for signing, exactly as the release step stores it: inserted SUBMITTED,
- * then moved to PENDING_SIGNATURE by the one transition with the chain's pending nonce, EIP-1559
- * fees and gas from the chain, the unsigned transaction and signing hash that
- * `rebuildUnsignedTransaction` gives, the signing deadline, and the `transfers.expire` job at that
- * deadline. For tests of what happens after release, independent of the checks.
+ * A transfer released for signing as the release step stores it, at one instant: created by
+ * createSubmittedTransferFixture, then moved to PENDING_SIGNATURE by release's own transition
+ * (`releaseTransition`) with release's quote of the chain (`quoteRelease`: fees, gas with the
+ * configured margin, the pending nonce), release's nonce rule and signing deadline. For tests of
+ * what happens after release, independent of the checks (policy and screening stay null) and of
+ * the one-transfer-in-flight rule: a test may release several of one source.
  */
 export async function createReleasedTransferFixture(
   deps: Pick<ServiceDeps, "db" | "jobs" | "now" | "chain" | "config">,
   input: ReleasedTransferFixtureInput,
 ): Promise<TransactionRow> {
-  const { networkCode, asset } = fixtureAsset(input);
-  const client = deps.chain.client(networkCode);
   const now = deps.now();
-  const actor = systemActor("test-fixture");
-  const submitted = await createSubmittedTransferFixture(deps, input);
-  const nonce = input.nonce ?? (await getPendingNonce(client, { address: input.wallet.address })).pending;
-  const fees = await estimateQuantumFees(client);
-  const draft = { ...submitted, nonce, gasLimit: "21000", maxFeePerGas: fees.maxFeePerGas.toString(), maxPriorityFeePerGas: fees.maxPriorityFeePerGas.toString() };
-  let gasLimit = input.gasLimit;
-  if (gasLimit === undefined) {
-    const { unsigned } = rebuildUnsignedTransaction(draft, asset);
-    const estimate = await client.estimateGas({ account: input.wallet.address, to: unsigned.to!, value: unsigned.value ?? 0n, data: unsigned.data ?? "0x" });
-    gasLimit = (estimate * BigInt(deps.config.transfers.gasMarginPercent)) / 100n;
-  }
-  const released = { ...draft, gasLimit: gasLimit.toString() };
-  const rebuilt = rebuildUnsignedTransaction(released, asset);
-  const signingDeadline = input.signingDeadline ?? new Date(now.getTime() + deps.config.transfers.signingTimeoutSeconds * 1000);
-  const outcome = await transitionTransaction(deps, {
+  const atOnce = { ...deps, now: () => now };
+  const submitted = await createSubmittedTransferFixture(atOnce, input);
+  const { asset } = (await findTransactionForSigning(deps.db, { tenantId: input.tenantId, transactionId: submitted.id }))!;
+  const quote = await fixtureQuote(deps, submitted, asset, input.gasLimit);
+  const source = { tenantId: submitted.tenantId, sourceWalletId: submitted.sourceWalletId, networkCode: submitted.networkCode };
+  const nonce = input.nonce ?? releaseNonce(quote.pendingNonce, await findHighestBroadcastNonce(deps.db, source));
+  const signingDeadline = input.signingDeadline ?? signingDeadlineFrom(atOnce);
+  const outcome = await transitionTransaction(atOnce, {
     tenantId: input.tenantId,
     transactionId: submitted.id,
     from: ["SUBMITTED"],
-    to: "PENDING_SIGNATURE",
-    set: {
-      nonce,
-      gasLimit: released.gasLimit,
-      maxFeePerGas: released.maxFeePerGas,
-      maxPriorityFeePerGas: released.maxPriorityFeePerGas,
-      data: rebuilt.unsigned.data ?? "0x",
-      unsignedTransaction: rebuilt.unsignedTransaction,
-      signingHash: rebuilt.signingHash,
-      signingDeadline,
-    },
-    actor,
-    jobs: (row) => [jobRequest("transfers.expire", { tenantId: row.tenantId, transactionId: row.id }, { startAfter: signingDeadline })],
+    actor: systemActor("test-fixture"),
+    ...releaseTransition(submitted, asset, { nonce, fees: quote.fees, signingDeadline }),
   });
   if (!outcome.moved) throw new Error("fixture transaction was moved by someone else");
   return outcome.row;
+}
+
+/** Release's quote, or with a test's `gasLimit` the chain's fees and pending nonce only (no estimate). */
+async function fixtureQuote(deps: Pick<ServiceDeps, "chain" | "config">, row: TransactionRow, asset: TransferAsset | null, gasLimit: bigint | undefined): Promise<ChainQuote> {
+  if (gasLimit === undefined) return quoteRelease(deps, row, asset);
+  const client = deps.chain.client(row.networkCode as NetworkCode);
+  const [fees, nonce] = await Promise.all([estimateQuantumFees(client), getPendingNonce(client, { address: row.sourceAddress })]);
+  return { fees: { gasLimit, maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas }, pendingNonce: nonce.pending };
 }
 
 /** The signer's side: an ML-DSA-87 signature (context QUANTUM-TX-v1) over a signing hash. */

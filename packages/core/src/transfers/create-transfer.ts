@@ -11,6 +11,11 @@ export interface CreateTransferInput extends TransferIntentInput {
   externalId?: string | undefined;
   note?: string | undefined;
   actor: Actor;
+  /**
+   * "enqueue" (the default, production's only use): the `transfers.check` job is sent with the row.
+   * "skip": stored without it, for test fixtures that run the checks or the release themselves.
+   */
+  checkJob?: "enqueue" | "skip";
 }
 
 /**
@@ -47,6 +52,7 @@ export async function createTransfer(deps: Pick<ServiceDeps, "db" | "jobs" | "no
           updatedAt: now,
         },
         actor: input.actor,
+        checkJob: input.checkJob ?? "enqueue",
         auditDetails: (row) => ({ networkCode: row.networkCode, sourceWalletId: row.sourceWalletId, destinationAddress: row.destinationAddress, assetId: row.assetId, amount: row.amount, externalId: row.externalId }),
       });
     });

@@ -20,7 +20,13 @@ import { toTransactionRecord } from "./transaction-record";
 export async function insertSubmittedTransaction(
   tx: Transaction,
   deps: Pick<ServiceDeps, "jobs">,
-  input: { values: NewTransactionRow; actor: Actor; auditDetails: (row: TransactionRow) => Record<string, unknown> },
+  input: {
+    values: NewTransactionRow;
+    actor: Actor;
+    auditDetails: (row: TransactionRow) => Record<string, unknown>;
+    /** "skip": without the `transfers.check` job (test fixtures: createTransfer's `checkJob`). Default "enqueue". */
+    checkJob?: "enqueue" | "skip";
+  },
 ): Promise<TransactionRecord> {
   const row = submittedTransactionRow(input.values);
   const record = toTransactionRecord(row);
@@ -50,7 +56,7 @@ export async function insertSubmittedTransaction(
     },
     event: { id: newRowId(), tenantId: row.tenantId, type: "transaction.created", aggregateType: event.aggregate, aggregateId: row.id, data },
     }),
-    deps.jobs.send(tx, "transfers.check", { tenantId: row.tenantId, transactionId: row.id }),
+    input.checkJob === "skip" ? Promise.resolve(undefined) : deps.jobs.send(tx, "transfers.check", { tenantId: row.tenantId, transactionId: row.id }),
   ]);
   if (trail.status === "rejected") throw trail.reason;
   if (job.status === "rejected") throw job.reason;
