@@ -66,6 +66,14 @@ export const isTerminalStatus = (status: TransactionStatus): boolean => (TERMINA
 export const isCancellableStatus = (status: TransactionStatus): boolean => (CANCELLABLE_STATUSES as readonly string[]).includes(status);
 export const isNonceHoldingStatus = (status: TransactionStatus): boolean => (NONCE_HOLDING_STATUSES as readonly string[]).includes(status);
 
+/** What a policy rule (or the default) does to a transfer, and so the policy step's decision (CONTRACT §6 `policy.decision`). */
+export const POLICY_ACTIONS = ["ALLOW", "BLOCK"] as const;
+export type PolicyAction = (typeof POLICY_ACTIONS)[number];
+
+/** The screening provider's verdict (CONTRACT §6 `screening.decision`); nothing else is a verdict. */
+export const SCREENING_DECISIONS = ["CLEAR", "BLOCKED"] as const;
+export type ScreeningDecision = (typeof SCREENING_DECISIONS)[number];
+
 // ------------------------------------------------------------------------------ vaults and wallets
 
 /** A vault is ACTIVE until archived (CONTRACT §4); an archived vault takes no new wallets. */
@@ -145,3 +153,17 @@ export type WebhookEndpointStatus = (typeof WEBHOOK_ENDPOINT_STATUSES)[number];
  */
 export const WEBHOOK_DELIVERY_STATUSES = ["PENDING", "DELIVERED", "FAILED", "DISABLED"] as const;
 export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
+
+// ------------------------------------------------------------------------------ operators
+
+/** A daemon instance by its heartbeat: RUNNING (beat lately), SILENT (no beat since: crashed or cut off), STOPPED (said goodbye). */
+export const DAEMON_INSTANCE_STATUSES = ["RUNNING", "SILENT", "STOPPED"] as const;
+export type DaemonInstanceStatus = (typeof DAEMON_INSTANCE_STATUSES)[number];
+
+/**
+ * A failed job as an operator sees it: DEAD_LETTERED (failed for good, kept in its dead-letter
+ * queue), RETRYING (failed an attempt, tried again later), FAILED (failed for good in a queue
+ * without a dead-letter queue).
+ */
+export const FAILED_JOB_STATUSES = ["DEAD_LETTERED", "RETRYING", "FAILED"] as const;
+export type FailedJobStatus = (typeof FAILED_JOB_STATUSES)[number];

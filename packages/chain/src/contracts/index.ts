@@ -3,6 +3,7 @@ import { loadArtifact } from "./load-artifact";
 
 export { compileContract, compileContractReport, COMPILER_SETTINGS, SOLC_VERSION, type CompiledContract, type CompileReport } from "./compile";
 export {
+  CONTRACT_TEMPLATE_KINDS,
   CONTRACT_TEMPLATES,
   findContractTemplate,
   type ConstructorInput,

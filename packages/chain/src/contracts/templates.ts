@@ -3,7 +3,9 @@ import type { CompiledContract } from "./compile";
 import { loadArtifact } from "./load-artifact";
 import { TEMPLATE_SOURCES, type TemplateId } from "./template-sources";
 
-export type ContractTemplateKind = "TOKEN" | "OTHER";
+/** TOKEN: an ERC-20, added to the tenant's assets once deployed; OTHER: anything else. */
+export const CONTRACT_TEMPLATE_KINDS = ["TOKEN", "OTHER"] as const;
+export type ContractTemplateKind = (typeof CONTRACT_TEMPLATE_KINDS)[number];
 
 /**
  * Checks beyond the ABI type that refuse arguments the contract would revert on (or that make

@@ -4,7 +4,6 @@ import type { ServiceDeps } from "../deps/service-deps";
 import { valueMovingAllowed } from "./assert-tenant-verified";
 import { AppError } from "../errors";
 
-
 export interface OnboardingStatus {
   tenantId: string;
   status: TenantStatus;

@@ -1,7 +1,6 @@
 import type { Database } from "@qc/db";
 import { listDaemonHeartbeats } from "@qc/db/queries";
-
-export type DaemonInstanceStatus = "RUNNING" | "SILENT" | "STOPPED";
+import type { DaemonInstanceStatus } from "@qc/domain";
 
 export interface DaemonInstance {
   instanceId: string;

@@ -1,5 +1,6 @@
 import type { Database } from "@qc/db";
 import { listFailedJobs as selectFailedJobs } from "@qc/db/queries";
+import type { FailedJobStatus } from "@qc/domain";
 
 export interface FailedJob {
   id: string;
@@ -8,7 +9,7 @@ export interface FailedJob {
   /** The queue whose worker failed it. */
   sourceQueue: string;
   /** DEAD_LETTERED: failed for good, kept for an operator; RETRYING: failed an attempt, retried at `nextAttemptAt`; FAILED: failed for good in a queue without a dead-letter queue. */
-  status: "DEAD_LETTERED" | "RETRYING" | "FAILED";
+  status: FailedJobStatus;
   retryCount: number;
   createdAt: string;
   failedAt: string | null;

@@ -1,4 +1,5 @@
 import type { NetworkCode } from "@qc/chain";
+import type { PolicyAction } from "@qc/domain";
 import type { PolicyDocument, PolicyRule, PolicyVelocity } from "./policy-document";
 
 /** What the rules look at: the transfer's intent, its source vault on its network included. */
@@ -19,7 +20,7 @@ export interface PolicyTransfer {
  * rules match. `reason` is the human explanation a BLOCKED transfer carries as statusReason.
  */
 export interface PolicyDecision {
-  decision: "ALLOW" | "BLOCK";
+  decision: PolicyAction;
   /** The first rule that matched, or null for the default action (or no policy at all). */
   ruleId: string | null;
   ruleName: string | null;

@@ -1,4 +1,5 @@
 import { parseAddress } from "@qc/chain";
+import { POLICY_ACTIONS } from "@qc/domain";
 import { z } from "zod";
 import { amountSchema, networkCodeSchema, timestampSchema } from "../records/record-schemas";
 
@@ -23,7 +24,9 @@ const destinationAddress = z.string().transform((value, ctx) => {
   }
 });
 
-const policyAction = z.enum(["ALLOW", "BLOCK"]);
+const policyAction = z.enum(POLICY_ACTIONS);
+/** Whose transfers a velocity window sums: the source wallet's, its vault's or the whole tenant's. */
+const velocityScope = z.enum(["WALLET", "VAULT", "TENANT"]);
 
 export const policyMatchSchema = z
   .object({
@@ -43,7 +46,7 @@ export const policyVelocitySchema = z
     /** The rule applies when the window's sum, this transfer included, is above this. */
     amount: amountSchema,
     windowSeconds: z.number().int().min(1).max(31 * 86_400),
-    scope: z.enum(["WALLET", "VAULT", "TENANT"]),
+    scope: velocityScope,
   })
   .strict()
   .meta({
@@ -102,7 +105,7 @@ export const policyRecordSchema = z.object({
         destinationAddresses: z.array(z.string()).optional(),
         amountAbove: amountSchema.optional(),
       }),
-      velocity: z.object({ amount: amountSchema, windowSeconds: z.number().int(), scope: z.enum(["WALLET", "VAULT", "TENANT"]) }).optional(),
+      velocity: z.object({ amount: amountSchema, windowSeconds: z.number().int(), scope: velocityScope }).optional(),
     }),
   ),
   updatedAt: timestampSchema.nullable(),

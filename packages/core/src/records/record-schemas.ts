@@ -1,5 +1,5 @@
 import { NETWORK_CODES, type NetworkCode } from "@qc/chain";
-import { TRANSACTION_STATUSES, TRANSACTION_SUB_STATUSES, TRANSACTION_TYPES, VAULT_STATUSES, WALLET_STATUSES, WALLET_TYPES } from "@qc/domain";
+import { POLICY_ACTIONS, SCREENING_DECISIONS, TRANSACTION_STATUSES, TRANSACTION_SUB_STATUSES, TRANSACTION_TYPES, VAULT_STATUSES, WALLET_STATUSES, WALLET_TYPES } from "@qc/domain";
 import { z } from "zod";
 
 /**
@@ -65,9 +65,9 @@ export const transactionRecordSchema = z.object({
   confirmations: z.number().int(),
   requiredConfirmations: z.number().int(),
   screening: z
-    .object({ provider: z.string(), decision: z.enum(["CLEAR", "BLOCKED"]), riskScore: z.number().nullable(), reasons: z.array(z.string()) })
+    .object({ provider: z.string(), decision: z.enum(SCREENING_DECISIONS), riskScore: z.number().nullable(), reasons: z.array(z.string()) })
     .nullable(),
-  policy: z.object({ decision: z.enum(["ALLOW", "BLOCK"]), ruleId: z.string().nullable() }).nullable(),
+  policy: z.object({ decision: z.enum(POLICY_ACTIONS), ruleId: z.string().nullable() }).nullable(),
   contractAddress: addressSchema.nullable(),
   deployment: z
     .object({

@@ -1,3 +1,4 @@
+import { SCREENING_DECISIONS } from "@qc/domain";
 import { z } from "zod";
 import { ScreeningUnavailableError, type ScreeningProvider, type ScreeningRequest, type ScreeningResult } from "./screening-provider";
 
@@ -5,7 +6,7 @@ export const HTTP_PROVIDER = "http";
 
 /** The only answer taken as a verdict; anything else means the provider is not working. */
 const verdictSchema = z.object({
-  decision: z.enum(["CLEAR", "BLOCKED"]),
+  decision: z.enum(SCREENING_DECISIONS),
   riskScore: z.number().finite().min(0).max(100).nullable().optional(),
   reasons: z.array(z.string().max(500)).max(50).optional(),
 });

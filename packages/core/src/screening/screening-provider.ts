@@ -1,5 +1,5 @@
 import type { NetworkCode } from "@qc/chain";
-import type { AssetKind } from "@qc/domain";
+import type { AssetKind, ScreeningDecision } from "@qc/domain";
 
 /** What a provider is told about a transfer: the intent, as stored. */
 export interface ScreeningRequest {
@@ -18,7 +18,7 @@ export interface ScreeningRequest {
 /** A provider's verdict: the record's `screening` field (CONTRACT §6). */
 export interface ScreeningResult {
   provider: string;
-  decision: "CLEAR" | "BLOCKED";
+  decision: ScreeningDecision;
   riskScore: number | null;
   reasons: string[];
 }

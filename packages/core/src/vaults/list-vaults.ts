@@ -1,5 +1,6 @@
 import type { NetworkCode } from "@qc/chain";
 import { listVaultRows } from "@qc/db/queries";
+import type { VaultStatus } from "@qc/domain";
 import type { ServiceDeps } from "../deps/service-deps";
 import { decodePageCursor, toPage, type PageInfo, type PageRequest } from "../pagination";
 import { toVaultRecord, type VaultRecord } from "./vault-record";
@@ -7,7 +8,7 @@ import { toVaultRecord, type VaultRecord } from "./vault-record";
 export interface ListVaultsInput extends PageRequest {
   tenantId: string;
   networkCode?: NetworkCode;
-  status?: "ACTIVE" | "ARCHIVED";
+  status?: VaultStatus;
 }
 
 /** The tenant's vaults, newest first, optionally filtered by network and status. */

@@ -1,4 +1,4 @@
-import { TRANSACTION_STATUSES, TRANSACTION_SUB_STATUSES, TRANSACTION_TYPES } from "@qc/domain";
+import { TRANSACTION_STATUSES, TRANSACTION_SUB_STATUSES, TRANSACTION_TYPES, type PolicyAction, type ScreeningDecision } from "@qc/domain";
 import { sql } from "drizzle-orm";
 import { bigint, check, index, integer, json, jsonb, numeric, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { assets, networkCode, wallets } from "./custody";
@@ -40,8 +40,8 @@ export const transactions = pgTable(
     subStatus: transactionSubStatus("sub_status"),
     statusReason: text("status_reason"),
     /** Decisions of the checks: `{decision, ruleId}` and `{provider, decision, riskScore, reasons}`. */
-    policy: jsonb("policy").$type<{ decision: "ALLOW" | "BLOCK"; ruleId: string | null }>(),
-    screening: jsonb("screening").$type<{ provider: string; decision: "CLEAR" | "BLOCKED"; riskScore: number | null; reasons: string[] }>(),
+    policy: jsonb("policy").$type<{ decision: PolicyAction; ruleId: string | null }>(),
+    screening: jsonb("screening").$type<{ provider: string; decision: ScreeningDecision; riskScore: number | null; reasons: string[] }>(),
     /**
      * When `policy` and `screening` were decided (the checks, or their re-run before release or
      * broadcast once older than RECHECK_AFTER_SECONDS). Null: never decided (or decided before

@@ -1,3 +1,4 @@
+import { CONTRACT_TEMPLATE_KINDS } from "@qc/chain/contracts";
 import { z } from "zod";
 
 export const contractTemplateRecord = z.object({
@@ -5,7 +6,7 @@ export const contractTemplateRecord = z.object({
   name: z.string(),
   version: z.string().meta({ description: "semantic version of the reviewed source; a changed contract is a new version", example: "1.0.0" }),
   description: z.string(),
-  kind: z.enum(["TOKEN", "OTHER"]).meta({ description: "TOKEN: an ERC-20, added to the tenant's assets once deployed" }),
+  kind: z.enum(CONTRACT_TEMPLATE_KINDS).meta({ description: "TOKEN: an ERC-20, added to the tenant's assets once deployed" }),
   bytecodeHash: z
     .string()
     .regex(/^0x[0-9a-f]{64}$/)

@@ -1,3 +1,4 @@
+import { DAEMON_INSTANCE_STATUSES, FAILED_JOB_STATUSES } from "@qc/domain";
 import { z } from "zod";
 import { timestamp } from "../../schemas/common";
 
@@ -25,14 +26,14 @@ export const daemonInstance = z.object({
   lastBeatAt: timestamp,
   lastBeatAgeSeconds: z.number().int(),
   stoppedAt: timestamp.nullable(),
-  status: z.enum(["RUNNING", "SILENT", "STOPPED"]),
+  status: z.enum(DAEMON_INSTANCE_STATUSES),
 });
 
 export const failedJob = z.object({
   id: z.uuid(),
   queue: z.string(),
   sourceQueue: z.string(),
-  status: z.enum(["DEAD_LETTERED", "RETRYING", "FAILED"]),
+  status: z.enum(FAILED_JOB_STATUSES),
   retryCount: z.number().int(),
   createdAt: timestamp,
   failedAt: timestamp.nullable(),

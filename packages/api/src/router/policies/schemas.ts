@@ -1,8 +1,9 @@
+import { POLICY_ACTIONS } from "@qc/domain";
 import { z } from "zod";
 import { text } from "../../schemas/common";
 
 export const policyDecision = z.object({
-  decision: z.enum(["ALLOW", "BLOCK"]),
+  decision: z.enum(POLICY_ACTIONS),
   ruleId: z.string().nullable().meta({ description: "the first rule that matched; null for the default action" }),
   ruleName: z.string().nullable(),
   policyVersion: z.number().int().nullable().meta({ description: "the version decided with; null while no policy is set" }),
