@@ -2,7 +2,8 @@
  * The service's vocabulary, each word defined once (STYLE habit 10; docs/decisions/foundation.md,
  * "One vocabulary"). Pure TypeScript with no dependency, so that every layer can import it: the
  * PostgreSQL enums (@qc/db), the zod schemas (@qc/core, @qc/api) and the dashboard's pages.
- * Network codes belong to @qc/chain, beside the chains they name.
+ * Network codes and contract template kinds belong to @qc/chain, beside the chains and the
+ * templates they name.
  */
 
 // ------------------------------------------------------------------------------ transactions
@@ -127,6 +128,10 @@ export const ONBOARDING_STEPS = ["VERIFY_EMAIL", "START_KYC", "AWAIT_KYC_DECISIO
 export type OnboardingStep = (typeof ONBOARDING_STEPS)[number];
 
 // ------------------------------------------------------------------------------ API keys
+
+/** Every scope an API key can carry (CONTRACT §3, plus `signer`: docs/decisions/access-control.md); what each grants is core's (auth/scopes.ts). */
+export const SCOPES = ["read", "write", "admin", "signer"] as const;
+export type Scope = (typeof SCOPES)[number];
 
 /** What the `api_key_status` column stores: a key is ACTIVE until revoked. */
 export const STORED_API_KEY_STATUSES = ["ACTIVE", "REVOKED"] as const;

@@ -1,6 +1,7 @@
-/** Every scope an API key can carry (CONTRACT §3, plus `signer`: docs/decisions/access-control.md). */
-export const SCOPES = ["read", "write", "admin", "signer"] as const;
-export type Scope = (typeof SCOPES)[number];
+import type { Scope } from "@qc/domain";
+
+// The scopes are @qc/domain's (so the dashboard's pages can import them); what each grants is here.
+export { SCOPES, type Scope } from "@qc/domain";
 
 /**
  * What each scope grants. `read` ⊂ `write` ⊂ `admin` as CONTRACT §3 orders them. `signer` is
