@@ -1,5 +1,6 @@
 "use client";
 
+import type { AccountType } from "@qc/domain";
 import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
@@ -11,7 +12,7 @@ import { PublicFrame } from "../_components/public-frame";
 export default function SignupPage() {
   const trpc = useTRPC();
   const router = useRouter();
-  const [form, setForm] = useState({ organizationName: "", name: "", email: "", password: "", accountType: "BUSINESS" as "BUSINESS" | "INDIVIDUAL" });
+  const [form, setForm] = useState({ organizationName: "", name: "", email: "", password: "", accountType: "BUSINESS" as AccountType });
   const signup = useMutation(trpc.signup.create.mutationOptions());
   const failure = formFailure(signup.error, ["organizationName", "name", "email", "password", "accountType"], { EMAIL_ALREADY_REGISTERED: "email" });
   const set = (key: keyof typeof form) => (event: { target: { value: string } }) => setForm((f) => ({ ...f, [key]: event.target.value }));

@@ -1,10 +1,11 @@
+import type { PolicyAction } from "@qc/domain";
 import type { NetworkCode, Policy, PolicyDocumentInput } from "./router-types";
 
 /** One rule as the editor holds it: lists as text, one value a line. */
 export interface RuleDraft {
   id: string;
   name: string;
-  action: "ALLOW" | "BLOCK";
+  action: PolicyAction;
   networkCodes: NetworkCode[];
   sourceVaultIds: string;
   sourceWalletIds: string;
@@ -56,7 +57,7 @@ export function toDrafts(policy: Policy): RuleDraft[] {
 }
 
 /** The document PUT /v1/policies takes; empty lists and blank fields are left out (no condition). */
-export function toDocument(defaultAction: "ALLOW" | "BLOCK", rules: RuleDraft[]): PolicyDocumentInput {
+export function toDocument(defaultAction: PolicyAction, rules: RuleDraft[]): PolicyDocumentInput {
   return {
     defaultAction,
     rules: rules.map((rule) => {

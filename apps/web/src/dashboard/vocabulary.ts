@@ -1,4 +1,4 @@
-import { isTerminalStatus, TRANSACTION_STATUSES, type VaultStatus, type WalletStatus } from "@qc/domain";
+import { isTerminalStatus, SCOPES, TRANSACTION_STATUSES, type VaultStatus, type WalletStatus } from "@qc/domain";
 import type { ApiKey, DaemonInstance, FailedJob, NetworkCode, OnboardingStatus, PolicyDecision, Scope, TransactionStatus, WebhookDelivery, WebhookEndpoint, WebhookEventType } from "./router-types";
 
 /**
@@ -14,7 +14,8 @@ export const NETWORK_NAMES: Record<NetworkCode, string> = { QUANTUM_SANDBOX: "QU
 // The lifecycle is @qc/domain's (dependency-free, so a page may import it).
 export { CANCELLABLE_STATUSES, isCancellableStatus as isCancellable, isTerminalStatus as isTerminal, TERMINAL_STATUSES, TRANSACTION_STATUSES } from "@qc/domain";
 
-export const SCOPES = ["read", "write", "admin", "signer"] as const satisfies readonly Scope[];
+// The API-key scopes are @qc/domain's too.
+export { SCOPES };
 
 export const WEBHOOK_EVENT_TYPES = [
   "transaction.created",

@@ -1,5 +1,6 @@
 "use client";
 
+import type { PolicyAction } from "@qc/domain";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState, type FormEvent } from "react";
 import { parseUnits } from "../../../src/dashboard/amounts";
@@ -86,7 +87,7 @@ function PolicyEditor({ policy }: { policy: Policy }) {
           <div className="row">
             <TextField label="Rule ID" value={rule.id} onChange={(e) => update(i, { id: e.target.value })} error={errorAt(`rules.${i}.id`)} />
             <TextField label="Rule name" value={rule.name} onChange={(e) => update(i, { name: e.target.value })} error={errorAt(`rules.${i}.name`)} />
-            <SelectField label="Action" value={rule.action} onChange={(e) => update(i, { action: e.target.value as "ALLOW" | "BLOCK" })}>
+            <SelectField label="Action" value={rule.action} onChange={(e) => update(i, { action: e.target.value as PolicyAction })}>
               <option value="BLOCK">BLOCK</option>
               <option value="ALLOW">ALLOW</option>
             </SelectField>
@@ -133,7 +134,7 @@ function PolicyEditor({ policy }: { policy: Policy }) {
           Add rule
         </button>
       </p>
-      <SelectField label="Default action" value={defaultAction} onChange={(e) => setDefaultAction(e.target.value as "ALLOW" | "BLOCK")} hint="When no rule matches.">
+      <SelectField label="Default action" value={defaultAction} onChange={(e) => setDefaultAction(e.target.value as PolicyAction)} hint="When no rule matches.">
         <option value="ALLOW">ALLOW</option>
         <option value="BLOCK">BLOCK</option>
       </SelectField>

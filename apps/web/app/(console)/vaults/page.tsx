@@ -1,5 +1,6 @@
 "use client";
 
+import type { VaultStatus } from "@qc/domain";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
@@ -29,7 +30,7 @@ export default function VaultsPage() {
   const router = useRouter();
   const pager = usePager();
   const [networkFilter, setNetworkFilter] = useState<NetworkCode | "">("");
-  const [statusFilter, setStatusFilter] = useState<"ACTIVE" | "ARCHIVED" | "">("");
+  const [statusFilter, setStatusFilter] = useState<VaultStatus | "">("");
   const list = useQuery(trpc.vaults.list.queryOptions({ limit: 25, cursor: pager.cursor, networkCode: networkFilter || undefined, status: statusFilter || undefined }));
 
   const [name, setName] = useState("");
@@ -62,7 +63,7 @@ export default function VaultsPage() {
             </option>
           ))}
         </SelectField>
-        <SelectField label="Status" value={statusFilter} onChange={(e) => { setStatusFilter(e.target.value as "ACTIVE" | "ARCHIVED" | ""); pager.reset(); }}>
+        <SelectField label="Status" value={statusFilter} onChange={(e) => { setStatusFilter(e.target.value as VaultStatus | ""); pager.reset(); }}>
           <option value="">Any status</option>
           <option value="ACTIVE">ACTIVE</option>
           <option value="ARCHIVED">ARCHIVED</option>
