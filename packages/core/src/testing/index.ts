@@ -1,3 +1,10 @@
-export * from "./fixtures";
-export * from "./service-deps";
-export * from "./transfer-fixtures";
+// What other packages' tests and benches import from @qc/core/testing (core's own tests import the modules).
+export { createKeyFixture, createSessionFixture, createTenantFixture, type TenantFixture } from "./fixtures";
+export { createTestServiceDeps } from "./service-deps";
+export {
+  createReleasedTransferFixture,
+  createSubmittedTransferFixture,
+  createTransferWalletFixture,
+  signTransferFixture,
+  type TransferWalletFixture,
+} from "./transfer-fixtures";
