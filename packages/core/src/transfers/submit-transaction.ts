@@ -1,5 +1,5 @@
 import { isUniqueViolation, newRowId, type Transaction } from "@qc/db";
-import { insertTransactionWithTrail, type NewTransactionRow, type TransactionRow } from "@qc/db/queries";
+import { insertTransactionWithTrail, newTransactionRow, type NewTransactionRow, type TransactionRow } from "@qc/db/queries";
 import type { Actor } from "../audit/actor";
 import { toAuditRow } from "../audit/record-audit-event";
 import type { ServiceDeps } from "../deps/service-deps";
@@ -19,7 +19,7 @@ import { toTransactionRecord } from "./transaction-record";
  */
 export async function insertSubmittedTransaction(
   tx: Transaction,
-  deps: Pick<ServiceDeps, "jobs">,
+  deps: Pick<ServiceDeps, "jobs" | "now">,
   input: {
     values: NewTransactionRow;
     actor: Actor;
@@ -28,7 +28,7 @@ export async function insertSubmittedTransaction(
     checkJob?: "enqueue" | "skip";
   },
 ): Promise<TransactionRecord> {
-  const row = submittedTransactionRow(input.values);
+  const row = submittedTransactionRow(input.values, deps.now());
   const record = toTransactionRecord(row);
   const event = EVENTS["transaction.created"];
   // Validated like every emitted event (emitEvent): a malformed record fails the create.
@@ -65,55 +65,11 @@ export async function insertSubmittedTransaction(
 
 /**
  * The complete row a new transaction is stored as: the given values in SUBMITTED, and for every
- * other column the value the table's default would give (nothing assigned yet).
+ * other column the table's default (nothing assigned yet), read from the schema; created and
+ * updated at `now` unless given.
  */
-export function submittedTransactionRow(values: NewTransactionRow): TransactionRow {
-  const now = new Date();
-  return {
-    id: values.id ?? newRowId(),
-    tenantId: values.tenantId,
-    externalId: values.externalId ?? null,
-    type: values.type ?? "TRANSFER",
-    networkCode: values.networkCode,
-    chainId: values.chainId,
-    sourceWalletId: values.sourceWalletId,
-    sourceAddress: values.sourceAddress,
-    destinationAddress: values.destinationAddress ?? null,
-    assetId: values.assetId ?? null,
-    amount: values.amount,
-    note: values.note ?? null,
-    status: "SUBMITTED",
-    subStatus: values.subStatus ?? null,
-    statusReason: values.statusReason ?? null,
-    policy: values.policy ?? null,
-    screening: values.screening ?? null,
-    checkedAt: values.checkedAt ?? null,
-    screeningAttempts: values.screeningAttempts ?? 0,
-    nonce: values.nonce ?? null,
-    gasLimit: values.gasLimit ?? null,
-    maxFeePerGas: values.maxFeePerGas ?? null,
-    maxPriorityFeePerGas: values.maxPriorityFeePerGas ?? null,
-    data: values.data ?? null,
-    unsignedTransaction: values.unsignedTransaction ?? null,
-    signingHash: values.signingHash ?? null,
-    signingDeadline: values.signingDeadline ?? null,
-    signature: values.signature ?? null,
-    rawTransaction: values.rawTransaction ?? null,
-    chainTxHash: values.chainTxHash ?? null,
-    sendAttempts: values.sendAttempts ?? 0,
-    blockNumber: values.blockNumber ?? null,
-    blockHash: values.blockHash ?? null,
-    confirmations: values.confirmations ?? 0,
-    requiredConfirmations: values.requiredConfirmations,
-    contractAddress: values.contractAddress ?? null,
-    templateId: values.templateId ?? null,
-    constructorArgs: values.constructorArgs ?? null,
-    createdAt: values.createdAt ?? now,
-    updatedAt: values.updatedAt ?? values.createdAt ?? now,
-    signedAt: values.signedAt ?? null,
-    broadcastAt: values.broadcastAt ?? null,
-    completedAt: values.completedAt ?? null,
-  };
+export function submittedTransactionRow(values: NewTransactionRow, now: Date): TransactionRow {
+  return newTransactionRow({ ...values, status: "SUBMITTED" }, now);
 }
 
 /** `externalId` is unique per tenant (a unique index): its violation is 409 DUPLICATE_EXTERNAL_ID. */
