@@ -1,4 +1,5 @@
 import { schema, type Database } from "@qc/db";
+import type { TenantStatus } from "@qc/domain";
 import { generateSessionToken, hashToken } from "../auth/tokens";
 import type { Scope } from "../auth/scopes";
 import { createApiKey } from "../credentials/create-api-key";
@@ -21,7 +22,7 @@ let counter = 0;
  */
 export async function createTenantFixture(
   deps: { db: Database; pepper: Buffer; now?: () => Date },
-  options: { status?: "PENDING_VERIFICATION" | "VERIFIED" | "REJECTED"; scopes?: Scope[]; name?: string } = {},
+  options: { status?: TenantStatus; scopes?: Scope[]; name?: string } = {},
 ): Promise<TenantFixture> {
   counter += 1;
   const now = deps.now ?? (() => new Date());
