@@ -11,8 +11,8 @@ export type StatusTable = PgTable & { id: AnyPgColumn; tenantId: AnyPgColumn; st
  * AND status IN ($expected) RETURNING *`. The row comes back only to the caller that moved it;
  * a caller that finds nothing knows someone else moved it first (or it never existed).
  *
- * Sent as a named prepared statement (`shapeStatementName`: the table, the columns set and the
- * number of expected statuses fix its text) when every value it sets is a plain value: each step
+ * Sent as a named prepared statement named by a hash of its text (`executeNamedByText`,
+ * ../hot-path/statement-names.ts) when every value it sets is a plain value: each step
  * of a transfer moves its row this way, and PostgreSQL then plans each shape once per connection
  * instead of on every move (docs/history/performance-journal.md, "Tenth sitting").
  */
