@@ -13,11 +13,25 @@ export default tseslint.config(
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "@typescript-eslint/no-non-null-assertion": "off",
       // env is read only through each package's validated env.ts (STYLE.md, Habits 5)
-      "no-restricted-properties": ["error", { object: "process", property: "env", message: "read configuration through the package's env.ts" }],
+      "no-restricted-properties": [
+        "error",
+        { object: "process", property: "env", message: "read configuration through the package's env.ts" },
+      ],
     },
   },
   {
-    files: ["**/env.ts", "**/*.test.ts", "**/test/**", "**/testing/**", "scripts/**", "bench/**", "**/logger.ts", "**/main.ts", "apps/devnet/**", "**/*.config.ts"],
+    files: [
+      "**/env.ts",
+      "**/*.test.ts",
+      "**/test/**",
+      "**/testing/**",
+      "scripts/**",
+      "bench/**",
+      "**/logger.ts",
+      "**/main.ts",
+      "apps/devnet/**",
+      "**/*.config.ts",
+    ],
     rules: { "no-restricted-properties": "off" },
   },
   { files: ["apps/web/app/**"], languageOptions: { globals: { ...globals.browser } } },
@@ -31,8 +45,14 @@ export default tseslint.config(
         "error",
         {
           patterns: [
-            { group: ["@trpc/server/unstable-core-do-not-import", "@trpc/server/unstable-core-do-not-import/*"], message: "tRPC's internals: only packages/api/src/trpc.ts (docs/decisions/library-internals.md)" },
-            { group: ["*/dist/*", "@*/*/dist/*"], message: "a library's internal module: use its public entry point (docs/decisions/library-internals.md)" },
+            {
+              group: ["@trpc/server/unstable-core-do-not-import", "@trpc/server/unstable-core-do-not-import/*"],
+              message: "tRPC's internals: only packages/api/src/trpc.ts (docs/decisions/library-internals.md)",
+            },
+            {
+              group: ["*/dist/*", "@*/*/dist/*"],
+              message: "a library's internal module: use its public entry point (docs/decisions/library-internals.md)",
+            },
           ],
         },
       ],

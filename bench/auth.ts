@@ -18,7 +18,11 @@ try {
   const database = createDatabase({ url });
   const pepper = randomBytes(32);
   const [tenant] = await database.db.insert(schema.tenants).values({ name: "Bench", status: "VERIFIED" }).returning();
-  const key = await createApiKey({ db: database.db, now: () => new Date() }, pepper, { tenantId: tenant!.id, userId: null, label: "bench" });
+  const key = await createApiKey({ db: database.db, now: () => new Date() }, pepper, {
+    tenantId: tenant!.id,
+    userId: null,
+    label: "bench",
+  });
   const authenticator = new Authenticator({ database, pepper, now: () => new Date(), log: createLogger("bench", "silent") });
   const request = { authorization: `Bearer ${key.keyId}:${key.secret}`, ip: "127.0.0.1", requestId: "bench" };
 
@@ -35,7 +39,9 @@ try {
   const hmacUs = await time(() => createHmac("sha256", pepper).update(key.secret).digest("hex"));
   const authUs = await time(() => authenticator.authenticate(request));
   console.log(`first (uncached) check: ${firstMs.toFixed(2)} ms`);
-  console.log(`cached check: ${authUs.toFixed(2)} µs  | bare HMAC-SHA256: ${hmacUs.toFixed(2)} µs  | ratio ${(authUs / hmacUs).toFixed(2)}×`);
+  console.log(
+    `cached check: ${authUs.toFixed(2)} µs  | bare HMAC-SHA256: ${hmacUs.toFixed(2)} µs  | ratio ${(authUs / hmacUs).toFixed(2)}×`,
+  );
   console.log(JSON.stringify({ firstMs, cachedUs: authUs, hmacUs, ratio: authUs / hmacUs, calls: n }));
   await authenticator.close();
   await database.close();

@@ -40,7 +40,8 @@ async function runSelectServer([httpsPort, certB64, keyB64, databaseUrl, tenantI
     .from(schema.vaults)
     .where(and(eq(schema.vaults.id, sql.placeholder("vaultId")), eq(schema.vaults.tenantId, sql.placeholder("tenantId"))))
     .toSQL().sql;
-  if (built !== FIND_VAULT_SQL) throw new Error(`the vault read's SQL changed; update FIND_VAULT_SQL in bench/bare-server.ts to:\n${built}`);
+  if (built !== FIND_VAULT_SQL)
+    throw new Error(`the vault read's SQL changed; update FIND_VAULT_SQL in bench/bare-server.ts to:\n${built}`);
   const reads =
     mode === "--pool"
       ? pool
@@ -67,8 +68,10 @@ async function runSelectServer([httpsPort, certB64, keyB64, databaseUrl, tenantI
       () => answer(res, 500, { error: "INTERNAL" }),
     );
   };
-  createTlsServer({ cert: Buffer.from(certB64!, "base64"), key: Buffer.from(keyB64!, "base64") }, handler).listen(Number(httpsPort), "127.0.0.1", () =>
-    process.stdout.write("ready\n"),
+  createTlsServer({ cert: Buffer.from(certB64!, "base64"), key: Buffer.from(keyB64!, "base64") }, handler).listen(
+    Number(httpsPort),
+    "127.0.0.1",
+    () => process.stdout.write("ready\n"),
   );
 }
 
@@ -79,5 +82,9 @@ function runStaticServers([httpPort, httpsPort, certB64, keyB64]: string[]): voi
     res.end(body);
   };
   createServer(handler).listen(Number(httpPort), "127.0.0.1");
-  createTlsServer({ cert: Buffer.from(certB64!, "base64"), key: Buffer.from(keyB64!, "base64") }, handler).listen(Number(httpsPort), "127.0.0.1", () => process.stdout.write("ready\n"));
+  createTlsServer({ cert: Buffer.from(certB64!, "base64"), key: Buffer.from(keyB64!, "base64") }, handler).listen(
+    Number(httpsPort),
+    "127.0.0.1",
+    () => process.stdout.write("ready\n"),
+  );
 }

@@ -22,7 +22,9 @@ export const POOL_MAX = Number(process.env.BENCH_POOL_MAX ?? 10);
 export const ROUND_TRIPS = {
   begin: "begin",
   lockAndReadKey:
-    "select pg_try_advisory_xact_lock(hashtextextended($1::text || ':' || $2::text, 0)) as locked, (select status from tenants where id = $1::text::uuid) as tenant_status, k.response_status, k.response_body from (select 1) as one left join bench_keys k on k.key = $2",
+    "select pg_try_advisory_xact_lock(hashtextextended($1::text || ':' || $2::text, 0)) as locked, (select status " +
+    "from tenants where id = $1::text::uuid) as tenant_status, k.response_status, k.response_body from (select 1) " +
+    "as one left join bench_keys k on k.key = $2",
   wallet: "select * from wallets where id = $1 and tenant_id = $2",
   // The id is made by the handler, as the web makes its rows' ids: the job needs no answer first.
   insertTransfer: "insert into bench_transfers (id, body) values ($1, $2::jsonb)",
@@ -86,7 +88,8 @@ export async function runBareRoundTripsServer(pipelined: boolean): Promise<void>
         if (found?.tenant_status !== "VERIFIED") refused = { status: 403, answer: '{"error":"tenant"}' };
         else if (!found.locked) refused = { status: 409, answer: '{"error":"key in use"}' };
         else if (found.response_status !== null) refused = { status: found.response_status, answer: JSON.stringify(found.response_body) };
-        else if ((await client.query(named("wallet", [walletId, tenantId]))).rowCount !== 1) refused = { status: 404, answer: '{"error":"wallet"}' };
+        else if ((await client.query(named("wallet", [walletId, tenantId]))).rowCount !== 1)
+          refused = { status: 404, answer: '{"error":"wallet"}' };
         if (refused) {
           await client.query("rollback");
           return refused;
@@ -94,8 +97,14 @@ export async function runBareRoundTripsServer(pipelined: boolean): Promise<void>
         const id = randomUUID();
         const answer = JSON.stringify({ id });
         if (pipelined) {
-          await Promise.all([client.query(named("insertTransfer", [id, body])), client.query(named("insertJob", [JSON.stringify({ transactionId: id })]))]);
-          const [, committed] = await Promise.all([client.query(named("insertKey", [tenantId, key, answer])), client.query(ROUND_TRIPS.commit)]);
+          await Promise.all([
+            client.query(named("insertTransfer", [id, body])),
+            client.query(named("insertJob", [JSON.stringify({ transactionId: id })])),
+          ]);
+          const [, committed] = await Promise.all([
+            client.query(named("insertKey", [tenantId, key, answer])),
+            client.query(ROUND_TRIPS.commit),
+          ]);
           if (committed.command !== "COMMIT") throw new Error(`commit answered ${committed.command}`);
         } else {
           await client.query(named("insertTransfer", [id, body]));
@@ -123,10 +132,11 @@ export async function runBareRoundTripsServer(pipelined: boolean): Promise<void>
       const key = req.headers["x-idempotency-key"];
       if (typeof key !== "string") return void res.writeHead(400).end();
       create(key, Buffer.concat(chunks).toString("utf8"))
-        .then(({ status, answer }) => res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(answer) }).end(answer))
+        .then(({ status, answer }) =>
+          res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(answer) }).end(answer),
+        )
         .catch(() => res.writeHead(500).end());
     });
   });
   server.listen(Number(port), "127.0.0.1", () => process.stdout.write("ready\n"));
 }
-

@@ -10,7 +10,9 @@ export async function databaseCounters(url: string): Promise<{ transactions: num
     const rows = await database.db.execute<{ xact: string; written: string }>(
       sql`select xact_commit + xact_rollback as xact, tup_inserted + tup_updated + tup_deleted as written from pg_stat_database where datname = current_database()`,
     );
-    const row = (rows as unknown as { rows?: { xact: string; written: string }[] }).rows?.[0] ?? (rows as unknown as { xact: string; written: string }[])[0]!;
+    const row =
+      (rows as unknown as { rows?: { xact: string; written: string }[] }).rows?.[0] ??
+      (rows as unknown as { xact: string; written: string }[])[0]!;
     return { transactions: Number(row.xact), rowsWritten: Number(row.written) };
   } finally {
     await database.close();

@@ -36,7 +36,10 @@ export async function benchDatabase(prefix: string): Promise<{ url: string; work
     (stopped ??= (async () => {
       const pg = await starting.catch(() => undefined);
       // On a shared server (DATABASE_URL) the run's database goes with it; an embedded one goes whole.
-      if (adminUrl && created) await dropDatabase(adminUrl, name).catch((error: unknown) => process.stderr.write(`[bench] could not drop ${name}: ${String(error)}\n`));
+      if (adminUrl && created)
+        await dropDatabase(adminUrl, name).catch((error: unknown) =>
+          process.stderr.write(`[bench] could not drop ${name}: ${String(error)}\n`),
+        );
       await pg?.stop();
       rmSync(work, { recursive: true, force: true });
     })());

@@ -190,7 +190,10 @@ const r = results as {
 const rows: [string, string][] = [
   ["raw ml_dsa87.verify", `${r.rawVerify.perSecond} /s (${r.rawVerify.msEach} ms each)`],
   ["admission (eth_sendRawTransaction, HTTP)", `${r.admission.perSecond} tx/s`],
-  ["  of which signature verification", `${r.admission.signatureVerifyMsEach} ms/tx, ${round(r.admission.signatureShareOfWall * 100)}% of wall time`],
+  [
+    "  of which signature verification",
+    `${r.admission.signatureVerifyMsEach} ms/tx, ${round(r.admission.signatureShareOfWall * 100)}% of wall time`,
+  ],
   ["  admission excluding verification", `${r.admission.perSecondExcludingVerify} tx/s`],
   ["mining (EVM execution + sealing)", `${r.mining.perSecond} tx/s (${r.mining.perSecondWall} tx/s incl. RPC round trips)`],
   ["admission ÷ raw verify", `${r.ratios.admissionVsRawVerify}`],

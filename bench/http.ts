@@ -61,9 +61,19 @@ const childLog = process.env.BENCH_CHILD_LOG;
 const warmupSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
 process.env.NODE_TLS_REJECT_UNAUTHORIZED = "0"; // loopback, our own self-signed certificate
 
-function start(args: string[], env: Record<string, string>, readyWhen: RegExp, nodeFlags: string[] = [], cwd = root): Promise<ChildProcess> {
+function start(
+  args: string[],
+  env: Record<string, string>,
+  readyWhen: RegExp,
+  nodeFlags: string[] = [],
+  cwd = root,
+): Promise<ChildProcess> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [...nodeFlags, "--import", "tsx", ...args], { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [...nodeFlags, "--import", "tsx", ...args], {
+      cwd,
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     stopOnSignal(() => stopChild(child));
     let output = "";
     const onData = (c: Buffer) => {
@@ -113,12 +123,28 @@ try {
   const pepper = randomBytes(32);
   const database = createDatabase({ url: databaseUrl });
   const [tenant] = await database.db.insert(schema.tenants).values({ name: "Bench", status: "VERIFIED" }).returning();
-  const key = await createApiKey({ db: database.db, now: () => new Date() }, pepper, { tenantId: tenant!.id, userId: null, label: "bench" });
+  const key = await createApiKey({ db: database.db, now: () => new Date() }, pepper, {
+    tenantId: tenant!.id,
+    userId: null,
+    label: "bench",
+  });
   await database.close();
 
   const pems = await loopbackCertificate(work);
   const [bareHttp, bareHttps] = await Promise.all([freePort(), freePort()]);
-  children.push(await start(["bench/bare-server.ts", String(bareHttp), String(bareHttps), Buffer.from(pems.cert).toString("base64"), Buffer.from(pems.key).toString("base64")], {}, /ready/));
+  children.push(
+    await start(
+      [
+        "bench/bare-server.ts",
+        String(bareHttp),
+        String(bareHttps),
+        Buffer.from(pems.cert).toString("base64"),
+        Buffer.from(pems.key).toString("base64"),
+      ],
+      {},
+      /ready/,
+    ),
+  );
   const bare = children[0]!;
 
   /** One web process (this checkout's, or the baseline's), how much it burns at rest, its base URL. */
@@ -157,22 +183,55 @@ try {
     const idleStart = processCpuMs(web.process.pid);
     await new Promise((r) => setTimeout(r, 3000));
     web.idleCpuMsPerSecond = idleStart !== null ? (processCpuMs(web.process.pid)! - idleStart) / 3 : 0;
-    process.stderr.write(`[bench] web process${web.label ? ` (${web.label})` : ""} at rest: ${web.idleCpuMsPerSecond.toFixed(1)} ms CPU per second\n`);
+    process.stderr.write(
+      `[bench] web process${web.label ? ` (${web.label})` : ""} at rest: ${web.idleCpuMsPerSecond.toFixed(1)} ms CPU per second\n`,
+    );
   }
   /** `process`: a bare server other than the static one; `usesDatabase`: count pg_stat_database deltas. */
-  type Target = { key: string; name: string; url: string; headers?: Record<string, string>; web?: (typeof webs)[number]; process?: ChildProcess; usesDatabase?: boolean };
+  type Target = {
+    key: string;
+    name: string;
+    url: string;
+    headers?: Record<string, string>;
+    web?: (typeof webs)[number];
+    process?: ChildProcess;
+    usesDatabase?: boolean;
+  };
   const webTargets = (web: (typeof webs)[number]): Target[] => {
     const suffix = web.label ? ` [${web.label}]` : "";
     const key = (name: string) => (web.label ? `${name}@${web.label}` : name);
     return [
       { key: key("healthz"), name: `web GET /healthz${suffix}`, url: `${web.url}/healthz`, web },
-      { key: key("vault"), name: `web GET /v1/vault/accounts/{id} API key${suffix}`, url: `${web.url}/v1/vault/accounts/${vault.id}`, headers: { authorization }, web },
+      {
+        key: key("vault"),
+        name: `web GET /v1/vault/accounts/{id} API key${suffix}`,
+        url: `${web.url}/v1/vault/accounts/${vault.id}`,
+        headers: { authorization },
+        web,
+      },
       // The route integrators poll: a transfer's status (no daemon runs, so it stays where it was created).
-      { key: key("transaction"), name: `web GET /v1/transactions/{id} API key${suffix}`, url: `${web.url}/v1/transactions/${transaction.id}`, headers: { authorization }, web },
-      { key: key("credentials"), name: `web GET /v1/credentials API key${suffix}`, url: `${web.url}/v1/credentials`, headers: { authorization }, web },
+      {
+        key: key("transaction"),
+        name: `web GET /v1/transactions/{id} API key${suffix}`,
+        url: `${web.url}/v1/transactions/${transaction.id}`,
+        headers: { authorization },
+        web,
+      },
+      {
+        key: key("credentials"),
+        name: `web GET /v1/credentials API key${suffix}`,
+        url: `${web.url}/v1/credentials`,
+        headers: { authorization },
+        web,
+      },
       // Last: its audit rows reach pg_stat_database seconds after they are written, and would be
       // counted against the next target.
-      { key: key("unauthenticated"), name: `web GET /v1/vault/accounts/{id} no credentials → 401${suffix}`, url: `${web.url}/v1/vault/accounts/${vault.id}`, web },
+      {
+        key: key("unauthenticated"),
+        name: `web GET /v1/vault/accounts/{id} no credentials → 401${suffix}`,
+        url: `${web.url}/v1/vault/accounts/${vault.id}`,
+        web,
+      },
     ];
   };
   // With a baseline, each web target runs against both servers back to back (the same minute's load).
@@ -220,7 +279,11 @@ try {
   const warmed = new Set<string>();
   async function measureRound(): Promise<Result[]> {
     const list = [...targets];
-    const beforeVault = () => Math.max(0, list.findIndex((t) => t.key.startsWith("vault")));
+    const beforeVault = () =>
+      Math.max(
+        0,
+        list.findIndex((t) => t.key.startsWith("vault")),
+      );
     if (wanted("bare-https-select-pool")) list.splice(beforeVault(), 0, await selectTarget(true));
     if (wanted("bare-https-select")) list.splice(beforeVault(), 0, await selectTarget(false));
     const results: Result[] = [];
@@ -259,7 +322,13 @@ try {
         mean: run.latency.average,
         non2xx: run.non2xx,
         statuses,
-        db: before && after ? { transactions: (after.transactions - before.transactions) / requests, rowsWritten: (after.rowsWritten - before.rowsWritten) / requests } : null,
+        db:
+          before && after
+            ? {
+                transactions: (after.transactions - before.transactions) / requests,
+                rowsWritten: (after.rowsWritten - before.rowsWritten) / requests,
+              }
+            : null,
         serverCpuMsPerRequest: cpuBefore !== null && cpuAfter !== null ? Math.max(0, cpuAfter - cpuBefore - atRest) / requests : null,
       });
     }
@@ -275,14 +344,29 @@ try {
     const rpsRatio = (key: string) => (rps(healthzOf(key)) && rps(key) ? rps(key)! / rps(healthzOf(key))! : null);
     const cpuRatio = (key: string) => (cpu(healthzOf(key)) && cpu(key) ? cpu(healthzOf(key))! / cpu(key)! : null);
     /** The vault read against the bare process doing only its SELECT (one for both servers). */
-    const overSelect = (key: string) => (key.startsWith("vault") && rps("bare-https-select") && rps(key) ? rps(key)! / rps("bare-https-select")! : null);
+    const overSelect = (key: string) =>
+      key.startsWith("vault") && rps("bare-https-select") && rps(key) ? rps(key)! / rps("bare-https-select")! : null;
     const tail = (key: string) => {
       const r = results.find((result) => result.key === key);
       return r ? p99OverMean(r) : null;
     };
     const cpuOverSelect = (key: string) => (cpu("bare-https-select") && cpu(key) ? cpu("bare-https-select")! / cpu(key)! : null);
-    console.log(`\n${rounds > 1 ? `round ${round + 1} of ${rounds}: ` : ""}${seconds} s per target, ${connections} connections, loopback, ${cpus().length} cores, load ${loadavg()[0]!.toFixed(1)}, ${new Date().toISOString()}\n`);
-    console.log("target".padEnd(65), "req/s".padStart(8), "p50 ms".padStart(7), "p99 ms".padStart(7), "p99÷mean".padStart(9), "÷healthz".padStart(9), "÷bare-sel".padStart(10), "cpu µs/req".padStart(11), "db tx/req".padStart(10), "rows/req".padStart(9), " statuses");
+    console.log(
+      `\n${rounds > 1 ? `round ${round + 1} of ${rounds}: ` : ""}${seconds} s per target, ${connections} connections, loopback, ${cpus().length} cores, load ${loadavg()[0]!.toFixed(1)}, ${new Date().toISOString()}\n`,
+    );
+    console.log(
+      "target".padEnd(65),
+      "req/s".padStart(8),
+      "p50 ms".padStart(7),
+      "p99 ms".padStart(7),
+      "p99÷mean".padStart(9),
+      "÷healthz".padStart(9),
+      "÷bare-sel".padStart(10),
+      "cpu µs/req".padStart(11),
+      "db tx/req".padStart(10),
+      "rows/req".padStart(9),
+      " statuses",
+    );
     for (const r of results) {
       const ratio = rpsRatio(r.key);
       console.log(
@@ -348,16 +432,25 @@ try {
     const middle = Math.floor(known.length / 2);
     return known.length % 2 ? known[middle]! : (known[middle - 1]! + known[middle]!) / 2;
   };
-  const medians = (maps: RatioMap[]): RatioMap => Object.fromEntries(Object.keys(maps[0] ?? {}).map((name) => [name, median(maps.map((m) => m[name] ?? null))]));
-  const ratios = { ...medians(perRound.map((r) => r.ratios)), ...(baselineRoot ? { baseline: medians(perRound.map((r) => r.baseline ?? {})) } : {}) };
+  const medians = (maps: RatioMap[]): RatioMap =>
+    Object.fromEntries(Object.keys(maps[0] ?? {}).map((name) => [name, median(maps.map((m) => m[name] ?? null))]));
+  const ratios = {
+    ...medians(perRound.map((r) => r.ratios)),
+    ...(baselineRoot ? { baseline: medians(perRound.map((r) => r.baseline ?? {})) } : {}),
+  };
   if (rounds > 1) {
     console.log(`\nmedians over ${rounds} rounds (each round's value in brackets):`);
-    for (const [label, pick] of [["", (r: (typeof perRound)[number]) => r.ratios], ["baseline.", (r: (typeof perRound)[number]) => r.baseline ?? {}]] as const) {
+    for (const [label, pick] of [
+      ["", (r: (typeof perRound)[number]) => r.ratios],
+      ["baseline.", (r: (typeof perRound)[number]) => r.baseline ?? {}],
+    ] as const) {
       const medianMap = medians(perRound.map(pick));
       for (const [name, value] of Object.entries(medianMap)) {
         if (value === null) continue;
         const each = perRound.map((r) => pick(r)[name] ?? null);
-        console.log(`  ${(label + name).padEnd(43)} ${value.toFixed(3)}  [${each.map((v) => (v === null ? "-" : v.toFixed(3))).join(", ")}]`);
+        console.log(
+          `  ${(label + name).padEnd(43)} ${value.toFixed(3)}  [${each.map((v) => (v === null ? "-" : v.toFixed(3))).join(", ")}]`,
+        );
       }
     }
   }

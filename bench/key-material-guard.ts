@@ -43,7 +43,7 @@ function build(): Case[] {
 
   // Stress: many small objects (key-name checks dominate).
   const small: unknown[] = [];
-  for (let size = 0; size < MB; ) {
+  for (let size = 0; size < MB;) {
     const o = { id: small.length, label: "row", ok: true, h: Buffer.from(rng.bytes(8)).toString("hex"), tags: ["a", "b"] };
     small.push(o);
     size += JSON.stringify(o).length + 1;
@@ -55,7 +55,7 @@ function build(): Case[] {
 
   // Stress: a map keyed by unique addresses (key-name checks without memo hits).
   const byAddress: Record<string, unknown> = {};
-  for (let size = 0; size < MB; ) {
+  for (let size = 0; size < MB;) {
     const k = "0x" + Buffer.from(rng.bytes(20)).toString("hex");
     byAddress[k] = { balance: String(rng.int(1e9)), nonce: rng.int(1000) };
     size += k.length + 45;
@@ -69,12 +69,30 @@ function build(): Case[] {
   }
 
   return [
-    { name: "realistic 1 MB body (records, prose, hashes, ML-DSA-87 pk hex + sig b64)", text: realistic, target: true, iterations: 150, sliceMs: 7000 },
+    {
+      name: "realistic 1 MB body (records, prose, hashes, ML-DSA-87 pk hex + sig b64)",
+      text: realistic,
+      target: true,
+      iterations: 150,
+      sliceMs: 7000,
+    },
     { name: "1 MB single string of English prose", text: prose, target: true, iterations: 150, sliceMs: 7000 },
     { name: "stress: 1 MB of small objects", text: JSON.stringify(small), target: false, iterations: 60, sliceMs: 4000 },
     { name: "stress: 1 MB wordlist-word run (rejected via budget)", text: wordRun, target: false, iterations: 60, sliceMs: 3000 },
-    { name: "stress: 1 MB object keyed by unique addresses", text: JSON.stringify(byAddress), target: false, iterations: 40, sliceMs: 3000 },
-    { name: "adversarial: 1 MB of 111-char base58 tokens (all decoded)", text: JSON.stringify(tokens), target: false, iterations: 30, sliceMs: 4000 },
+    {
+      name: "stress: 1 MB object keyed by unique addresses",
+      text: JSON.stringify(byAddress),
+      target: false,
+      iterations: 40,
+      sliceMs: 3000,
+    },
+    {
+      name: "adversarial: 1 MB of 111-char base58 tokens (all decoded)",
+      text: JSON.stringify(tokens),
+      target: false,
+      iterations: 30,
+      sliceMs: 4000,
+    },
   ];
 }
 
@@ -114,7 +132,9 @@ function measure(c: Case) {
 }
 
 const cases = build();
-console.log(`key-material guard benchmark (node ${process.version}); bodies built in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+console.log(
+  `key-material guard benchmark (node ${process.version}); bodies built in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+);
 let missed = false;
 for (const c of cases) {
   const r = measure(c);
@@ -123,9 +143,13 @@ for (const c of cases) {
   const gm = quantile(r.guard, 0.5);
   const gp99 = quantile(r.guard, 0.99);
   console.log(`\n${c.name}`);
-  console.log(`  size ${(c.text.length / MB).toFixed(2)} MB, n=${r.guard.length}, verdict: ${r.verdict === null ? "pass" : `${r.verdict.kind} at "${r.verdict.path}"`}`);
+  console.log(
+    `  size ${(c.text.length / MB).toFixed(2)} MB, n=${r.guard.length}, verdict: ${r.verdict === null ? "pass" : `${r.verdict.kind} at "${r.verdict.path}"`}`,
+  );
   console.log(`  JSON.parse alone        median ${fmt(bm)} ms   p99 ${fmt(quantile(r.base, 0.99))} ms`);
-  console.log(`  JSON.parse + guard      median ${fmt(tm)} ms   p99 ${fmt(quantile(r.total, 0.99))} ms   (${(tm / bm).toFixed(2)}× JSON.parse)`);
+  console.log(
+    `  JSON.parse + guard      median ${fmt(tm)} ms   p99 ${fmt(quantile(r.total, 0.99))} ms   (${(tm / bm).toFixed(2)}× JSON.parse)`,
+  );
   console.log(`  guard alone             median ${fmt(gm)} ms   p99 ${fmt(gp99)} ms   (${(gm / bm).toFixed(2)}× JSON.parse)`);
   if (c.target) {
     const ok = gm <= TARGET_MS;

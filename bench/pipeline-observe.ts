@@ -23,7 +23,7 @@ function systemCpu(): { busy: number; total: number } {
 
 function descendantsOf(root: number, processes: Map<number, ProcStat>): Set<number> {
   const tree = new Set([root]);
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const p of processes.values()) {
       if (!tree.has(p.pid) && tree.has(p.ppid)) {
@@ -59,7 +59,11 @@ export function machineLoadWindow() {
       for (const pid of ours) excluded.add(pid);
       const others = [...everyoneAfter.values()]
         .filter((p) => !excluded.has(p.pid))
-        .map((p) => ({ pid: p.pid, comm: p.comm, coresUsed: round((p.cpuSeconds - (everyoneAtStart.get(p.pid)?.cpuSeconds ?? 0)) / seconds, 2) }))
+        .map((p) => ({
+          pid: p.pid,
+          comm: p.comm,
+          coresUsed: round((p.cpuSeconds - (everyoneAtStart.get(p.pid)?.cpuSeconds ?? 0)) / seconds, 2),
+        }))
         .filter((p) => p.coresUsed >= 0.1)
         .sort((a, b) => b.coresUsed - a.coresUsed);
       return {
@@ -74,25 +78,59 @@ export function machineLoadWindow() {
 }
 
 type DatabaseCounters = Record<string, number>;
-const COUNTERS = ["xact_commit", "xact_rollback", "blks_read", "blks_hit", "tup_returned", "tup_fetched", "tup_inserted", "tup_updated", "tup_deleted", "deadlocks", "temp_bytes"] as const;
-type Activity = { pid: number; application: string; state: string | null; wait_event_type: string | null; wait_event: string | null; query: string };
+const COUNTERS = [
+  "xact_commit",
+  "xact_rollback",
+  "blks_read",
+  "blks_hit",
+  "tup_returned",
+  "tup_fetched",
+  "tup_inserted",
+  "tup_updated",
+  "tup_deleted",
+  "deadlocks",
+  "temp_bytes",
+] as const;
+type Activity = {
+  pid: number;
+  application: string;
+  state: string | null;
+  wait_event_type: string | null;
+  wait_event: string | null;
+  query: string;
+};
 
 /** What one sample of a working session counts under: its wait ("CPU": none) and its statement. */
 function classify(row: Activity): { wait: string; statement: string } {
-  const wait = row.state === "idle in transaction" ? "idle in transaction (waiting for its client)" : row.wait_event_type ? `${row.wait_event_type}:${row.wait_event}` : "CPU";
+  const wait =
+    row.state === "idle in transaction"
+      ? "idle in transaction (waiting for its client)"
+      : row.wait_event_type
+        ? `${row.wait_event_type}:${row.wait_event}`
+        : "CPU";
   return { wait, statement: `${row.application} ${row.state === "active" ? "running" : "after"}: ${row.query}` };
 }
 
 const increment = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1);
 const shares = (map: Map<string, number>, total: number, top = Infinity) =>
-  Object.fromEntries([...map].sort((a, b) => b[1] - a[1]).slice(0, top).map(([k, v]) => [k || "(none)", round(v / Math.max(1, total), 3)]));
+  Object.fromEntries(
+    [...map]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(([k, v]) => [k || "(none)", round(v / Math.max(1, total), 3)]),
+  );
 
 /**
  * Samples, over one measured window: pg_stat_activity of the benchmark's database every
  * `intervalMs`, the CPU of the named processes and of the database's backends, the machine's CPU
  * and everyone else's busy processes, the database's and the devnet's counters.
  */
-export function startObserver(params: { databaseUrl: string; rpcUrl: string; processes: { name: string; pid: number }[]; intervalMs?: number }) {
+export function startObserver(params: {
+  databaseUrl: string;
+  rpcUrl: string;
+  processes: { name: string; pid: number }[];
+  intervalMs?: number;
+}) {
   const database = createDatabase({ url: params.databaseUrl, applicationName: "qc-bench-observer", poolMax: 1 });
   const intervalMs = params.intervalMs ?? 250;
   const startedAt = performance.now();
@@ -109,7 +147,9 @@ export function startObserver(params: { databaseUrl: string; rpcUrl: string; pro
   let stopped = false;
 
   const readCounters = async (): Promise<DatabaseCounters> => {
-    const { rows } = await database.query<Record<string, string>>(`select ${COUNTERS.join(", ")} from pg_stat_database where datname = current_database()`);
+    const { rows } = await database.query<Record<string, string>>(
+      `select ${COUNTERS.join(", ")} from pg_stat_database where datname = current_database()`,
+    );
     return Object.fromEntries(COUNTERS.map((c) => [c, Number(rows[0]![c])]));
   };
   const readDevnet = async () => ({
@@ -119,7 +159,9 @@ export function startObserver(params: { databaseUrl: string; rpcUrl: string; pro
 
   const sample = async () => {
     const { rows } = await database.query<Activity>(
-      "select pid, coalesce(application_name, '') as application, state, wait_event_type, wait_event, left(regexp_replace(query, '\\s+', ' ', 'g'), 100) as query from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()",
+      "select pid, coalesce(application_name, '') as application, state, wait_event_type, wait_event, " +
+        "left(regexp_replace(query, '\\s+', ' ', 'g'), 100) as query from pg_stat_activity where datname = " +
+        "current_database() and pid <> pg_backend_pid()",
     );
     samples += 1;
     for (const row of rows) {
@@ -165,13 +207,17 @@ export function startObserver(params: { databaseUrl: string; rpcUrl: string; pro
       const backendsByApplication: Record<string, number> = {};
       for (const b of backends.values()) {
         backendSeconds += b.last - b.first;
-        backendsByApplication[b.application || "(none)"] = round((backendsByApplication[b.application || "(none)"] ?? 0) + b.last - b.first, 2);
+        backendsByApplication[b.application || "(none)"] = round(
+          (backendsByApplication[b.application || "(none)"] ?? 0) + b.last - b.first,
+          2,
+        );
       }
       cpu["postgres backends"] = { cpuSeconds: round(backendSeconds, 2), coresUsed: round(backendSeconds / seconds, 2) };
 
       /** devnet_metrics over the window: signatureChecks, signatureMs, blocksMined, transactionsMined… */
       const devnetDelta: Partial<Record<string, number>> = {};
-      for (const k of Object.keys(devnetAfter.metrics)) devnetDelta[k] = round(devnetAfter.metrics[k]! - (devnetAtStart.metrics[k] ?? 0), 1);
+      for (const k of Object.keys(devnetAfter.metrics))
+        devnetDelta[k] = round(devnetAfter.metrics[k]! - (devnetAtStart.metrics[k] ?? 0), 1);
       const working = [...waits.values()].reduce((a, b) => a + b, 0);
       const delta = Object.fromEntries(COUNTERS.map((c) => [c, countersAfter[c]! - countersAtStart[c]!]));
       return {
@@ -187,7 +233,9 @@ export function startObserver(params: { databaseUrl: string; rpcUrl: string; pro
           failedSamples,
           /** Mean number of sessions working (active or idle in a transaction) at a sample. */
           meanActiveSessions: round(working / Math.max(1, samples), 2),
-          activeSessionsByApplication: Object.fromEntries([...activeByApplication].map(([k, v]) => [k || "(none)", round(v / Math.max(1, samples), 2)])),
+          activeSessionsByApplication: Object.fromEntries(
+            [...activeByApplication].map(([k, v]) => [k || "(none)", round(v / Math.max(1, samples), 2)]),
+          ),
           /** Of the working sessions sampled, the share in each wait ("CPU": no wait event). */
           waitShares: shares(waits, working),
           /** The statements most often seen in the working sessions, as a share of them. */
@@ -206,7 +254,10 @@ export function watchBlocks(rpcUrl: string) {
   const watching = (async () => {
     let last = -1;
     while (!stopped) {
-      const head = await rpc<string>(rpcUrl, "eth_blockNumber").then((h) => Number(BigInt(h)), () => last);
+      const head = await rpc<string>(rpcUrl, "eth_blockNumber").then(
+        (h) => Number(BigInt(h)),
+        () => last,
+      );
       if (head !== last) {
         if (last !== -1) heads.push(Date.now());
         last = head;

@@ -39,7 +39,11 @@ export type StartStackParameters = {
 
 /** Spawns `node <args>`, keeping its output for error messages. */
 function startProcess(name: string, args: string[], env: Record<string, string>, cwd = root): StackProcess & { output: () => string } {
-  const child = spawn(process.execPath, args, { cwd, env: { ...process.env, ...env } as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, args, {
+    cwd,
+    env: { ...process.env, ...env } as NodeJS.ProcessEnv,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   stopOnSignal(() => stopChild(child));
   let output = "";
   const keep = (chunk: Buffer) => {
@@ -83,7 +87,12 @@ export async function startPipelineStack(params: StartStackParameters): Promise<
     for (const p of [...processes].reverse()) await stopChild(p.child);
   };
   try {
-    const devnet = startProcess("devnet", ["--import", "tsx", "src/main.ts", "--chain-id", "20804", "--port", "0", "--block-time", String(params.blockTimeMs)], {}, join(root, "apps/devnet"));
+    const devnet = startProcess(
+      "devnet",
+      ["--import", "tsx", "src/main.ts", "--chain-id", "20804", "--port", "0", "--block-time", String(params.blockTimeMs)],
+      {},
+      join(root, "apps/devnet"),
+    );
     processes.push(devnet);
     await waitFor("the devnet", params.deadline, () => /http:\/\/127\.0\.0\.1:\d+/.test(devnet.output()), processes);
     const rpcUrl = /http:\/\/127\.0\.0\.1:\d+/.exec(devnet.output())![0];
@@ -124,7 +133,12 @@ export async function startPipelineStack(params: StartStackParameters): Promise<
 /** Keep-alive HTTPS to the web server, trusting only its certificate. */
 export function webClient(baseUrl: string, ca: string, authorization: string) {
   const agent = new Agent({ keepAlive: true, maxSockets: 64, ca });
-  return async function api<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: T }> {
+  return async function api<T>(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<{ status: number; json: T }> {
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
     return new Promise((done, fail) => {
       const req = request(
@@ -133,7 +147,11 @@ export function webClient(baseUrl: string, ca: string, authorization: string) {
           method,
           agent,
           timeout: 60_000,
-          headers: { authorization, ...(payload ? { "content-type": "application/json", "content-length": payload.length } : {}), ...headers },
+          headers: {
+            authorization,
+            ...(payload ? { "content-type": "application/json", "content-length": payload.length } : {}),
+            ...headers,
+          },
         },
         (res) => {
           const chunks: Buffer[] = [];
@@ -154,7 +172,12 @@ export function webClient(baseUrl: string, ca: string, authorization: string) {
 
 /** One JSON-RPC call; a connection the devnet closed under us (keep-alive race) is tried again. */
 export async function rpc<T>(url: string, method: string, params: unknown[] = []): Promise<T> {
-  const request = () => fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
+  const request = () =>
+    fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+    });
   const res = await request().catch(() => sleep(100).then(request));
   const body = (await res.json()) as { result?: T; error?: { message: string } };
   if (body.error) throw new Error(`${method}: ${body.error.message}`);

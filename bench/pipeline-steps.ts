@@ -13,7 +13,12 @@ function percentile(sorted: number[], p: number): number {
 export function summary(values: number[]): Summary {
   if (values.length === 0) return { n: 0, p50: NaN, p95: NaN, max: NaN };
   const sorted = [...values].sort((a, b) => a - b);
-  return { n: values.length, p50: Math.round(percentile(sorted, 50)), p95: Math.round(percentile(sorted, 95)), max: Math.round(sorted.at(-1)!) };
+  return {
+    n: values.length,
+    p50: Math.round(percentile(sorted, 50)),
+    p95: Math.round(percentile(sorted, 95)),
+    max: Math.round(sorted.at(-1)!),
+  };
 }
 
 type Times = Partial<Record<string, number>>;
@@ -64,14 +69,19 @@ export function analyseHistory(history: HistoryRow[], sourceOf: Map<string, stri
   const byId = timesById(history);
   const all = [...byId.values()];
   const withPost = [...byId].filter(([id]) => submittedAt.has(id));
-  const postTo = (status: string) => withPost.filter(([, t]) => t[status] !== undefined).map(([id, t]) => t[status]! - submittedAt.get(id)!);
+  const postTo = (status: string) =>
+    withPost.filter(([, t]) => t[status] !== undefined).map(([id, t]) => t[status]! - submittedAt.get(id)!);
   const completedAt = all.map((t) => t.COMPLETED).filter((t): t is number => t !== undefined);
   const submitted = all.map((t) => t.SUBMITTED).filter((t): t is number => t !== undefined);
   const sources = perSource(byId, sourceOf);
   const queued = (t: Times) => t.QUEUED !== undefined;
   return {
     completed: completedAt.length,
-    counts: { signed: all.filter((t) => t.SIGNED !== undefined).length, broadcast: all.filter((t) => t.BROADCASTING !== undefined).length, queued: all.filter(queued).length },
+    counts: {
+      signed: all.filter((t) => t.SIGNED !== undefined).length,
+      broadcast: all.filter((t) => t.BROADCASTING !== undefined).length,
+      queued: all.filter(queued).length,
+    },
     /** First create's commit to the last COMPLETED commit. */
     totalSeconds: completedAt.length ? Math.round(Math.max(...completedAt) - Math.min(...submitted)) / 1000 : NaN,
     steps: {

@@ -28,10 +28,27 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
-import { createVerifyPool, generateKeyPair, signOwnershipProof, signQuantumSigningHash, verifyQuantumSigningHash, TRANSACTION_SIGNATURE_CONTEXT } from "@qc/chain";
+import {
+  createVerifyPool,
+  generateKeyPair,
+  signOwnershipProof,
+  signQuantumSigningHash,
+  verifyQuantumSigningHash,
+  TRANSACTION_SIGNATURE_CONTEXT,
+} from "@qc/chain";
 import { createApiKey, ENDED_WITHOUT_TRANSFER } from "@qc/core";
 import { createDatabase, eq, schema, sql } from "@qc/db";
-import { createServiceClient, keyFromSeed, readTransfer, secretKeyOf, signerApi, signTransfer, verifySigningRequest, type Asset, type StoredKey } from "@qc/signer";
+import {
+  createServiceClient,
+  keyFromSeed,
+  readTransfer,
+  secretKeyOf,
+  signerApi,
+  signTransfer,
+  verifySigningRequest,
+  type Asset,
+  type StoredKey,
+} from "@qc/signer";
 import { benchDatabase } from "./database";
 import { machine, startObserver, transactionsPerBlock, watchBlocks } from "./pipeline-observe";
 import { rpc, startPipelineStack, webClient } from "./pipeline-stack";
@@ -63,12 +80,21 @@ for (const event of ["uncaughtException", "unhandledRejection"] as const) {
   });
 }
 
-if (![TRANSFERS, SOURCES, RUN_SECONDS, VERIFY_SECONDS].every((n) => Number.isInteger(n) && n > 0) || DAEMON_COUNTS.some((n) => !Number.isInteger(n) || n < 1 || n > 8)) {
-  throw new Error("BENCH_TRANSFERS, BENCH_SOURCES, BENCH_DEADLINE_SECONDS, BENCH_VERIFY_SECONDS must be positive integers; BENCH_DAEMONS counts from 1 to 8");
+if (
+  ![TRANSFERS, SOURCES, RUN_SECONDS, VERIFY_SECONDS].every((n) => Number.isInteger(n) && n > 0) ||
+  DAEMON_COUNTS.some((n) => !Number.isInteger(n) || n < 1 || n > 8)
+) {
+  throw new Error(
+    "BENCH_TRANSFERS, BENCH_SOURCES, BENCH_DEADLINE_SECONDS, BENCH_VERIFY_SECONDS must be positive integers; " +
+      "BENCH_DAEMONS counts from 1 to 8",
+  );
 }
 
 /** Verifications per second of `pool` on one request, `pool.size × 4` in flight. */
-async function poolRate(pool: ReturnType<typeof createVerifyPool>, request: Parameters<ReturnType<typeof createVerifyPool>["verify"]>[0]): Promise<number> {
+async function poolRate(
+  pool: ReturnType<typeof createVerifyPool>,
+  request: Parameters<ReturnType<typeof createVerifyPool>["verify"]>[0],
+): Promise<number> {
   await Promise.all(Array.from({ length: pool.size }, () => pool.verify(request))); // threads started
   let done = 0;
   const started = performance.now();
@@ -99,7 +125,8 @@ async function measureVerifyRates() {
   const started = performance.now();
   let inline = 0;
   while (performance.now() - started < VERIFY_SECONDS * 1000) {
-    if (!verifyQuantumSigningHash({ signingHash, signature, publicKey: key.publicKey })) throw new Error("the reference signature does not verify");
+    if (!verifyQuantumSigningHash({ signingHash, signature, publicKey: key.publicKey }))
+      throw new Error("the reference signature does not verify");
     inline += 1;
   }
   const oneThreadPerSecond = inline / ((performance.now() - started) / 1000);
@@ -123,7 +150,17 @@ function sourceKeys(tenantId: string): StoredKey[] {
     const seed = createHash("sha256").update(`qc-bench-pipeline:${SEED}:${i}`).digest();
     const material = keyFromSeed(new Uint8Array(seed));
     const now = new Date().toISOString();
-    return { ...material, origin: "IMPORTED", status: "ENROLLED", tenantId, createdAt: now, acceptedAt: now, vaultId: null, walletId: null, label: null };
+    return {
+      ...material,
+      origin: "IMPORTED",
+      status: "ENROLLED",
+      tenantId,
+      createdAt: now,
+      acceptedAt: now,
+      vaultId: null,
+      walletId: null,
+      label: null,
+    };
   });
 }
 
@@ -134,11 +171,20 @@ async function prepare(databaseUrl: string) {
   const database = createDatabase({ url: databaseUrl, applicationName: "qc-bench" });
   const pepper = randomBytes(32);
   const [tenant] = await database.db.insert(schema.tenants).values({ name: "Bench", status: "VERIFIED" }).returning();
-  const key = await createApiKey({ db: database.db, now: () => new Date() }, pepper, { tenantId: tenant!.id, userId: null, label: "bench" });
+  const key = await createApiKey({ db: database.db, now: () => new Date() }, pepper, {
+    tenantId: tenant!.id,
+    userId: null,
+    label: "bench",
+  });
   return { database, pepper, tenantId: tenant!.id, apiKey: `${key.keyId}:${key.secret}` };
 }
 
-async function setUpSources(params: { web: ReturnType<typeof webClient>; signer: ReturnType<typeof signerApi>; tenantId: string; rpcUrl: string }) {
+async function setUpSources(params: {
+  web: ReturnType<typeof webClient>;
+  signer: ReturnType<typeof signerApi>;
+  tenantId: string;
+  rpcUrl: string;
+}) {
   const expect = async <T>(pending: Promise<{ status: number; json: T }>, status: number, what: string): Promise<T> => {
     const res = await pending;
     if (res.status !== status) throw new Error(`${what}: ${res.status} ${JSON.stringify(res.json)}`);
@@ -157,10 +203,18 @@ async function setUpSources(params: { web: ReturnType<typeof webClient>; signer:
       }),
     );
   }
-  const vault = await expect(params.web<{ id: string }>("POST", "/v1/vault/accounts", { name: "bench", networkCode: "QUANTUM_SANDBOX" }), 201, "vault");
+  const vault = await expect(
+    params.web<{ id: string }>("POST", "/v1/vault/accounts", { name: "bench", networkCode: "QUANTUM_SANDBOX" }),
+    201,
+    "vault",
+  );
   const sources: Source[] = [];
   for (let i = 0; i < SOURCES; i++) {
-    const wallet = await expect(params.web<{ id: string; address: Address }>("POST", `/v1/vault/accounts/${vault.id}/wallets/generate`, {}), 201, "wallet");
+    const wallet = await expect(
+      params.web<{ id: string; address: Address }>("POST", `/v1/vault/accounts/${vault.id}/wallets/generate`, {}),
+      201,
+      "wallet",
+    );
     await rpc(params.rpcUrl, "devnet_fund", [wallet.address, `0x${(1000n * Q).toString(16)}`]);
     sources.push({ walletId: wallet.id, address: wallet.address });
   }
@@ -171,7 +225,12 @@ async function setUpSources(params: { web: ReturnType<typeof webClient>; signer:
 }
 
 /** One creator per source, in order, so each source's transfers are created in nonce order. */
-async function createTransfers(web: ReturnType<typeof webClient>, sources: Source[], assetId: string, stopped: () => boolean): Promise<string[]> {
+async function createTransfers(
+  web: ReturnType<typeof webClient>,
+  sources: Source[],
+  assetId: string,
+  stopped: () => boolean,
+): Promise<string[]> {
   const ids: string[] = [];
   await Promise.all(
     sources.map(async (source, s) => {
@@ -206,7 +265,9 @@ async function signEverything(params: { signer: ReturnType<typeof signerApi>; ke
     const { transactions } = await params.signer.pendingTransactions();
     const fresh = transactions.filter((tx) => !submittedAt.has(String(tx.id)));
     for (const transaction of fresh) {
-      const verified = verifySigningRequest(readTransfer({ transaction, assets: params.assets, findKey: (address) => byAddress.get(address) }));
+      const verified = verifySigningRequest(
+        readTransfer({ transaction, assets: params.assets, findKey: (address) => byAddress.get(address) }),
+      );
       const signature = signTransfer(verified);
       const started = Date.now();
       submittedAt.set(verified.id, started);
@@ -271,7 +332,10 @@ async function runPipeline(daemons: number, verify: Awaited<ReturnType<typeof me
     const blocks = watchBlocks(stack.rpcUrl);
     const startedAt = Date.now();
     const deadline = startedAt + RUN_SECONDS * 1000;
-    const [ids, signed] = await Promise.all([createTransfers(web, sources, native.id, () => Date.now() > deadline), signEverything({ signer, keys, assets, deadline })]);
+    const [ids, signed] = await Promise.all([
+      createTransfers(web, sources, native.id, () => Date.now() > deadline),
+      signEverything({ signer, keys, assets, deadline }),
+    ]);
     const complete = await waitForCompletion(database, tenantId, deadline);
     const wallSeconds = (Date.now() - startedAt) / 1000;
     const blockIntervals = await blocks.stop();
@@ -279,7 +343,11 @@ async function runPipeline(daemons: number, verify: Awaited<ReturnType<typeof me
     const perBlock = await transactionsPerBlock(stack.rpcUrl, observed.devnet.headAtStart + 1, observed.devnet.headAfter);
 
     const history: HistoryRow[] = await database.db
-      .select({ id: schema.transactionStatusHistory.transactionId, to: schema.transactionStatusHistory.toStatus, at: schema.transactionStatusHistory.createdAt })
+      .select({
+        id: schema.transactionStatusHistory.transactionId,
+        to: schema.transactionStatusHistory.toStatus,
+        at: schema.transactionStatusHistory.createdAt,
+      })
       .from(schema.transactionStatusHistory)
       .where(eq(schema.transactionStatusHistory.tenantId, tenantId));
     const nonces = await database.db
@@ -306,8 +374,16 @@ async function runPipeline(daemons: number, verify: Awaited<ReturnType<typeof me
       stepsMs: steps.steps,
       signaturePostMs: summary(signed.postMs),
       perSource: steps.perSource,
-      blockTimeMs: { mean: round(blockIntervals.reduce((a, b) => a + b, 0) / Math.max(1, blockIntervals.length)), ...summary(blockIntervals), blocks: blockIntervals.length },
-      transactionsPerBlock: { ...summary(perBlock), mean: round(perBlock.reduce((a, b) => a + b, 0) / Math.max(1, perBlock.length), 2), blocks: perBlock.length },
+      blockTimeMs: {
+        mean: round(blockIntervals.reduce((a, b) => a + b, 0) / Math.max(1, blockIntervals.length)),
+        ...summary(blockIntervals),
+        blocks: blockIntervals.length,
+      },
+      transactionsPerBlock: {
+        ...summary(perBlock),
+        mean: round(perBlock.reduce((a, b) => a + b, 0) / Math.max(1, perBlock.length), 2),
+        blocks: perBlock.length,
+      },
       verify: {
         done: verifies,
         donePerSecond: round(totalVerifies / observed.seconds),
@@ -324,7 +400,9 @@ async function runPipeline(daemons: number, verify: Awaited<ReturnType<typeof me
     if (process.env.DATABASE_URL) {
       // On a shared server, leave no benchmark database behind.
       const admin = createDatabase({ url: process.env.DATABASE_URL });
-      await admin.db.execute(sql.raw(`drop database if exists "${new URL(bench.url).pathname.slice(1)}" with (force)`)).catch(() => undefined);
+      await admin.db
+        .execute(sql.raw(`drop database if exists "${new URL(bench.url).pathname.slice(1)}" with (force)`))
+        .catch(() => undefined);
       await admin.close();
     }
   }
@@ -334,8 +412,11 @@ type RunResult = Awaited<ReturnType<typeof runPipeline>>;
 
 function printRun(run: RunResult) {
   const s = run.stepsMs;
-  const row = (name: string, v: { p50: number; p95: number } | undefined) => console.log(`  ${name.padEnd(40)} p50 ${String(v?.p50 ?? "—").padStart(6)} ms   p95 ${String(v?.p95 ?? "—").padStart(6)} ms`);
-  console.log(`\n${run.daemons} daemon(s): ${run.transfers.completed}/${TRANSFERS} COMPLETED${run.complete ? "" : " (DEADLINE PASSED)"} in ${run.totalSeconds} s → ${run.transfersPerSecond} transfers/s  (load ${run.observed.machine.loadavg.join(" ")}, ${run.observed.machine.otherBusyProcesses} other busy processes)`);
+  const row = (name: string, v: { p50: number; p95: number } | undefined) =>
+    console.log(`  ${name.padEnd(40)} p50 ${String(v?.p50 ?? "—").padStart(6)} ms   p95 ${String(v?.p95 ?? "—").padStart(6)} ms`);
+  console.log(
+    `\n${run.daemons} daemon(s): ${run.transfers.completed}/${TRANSFERS} COMPLETED${run.complete ? "" : " (DEADLINE PASSED)"} in ${run.totalSeconds} s → ${run.transfersPerSecond} transfers/s  (load ${run.observed.machine.loadavg.join(" ")}, ${run.observed.machine.otherBusyProcesses} other busy processes)`,
+  );
   row("create → PENDING_SIGNATURE (all)", s.createToPendingSignature);
   row("  first of each source (no queue)", s.createToPendingSignatureFirst);
   row("  released from QUEUED: ahead BROADCASTING →", s.releaseAfterPredecessorBroadcast);
@@ -347,16 +428,41 @@ function printRun(run: RunResult) {
   row("end to end (SUBMITTED → COMPLETED)", s.endToEnd);
   row("a source's cycle (BROADCASTING → next)", run.perSource.cycleMs);
   row("devnet block time", run.blockTimeMs);
-  console.log(`  transactions per block: mean ${run.transactionsPerBlock.mean}, p95 ${run.transactionsPerBlock.p95}, max ${run.transactionsPerBlock.max}`);
-  console.log(`  verifications: ${run.verify.donePerSecond}/s done (${JSON.stringify(run.verify.done)}), ${run.verify.shareOfOneThread} of one thread's rate`);
-  console.log(`  CPU (cores used): ${Object.entries(run.observed.cpu).map(([k, v]) => `${k} ${v.coresUsed}`).join(", ")}; machine busy ${Math.round(run.observed.machine.cpuBusyShare * 100)} %`);
-  console.log(`  database: ${run.observed.database.xactPerSecond} xact/s, ${run.observed.database.meanActiveSessions} sessions working on average; waits ${JSON.stringify(run.observed.database.waitShares)}`);
+  console.log(
+    `  transactions per block: mean ${run.transactionsPerBlock.mean}, p95 ${run.transactionsPerBlock.p95}, max ${run.transactionsPerBlock.max}`,
+  );
+  console.log(
+    `  verifications: ${run.verify.donePerSecond}/s done (${JSON.stringify(run.verify.done)}), ${run.verify.shareOfOneThread} of one thread's rate`,
+  );
+  console.log(
+    `  CPU (cores used): ${Object.entries(run.observed.cpu)
+      .map(([k, v]) => `${k} ${v.coresUsed}`)
+      .join(", ")}; machine busy ${Math.round(run.observed.machine.cpuBusyShare * 100)} %`,
+  );
+  console.log(
+    `  database: ${run.observed.database.xactPerSecond} xact/s, ${run.observed.database.meanActiveSessions} sessions working on average; waits ${JSON.stringify(run.observed.database.waitShares)}`,
+  );
 }
 
-const results: { benchmark: string; at: string; config: Record<string, unknown>; machineAtStart: ReturnType<typeof machine>; verify?: Awaited<ReturnType<typeof measureVerifyRates>>; runs: (RunResult | { daemons: number; error: string })[] } = {
+const results: {
+  benchmark: string;
+  at: string;
+  config: Record<string, unknown>;
+  machineAtStart: ReturnType<typeof machine>;
+  verify?: Awaited<ReturnType<typeof measureVerifyRates>>;
+  runs: (RunResult | { daemons: number; error: string })[];
+} = {
   benchmark: "pipeline",
   at: new Date().toISOString(),
-  config: { transfers: TRANSFERS, sources: SOURCES, daemons: DAEMON_COUNTS, blockTimeMs: BLOCK_TIME_MS, requiredConfirmations: 2, runDeadlineSeconds: RUN_SECONDS, seed: SEED },
+  config: {
+    transfers: TRANSFERS,
+    sources: SOURCES,
+    daemons: DAEMON_COUNTS,
+    blockTimeMs: BLOCK_TIME_MS,
+    requiredConfirmations: 2,
+    runDeadlineSeconds: RUN_SECONDS,
+    seed: SEED,
+  },
   machineAtStart: machine(),
   runs: [],
 };

@@ -14,7 +14,12 @@ export function readProcStat(pid: number): ProcStat | undefined {
     // stime are fields 14 and 15.
     const close = text.lastIndexOf(")");
     const fields = text.slice(close + 2).split(" ");
-    return { pid, comm: text.slice(text.indexOf("(") + 1, close), ppid: Number(fields[1]), cpuSeconds: (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND };
+    return {
+      pid,
+      comm: text.slice(text.indexOf("(") + 1, close),
+      ppid: Number(fields[1]),
+      cpuSeconds: (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND,
+    };
   } catch {
     return undefined;
   }

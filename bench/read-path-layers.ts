@@ -14,7 +14,18 @@
  */
 import { randomBytes } from "node:crypto";
 import { loadavg } from "node:os";
-import { createApiKey, createLogger, DEFAULT_RATE_LIMITS, getVault, hasScope, ipAllowed, serviceConfig, vaultRecordSchema, type Authenticator, type RateLimits } from "@qc/core";
+import {
+  createApiKey,
+  createLogger,
+  DEFAULT_RATE_LIMITS,
+  getVault,
+  hasScope,
+  ipAllowed,
+  serviceConfig,
+  vaultRecordSchema,
+  type Authenticator,
+  type RateLimits,
+} from "@qc/core";
 import { and, createDatabase, eq, schema } from "@qc/db";
 import { findVaultRow } from "@qc/db/queries";
 import { benchDatabase } from "./database";
@@ -25,7 +36,9 @@ import { benchDatabase } from "./database";
  */
 interface ApiModule {
   appRouter: unknown;
-  createAppDeps(options: Record<string, unknown>): Promise<{ authenticator: Authenticator; rateLimits: RateLimits; close(): Promise<void> }>;
+  createAppDeps(
+    options: Record<string, unknown>,
+  ): Promise<{ authenticator: Authenticator; rateLimits: RateLimits; close(): Promise<void> }>;
   createCallerFactory(router: unknown): (ctx: unknown) => { vaults: { get(input: { vaultAccountId: string }): Promise<unknown> } };
   createContext(deps: unknown, request: Record<string, unknown>): unknown;
 }
@@ -57,7 +70,11 @@ try {
   const database = createDatabase({ url: bench.url });
   const pepper = randomBytes(32);
   const [tenant] = await database.db.insert(schema.tenants).values({ name: "Bench", status: "VERIFIED" }).returning();
-  const key = await createApiKey({ db: database.db, now: () => new Date() }, pepper, { tenantId: tenant!.id, userId: null, label: "bench" });
+  const key = await createApiKey({ db: database.db, now: () => new Date() }, pepper, {
+    tenantId: tenant!.id,
+    userId: null,
+    label: "bench",
+  });
   const now = new Date();
   const [vault] = await database.db
     .insert(schema.vaults)
@@ -82,7 +99,8 @@ try {
         .from(v)
         .where(and(eq(v.id, vaultKey.vaultId), eq(v.tenantId, vaultKey.tenantId))),
     "vault query, findVaultRow": () => findVaultRow(database.db, vaultKey),
-    "vault query, raw pg": () => database.pool.query("select * from vaults where id = $1 and tenant_id = $2", [vaultKey.vaultId, vaultKey.tenantId]),
+    "vault query, raw pg": () =>
+      database.pool.query("select * from vaults where id = $1 and tenant_id = $2", [vaultKey.vaultId, vaultKey.tenantId]),
     // What the procedure does, called directly: the difference to the next line is tRPC's own cost.
     "vaults.get's work without tRPC": async () => {
       const principal = await deps.authenticator.authenticate({ authorization, ip: "127.0.0.1", requestId: "bench" });
@@ -92,7 +110,14 @@ try {
       return vaultRecordSchema.parse(await getVault({ db: database.db }, { tenantId: principal.tenantId, vaultId: vaultKey.vaultId }));
     },
     "vaults.get through tRPC (whole procedure)": () => {
-      const ctx = createContext(deps, { requestId: "bench", ip: "127.0.0.1", method: "GET", path: `/v1/vault/accounts/${vaultKey.vaultId}`, headers: { authorization }, transport: "rest" });
+      const ctx = createContext(deps, {
+        requestId: "bench",
+        ip: "127.0.0.1",
+        method: "GET",
+        path: `/v1/vault/accounts/${vaultKey.vaultId}`,
+        headers: { authorization },
+        transport: "rest",
+      });
       return createCaller(ctx).vaults.get({ vaultAccountId: vaultKey.vaultId });
     },
   };
@@ -110,7 +135,12 @@ try {
   console.log(`${calls} calls × ${rounds} rounds, ${concurrency} in flight, load ${loadavg()[0]!.toFixed(1)}`);
   console.log("variant".padEnd(44), "CPU µs/call".padStart(12), "calls/s".padStart(9), "  rounds (CPU µs)");
   for (const [name, r] of Object.entries(results)) {
-    console.log(name.padEnd(44), median(r.cpuUs).toFixed(0).padStart(12), median(r.perSecond).toFixed(0).padStart(9), `  ${r.cpuUs.map((x) => x.toFixed(0)).join(", ")}`);
+    console.log(
+      name.padEnd(44),
+      median(r.cpuUs).toFixed(0).padStart(12),
+      median(r.perSecond).toFixed(0).padStart(9),
+      `  ${r.cpuUs.map((x) => x.toFixed(0)).join(", ")}`,
+    );
   }
   await deps.close();
   await database.close();

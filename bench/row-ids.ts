@@ -18,7 +18,10 @@ import { newRowId } from "@qc/db";
 
 const perRound = Number(process.env.BENCH_IDS ?? 200_000);
 const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5));
-const candidates = { newRowId: () => newRowId(), uuidV7: () => v7(), randomUUID: () => randomUUID() } satisfies Record<string, () => string>;
+const candidates = { newRowId: () => newRowId(), uuidV7: () => v7(), randomUUID: () => randomUUID() } satisfies Record<
+  string,
+  () => string
+>;
 type Name = keyof typeof candidates;
 
 /** ns per id over `perRound` ids; the last id is kept so the loop is not optimised away. */
@@ -49,7 +52,10 @@ const result = {
   },
 };
 console.log(`ids per round ${perRound}, ${rounds} rounds, load ${loadavg()[0]!.toFixed(1)}`);
-for (const [name, values] of Object.entries(ns)) console.log(`${name.padEnd(12)} ${median(values).toFixed(0).padStart(6)} ns per id  [${values.map((v) => v.toFixed(0)).join(", ")}]`);
-console.log(`uuid v7() ÷ newRowId(): ${result.ratios.uuidV7OverNewRowId.toFixed(1)}× the time; newRowId() ÷ randomUUID(): ${result.ratios.newRowIdOverRandomUUID.toFixed(2)}×`);
+for (const [name, values] of Object.entries(ns))
+  console.log(`${name.padEnd(12)} ${median(values).toFixed(0).padStart(6)} ns per id  [${values.map((v) => v.toFixed(0)).join(", ")}]`);
+console.log(
+  `uuid v7() ÷ newRowId(): ${result.ratios.uuidV7OverNewRowId.toFixed(1)}× the time; newRowId() ÷ randomUUID(): ${result.ratios.newRowIdOverRandomUUID.toFixed(2)}×`,
+);
 mkdirSync(new URL("./results/", import.meta.url), { recursive: true });
 writeFileSync(new URL(`./results/row-ids-${Date.now()}.json`, import.meta.url), JSON.stringify(result, null, 2));

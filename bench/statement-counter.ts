@@ -18,7 +18,9 @@ if (isMainThread) installStatementCounter();
 
 function installStatementCounter(): void {
   // The same pg module instance the database package uses (pnpm links it there).
-  const pg = createRequire(resolve(import.meta.dirname, "../packages/db/package.json"))("pg") as { Client: { prototype: { query: Query } } };
+  const pg = createRequire(resolve(import.meta.dirname, "../packages/db/package.json"))("pg") as {
+    Client: { prototype: { query: Query } };
+  };
   let counting = false;
   let statements: string[] = [];
   /**

@@ -84,39 +84,49 @@ describe("benchmarks interrupted by a signal", () => {
     ["the tsx CLI", "SIGINT", "to its process group (Ctrl-C)", 130],
     ["the tsx CLI", "SIGTERM", "to the process", 143],
     ["node --import tsx", "SIGINT", "to the process", 130],
-  ] as const)("under %s, %s %s stops the embedded PostgreSQL and the spawned server, then exits %i", async (launcher, signal, target, exitCode) => {
-    const dir = mkdtempSync(join(tmpdir(), "qc-bench-signal-script-"));
-    scriptDirs.push(dir);
-    const script = join(dir, "benchmark.mts"); // an ES module wherever it lies (top-level await)
-    writeFileSync(script, BENCHMARK);
-    const env = { ...process.env };
-    delete env.DATABASE_URL; // the embedded cluster is what must not be left behind
-    const benchmark = spawn(process.execPath, LAUNCHERS[launcher](script), { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
-    let stderr = "";
-    benchmark.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => benchmark.once("exit", (code, signal) => done({ code, signal })));
-    const started = await new Promise<Started>((done, fail) => {
-      let stdout = "";
-      benchmark.stdout.on("data", (chunk: Buffer) => {
-        stdout += chunk.toString();
-        const line = stdout.split("\n").find((l) => l.startsWith("{"));
-        if (line) done(JSON.parse(line) as Started);
+  ] as const)(
+    "under %s, %s %s stops the embedded PostgreSQL and the spawned server, then exits %i",
+    async (launcher, signal, target, exitCode) => {
+      const dir = mkdtempSync(join(tmpdir(), "qc-bench-signal-script-"));
+      scriptDirs.push(dir);
+      const script = join(dir, "benchmark.mts"); // an ES module wherever it lies (top-level await)
+      writeFileSync(script, BENCHMARK);
+      const env = { ...process.env };
+      delete env.DATABASE_URL; // the embedded cluster is what must not be left behind
+      const benchmark = spawn(process.execPath, LAUNCHERS[launcher](script), {
+        cwd: ROOT,
+        env,
+        stdio: ["ignore", "pipe", "pipe"],
+        detached: true,
       });
-      void exited.then(({ code }) => fail(new Error(`the benchmark exited early (${code}): ${stderr}`)));
-    });
-    leftovers.push(started);
-    const port = Number(new URL(started.url).port);
-    expect(await portAccepts(port)).toBe(true);
-    expect(isRunning(started.serverPid)).toBe(true);
-    expect(processesUsing(started.work).length).toBeGreaterThan(0);
+      let stderr = "";
+      benchmark.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
+        benchmark.once("exit", (code, signal) => done({ code, signal })),
+      );
+      const started = await new Promise<Started>((done, fail) => {
+        let stdout = "";
+        benchmark.stdout.on("data", (chunk: Buffer) => {
+          stdout += chunk.toString();
+          const line = stdout.split("\n").find((l) => l.startsWith("{"));
+          if (line) done(JSON.parse(line) as Started);
+        });
+        void exited.then(({ code }) => fail(new Error(`the benchmark exited early (${code}): ${stderr}`)));
+      });
+      leftovers.push(started);
+      const port = Number(new URL(started.url).port);
+      expect(await portAccepts(port)).toBe(true);
+      expect(isRunning(started.serverPid)).toBe(true);
+      expect(processesUsing(started.work).length).toBeGreaterThan(0);
 
-    if (target === "to the process") benchmark.kill(signal);
-    else process.kill(-benchmark.pid!, signal);
-    expect(await exited, stderr).toEqual({ code: exitCode, signal: null });
-    expect(await portAccepts(port)).toBe(false);
-    expect(isRunning(started.serverPid)).toBe(false);
-    expect(processesUsing(started.work)).toEqual([]);
-    expect(existsSync(started.work)).toBe(false);
-    leftovers.pop();
-  });
+      if (target === "to the process") benchmark.kill(signal);
+      else process.kill(-benchmark.pid!, signal);
+      expect(await exited, stderr).toEqual({ code: exitCode, signal: null });
+      expect(await portAccepts(port)).toBe(false);
+      expect(isRunning(started.serverPid)).toBe(false);
+      expect(processesUsing(started.work)).toEqual([]);
+      expect(existsSync(started.work)).toBe(false);
+      leftovers.pop();
+    },
+  );
 });

@@ -35,7 +35,15 @@ import autocannon from "autocannon";
 import { createApiKey } from "@qc/core";
 import { createDatabase, schema, sql } from "@qc/db";
 import { apiPoster, benchTransfer, registerSourceWallet } from "./api-setup";
-import { BARE_FLAG, PIPELINED_FLAG, POOL_MAX, ROUND_TRIPS, ROUND_TRIPS_FLAG, runBareInsertServer, runBareRoundTripsServer } from "./create-bare-servers";
+import {
+  BARE_FLAG,
+  PIPELINED_FLAG,
+  POOL_MAX,
+  ROUND_TRIPS,
+  ROUND_TRIPS_FLAG,
+  runBareInsertServer,
+  runBareRoundTripsServer,
+} from "./create-bare-servers";
 import { benchDatabase, freePort } from "./database";
 import { databaseCpuMsBetween, databaseCpuSnapshot, processCpuMs } from "./proc-cpu";
 import { stopChild, stopOnSignal } from "./stop-on-signal";
@@ -60,7 +68,11 @@ async function runBenchmark(): Promise<void> {
   const cpuProfileDir = process.env.BENCH_CPU_PROF;
   const start = (args: string[], env: Record<string, string>, readyWhen: RegExp, nodeFlags: string[] = []): Promise<ChildProcess> =>
     new Promise((done, fail) => {
-      const child = spawn(process.execPath, [...nodeFlags, "--import", "tsx", ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+      const child = spawn(process.execPath, [...nodeFlags, "--import", "tsx", ...args], {
+        cwd: root,
+        env: { ...process.env, ...env },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
       stopOnSignal(() => stopChild(child));
       let output = "";
       const onData = (c: Buffer) => {
@@ -81,36 +93,74 @@ async function runBenchmark(): Promise<void> {
     const pepper = randomBytes(32);
     const database = createDatabase({ url: databaseUrl });
     const [tenant] = await database.db.insert(schema.tenants).values({ name: "Bench", status: "VERIFIED" }).returning();
-    const key = await createApiKey({ db: database.db, now: () => new Date() }, pepper, { tenantId: tenant!.id, userId: null, label: "bench" });
-    await database.db.execute(sql`create table bench_transfers (id uuid primary key default gen_random_uuid(), body jsonb not null, created_at timestamptz not null default now())`);
+    const key = await createApiKey({ db: database.db, now: () => new Date() }, pepper, {
+      tenantId: tenant!.id,
+      userId: null,
+      label: "bench",
+    });
+    await database.db.execute(
+      sql`create table bench_transfers (id uuid primary key default gen_random_uuid(), body jsonb not null, created_at timestamptz not null default now())`,
+    );
     // The round-trips baseline's stand-ins for the job queue and the stored answers.
-    await database.db.execute(sql`create table bench_jobs (id uuid primary key default gen_random_uuid(), name text not null, data jsonb not null, created_at timestamptz not null default now())`);
+    await database.db.execute(
+      sql`create table bench_jobs (id uuid primary key default gen_random_uuid(), name text not null, data jsonb not null, created_at timestamptz not null default now())`,
+    );
     await database.db.execute(
       sql`create table bench_keys (id uuid primary key default gen_random_uuid(), tenant_id uuid not null, key text not null unique, response_status integer, response_body json, created_at timestamptz not null default now())`,
     );
 
     progress("tenant and key created");
     const pems = await loopbackCertificate(bench.work);
-    const [barePort, roundTripsPort, pipelinedPort, webHttps, webHttp] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
+    const [barePort, roundTripsPort, pipelinedPort, webHttps, webHttp] = await Promise.all([
+      freePort(),
+      freePort(),
+      freePort(),
+      freePort(),
+      freePort(),
+    ]);
     const statementLog = join(bench.work, "statements.json");
     progress("starting the servers");
     children.push(
       await start(
-        ["bench/transfers-create.ts", BARE_FLAG, databaseUrl, String(barePort), Buffer.from(pems.cert).toString("base64"), Buffer.from(pems.key).toString("base64")],
+        [
+          "bench/transfers-create.ts",
+          BARE_FLAG,
+          databaseUrl,
+          String(barePort),
+          Buffer.from(pems.cert).toString("base64"),
+          Buffer.from(pems.key).toString("base64"),
+        ],
         {},
         /ready/,
       ),
     );
     children.push(
       await start(
-        ["bench/transfers-create.ts", ROUND_TRIPS_FLAG, databaseUrl, String(roundTripsPort), Buffer.from(pems.cert).toString("base64"), Buffer.from(pems.key).toString("base64"), tenant!.id],
+        [
+          "bench/transfers-create.ts",
+          ROUND_TRIPS_FLAG,
+          databaseUrl,
+          String(roundTripsPort),
+          Buffer.from(pems.cert).toString("base64"),
+          Buffer.from(pems.key).toString("base64"),
+          tenant!.id,
+        ],
         {},
         /ready/,
       ),
     );
     children.push(
       await start(
-        ["bench/transfers-create.ts", ROUND_TRIPS_FLAG, PIPELINED_FLAG, databaseUrl, String(pipelinedPort), Buffer.from(pems.cert).toString("base64"), Buffer.from(pems.key).toString("base64"), tenant!.id],
+        [
+          "bench/transfers-create.ts",
+          ROUND_TRIPS_FLAG,
+          PIPELINED_FLAG,
+          databaseUrl,
+          String(pipelinedPort),
+          Buffer.from(pems.cert).toString("base64"),
+          Buffer.from(pems.key).toString("base64"),
+          tenant!.id,
+        ],
         {},
         /ready/,
       ),
@@ -156,14 +206,24 @@ async function runBenchmark(): Promise<void> {
             method: "POST",
             body,
             setupRequest: (request: Record<string, unknown>) =>
-              withKey ? { ...request, headers: { ...(request.headers as Record<string, string>), "x-idempotency-key": `bench-${++sequence}` } } : request,
+              withKey
+                ? { ...request, headers: { ...(request.headers as Record<string, string>), "x-idempotency-key": `bench-${++sequence}` } }
+                : request,
           },
         ] as never,
       });
     const summarize = (name: string, result: autocannon.Result) => {
       const statuses: Record<string, number> = {};
       for (const [code, value] of Object.entries(result.statusCodeStats ?? {})) statuses[code] = (value as { count: number }).count;
-      return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors, statuses };
+      return {
+        name,
+        rps: result.requests.average,
+        p50: result.latency.p50,
+        p99: result.latency.p99,
+        non2xx: result.non2xx,
+        errors: result.errors,
+        statuses,
+      };
     };
 
     /** The load, and the CPU time the serving process spent per request meanwhile. */
@@ -183,7 +243,11 @@ async function runBenchmark(): Promise<void> {
       const requests = result.requests.total || 1;
       const cpuUsPerRequest = cpuBefore !== null && cpuAfter !== null ? ((cpuAfter - cpuBefore) * 1000) / requests : null;
       // PostgreSQL's CPU per request (every postgres process on the machine; /proc), beside the server's.
-      return { ...summarize(name, result), serverCpuUsPerRequest: cpuUsPerRequest, databaseCpuUsPerRequest: databaseCpuMs !== null ? (databaseCpuMs * 1000) / requests : null };
+      return {
+        ...summarize(name, result),
+        serverCpuUsPerRequest: cpuUsPerRequest,
+        databaseCpuUsPerRequest: databaseCpuMs !== null ? (databaseCpuMs * 1000) / requests : null,
+      };
     };
     type Measured = Awaited<ReturnType<typeof measure>>;
     // BENCH_ROUNDS: the four targets again, in the same order, each round; ratios are medians.
@@ -192,8 +256,20 @@ async function runBenchmark(): Promise<void> {
       if (rounds > 1) progress(`round ${round + 1} of ${rounds}`);
       perRound.push({
         bare: await measure("bare node:https, one INSERT", children[0]!, `https://127.0.0.1:${barePort}/`, {}, false),
-        roundTrips: await measure("bare node:https, the create's round trips", children[1]!, `https://127.0.0.1:${roundTripsPort}/`, {}, true),
-        pipelined: await measure("bare node:https, the same in 4 round trips", children[2]!, `https://127.0.0.1:${pipelinedPort}/`, {}, true),
+        roundTrips: await measure(
+          "bare node:https, the create's round trips",
+          children[1]!,
+          `https://127.0.0.1:${roundTripsPort}/`,
+          {},
+          true,
+        ),
+        pipelined: await measure(
+          "bare node:https, the same in 4 round trips",
+          children[2]!,
+          `https://127.0.0.1:${pipelinedPort}/`,
+          {},
+          true,
+        ),
         create: await measure("web POST /v1/transactions", web, `${base}/v1/transactions`, { authorization }, true),
       });
     }
@@ -214,9 +290,13 @@ async function runBenchmark(): Promise<void> {
 
     // A ratio against a target that failed its requests measures the failure: refuse to report one
     // (a baseline answering 500s once read as a create 1.5× faster than its own round trips).
-    const failed = perRound.flatMap((r) => [r.bare, r.roundTrips, r.pipelined, r.create]).filter((r) => r.errors > 0 || Object.keys(r.statuses).some((code) => code !== "201"));
+    const failed = perRound
+      .flatMap((r) => [r.bare, r.roundTrips, r.pipelined, r.create])
+      .filter((r) => r.errors > 0 || Object.keys(r.statuses).some((code) => code !== "201"));
     if (failed.length > 0) {
-      throw new Error(`every request must answer 201; ${failed.map((r) => `${r.name}: ${JSON.stringify(r.statuses)}, ${r.errors} errors`).join("; ")}`);
+      throw new Error(
+        `every request must answer 201; ${failed.map((r) => `${r.name}: ${JSON.stringify(r.statuses)}, ${r.errors} errors`).join("; ")}`,
+      );
     }
     const median = (values: number[]) => {
       const sorted = [...values].sort((a, b) => a - b);
@@ -234,30 +314,56 @@ async function runBenchmark(): Promise<void> {
     const ratioOverPipelined = median(ratios.map((r) => r.ratioOverPipelined));
     const pipelinedOverRoundTrips = median(ratios.map((r) => r.pipelinedOverRoundTrips));
     const nameWidth = Math.max(34, ...Object.values(perRound[0]!).map((r) => r.name.length));
-    console.log(`\n${seconds} s per target${rounds > 1 ? `, ${rounds} rounds` : ""}, ${connections} connections, pool ${POOL_MAX} per server, loopback, ${cpus().length} cores, load ${loadavg()[0]!.toFixed(1)}, ${new Date().toISOString()}\n`);
-    console.log("target".padEnd(nameWidth), "req/s".padStart(8), "p50 ms".padStart(7), "p99 ms".padStart(7), "cpu µs/req".padStart(11), "db cpu µs".padStart(10), " statuses");
+    console.log(
+      `\n${seconds} s per target${rounds > 1 ? `, ${rounds} rounds` : ""}, ${connections} connections, pool ${POOL_MAX} per server, loopback, ${cpus().length} cores, load ${loadavg()[0]!.toFixed(1)}, ${new Date().toISOString()}\n`,
+    );
+    console.log(
+      "target".padEnd(nameWidth),
+      "req/s".padStart(8),
+      "p50 ms".padStart(7),
+      "p99 ms".padStart(7),
+      "cpu µs/req".padStart(11),
+      "db cpu µs".padStart(10),
+      " statuses",
+    );
     perRound.forEach(({ bare, roundTrips, pipelined, create }, round) => {
       if (rounds > 1) console.log(`round ${round + 1}`);
       for (const r of [bare, roundTrips, pipelined, create]) {
         const cpu = r.serverCpuUsPerRequest === null ? "—" : r.serverCpuUsPerRequest.toFixed(0);
         const databaseCpu = r.databaseCpuUsPerRequest === null ? "—" : r.databaseCpuUsPerRequest.toFixed(0);
-        console.log(r.name.padEnd(nameWidth), r.rps.toFixed(0).padStart(8), String(r.p50).padStart(7), String(r.p99).padStart(7), cpu.padStart(11), databaseCpu.padStart(10), ` ${Object.entries(r.statuses).map(([c, n]) => `${c}×${n}`).join(" ")}`);
+        console.log(
+          r.name.padEnd(nameWidth),
+          r.rps.toFixed(0).padStart(8),
+          String(r.p50).padStart(7),
+          String(r.p99).padStart(7),
+          cpu.padStart(11),
+          databaseCpu.padStart(10),
+          ` ${Object.entries(r.statuses)
+            .map(([c, n]) => `${c}×${n}`)
+            .join(" ")}`,
+        );
       }
     });
     console.log(
       `\nstatements per create, web process, ${statements.creates} sequential creates: ${statements.perCreate.toFixed(2)} in ${statements.roundTripsPerCreate.toFixed(2)} round trips; database transactions per create: ${statements.transactionsPerCreate.toFixed(2)}`,
     );
-    for (const [text, count] of statements.byStatement) console.log(`  ${(count / statements.creates).toFixed(2).padStart(6)}  ${text.slice(0, 140)}`);
+    for (const [text, count] of statements.byStatement)
+      console.log(`  ${(count / statements.creates).toFixed(2).padStart(6)}  ${text.slice(0, 140)}`);
     const roundTripStatements = Object.values(ROUND_TRIPS);
-    console.log(`\nstatements per request, bare round-trips baselines: ${roundTripStatements.length}, one database transaction, in ${roundTripStatements.length} round trips or (pipelined) 4`);
+    console.log(
+      `\nstatements per request, bare round-trips baselines: ${roundTripStatements.length}, one database transaction, in ${roundTripStatements.length} round trips or (pipelined) 4`,
+    );
     for (const text of roundTripStatements) console.log(`  ${(1).toFixed(2).padStart(6)}  ${text.slice(0, 140)}`);
-    const each = (pick: (r: (typeof ratios)[number]) => number) => (rounds > 1 ? ` [${ratios.map((r) => pick(r).toFixed(3)).join(", ")}]` : "");
+    const each = (pick: (r: (typeof ratios)[number]) => number) =>
+      rounds > 1 ? ` [${ratios.map((r) => pick(r).toFixed(3)).join(", ")}]` : "";
     console.log(
       `\ncreate ÷ bare insert${rounds > 1 ? " (median)" : ""}: ${ratio.toFixed(3)}${each((r) => r.ratio)}; create ÷ bare round trips: ${ratioOverRoundTrips.toFixed(3)}${each((r) => r.ratioOverRoundTrips)}` +
         `; create ÷ bare pipelined: ${ratioOverPipelined.toFixed(3)}${each((r) => r.ratioOverPipelined)}; bare pipelined ÷ bare round trips: ${pipelinedOverRoundTrips.toFixed(3)}${each((r) => r.pipelinedOverRoundTrips)}`,
     );
     console.log(`rows stored ${stored}, check jobs ${jobs}, idempotency keys by stored status ${JSON.stringify(idempotencyKeys)}`);
-    console.log(`bare round trips: job rows ${bareJobs}, stored answers ${bareKeys} (one each per request it accepted, the ones still in flight when the load stopped included)`);
+    console.log(
+      `bare round trips: job rows ${bareJobs}, stored answers ${bareKeys} (one each per request it accepted, the ones still in flight when the load stopped included)`,
+    );
     const report = {
       benchmark: "transfers-create",
       at: new Date().toISOString(),
@@ -266,7 +372,9 @@ async function runBenchmark(): Promise<void> {
       connections,
       poolMax: POOL_MAX,
       rounds,
-      results: perRound.flatMap((r, round) => [r.bare, r.roundTrips, r.pipelined, r.create].map((result) => ({ round: round + 1, ...result }))),
+      results: perRound.flatMap((r, round) =>
+        [r.bare, r.roundTrips, r.pipelined, r.create].map((result) => ({ round: round + 1, ...result })),
+      ),
       ratio,
       ratioOverRoundTrips,
       ratioOverPipelined,
@@ -318,7 +426,10 @@ async function countStatementsPerCreate(web: ChildProcess, log: string, create: 
     await new Promise((r) => setTimeout(r, 50));
   }
   await new Promise((r) => setTimeout(r, 100)); // one small write; let it finish
-  const { statements: texts, sharedRoundTrips } = JSON.parse(readFileSync(log, "utf8")) as { statements: string[]; sharedRoundTrips: number };
+  const { statements: texts, sharedRoundTrips } = JSON.parse(readFileSync(log, "utf8")) as {
+    statements: string[];
+    sharedRoundTrips: number;
+  };
   const counts = new Map<string, number>();
   for (const text of texts) counts.set(text, (counts.get(text) ?? 0) + 1);
   const begins = texts.filter((t) => /^begin\b/i.test(t)).length;

@@ -86,7 +86,10 @@ async function measure(name: string, durationSeconds: number, body: (until: numb
   const after = cpuCounters();
   delay.disable();
   const processCpuSeconds = (used.user + used.system) / 1e6;
-  const machine = before && after ? { busy: (after.busyTicks - before.busyTicks) / TICKS_PER_SECOND, steal: (after.stealTicks - before.stealTicks) / TICKS_PER_SECOND } : undefined;
+  const machine =
+    before && after
+      ? { busy: (after.busyTicks - before.busyTicks) / TICKS_PER_SECOND, steal: (after.stealTicks - before.stealTicks) / TICKS_PER_SECOND }
+      : undefined;
   return {
     name,
     verifies,
@@ -193,12 +196,30 @@ const comparisons = implementations.map((implementation) => {
 });
 const nativeOverNoble = implementations.includes("native") ? median(ratioPerRound("native/single", "noble/single")) : null;
 
-console.log(`\nML-DSA-87 verify, ${seconds} s per side × ${roundCount} alternating rounds (medians), ${cpus().length} cores (${cpus()[0]?.model ?? "unknown CPU"}), load ${loadavg()[0]!.toFixed(1)}\n`);
-const columns: [string, number][] = [["verifies/s", 11], ["cpu ms/verify", 14], ["main ms/verify", 15], ["cores used", 11], ["others' cores", 14], ["stolen", 7], ["loop p99 ms", 12]];
+console.log(
+  `\nML-DSA-87 verify, ${seconds} s per side × ${roundCount} alternating rounds (medians), ${cpus().length} cores (${cpus()[0]?.model ?? "unknown CPU"}), load ${loadavg()[0]!.toFixed(1)}\n`,
+);
+const columns: [string, number][] = [
+  ["verifies/s", 11],
+  ["cpu ms/verify", 14],
+  ["main ms/verify", 15],
+  ["cores used", 11],
+  ["others' cores", 14],
+  ["stolen", 7],
+  ["loop p99 ms", 12],
+];
 console.log("target".padEnd(30), ...columns.map(([title, width]) => title.padStart(width)));
 const fixed = (value: number | null, digits: number) => (value === null ? "n/a" : value.toFixed(digits));
 for (const s of Object.values(summaries)) {
-  const cells = [fixed(s.perSecond, 0), fixed(s.cpuMsPerVerify, 3), fixed(s.mainThreadCpuMsPerVerify, 3), fixed(s.coresUsed, 2), fixed(s.otherCoresBusy, 2), fixed(s.stolenCores, 2), fixed(s.loopDelayP99Ms, 1)];
+  const cells = [
+    fixed(s.perSecond, 0),
+    fixed(s.cpuMsPerVerify, 3),
+    fixed(s.mainThreadCpuMsPerVerify, 3),
+    fixed(s.coresUsed, 2),
+    fixed(s.otherCoresBusy, 2),
+    fixed(s.stolenCores, 2),
+    fixed(s.loopDelayP99Ms, 1),
+  ];
   console.log(s.name.padEnd(30), ...cells.map((cell, i) => cell.padStart(columns[i]![1])));
 }
 console.log("");
@@ -212,7 +233,13 @@ if (nativeOverNoble !== null) console.log(`native ÷ noble, one thread: ${native
 const result = {
   benchmark: "verify",
   at: new Date().toISOString(),
-  machine: { cores: cpus().length, availableParallelism: availableParallelism(), cpu: cpus()[0]?.model, node: process.version, loadavg1: loadavg()[0] },
+  machine: {
+    cores: cpus().length,
+    availableParallelism: availableParallelism(),
+    cpu: cpus()[0]?.model,
+    node: process.version,
+    loadavg1: loadavg()[0],
+  },
   seconds,
   roundCount,
   threads,

@@ -27,7 +27,13 @@ export async function loopbackCertificate(work?: string): Promise<{ cert: string
  * raised (capacity, not policy: a benchmark is one tenant; the default bucket would answer 429s).
  * Callers add what their run needs.
  */
-export function benchWebEnv(params: { databaseUrl: string; work: string; httpsPort: number; httpPort: number; apiKeyPepper: Buffer }): Record<string, string> {
+export function benchWebEnv(params: {
+  databaseUrl: string;
+  work: string;
+  httpsPort: number;
+  httpPort: number;
+  apiKeyPepper: Buffer;
+}): Record<string, string> {
   return {
     DATABASE_URL: params.databaseUrl,
     HTTPS_PORT: String(params.httpsPort),

@@ -58,12 +58,26 @@ async function until(probe: () => boolean, timeoutMs: number) {
 
 /** The baseline: `count` bare POSTs at `concurrency`, a new TLS connection each. */
 async function bareHttpsPosts(count: number, concurrency: number): Promise<number> {
-  const body = JSON.stringify({ id: "baseline", type: "webhook.test", timestamp: new Date().toISOString(), sequence: 1, data: { message: "x".repeat(120) } });
+  const body = JSON.stringify({
+    id: "baseline",
+    type: "webhook.test",
+    timestamp: new Date().toISOString(),
+    sequence: 1,
+    data: { message: "x".repeat(120) },
+  });
   let next = 0;
   const post = () =>
     new Promise<void>((resolve, reject) => {
       const req = httpsRequest(
-        { host: "127.0.0.1", port, path: "/baseline", method: "POST", agent: false, ca: pems.cert, headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) } },
+        {
+          host: "127.0.0.1",
+          port,
+          path: "/baseline",
+          method: "POST",
+          agent: false,
+          ca: pems.cert,
+          headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) },
+        },
         (res) => {
           res.resume();
           res.on("end", resolve);
@@ -87,7 +101,13 @@ async function bareHttpsPosts(count: number, concurrency: number): Promise<numbe
 const db = await benchDatabase("qc-bench-webhooks");
 const database = createDatabase({ url: db.url, applicationName: "qc-bench-webhooks" });
 const webhooks = { ...defaultWebhookConfig(), allowPrivateUrls: true, trustedCertificates: pems.cert };
-const daemon = await startDaemon({ databaseUrl: db.url, log: createLogger("bench", "warn"), heartbeatSeconds: 60, schedules: [], config: { webhooks } });
+const daemon = await startDaemon({
+  databaseUrl: db.url,
+  log: createLogger("bench", "warn"),
+  heartbeatSeconds: 60,
+  schedules: [],
+  config: { webhooks },
+});
 const machineWindow = machineLoadWindow();
 try {
   const baselinePerSecond = await bareHttpsPosts(EVENTS, CONCURRENCY);
@@ -101,7 +121,16 @@ try {
     const ids: string[] = [];
     await database.db.transaction(async (tx) => {
       for (let i = 0; i < count; i++) {
-        ids.push((await emitEvent(tx, { tenantId: tenant.tenantId, type: "webhook.test", aggregateId: endpoint.id, data: { webhookId: endpoint.id, message: "x".repeat(120) } })).id);
+        ids.push(
+          (
+            await emitEvent(tx, {
+              tenantId: tenant.tenantId,
+              type: "webhook.test",
+              aggregateId: endpoint.id,
+              data: { webhookId: endpoint.id, message: "x".repeat(120) },
+            })
+          ).id,
+        );
       }
     });
     return { ids, committedAt: performance.now() };
@@ -132,9 +161,24 @@ try {
     at: new Date().toISOString(),
     node: process.version,
     workers: { concurrency: CONCURRENCY, batchSize: JOBS["webhooks.deliver"].batchSize },
-    baseline: { bareHttpsPostsPerSecond: round(baselinePerSecond), requests: EVENTS, concurrency: CONCURRENCY, connection: "new TLS connection per request" },
-    throughput: { events: EVENTS, seconds: round(burstSeconds, 2), deliveriesPerSecond: round(deliveriesPerSecond), ratioToBaseline: round(deliveriesPerSecond / baselinePerSecond, 3) },
-    commitToFirstAttemptMs: { events: LATENCY_EVENTS, p50: round(percentile(delays, 50)), p95: round(percentile(delays, 95)), max: round(delays.at(-1)!) },
+    baseline: {
+      bareHttpsPostsPerSecond: round(baselinePerSecond),
+      requests: EVENTS,
+      concurrency: CONCURRENCY,
+      connection: "new TLS connection per request",
+    },
+    throughput: {
+      events: EVENTS,
+      seconds: round(burstSeconds, 2),
+      deliveriesPerSecond: round(deliveriesPerSecond),
+      ratioToBaseline: round(deliveriesPerSecond / baselinePerSecond, 3),
+    },
+    commitToFirstAttemptMs: {
+      events: LATENCY_EVENTS,
+      p50: round(percentile(delays, 50)),
+      p95: round(percentile(delays, 95)),
+      max: round(delays.at(-1)!),
+    },
     receiverRequests: arrivals,
     machine: machineWindow.stop(),
   };

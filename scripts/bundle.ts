@@ -44,7 +44,12 @@ function workspaceBundle(outdir: string): Plugin {
     setup(esbuild) {
       esbuild.onResolve({ filter: BARE }, async (args) => {
         if (WORKSPACE.test(args.path) || args.path.startsWith("node:") || args.pluginData === "external") return undefined;
-        const found = await esbuild.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: "external" });
+        const found = await esbuild.resolve(args.path, {
+          kind: args.kind,
+          resolveDir: args.resolveDir,
+          importer: args.importer,
+          pluginData: "external",
+        });
         if (found.errors.length > 0) return { errors: found.errors };
         // A Node built-in without the node: prefix stays as it is.
         if (found.external) return { path: args.path, external: true };
@@ -55,7 +60,11 @@ function workspaceBundle(outdir: string): Plugin {
         const text = await readFile(args.path, "utf8");
         if (!text.includes("import.meta.url")) return undefined;
         const here = `new URL(${JSON.stringify(fromOutput(outdir, args.path))}, import.meta.url).href`;
-        return { contents: text.replaceAll("import.meta.url", here), loader: args.path.endsWith(".ts") ? "ts" : args.path.endsWith(".tsx") ? "tsx" : "js", resolveDir: dirname(args.path) };
+        return {
+          contents: text.replaceAll("import.meta.url", here),
+          loader: args.path.endsWith(".ts") ? "ts" : args.path.endsWith(".tsx") ? "tsx" : "js",
+          resolveDir: dirname(args.path),
+        };
       });
     },
   };

@@ -35,7 +35,10 @@ async function readPassword(): Promise<string> {
 
 let args: { email?: string; name?: string; "reset-password"?: boolean };
 try {
-  args = parseArgs({ options: { email: { type: "string" }, name: { type: "string" }, "reset-password": { type: "boolean" } }, strict: true }).values;
+  args = parseArgs({
+    options: { email: { type: "string" }, name: { type: "string" }, "reset-password": { type: "boolean" } },
+    strict: true,
+  }).values;
 } catch (error) {
   fail(`${(error as Error).message}\n${USAGE}`, 2);
 }
@@ -46,15 +49,18 @@ const password = await readPassword();
 try {
   await runMigrations(url);
 } catch (error) {
-  fail(
-    `cannot reach the database (${(error as Error).message}); run this while \`./qc start\` is running, or set DATABASE_URL`,
-  );
+  fail(`cannot reach the database (${(error as Error).message}); run this while \`./qc start\` is running, or set DATABASE_URL`);
 }
 const database = createDatabase({ url, applicationName: "qc-create-operator" });
 try {
-  const operator = await createOperator({ db: database.db, now: () => new Date() }, { email: args.email, name: args.name, password, resetPassword: args["reset-password"] });
+  const operator = await createOperator(
+    { db: database.db, now: () => new Date() },
+    { email: args.email, name: args.name, password, resetPassword: args["reset-password"] },
+  );
   const ended = operator.created ? "" : ` Ended ${operator.sessionsEnded} console session(s).`;
-  process.stdout.write(`${operator.created ? "Created" : "Reset the password of"} operator ${operator.email} (${operator.id}).${ended} Log in at /operators/login.\n`);
+  process.stdout.write(
+    `${operator.created ? "Created" : "Reset the password of"} operator ${operator.email} (${operator.id}).${ended} Log in at /operators/login.\n`,
+  );
 } catch (error) {
   if (error instanceof AppError) fail(error.message);
   throw error;

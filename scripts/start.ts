@@ -50,7 +50,11 @@ const crashes = new Map<string, number[]>();
 
 function run(name: string, args: string[], extraEnv: NodeJS.ProcessEnv = {}): ChildProcess {
   const startedAt = Date.now();
-  const child = spawn(process.execPath, ["--import", "tsx", ...args], { cwd: root, env: { ...env, ...extraEnv }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--import", "tsx", ...args], {
+    cwd: root,
+    env: { ...env, ...extraEnv },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const prefix = (stream: NodeJS.ReadableStream, out: NodeJS.WriteStream) => {
     let buffer = "";
     stream.on("data", (chunk: Buffer) => {
@@ -73,7 +77,9 @@ function run(name: string, args: string[], extraEnv: NodeJS.ProcessEnv = {}): Ch
       return void stop(1);
     }
     const delay = 1_000 * recent.length;
-    say(`${name} exited (${signal ?? code}); restarting it in ${delay / 1000} s (crash ${recent.length} of ${MAX_CRASHES} allowed within 10 minutes)`);
+    say(
+      `${name} exited (${signal ?? code}); restarting it in ${delay / 1000} s (crash ${recent.length} of ${MAX_CRASHES} allowed within 10 minutes)`,
+    );
     setTimeout(() => {
       if (stopping) return;
       children.splice(children.indexOf(child), 1);
@@ -174,7 +180,11 @@ async function dashboardMode(): Promise<NodeJS.ProcessEnv> {
 }
 
 try {
-  say(/^(true|1)$/.test(env.QC_DEV_MODE ?? "") ? "development mode (QC_DEV_MODE=true): dev mailbox, sandbox KYC, generated secrets" : "production mode (QC_DEV_MODE is not true): production's secrets are required");
+  say(
+    /^(true|1)$/.test(env.QC_DEV_MODE ?? "")
+      ? "development mode (QC_DEV_MODE=true): dev mailbox, sandbox KYC, generated secrets"
+      : "production mode (QC_DEV_MODE is not true): production's secrets are required",
+  );
   env.DATABASE_URL = await ensureDatabase();
   await runMigrations(env.DATABASE_URL);
   say("migrations applied");

@@ -29,7 +29,8 @@ await runMigrations(env.DATABASE_URL);
 const database = createDatabase({ url: env.DATABASE_URL, applicationName: "qc-web" });
 // The one switch (packages/core/src/env.ts): without QC_DEV_MODE=true this is production.
 const production = !developmentMode(env);
-if (!production) log.warn("development mode (QC_DEV_MODE=true): dev mailbox, sandbox KYC and generated secrets are on; never expose this instance");
+if (!production)
+  log.warn("development mode (QC_DEV_MODE=true): dev mailbox, sandbox KYC and generated secrets are on; never expose this " + "instance");
 const deps = await createAppDeps({
   database,
   databaseUrl: env.DATABASE_URL,

@@ -36,7 +36,9 @@ export const handlers: JobHandlers = {
  * error): the handler gets the original payload and the last error. Only jobs whose dead letter
  * would otherwise leave a domain object without anyone to move it have one.
  */
-export type DeadLetterHandlers = { [N in JobName]?: (payload: ParsedJobPayload<N>, ctx: JobContext, lastError?: string) => Promise<unknown> };
+export type DeadLetterHandlers = {
+  [N in JobName]?: (payload: ParsedJobPayload<N>, ctx: JobContext, lastError?: string) => Promise<unknown>;
+};
 
 export const deadLetterHandlers: DeadLetterHandlers = {
   "transfers.check": checkExhaustedJob,

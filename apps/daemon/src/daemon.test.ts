@@ -7,7 +7,6 @@ import { useTestDatabase } from "@qc/db/testing";
 import { waitFor, waitForJobState } from "../test/wait";
 import { startDaemon, type Daemon } from "./daemon";
 
-
 const QUEUE = "maintenance.prune-heartbeats";
 const log = createLogger("daemon-test", "silent");
 

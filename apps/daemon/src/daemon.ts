@@ -1,6 +1,17 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
-import { AppError, classifyJobError, createServiceDeps, deadLetterQueue, JOBS, serviceConfig, startBoss, type JobName, type JobQueue, type Logger } from "@qc/core";
+import {
+  AppError,
+  classifyJobError,
+  createServiceDeps,
+  deadLetterQueue,
+  JOBS,
+  serviceConfig,
+  startBoss,
+  type JobName,
+  type JobQueue,
+  type Logger,
+} from "@qc/core";
 import { createDatabase, type DatabaseHandle } from "@qc/db";
 import type { Job, JobResult, PgBoss } from "pg-boss";
 import { deadLetterHandlers, handlers as defaultHandlers, schedules as defaultSchedules, type JobHandlers } from "./catalog";
@@ -102,7 +113,10 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
 
   // Dead letters that would leave a domain object stuck are handled (e.g. a transfer whose checks
   // never completed fails closed); the others stay in their queue for operators.
-  for (const [name, onDeadLetter] of Object.entries(deadLetterHandlers) as [JobName, (p: unknown, c: JobContext, e?: string) => Promise<unknown>][]) {
+  for (const [name, onDeadLetter] of Object.entries(deadLetterHandlers) as [
+    JobName,
+    (p: unknown, c: JobContext, e?: string) => Promise<unknown>,
+  ][]) {
     await boss.work(deadLetterQueue(name), { batchSize: 5, pollingIntervalSeconds: 2 }, async (batch: Job<unknown>[]) => {
       for (const job of batch) {
         const parsed = JOBS[name].payload.safeParse(job.data);

@@ -8,9 +8,15 @@ const env = readDaemonEnv();
 const log = createLogger("daemon", env.LOG_LEVEL);
 await runMigrations(env.DATABASE_URL);
 const config = serviceConfigFromEnv(env);
-if (developmentMode(env)) log.warn("development mode (QC_DEV_MODE=true): the dev outbox, sandbox KYC and generated secrets are on; never run it on production data");
+if (developmentMode(env))
+  log.warn(
+    "development mode (QC_DEV_MODE=true): the dev outbox, sandbox KYC and generated secrets are on; never run it " + "on production data",
+  );
 if (env.DAEMON_CRASH_AFTER) {
-  log.warn({ crashAfter: env.DAEMON_CRASH_AFTER }, "DAEMON_CRASH_AFTER is set: this daemon will kill itself at that point (recovery tests only)");
+  log.warn(
+    { crashAfter: env.DAEMON_CRASH_AFTER },
+    "DAEMON_CRASH_AFTER is set: this daemon will kill itself at that point (recovery tests only)",
+  );
   armCrashPoint(env.DAEMON_CRASH_AFTER);
 }
 // Signals are handled from before the daemon starts: it writes its heartbeat row while it is

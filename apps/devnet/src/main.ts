@@ -66,9 +66,7 @@ for (const item of values.prefund ?? []) {
 }
 
 const devnet = await startDevnet({ chainId, port, host: values.host, blockTimeMs, dataDir: values["data-dir"], prefund });
-console.log(
-  `QUANTUM devnet chainId=${chainId} block-time=${blockTimeMs}ms${values["data-dir"] ? ` data-dir=${values["data-dir"]}` : ""}`,
-);
+console.log(`QUANTUM devnet chainId=${chainId} block-time=${blockTimeMs}ms${values["data-dir"] ? ` data-dir=${values["data-dir"]}` : ""}`);
 console.log(devnet.url);
 
 let stopping = false;

@@ -56,7 +56,9 @@ export async function startDevnet(options: StartDevnetOptions): Promise<Devnet> 
     if (closed || blockTimeMs === 0) return;
     timer = setTimeout(() => {
       // A stall fault pauses production; the next tick looks again.
-      inFlight = faults.stalled ? Promise.resolve() : node.mine(1).catch((error: unknown) => console.error("devnet: block production failed", error));
+      inFlight = faults.stalled
+        ? Promise.resolve()
+        : node.mine(1).catch((error: unknown) => console.error("devnet: block production failed", error));
       void inFlight.finally(schedule);
     }, blockTimeMs);
     timer.unref?.();

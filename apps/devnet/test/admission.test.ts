@@ -43,7 +43,11 @@ describe("mempool admission rejects with a JSON-RPC error naming the reason", ()
 
   test("a tampered recipient", async () => {
     const parsed = parseQuantumTransaction(transfer(alice, { nonce: 0, to }).raw) as QuantumTransactionSigned;
-    await expectRejected(serializeQuantumTransaction({ ...parsed, to: "0x00000000000000000000000000000000000000d2" }), "INVALID_SIGNATURE", /^invalid signature/);
+    await expectRejected(
+      serializeQuantumTransaction({ ...parsed, to: "0x00000000000000000000000000000000000000d2" }),
+      "INVALID_SIGNATURE",
+      /^invalid signature/,
+    );
   });
 
   test("a signature with the wrong context", async () => {
@@ -65,7 +69,11 @@ describe("mempool admission rejects with a JSON-RPC error naming the reason", ()
   });
 
   test("another transaction type", async () => {
-    await expectRejected("0x02f86c8251440180843b9aca00825208940000000000000000000000000000000000000001018080c0", "UNSUPPORTED_TYPE", /unsupported transaction type/);
+    await expectRejected(
+      "0x02f86c8251440180843b9aca00825208940000000000000000000000000000000000000001018080c0",
+      "UNSUPPORTED_TYPE",
+      /unsupported transaction type/,
+    );
     await expectRejected("0x51c0", "MALFORMED", /^malformed transaction/);
   });
 
@@ -74,15 +82,27 @@ describe("mempool admission rejects with a JSON-RPC error naming the reason", ()
     const first = transfer(alice, { nonce: 0, to });
     expect(await d.rpc("eth_sendRawTransaction", [first.raw])).toBe(first.hash);
     await d.mine();
-    await expectRejected(transfer(alice, { nonce: 0, to, value: 2n }).raw, "NONCE_TOO_LOW", /^nonce too low: next nonce 1, transaction nonce 0/);
-    await expectRejected(transfer(alice, { nonce: 1, to, maxFeePerGas: GWEI / 2n, maxPriorityFeePerGas: 0n }).raw, "FEE_TOO_LOW", /^fee too low/);
+    await expectRejected(
+      transfer(alice, { nonce: 0, to, value: 2n }).raw,
+      "NONCE_TOO_LOW",
+      /^nonce too low: next nonce 1, transaction nonce 0/,
+    );
+    await expectRejected(
+      transfer(alice, { nonce: 1, to, maxFeePerGas: GWEI / 2n, maxPriorityFeePerGas: 0n }).raw,
+      "FEE_TOO_LOW",
+      /^fee too low/,
+    );
     await expectRejected(transfer(alice, { nonce: 1, to, value: 6n * Q }).raw, "INSUFFICIENT_FUNDS", /^insufficient funds/);
     await expectRejected(transfer(alice, { nonce: 1, to, gas: 20_999n }).raw, "INTRINSIC_GAS_TOO_LOW", /^intrinsic gas too low/);
     await expectRejected(transfer(alice, { nonce: 1000, to }).raw, "NONCE_TOO_HIGH", /^nonce too high/);
 
     const pending = transfer(alice, { nonce: 1, to, value: 3n });
     await d.rpc("eth_sendRawTransaction", [pending.raw]);
-    await expectRejected(transfer(alice, { nonce: 1, to, value: 4n }).raw, "REPLACEMENT_UNDERPRICED", /^replacement transaction underpriced/);
+    await expectRejected(
+      transfer(alice, { nonce: 1, to, value: 4n }).raw,
+      "REPLACEMENT_UNDERPRICED",
+      /^replacement transaction underpriced/,
+    );
     const bumped = transfer(alice, { nonce: 1, to, value: 4n, maxFeePerGas: 4n * GWEI, maxPriorityFeePerGas: 2n * GWEI });
     expect(await d.rpc("eth_sendRawTransaction", [bumped.raw])).toBe(bumped.hash);
     expect(await d.rpc("eth_getTransactionByHash", [pending.hash])).toBeNull();

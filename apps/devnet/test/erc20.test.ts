@@ -110,6 +110,8 @@ describe("ERC-20 on the devnet (solc-compiled QuantumTestToken)", () => {
 
   test("metadata of an address without code is NotAnErc20ContractError", async () => {
     const client = devnet().publicClient();
-    await expect(readErc20Metadata(client, { token: "0x0000000000000000000000000000000000001234" })).rejects.toBeInstanceOf(NotAnErc20ContractError);
+    await expect(readErc20Metadata(client, { token: "0x0000000000000000000000000000000000001234" })).rejects.toBeInstanceOf(
+      NotAnErc20ContractError,
+    );
   });
 });

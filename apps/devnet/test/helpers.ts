@@ -1,10 +1,4 @@
-import {
-  mlDsa87,
-  serializeQuantumTransaction,
-  signingHash,
-  signQuantumTransaction,
-  type QuantumTransactionSerializable,
-} from "@qc/chain";
+import { mlDsa87, serializeQuantumTransaction, signingHash, signQuantumTransaction, type QuantumTransactionSerializable } from "@qc/chain";
 import { bytesToHex, hexToBytes, type Address, type Hex } from "viem";
 import { DevnetRpcError, type TestAccount } from "../src/testing";
 

@@ -50,7 +50,9 @@ describe("mempool and block building", () => {
     // Highest tip first (sender 3), nonces in order within a sender.
     expect(block.transactions.slice(0, 3)).toEqual(hashes.slice(6, 9));
     expect(block.transactions.slice(6)).toEqual(hashes.slice(0, 3));
-    const receipts = await Promise.all(block.transactions.map((h) => d.rpc<{ cumulativeGasUsed: string; transactionIndex: string }>("eth_getTransactionReceipt", [h])));
+    const receipts = await Promise.all(
+      block.transactions.map((h) => d.rpc<{ cumulativeGasUsed: string; transactionIndex: string }>("eth_getTransactionReceipt", [h])),
+    );
     expect(receipts.map((r) => Number(r.transactionIndex))).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
     expect(BigInt(receipts[8]!.cumulativeGasUsed)).toBe(9n * 21_000n);
   });

@@ -34,7 +34,11 @@ let bob: TestAccount;
 let carol: TestAccount;
 
 beforeAll(async () => {
-  [alice, bob, carol] = await Promise.all([createFundedAccount(devnet(), 100n * Q), createFundedAccount(devnet(), 100n * Q), createFundedAccount(devnet(), 100n * Q)]);
+  [alice, bob, carol] = await Promise.all([
+    createFundedAccount(devnet(), 100n * Q),
+    createFundedAccount(devnet(), 100n * Q),
+    createFundedAccount(devnet(), 100n * Q),
+  ]);
 });
 
 function walletOf(account: TestAccount) {
@@ -59,13 +63,34 @@ function read<T>(template: { artifact: { abi: Abi } }, address: Address, functio
   return readContract(devnet().publicClient(), { address, abi: template.artifact.abi, functionName, args }) as Promise<T>;
 }
 
-async function write(template: ContractTemplate, from: TestAccount, address: Address, functionName: string, args: unknown[] = [], value?: bigint) {
+async function write(
+  template: ContractTemplate,
+  from: TestAccount,
+  address: Address,
+  functionName: string,
+  args: unknown[] = [],
+  value?: bigint,
+) {
   return receiptOf(await walletOf(from).writeContract({ address, abi: template.artifact.abi, functionName, args, value } as never));
 }
 
 /** The custom error (name and arguments) a call reverts with, decoded from the node's revert data. */
-async function revertOf(template: { artifact: { abi: Abi } }, from: Address, address: Address, functionName: string, args: unknown[] = [], value?: bigint) {
-  const error = await simulateContract(devnet().publicClient(), { account: from, address, abi: template.artifact.abi, functionName, args, value } as never).then(
+async function revertOf(
+  template: { artifact: { abi: Abi } },
+  from: Address,
+  address: Address,
+  functionName: string,
+  args: unknown[] = [],
+  value?: bigint,
+) {
+  const error = await simulateContract(devnet().publicClient(), {
+    account: from,
+    address,
+    abi: template.artifact.abi,
+    functionName,
+    args,
+    value,
+  } as never).then(
     () => undefined,
     (e: unknown) => e,
   );
@@ -80,7 +105,10 @@ async function creationRevert(template: ContractTemplate, from: Address, constru
   const { data } = encodeTemplateDeployment({ template, constructorArgs });
   const error = await devnet()
     .rpc("eth_call", [{ from, data }, "latest"])
-    .then(() => undefined, (e: { data?: Hex }) => e);
+    .then(
+      () => undefined,
+      (e: { data?: Hex }) => e,
+    );
   expect(error?.data, "the creation was expected to revert").toBeDefined();
   const decoded = decodeErrorResult({ abi: template.artifact.abi, data: error!.data! });
   return { name: decoded.errorName, args: (decoded.args ?? []).map(lower) };
@@ -102,13 +130,26 @@ describe.each([
 
   beforeAll(async () => {
     const holderArg = template === FIXED ? "initialHolder" : "admin";
-    const { address, receipt } = await deploy(template, alice, { tokenName: "Quantum Dollar", tokenSymbol: "QD", tokenDecimals: "6", initialSupply: SUPPLY.toString(), [holderArg]: alice.address });
+    const { address, receipt } = await deploy(template, alice, {
+      tokenName: "Quantum Dollar",
+      tokenSymbol: "QD",
+      tokenDecimals: "6",
+      initialSupply: SUPPLY.toString(),
+      [holderArg]: alice.address,
+    });
     token = address;
-    expect(transfersIn(template, receipt)).toEqual([{ from: "0x0000000000000000000000000000000000000000", to: alice.address, value: SUPPLY }]);
+    expect(transfersIn(template, receipt)).toEqual([
+      { from: "0x0000000000000000000000000000000000000000", to: alice.address, value: SUPPLY },
+    ]);
   });
 
   test("metadata and supply as deployed; the asset service's reader sees an ERC-20", async () => {
-    expect(await readErc20Metadata(devnet().publicClient(), { token })).toEqual({ token, symbol: "QD", decimals: 6, name: "Quantum Dollar" });
+    expect(await readErc20Metadata(devnet().publicClient(), { token })).toEqual({
+      token,
+      symbol: "QD",
+      decimals: 6,
+      name: "Quantum Dollar",
+    });
     expect(await read<bigint>(template, token, "totalSupply")).toBe(SUPPLY);
     expect(await read<bigint>(template, token, "balanceOf", [alice.address])).toBe(SUPPLY);
   });
@@ -124,7 +165,10 @@ describe.each([
     await write(template, bob, token, "transfer", [bob.address, 250n]);
     expect(await read<bigint>(template, token, "balanceOf", [bob.address])).toBe(250n);
 
-    expect(await revertOf(template, bob.address, token, "transfer", [carol.address, 251n])).toEqual({ name: "ERC20InsufficientBalance", args: [bob.address, 250n, 251n] });
+    expect(await revertOf(template, bob.address, token, "transfer", [carol.address, 251n])).toEqual({
+      name: "ERC20InsufficientBalance",
+      args: [bob.address, 250n, 251n],
+    });
     expect(await revertOf(template, bob.address, token, "transfer", ["0x0000000000000000000000000000000000000000", 1n])).toEqual({
       name: "ERC20InvalidReceiver",
       args: ["0x0000000000000000000000000000000000000000"],
@@ -162,7 +206,9 @@ describe.each([
       args: ["0x0000000000000000000000000000000000000000"],
     });
     // An allowance larger than the owner's balance still cannot overdraw.
-    expect((await revertOf(template, bob.address, token, "transferFrom", [alice.address, carol.address, SUPPLY])).name).toBe("ERC20InsufficientBalance");
+    expect((await revertOf(template, bob.address, token, "transferFrom", [alice.address, carol.address, SUPPLY])).name).toBe(
+      "ERC20InsufficientBalance",
+    );
   });
 });
 
@@ -170,14 +216,28 @@ describe("erc20-fixed-supply: holder", () => {
   test("the zero address as initialHolder (or leaving it out) mints to the deployer; the token itself is refused", async () => {
     const { address: implicit } = await deploy(FIXED, bob, { tokenName: "B", tokenSymbol: "B", tokenDecimals: "0", initialSupply: "7" });
     expect(await read<bigint>(FIXED, implicit, "balanceOf", [bob.address])).toBe(7n);
-    const { address: toCarol } = await deploy(FIXED, bob, { tokenName: "C", tokenSymbol: "C", tokenDecimals: "18", initialSupply: "9", initialHolder: carol.address });
+    const { address: toCarol } = await deploy(FIXED, bob, {
+      tokenName: "C",
+      tokenSymbol: "C",
+      tokenDecimals: "18",
+      initialSupply: "9",
+      initialHolder: carol.address,
+    });
     expect(await read<bigint>(FIXED, toCarol, "balanceOf", [carol.address])).toBe(9n);
     expect(await read<bigint>(FIXED, toCarol, "balanceOf", [bob.address])).toBe(0n);
 
     // The address the next deployment will get, as its own holder: the supply would be stuck.
     const nonce = await getTransactionCount(devnet().publicClient(), { address: bob.address });
     const next = getContractAddress({ from: bob.address, nonce: BigInt(nonce) }).toLowerCase() as Address;
-    expect(await creationRevert(FIXED, bob.address, { tokenName: "D", tokenSymbol: "D", tokenDecimals: "0", initialSupply: "1", initialHolder: next })).toEqual({
+    expect(
+      await creationRevert(FIXED, bob.address, {
+        tokenName: "D",
+        tokenSymbol: "D",
+        tokenDecimals: "0",
+        initialSupply: "1",
+        initialHolder: next,
+      }),
+    ).toEqual({
       name: "ERC20InvalidReceiver",
       args: [next],
     });
@@ -185,7 +245,17 @@ describe("erc20-fixed-supply: holder", () => {
 
   test("nobody can mint, burn or take ownership: the ABI has no such function", () => {
     const names = FIXED.artifact.abi.filter((item) => item.type === "function").map((item) => (item as { name: string }).name);
-    expect(names.sort()).toEqual(["allowance", "approve", "balanceOf", "decimals", "name", "symbol", "totalSupply", "transfer", "transferFrom"]);
+    expect(names.sort()).toEqual([
+      "allowance",
+      "approve",
+      "balanceOf",
+      "decimals",
+      "name",
+      "symbol",
+      "totalSupply",
+      "transfer",
+      "transferFrom",
+    ]);
   });
 });
 
@@ -196,7 +266,12 @@ describe("erc20-mint-burn: roles", () => {
   const ADMIN: Hex = toHex(0, { size: 32 });
 
   beforeAll(async () => {
-    ({ address: token } = await deploy(ROLES, alice, { tokenName: "Roles", tokenSymbol: "RL", tokenDecimals: "18", initialSupply: "1000" }));
+    ({ address: token } = await deploy(ROLES, alice, {
+      tokenName: "Roles",
+      tokenSymbol: "RL",
+      tokenDecimals: "18",
+      initialSupply: "1000",
+    }));
     MINTER = await read<Hex>(ROLES, token, "MINTER_ROLE");
     BURNER = await read<Hex>(ROLES, token, "BURNER_ROLE");
     expect(MINTER).toBe(keccak256(toHex("MINTER_ROLE")));
@@ -208,21 +283,32 @@ describe("erc20-mint-burn: roles", () => {
     expect(await read<bigint>(ROLES, token, "adminCount")).toBe(1n);
     expect(await read<bigint>(ROLES, token, "balanceOf", [alice.address])).toBe(1000n);
     expect(await read<boolean>(ROLES, token, "hasRole", [MINTER, alice.address])).toBe(false);
-    expect(await revertOf(ROLES, alice.address, token, "mint", [alice.address, 1n])).toEqual({ name: "AccessControlUnauthorizedAccount", args: [alice.address, MINTER] });
-    expect(await revertOf(ROLES, alice.address, token, "burn", [1n])).toEqual({ name: "AccessControlUnauthorizedAccount", args: [alice.address, BURNER] });
+    expect(await revertOf(ROLES, alice.address, token, "mint", [alice.address, 1n])).toEqual({
+      name: "AccessControlUnauthorizedAccount",
+      args: [alice.address, MINTER],
+    });
+    expect(await revertOf(ROLES, alice.address, token, "burn", [1n])).toEqual({
+      name: "AccessControlUnauthorizedAccount",
+      args: [alice.address, BURNER],
+    });
   });
 
   test("the token itself as admin is refused at deployment", async () => {
     const nonce = await getTransactionCount(devnet().publicClient(), { address: carol.address });
     const next = getContractAddress({ from: carol.address, nonce: BigInt(nonce) }).toLowerCase() as Address;
-    expect(await creationRevert(ROLES, carol.address, { tokenName: "X", tokenSymbol: "X", tokenDecimals: "0", initialSupply: "0", admin: next })).toEqual({
+    expect(
+      await creationRevert(ROLES, carol.address, { tokenName: "X", tokenSymbol: "X", tokenDecimals: "0", initialSupply: "0", admin: next }),
+    ).toEqual({
       name: "AccessControlInvalidAccount",
       args: [next],
     });
   });
 
   test("only an admin grants; a minter mints (supply and balance grow, Transfer from zero)", async () => {
-    expect(await revertOf(ROLES, bob.address, token, "grantRole", [MINTER, bob.address])).toEqual({ name: "AccessControlUnauthorizedAccount", args: [bob.address, ADMIN] });
+    expect(await revertOf(ROLES, bob.address, token, "grantRole", [MINTER, bob.address])).toEqual({
+      name: "AccessControlUnauthorizedAccount",
+      args: [bob.address, ADMIN],
+    });
     const grant = await write(ROLES, alice, token, "grantRole", [MINTER, bob.address]);
     const [granted] = parseEventLogs({ abi: ROLES.artifact.abi, logs: grant.logs, eventName: "RoleGranted" });
     expect(Object.values(granted!.args as Record<string, unknown>).map(lower)).toEqual([MINTER, bob.address, alice.address]);
@@ -243,9 +329,15 @@ describe("erc20-mint-burn: roles", () => {
     const burn = await write(ROLES, carol, token, "burn", [200n]);
     expect(transfersIn(ROLES, burn)).toEqual([{ from: carol.address, to: "0x0000000000000000000000000000000000000000", value: 200n }]);
     expect(await read<bigint>(ROLES, token, "totalSupply")).toBe(1300n);
-    expect(await revertOf(ROLES, carol.address, token, "burn", [301n])).toEqual({ name: "ERC20InsufficientBalance", args: [carol.address, 300n, 301n] });
+    expect(await revertOf(ROLES, carol.address, token, "burn", [301n])).toEqual({
+      name: "ERC20InsufficientBalance",
+      args: [carol.address, 300n, 301n],
+    });
 
-    expect(await revertOf(ROLES, carol.address, token, "burnFrom", [alice.address, 1n])).toEqual({ name: "ERC20InsufficientAllowance", args: [carol.address, 0n, 1n] });
+    expect(await revertOf(ROLES, carol.address, token, "burnFrom", [alice.address, 1n])).toEqual({
+      name: "ERC20InsufficientAllowance",
+      args: [carol.address, 0n, 1n],
+    });
     await write(ROLES, alice, token, "approve", [carol.address, 100n]);
     await write(ROLES, carol, token, "burnFrom", [alice.address, 100n]);
     expect(await read<bigint>(ROLES, token, "balanceOf", [alice.address])).toBe(900n);
@@ -253,33 +345,48 @@ describe("erc20-mint-burn: roles", () => {
     expect(await read<bigint>(ROLES, token, "totalSupply")).toBe(1200n);
     // An allowance alone is not the role.
     await write(ROLES, alice, token, "approve", [bob.address, 10n]);
-    expect(await revertOf(ROLES, bob.address, token, "burnFrom", [alice.address, 1n])).toEqual({ name: "AccessControlUnauthorizedAccount", args: [bob.address, BURNER] });
+    expect(await revertOf(ROLES, bob.address, token, "burnFrom", [alice.address, 1n])).toEqual({
+      name: "AccessControlUnauthorizedAccount",
+      args: [bob.address, BURNER],
+    });
   });
 
   test("revoke and renounce take effect; unknown roles and bad accounts are refused; the last admin stays", async () => {
     const revoke = await write(ROLES, alice, token, "revokeRole", [MINTER, bob.address]);
     expect(parseEventLogs({ abi: ROLES.artifact.abi, logs: revoke.logs, eventName: "RoleRevoked" })).toHaveLength(1);
-    expect(await revertOf(ROLES, bob.address, token, "mint", [bob.address, 1n])).toEqual({ name: "AccessControlUnauthorizedAccount", args: [bob.address, MINTER] });
+    expect(await revertOf(ROLES, bob.address, token, "mint", [bob.address, 1n])).toEqual({
+      name: "AccessControlUnauthorizedAccount",
+      args: [bob.address, MINTER],
+    });
 
     await write(ROLES, carol, token, "renounceRole", [BURNER]);
     expect(await read<boolean>(ROLES, token, "hasRole", [BURNER, carol.address])).toBe(false);
 
     const unknown = keccak256(toHex("PAUSER_ROLE"));
-    expect(await revertOf(ROLES, alice.address, token, "grantRole", [unknown, bob.address])).toEqual({ name: "AccessControlUnknownRole", args: [unknown] });
+    expect(await revertOf(ROLES, alice.address, token, "grantRole", [unknown, bob.address])).toEqual({
+      name: "AccessControlUnknownRole",
+      args: [unknown],
+    });
     expect(await revertOf(ROLES, alice.address, token, "grantRole", [MINTER, "0x0000000000000000000000000000000000000000"])).toEqual({
       name: "AccessControlInvalidAccount",
       args: ["0x0000000000000000000000000000000000000000"],
     });
 
     expect(await revertOf(ROLES, alice.address, token, "renounceRole", [ADMIN])).toEqual({ name: "AccessControlLastAdmin", args: [] });
-    expect(await revertOf(ROLES, alice.address, token, "revokeRole", [ADMIN, alice.address])).toEqual({ name: "AccessControlLastAdmin", args: [] });
+    expect(await revertOf(ROLES, alice.address, token, "revokeRole", [ADMIN, alice.address])).toEqual({
+      name: "AccessControlLastAdmin",
+      args: [],
+    });
 
     // With a second admin, the first may leave; the second then cannot.
     await write(ROLES, alice, token, "grantRole", [ADMIN, bob.address]);
     expect(await read<bigint>(ROLES, token, "adminCount")).toBe(2n);
     await write(ROLES, alice, token, "renounceRole", [ADMIN]);
     expect(await read<bigint>(ROLES, token, "adminCount")).toBe(1n);
-    expect(await revertOf(ROLES, alice.address, token, "grantRole", [MINTER, alice.address])).toEqual({ name: "AccessControlUnauthorizedAccount", args: [alice.address, ADMIN] });
+    expect(await revertOf(ROLES, alice.address, token, "grantRole", [MINTER, alice.address])).toEqual({
+      name: "AccessControlUnauthorizedAccount",
+      args: [alice.address, ADMIN],
+    });
     expect(await revertOf(ROLES, bob.address, token, "renounceRole", [ADMIN])).toEqual({ name: "AccessControlLastAdmin", args: [] });
   });
 });
@@ -331,7 +438,10 @@ describe("timelock-vault", () => {
   });
 
   test("the constructor refuses the zero beneficiary and a zero release time", async () => {
-    const { data } = encodeTemplateDeployment({ template: VAULT, constructorArgs: { vaultBeneficiary: bob.address, vaultReleaseTime: "1" } });
+    const { data } = encodeTemplateDeployment({
+      template: VAULT,
+      constructorArgs: { vaultBeneficiary: bob.address, vaultReleaseTime: "1" },
+    });
     // Bypass the off-chain validation to prove the contract checks on its own.
     const zeroBeneficiary = data.replace(bob.address.slice(2), "0".repeat(40)) as Hex;
     for (const [creation, errorName] of [
@@ -340,7 +450,10 @@ describe("timelock-vault", () => {
     ] as const) {
       const error = await devnet()
         .rpc("eth_call", [{ from: alice.address, data: creation }, "latest"])
-        .then(() => undefined, (e: { data?: Hex }) => e);
+        .then(
+          () => undefined,
+          (e: { data?: Hex }) => e,
+        );
       expect(error?.data).toBeDefined();
       expect(decodeErrorResult({ abi: VAULT.artifact.abi, data: error!.data! }).errorName).toBe(errorName);
     }
@@ -352,10 +465,14 @@ describe("timelock-vault", () => {
     const probeReceipt = await receiptOf(await walletOf(alice).deployContract({ abi: probe.abi, bytecode: probe.bytecode }));
     const attacker = probeReceipt.contractAddress as Address;
     const { address: vault } = await deploy(VAULT, alice, { vaultBeneficiary: attacker, vaultReleaseTime: "1" });
-    await receiptOf(await walletOf(alice).writeContract({ address: attacker, abi: probe.abi, functionName: "setVault", args: [vault] } as never));
+    await receiptOf(
+      await walletOf(alice).writeContract({ address: attacker, abi: probe.abi, functionName: "setVault", args: [vault] } as never),
+    );
     await write(VAULT, alice, vault, "deposit", [], 2n * Q);
 
-    await receiptOf(await walletOf(alice).writeContract({ address: attacker, abi: probe.abi, functionName: "withdrawFromVault", args: [] } as never));
+    await receiptOf(
+      await walletOf(alice).writeContract({ address: attacker, abi: probe.abi, functionName: "withdrawFromVault", args: [] } as never),
+    );
     expect(await read<boolean>(probeTemplate, attacker, "reentryAttempted")).toBe(true);
     expect(await read<boolean>(probeTemplate, attacker, "reentrySucceeded")).toBe(false);
     const revertData = await read<Hex>(probeTemplate, attacker, "reentryRevertData");

@@ -1,10 +1,4 @@
-import {
-  getPendingNonce,
-  getQuantumTransactionStatus,
-  quantumSandbox,
-  readNativeBalance,
-  sendRawQuantumTransaction,
-} from "@qc/chain";
+import { getPendingNonce, getQuantumTransactionStatus, quantumSandbox, readNativeBalance, sendRawQuantumTransaction } from "@qc/chain";
 import { createWalletClient, http, parseEther } from "viem";
 import { getBalance, getBlock, getTransaction, getTransactionReceipt, waitForTransactionReceipt } from "viem/actions";
 import { describe, expect, test } from "vitest";
@@ -43,7 +37,9 @@ describe("0x51 transfer through viem over HTTP", () => {
     expect(await getBalance(client, { address: bob })).toBe(value);
     // The base fee is burnt, the tip goes to the coinbase: the supply shrinks by exactly the burn.
     const tip = receipt.effectiveGasPrice - block.baseFeePerGas!;
-    expect(await getBalance(client, { address: DEFAULT_COINBASE, blockNumber: receipt.blockNumber })).toBe(coinbaseBefore + receipt.gasUsed * tip);
+    expect(await getBalance(client, { address: DEFAULT_COINBASE, blockNumber: receipt.blockNumber })).toBe(
+      coinbaseBefore + receipt.gasUsed * tip,
+    );
 
     // One hash everywhere: tx lookup, block body, receipt.
     const tx = await getTransaction(client, { hash });

@@ -19,7 +19,12 @@ const USAGE = 2;
 function program(): Command {
   const root = new Command("signer")
     .description("Quantum Custody reference signer: holds your ML-DSA-87 keys and signs only what you reviewed")
-    .addHelpText("after", "\nState lives in QC_SIGNER_HOME (default ~/.quantum-signer). The passphrase is asked on the terminal;\nQC_SIGNER_PASSPHRASE supplies it for automation. Exit codes: 0 done, 1 refused or failed, 2 usage error.")
+    .addHelpText(
+      "after",
+      "\nState lives in QC_SIGNER_HOME (default ~/.quantum-signer). The passphrase is asked on the " +
+        "terminal;\nQC_SIGNER_PASSPHRASE supplies it for automation. Exit codes: 0 done, 1 refused or failed, 2 usage " +
+        "error.",
+    )
     .addCommand(initCommand())
     .addCommand(loginCommand())
     .addCommand(keysCommand())

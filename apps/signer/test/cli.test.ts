@@ -14,9 +14,15 @@ describe("signer command line", () => {
       expect(run.stdout).toContain(`Usage: signer ${COMMANDS[i]}`);
     });
     const usage = await Promise.all(
-      [[], ["sign-everything"], ["enroll"], ["enroll", "--count", "-1"], ["review"], ["review", "not-a-uuid"], ["watch", "--interval", "0"]].map((args) =>
-        runSigner(args, { home }),
-      ),
+      [
+        [],
+        ["sign-everything"],
+        ["enroll"],
+        ["enroll", "--count", "-1"],
+        ["review"],
+        ["review", "not-a-uuid"],
+        ["watch", "--interval", "0"],
+      ].map((args) => runSigner(args, { home })),
     );
     for (const run of usage) {
       expect(run.code, run.args.join(" ")).toBe(2);

@@ -38,7 +38,10 @@ describe("signer login and enroll against a test double of the service", () => {
     double.failEnrollment({ status: 400, skip: 1 });
     const result = await run(["enroll", "--count", "30"]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain("signer: enrolled 25 of 30 keys: the service refused POST /v1/signer/keys: ownership proof does not verify (INVALID_OWNERSHIP_PROOF 1105");
+    expect(result.stderr).toContain(
+      "signer: enrolled 25 of 30 keys: the service refused POST /v1/signer/keys: ownership proof does not verify " +
+        "(INVALID_OWNERSHIP_PROOF 1105",
+    );
     expect(result.stderr).not.toContain("PENDING_ENROLLMENT");
     const stored = await keys();
     expect(stored).toHaveLength(25);
@@ -86,7 +89,11 @@ describe("signer login and enroll against a test double of the service", () => {
     const login = await run(["login", "--url", double.url, "--key", double.apiKey]);
     expect(login.stderr).toBe("");
     expect(login.stdout).toBe(`Logged in to ${double.url} (tenant ${double.tenantId}). The API key is stored encrypted in the keystore.\n`);
-    expect((await runSigner(["pending"], { home, passphrase: "the wrong passphrase" })).stderr).toMatch(/^signer: wrong passphrase: the keystore .* could not be decrypted/);
-    expect((await runSigner(["pending"], { home })).stderr).toBe("signer: no passphrase: run the signer on a terminal, or set QC_SIGNER_PASSPHRASE for automation\n");
+    expect((await runSigner(["pending"], { home, passphrase: "the wrong passphrase" })).stderr).toMatch(
+      /^signer: wrong passphrase: the keystore .* could not be decrypted/,
+    );
+    expect((await runSigner(["pending"], { home })).stderr).toBe(
+      "signer: no passphrase: run the signer on a terminal, or set QC_SIGNER_PASSPHRASE for automation\n",
+    );
   });
 });

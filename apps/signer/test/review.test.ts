@@ -4,7 +4,15 @@ import { encodeFunctionData, hexToBytes, type Address, type Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { KeyMaterial } from "../src/lib/keystore/signer-key";
 import { leaks, runSigner, spawnSigner } from "./run-signer";
-import { pendingTransfer, sandboxFields, startSignerDouble, type DoubleAsset, type SignerDouble, type Tampering, type TransferFields } from "./signer-double";
+import {
+  pendingTransfer,
+  sandboxFields,
+  startSignerDouble,
+  type DoubleAsset,
+  type SignerDouble,
+  type Tampering,
+  type TransferFields,
+} from "./signer-double";
 import { prepareSignerHome } from "./signer-home";
 
 const TOKEN: DoubleAsset = {
@@ -41,9 +49,14 @@ describe("signer review against a test double of the service", () => {
   const postsFor = (id: string) => double.posts.filter((post) => post.path.includes(id));
 
   const review = (id: string, stdin: string) => runSigner(["review", id], { home, passphrase, stdin });
-  const nativeFields = (overrides: Partial<TransferFields> = {}) => sandboxFields({ id: randomUUID(), sourceAddress: source.address, ...overrides });
+  const nativeFields = (overrides: Partial<TransferFields> = {}) =>
+    sandboxFields({ id: randomUUID(), sourceAddress: source.address, ...overrides });
   const tokenFields = () =>
-    nativeFields({ asset: TOKEN, amount: 1_500_000n, fee: { gasLimit: 65_000n, maxFeePerGas: 2_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n } });
+    nativeFields({
+      asset: TOKEN,
+      amount: 1_500_000n,
+      fee: { gasLimit: 65_000n, maxFeePerGas: 2_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n },
+    });
   const lastFour = (fields: TransferFields) => fields.destinationAddress.slice(-4);
 
   it("signs a native transfer whose signing request matches, after the typed confirmation", async () => {
@@ -88,7 +101,9 @@ describe("signer review against a test double of the service", () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(`QUSD, token ${TOKEN.contractAddress} (6 decimals`);
     expect(run.stdout).toContain("Amount        1.5 QUSD (1500000 base units)");
-    expect(run.stdout).toContain(`Calldata      transfer(${fields.destinationAddress}, 1.5 QUSD (1500000 base units)) on token ${TOKEN.contractAddress}`);
+    expect(run.stdout).toContain(
+      `Calldata      transfer(${fields.destinationAddress}, 1.5 QUSD (1500000 base units)) on token ${TOKEN.contractAddress}`,
+    );
     expect(postsFor(fields.id).map((p) => p.path)).toEqual([`/v1/signer/transactions/${fields.id}/signature`]);
     const hash = signingHash(
       buildQuantumTransfer({
@@ -102,7 +117,9 @@ describe("signer review against a test double of the service", () => {
         token: TOKEN.contractAddress,
       }),
     );
-    expect(verifyQuantumSigningHash({ signingHash: hash, signature: postsFor(fields.id)[0]!.body.signature, publicKey: source.publicKey })).toBe(true);
+    expect(
+      verifyQuantumSigningHash({ signingHash: hash, signature: postsFor(fields.id)[0]!.body.signature, publicKey: source.publicKey }),
+    ).toBe(true);
   });
 
   // Each signing request contradicts the record it comes with in one place; the record (what
@@ -116,8 +133,18 @@ describe("signer review against a test double of the service", () => {
     { name: "gas limit", field: "fee.gasLimit", tamper: { fee: { gasLimit: 1_000_000n } } },
     { name: "chain id of the signing request", field: "chainId", tamper: { chainId: 20803 } },
     { name: "chain id of the record (not the network's)", field: "chainId", tamper: { chainId: 20803 }, record: { chainId: 20803 } },
-    { name: "calldata recipient", field: "destinationAddress", token: true, tamper: { data: erc20TransferCalldata({ to: other, amount: 1_500_000n }) } },
-    { name: "calldata amount", field: "amount", token: true, tamper: { data: erc20TransferCalldata({ to: "0x00000000000000000000000000000000000b0b5e", amount: 9_000_000n }) } },
+    {
+      name: "calldata recipient",
+      field: "destinationAddress",
+      token: true,
+      tamper: { data: erc20TransferCalldata({ to: other, amount: 1_500_000n }) },
+    },
+    {
+      name: "calldata amount",
+      field: "amount",
+      token: true,
+      tamper: { data: erc20TransferCalldata({ to: "0x00000000000000000000000000000000000b0b5e", amount: 9_000_000n }) },
+    },
     {
       name: "calldata function (approve instead of transfer)",
       field: "data",
@@ -158,7 +185,9 @@ describe("signer review against a test double of the service", () => {
     for (const run of runs) {
       expect(run.code).toBe(1);
       expect(run.stdout).toContain("Type the last 4 characters of the destination address");
-      expect(run.stderr).toContain("the confirmation does not match the destination address's last 4 characters; nothing was signed or sent");
+      expect(run.stderr).toContain(
+        "the confirmation does not match the destination address's last 4 characters; nothing was signed or sent",
+      );
     }
     expect(postsFor(fields.id)).toEqual([]);
     expect(double.transactions.find((t) => t.id === fields.id)!.status).toBe("PENDING_SIGNATURE");
@@ -209,7 +238,9 @@ describe("signer review against a test double of the service", () => {
 
     const table = await runSigner(["pending"], { home, passphrase });
     expect(table.code).toBe(0);
-    expect(table.stdout).toContain(`${native.id}  2026-11-21T10:00:00.000Z  QUANTUM_SANDBOX  1.5 Q to ${native.destinationAddress} from ${source.address}`);
+    expect(table.stdout).toContain(
+      `${native.id}  2026-11-21T10:00:00.000Z  QUANTUM_SANDBOX  1.5 Q to ${native.destinationAddress} from ${source.address}`,
+    );
     expect(table.stdout).toContain(`${token.id}  2026-11-21T10:00:00.000Z  QUANTUM_SANDBOX  1.5 QUSD to ${token.destinationAddress}`);
   });
 
@@ -239,10 +270,23 @@ describe("signer review against a test double of the service", () => {
 
   it("watch warns, once, about each wallet whose key is not in the keystore (a planted pool key or registration)", async () => {
     const vaultId = "0193a5c0-0000-7000-8000-00000000a017";
-    const wallet = (id: string, type: string, address: string) => ({ id: `0193a5c0-0000-7000-8000-${id}`, vaultId, type, address, publicKey: type === "WATCH_ONLY" ? null : "0x00", label: null, status: "ACTIVE" });
+    const wallet = (id: string, type: string, address: string) => ({
+      id: `0193a5c0-0000-7000-8000-${id}`,
+      vaultId,
+      type,
+      address,
+      publicKey: type === "WATCH_ONLY" ? null : "0x00",
+      label: null,
+      status: "ACTIVE",
+    });
     const planted = wallet("0000000000f1", "SIGNER_MANAGED", "0x00000000000000000000000000000000000bad01");
     const registered = wallet("0000000000f2", "REGISTERED", "0x00000000000000000000000000000000000bad02");
-    double.wallets.push(wallet("0000000000f0", "SIGNER_MANAGED", source.address.toUpperCase().replace("0X", "0x")), planted, registered, wallet("0000000000f3", "WATCH_ONLY", "0x00000000000000000000000000000000000bad03"));
+    double.wallets.push(
+      wallet("0000000000f0", "SIGNER_MANAGED", source.address.toUpperCase().replace("0X", "0x")),
+      planted,
+      registered,
+      wallet("0000000000f3", "WATCH_ONLY", "0x00000000000000000000000000000000000bad03"),
+    );
     const { child, done } = spawnSigner(["watch", "--interval", "1"], { home, passphrase });
     let errors = "";
     child.stderr!.on("data", (chunk: string) => (errors += chunk));
@@ -253,7 +297,9 @@ describe("signer review against a test double of the service", () => {
     const run = await done;
     expect(run.code).toBe(0);
     expect(run.stderr.split("WARNING:")).toHaveLength(3);
-    expect(run.stderr).toContain(`wallet ${planted.id} (SIGNER_MANAGED, address ${planted.address}, vault ${vaultId}) has a key this keystore does not hold`);
+    expect(run.stderr).toContain(
+      `wallet ${planted.id} (SIGNER_MANAGED, address ${planted.address}, vault ${vaultId}) has a key this keystore does not hold`,
+    );
     expect(run.stderr).toContain(`wallet ${registered.id} (REGISTERED, address ${registered.address}`);
     double.wallets.length = 0;
   });

@@ -28,7 +28,11 @@ function childEnv(options: RunSignerOptions): NodeJS.ProcessEnv {
 
 /** Starts the CLI exactly as `./qc signer` does (node --import tsx src/main.ts), from the repo root. */
 export function spawnSigner(args: string[], options: RunSignerOptions): { child: ChildProcess; done: Promise<SignerRun> } {
-  const child = spawn(process.execPath, ["--import", "tsx", MAIN, ...args], { cwd: ROOT, env: childEnv(options), stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--import", "tsx", MAIN, ...args], {
+    cwd: ROOT,
+    env: childEnv(options),
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   let stdout = "";
   let stderr = "";
   child.stdout!.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));

@@ -35,7 +35,8 @@ describe("signer CLI against the real server", () => {
     await server?.close();
   });
 
-  const signer = (args: string[], stdin?: string) => runSigner(args, { home, passphrase: TEST_PASSPHRASE, ...(stdin === undefined ? {} : { stdin }) });
+  const signer = (args: string[], stdin?: string) =>
+    runSigner(args, { home, passphrase: TEST_PASSPHRASE, ...(stdin === undefined ? {} : { stdin }) });
   const rest = (method: string, path: string, body?: unknown) =>
     call(server, path, {
       method,
@@ -55,7 +56,9 @@ describe("signer CLI against the real server", () => {
     expect(untrusted.stderr).toMatch(/cannot verify the TLS certificate of 127\.0\.0\.1:\d+ \(\w+\); .* --ca <pem file>/);
     const wrongKey = await signer(["login", "--url", url, "--key", `${signerKey.keyId}:${"0".repeat(64)}`, "--ca", caFile]);
     expect(wrongKey.code).toBe(1);
-    expect(wrongKey.stderr).toMatch(/the service refused GET \/v1\/onboarding\/status: .*\(UNAUTHENTICATED 1010, request [^)]+\); check the API key/);
+    expect(wrongKey.stderr).toMatch(
+      /the service refused GET \/v1\/onboarding\/status: .*\(UNAUTHENTICATED 1010, request [^)]+\); check the API key/,
+    );
 
     // An integration key (write, even admin) is refused at login: it cannot reach the signing queue.
     for (const scopes of [["write"], ["admin"]] as const) {
@@ -75,15 +78,25 @@ describe("signer CLI against the real server", () => {
     expect(enroll.code).toBe(0);
     // Two batches (25 + 5), one progress line each when not on a terminal.
     expect(enroll.stdout).toBe(
-      ["Enrolling keys: 0/30", "Enrolling keys: 25/30", "Enrolling keys: 30/30", "Enrolled 30 keys. The service has 30 available and 0 assigned.", ""].join("\n"),
+      [
+        "Enrolling keys: 0/30",
+        "Enrolling keys: 25/30",
+        "Enrolling keys: 30/30",
+        "Enrolled 30 keys. The service has 30 available and 0 assigned.",
+        "",
+      ].join("\n"),
     );
     expect((await rest("GET", "/v1/signer/keys")).json()).toEqual({ available: 30, assigned: 0 });
 
-    const listed = JSON.parse((await signer(["keys", "list", "--json"])).stdout) as { keys: { address: string; publicKey: string; status: string }[] };
+    const listed = JSON.parse((await signer(["keys", "list", "--json"])).stdout) as {
+      keys: { address: string; publicKey: string; status: string }[];
+    };
     expect(listed.keys).toHaveLength(30);
     expect(listed.keys.every((key) => key.status === "ENROLLED")).toBe(true);
     const rows = await t.db.select().from(schema.signerKeys).where(eq(schema.signerKeys.tenantId, tenant.tenantId));
-    expect(new Set(rows.map((row) => `${row.address}/${row.publicKey}`))).toEqual(new Set(listed.keys.map((key) => `${key.address}/${key.publicKey}`)));
+    expect(new Set(rows.map((row) => `${row.address}/${row.publicKey}`))).toEqual(
+      new Set(listed.keys.map((key) => `${key.address}/${key.publicKey}`)),
+    );
 
     const vault = (await rest("POST", "/v1/vault/accounts", { name: "Treasury", networkCode: "QUANTUM_SANDBOX" })).json() as { id: string };
     const generated = await rest("POST", `/v1/vault/accounts/${vault.id}/wallets/generate`, { label: "hot" });
@@ -104,7 +117,12 @@ describe("signer CLI against the real server", () => {
     const [row] = await t.db.select().from(schema.wallets).where(eq(schema.wallets.id, registered![1]!));
     expect(row).toMatchObject({ type: "REGISTERED", address: registered![2], vaultId: vault.id, label: "cold" });
     const after = await openKeystore(join(home, "keystore.json"), TEST_PASSPHRASE);
-    expect(after.findKey(registered![2]!)).toMatchObject({ status: "REGISTERED", walletId: registered![1], vaultId: vault.id, label: "cold" });
+    expect(after.findKey(registered![2]!)).toMatchObject({
+      status: "REGISTERED",
+      walletId: registered![1],
+      vaultId: vault.id,
+      label: "cold",
+    });
 
     // Importing a seed registers that exact key; the same address again is refused by the
     // service and the keystore keeps the key it already had.

@@ -1,6 +1,14 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { addressFromPublicKey, buildQuantumTransfer, NETWORKS, serializeQuantumTransaction, signingHash, verifyOwnershipProof, type NetworkCode } from "@qc/chain";
+import {
+  addressFromPublicKey,
+  buildQuantumTransfer,
+  NETWORKS,
+  serializeQuantumTransaction,
+  signingHash,
+  verifyOwnershipProof,
+  type NetworkCode,
+} from "@qc/chain";
 import type { Hex } from "viem";
 import type { Asset } from "../src/lib/service/signer-api";
 
@@ -160,7 +168,8 @@ export async function startSignerDouble(options: { tenantId?: string; apiKey?: s
 
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? "/", "http://double");
-    if (req.headers.authorization !== `Bearer ${apiKey}`) return error(res, 401, "UNAUTHENTICATED", 1010, "missing, malformed or wrong credentials");
+    if (req.headers.authorization !== `Bearer ${apiKey}`)
+      return error(res, 401, "UNAUTHENTICATED", 1010, "missing, malformed or wrong credentials");
     const body = req.method === "POST" ? await readJson(req) : undefined;
     if (req.method === "POST") posts.push({ path: url.pathname, body });
 
@@ -168,20 +177,35 @@ export async function startSignerDouble(options: { tenantId?: string; apiKey?: s
       return send(res, 200, { tenantId, status: "VERIFIED", emailVerified: true, kyc: null, valueMovingEnabled: true, nextStep: "NONE" });
     }
     if (req.method === "GET" && url.pathname === "/v1/signer/transactions") {
-      const pending = url.searchParams.get("status") === "PENDING_SIGNATURE" ? transactions.filter((t) => t.status === "PENDING_SIGNATURE") : transactions;
+      const pending =
+        url.searchParams.get("status") === "PENDING_SIGNATURE"
+          ? transactions.filter((t) => t.status === "PENDING_SIGNATURE")
+          : transactions;
       return send(res, 200, { transactions: pending, page: { nextCursor: null, hasMore: false } });
     }
     if (req.method === "GET" && url.pathname === "/v1/assets") {
       const network = url.searchParams.get("networkCode");
-      return send(res, 200, { assets: assets.filter((a) => !network || a.networkCode === network), page: { nextCursor: null, hasMore: false } });
+      return send(res, 200, {
+        assets: assets.filter((a) => !network || a.networkCode === network),
+        page: { nextCursor: null, hasMore: false },
+      });
     }
     if (req.method === "GET" && url.pathname === "/v1/vault/accounts") {
-      const vaults = [...new Set(wallets.map((w) => w.vaultId))].map((id) => ({ id, tenantId, name: "vault", networkCode: "QUANTUM_SANDBOX", status: "ACTIVE" }));
+      const vaults = [...new Set(wallets.map((w) => w.vaultId))].map((id) => ({
+        id,
+        tenantId,
+        name: "vault",
+        networkCode: "QUANTUM_SANDBOX",
+        status: "ACTIVE",
+      }));
       return send(res, 200, { vaults, page: { nextCursor: null, hasMore: false } });
     }
     const vaultWallets = /^\/v1\/vault\/accounts\/([^/]+)\/wallets$/.exec(url.pathname);
     if (req.method === "GET" && vaultWallets) {
-      return send(res, 200, { wallets: wallets.filter((w) => w.vaultId === vaultWallets[1]).map((w) => ({ ...w, tenantId })), page: { nextCursor: null, hasMore: false } });
+      return send(res, 200, {
+        wallets: wallets.filter((w) => w.vaultId === vaultWallets[1]).map((w) => ({ ...w, tenantId })),
+        page: { nextCursor: null, hasMore: false },
+      });
     }
     const one = /^\/v1\/transactions\/([^/]+)$/.exec(url.pathname);
     if (req.method === "GET" && one) {
@@ -192,7 +216,8 @@ export async function startSignerDouble(options: { tenantId?: string; apiKey?: s
     if (req.method === "POST" && action) {
       const found = transactions.find((t) => t.id === action[1]);
       if (!found) return error(res, 404, "NOT_FOUND", 1030, "transaction not found");
-      if (found.status !== "PENDING_SIGNATURE") return error(res, 409, "INVALID_TRANSACTION_STATE", 1203, "transaction is not pending signature");
+      if (found.status !== "PENDING_SIGNATURE")
+        return error(res, 409, "INVALID_TRANSACTION_STATE", 1203, "transaction is not pending signature");
       if (action[2] === "signature") Object.assign(found, { status: "SIGNED", subStatus: null });
       else Object.assign(found, { status: "REJECTED", subStatus: "REJECTED_BY_SIGNER", statusReason: body?.reason ?? null });
       const { signingRequest: _request, ...record } = found;

@@ -17,7 +17,9 @@ const PRODUCTION_SECRETS = {
   TLS_CERT_FILE: "/etc/qc/tls/cert.pem",
   TLS_KEY_FILE: "/etc/qc/tls/key.pem",
 };
-const MISSING_ALL = "production mode (QC_DEV_MODE is not true) needs KYC_WEBHOOK_SECRET, WEBHOOK_SECRET_KEY, API_KEY_PEPPER, TLS_CERT_FILE, TLS_KEY_FILE";
+const MISSING_ALL =
+  "production mode (QC_DEV_MODE is not true) needs KYC_WEBHOOK_SECRET, WEBHOOK_SECRET_KEY, API_KEY_PEPPER, " +
+  "TLS_CERT_FILE, TLS_KEY_FILE";
 
 describe("web configuration", () => {
   it("lists only configured networks, splitting comma-separated fallbacks", () => {
@@ -65,9 +67,12 @@ describe("production unless development is opted into (QC_DEV_MODE)", () => {
 
   it("refuses the development-only settings in production, each named", () => {
     expect(() => read({ ...PRODUCTION_SECRETS, WEBHOOK_ALLOW_PRIVATE_URLS: "true" })).toThrow(
-      "WEBHOOK_ALLOW_PRIVATE_URLS=true lets webhooks reach http and private-network addresses (request forgery) and is refused in production",
+      "WEBHOOK_ALLOW_PRIVATE_URLS=true lets webhooks reach http and private-network addresses (request forgery) and " +
+        "is refused in production",
     );
-    expect(() => read({ ...PRODUCTION_SECRETS, WEB_DASHBOARD_DEV: "true" })).toThrow("WEB_DASHBOARD_DEV=true runs Next's development server and is refused in production");
+    expect(() => read({ ...PRODUCTION_SECRETS, WEB_DASHBOARD_DEV: "true" })).toThrow(
+      "WEB_DASHBOARD_DEV=true runs Next's development server and is refused in production",
+    );
     expect(read({ ...PRODUCTION_SECRETS, WEBHOOK_ALLOW_PRIVATE_URLS: "false", WEB_DASHBOARD_DEV: "false" }).WEB_DASHBOARD_DEV).toBe(false);
   });
 
@@ -84,7 +89,9 @@ describe("production unless development is opted into (QC_DEV_MODE)", () => {
   });
 
   it("refuses QC_DEV_MODE=true next to NODE_ENV=production, and a value that is not a flag", () => {
-    expect(() => read({ QC_DEV_MODE: "true", NODE_ENV: "production" })).toThrow("QC_DEV_MODE: QC_DEV_MODE=true contradicts NODE_ENV=production");
+    expect(() => read({ QC_DEV_MODE: "true", NODE_ENV: "production" })).toThrow(
+      "QC_DEV_MODE: QC_DEV_MODE=true contradicts NODE_ENV=production",
+    );
     expect(() => read({ ...PRODUCTION_SECRETS, QC_DEV_MODE: "yes" })).toThrow(/QC_DEV_MODE/);
   });
 });

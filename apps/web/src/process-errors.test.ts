@@ -21,13 +21,25 @@ describe("isRequestScopedError", () => {
     } catch (error) {
       malformedUri = error;
     }
-    for (const error of [invalidUrl, malformedUri, new AppError("VALIDATION_FAILED", "x"), Object.assign(new Error("reset"), { code: "ECONNRESET" })]) {
+    for (const error of [
+      invalidUrl,
+      malformedUri,
+      new AppError("VALIDATION_FAILED", "x"),
+      Object.assign(new Error("reset"), { code: "ECONNRESET" }),
+    ]) {
       expect(isRequestScopedError(error), String(error)).toBe(true);
     }
   });
 
   it("does not for anything that may have broken shared state", () => {
-    for (const error of [new TypeError("cannot read properties of undefined"), new RangeError("Maximum call stack size exceeded"), Object.assign(new Error("pool"), { code: "57P01" }), undefined, null, "string"]) {
+    for (const error of [
+      new TypeError("cannot read properties of undefined"),
+      new RangeError("Maximum call stack size exceeded"),
+      Object.assign(new Error("pool"), { code: "57P01" }),
+      undefined,
+      null,
+      "string",
+    ]) {
       expect(isRequestScopedError(error), String(error)).toBe(false);
     }
   });
@@ -39,7 +51,10 @@ describe("installProcessErrorHandlers", () => {
     new Promise<{ code: number | null; output: string }>((resolve) => {
       const script = `import { createLogger } from "@qc/core"; import { installProcessErrorHandlers } from "./src/process-errors.ts";
         installProcessErrorHandlers(createLogger("t", "error")); ${body}`;
-      const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { cwd: WEB_DIR, stdio: ["ignore", "pipe", "pipe"] });
+      const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+        cwd: WEB_DIR,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
       let output = "";
       child.stdout.on("data", (c: Buffer) => (output += c.toString()));
       child.stderr.on("data", (c: Buffer) => (output += c.toString()));

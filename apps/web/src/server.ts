@@ -42,7 +42,12 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Socket): void {
   if (!socket.writable || err.code === "ECONNRESET") return void socket.destroy();
   const requestId = randomUUID();
   const timedOut = err.code === "ERR_HTTP_REQUEST_TIMEOUT";
-  const message = err.code === "HPE_HEADER_OVERFLOW" ? "request headers exceed 16 KB" : timedOut ? "request not received in time" : "malformed HTTP request";
+  const message =
+    err.code === "HPE_HEADER_OVERFLOW"
+      ? "request headers exceed 16 KB"
+      : timedOut
+        ? "request not received in time"
+        : "malformed HTTP request";
   const body = JSON.stringify(errorBody(new AppError("VALIDATION_FAILED", message), requestId));
   socket.end(
     `HTTP/1.1 ${timedOut ? "408 Request Timeout" : "400 Bad Request"}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +

@@ -14,13 +14,21 @@ export interface TlsMaterial {
  * In production there is no fallback: a deployment that forgot TLS_CERT_FILE must not come up
  * serving a certificate every client either rejects or is taught to click through.
  */
-export async function loadTlsMaterial(options: { certFile?: string; keyFile?: string; dataDir: string; production?: boolean }): Promise<TlsMaterial> {
+export async function loadTlsMaterial(options: {
+  certFile?: string;
+  keyFile?: string;
+  dataDir: string;
+  production?: boolean;
+}): Promise<TlsMaterial> {
   if (options.certFile && options.keyFile) {
     return { cert: readFileSync(options.certFile, "utf8"), key: readFileSync(options.keyFile, "utf8"), selfSigned: false };
   }
   if (options.certFile || options.keyFile) throw new Error("TLS_CERT_FILE and TLS_KEY_FILE must be set together");
   if (options.production) {
-    throw new Error("TLS_CERT_FILE and TLS_KEY_FILE are required in production (without QC_DEV_MODE=true); the self-signed fallback is for development mode only");
+    throw new Error(
+      "TLS_CERT_FILE and TLS_KEY_FILE are required in production (without QC_DEV_MODE=true); the self-signed " +
+        "fallback is for development mode only",
+    );
   }
   const dir = join(options.dataDir, "tls");
   const certPath = join(dir, "localhost-cert.pem");
@@ -37,7 +45,14 @@ export async function loadTlsMaterial(options: { certFile?: string; keyFile?: st
       { name: "basicConstraints", cA: false },
       { name: "keyUsage", digitalSignature: true, keyEncipherment: true },
       { name: "extKeyUsage", serverAuth: true },
-      { name: "subjectAltName", altNames: [{ type: 2, value: "localhost" }, { type: 7, ip: "127.0.0.1" }, { type: 7, ip: "::1" }] },
+      {
+        name: "subjectAltName",
+        altNames: [
+          { type: 2, value: "localhost" },
+          { type: 7, ip: "127.0.0.1" },
+          { type: 7, ip: "::1" },
+        ],
+      },
     ],
   } as never);
   mkdirSync(dir, { recursive: true, mode: 0o700 });

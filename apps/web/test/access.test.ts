@@ -40,7 +40,11 @@ describe("credentials, scopes, allowlist, lockout, rate limits, audit", () => {
     expect(list.text).not.toContain(a.secret);
     expect(list.text).not.toMatch(/secret/i);
 
-    const rotated = await call(server, "/v1/credentials/rotate", { method: "POST", headers: { authorization: a.authorization, "content-type": "application/json" }, body: JSON.stringify({ keyId: a.keyId, gracePeriodMinutes: 5 }) });
+    const rotated = await call(server, "/v1/credentials/rotate", {
+      method: "POST",
+      headers: { authorization: a.authorization, "content-type": "application/json" },
+      body: JSON.stringify({ keyId: a.keyId, gracePeriodMinutes: 5 }),
+    });
     expect(rotated.status).toBe(200);
     const { newKeyId, secret, oldKeyId, oldKeyExpiresAt } = rotated.json();
     expect(newKeyId).toMatch(/^qc_[0-9a-f]{32}$/);
@@ -50,13 +54,21 @@ describe("credentials, scopes, allowlist, lockout, rate limits, audit", () => {
     const fresh = `Bearer ${newKeyId}:${secret}`;
 
     expect((await call(server, "/v1/credentials", { headers: { authorization: a.authorization } })).status).toBe(200);
-    const again = await call(server, "/v1/credentials/rotate", { method: "POST", ...json({ keyId: a.keyId }), headers: { authorization: fresh, "content-type": "application/json" } });
+    const again = await call(server, "/v1/credentials/rotate", {
+      method: "POST",
+      ...json({ keyId: a.keyId }),
+      headers: { authorization: fresh, "content-type": "application/json" },
+    });
     expect(again.status).toBe(409);
 
     clock.offsetMs += minutes(6);
     const refused = await call(server, "/v1/credentials", { headers: { authorization: a.authorization } });
     expect(refused.status).toBe(401);
-    expect(refused.json()).toMatchObject({ error: "CREDENTIAL_ROTATED", code: 1012, message: "credential rotated and grace period expired" });
+    expect(refused.json()).toMatchObject({
+      error: "CREDENTIAL_ROTATED",
+      code: 1012,
+      message: "credential rotated and grace period expired",
+    });
     const listed = await call(server, "/v1/credentials", { headers: { authorization: fresh } });
     expect(listed.status).toBe(200);
     expect(listed.json().data.find((k: { keyId: string }) => k.keyId === a.keyId).status).toBe("ROTATED");
@@ -65,7 +77,12 @@ describe("credentials, scopes, allowlist, lockout, rate limits, audit", () => {
   });
 
   it("refuses an expired key with the exact message", async () => {
-    const key = await createApiKey(deps(), TEST_PEPPER, { tenantId: a.tenantId, userId: a.userId, label: "short-lived", expiresAt: new Date(clock.now().getTime() + minutes(1)) });
+    const key = await createApiKey(deps(), TEST_PEPPER, {
+      tenantId: a.tenantId,
+      userId: a.userId,
+      label: "short-lived",
+      expiresAt: new Date(clock.now().getTime() + minutes(1)),
+    });
     const authorization = `Bearer ${key.keyId}:${key.secret}`;
     expect((await call(server, "/v1/credentials", { headers: { authorization } })).status).toBe(200);
     clock.offsetMs += minutes(2);
@@ -76,9 +93,17 @@ describe("credentials, scopes, allowlist, lockout, rate limits, audit", () => {
 
   it("issues keys from a dashboard session only, and revocation reaches the cache at once", async () => {
     const session = await createSessionFixture(deps(), a);
-    const viaKey = await call(server, "/api/trpc/credentials.create", { method: "POST", headers: { authorization: a.authorization, "content-type": "application/json" }, body: JSON.stringify({ json: { label: "nope" } }) });
+    const viaKey = await call(server, "/api/trpc/credentials.create", {
+      method: "POST",
+      headers: { authorization: a.authorization, "content-type": "application/json" },
+      body: JSON.stringify({ json: { label: "nope" } }),
+    });
     expect(viaKey.status).toBe(403);
-    const created = await call(server, "/api/trpc/credentials.create", { method: "POST", headers: { cookie: `__Host-qc_session=${session.token}`, "sec-fetch-site": "same-origin", "content-type": "application/json" }, body: JSON.stringify({ json: { label: "ci", scopes: ["read"] } }) });
+    const created = await call(server, "/api/trpc/credentials.create", {
+      method: "POST",
+      headers: { cookie: `__Host-qc_session=${session.token}`, "sec-fetch-site": "same-origin", "content-type": "application/json" },
+      body: JSON.stringify({ json: { label: "ci", scopes: ["read"] } }),
+    });
     expect(created.status).toBe(200);
     const key = created.json().result.data.json;
     expect(key).toMatchObject({ label: "ci", scopes: ["read"], status: "ACTIVE" });
@@ -89,7 +114,11 @@ describe("credentials, scopes, allowlist, lockout, rate limits, audit", () => {
     // Cache the key, revoke it: the very next request on this instance is refused (no waiting
     // for the cache TTL of 60 s, nor for the change's notification to come back).
     await call(server, "/v1/credentials", { headers: { authorization } });
-    const revoked = await call(server, "/api/trpc/credentials.revoke", { method: "POST", headers: { authorization: session.authorization, "content-type": "application/json" }, body: JSON.stringify({ json: { keyId: key.keyId } }) });
+    const revoked = await call(server, "/api/trpc/credentials.revoke", {
+      method: "POST",
+      headers: { authorization: session.authorization, "content-type": "application/json" },
+      body: JSON.stringify({ json: { keyId: key.keyId } }),
+    });
     expect(revoked.status).toBe(200);
     const refusal = await call(server, "/v1/settings/ip-allowlist", { headers: { authorization } });
     expect(refusal.status).toBe(401);
@@ -98,15 +127,25 @@ describe("credentials, scopes, allowlist, lockout, rate limits, audit", () => {
 
   it("records lastUsedAt without a write per request (batched)", async () => {
     await call(server, "/v1/credentials", { headers: { authorization: a.authorization } });
-    const before = await t.db.select({ lastUsedAt: schema.apiKeys.lastUsedAt }).from(schema.apiKeys).where(eq(schema.apiKeys.keyId, a.keyId));
+    const before = await t.db
+      .select({ lastUsedAt: schema.apiKeys.lastUsedAt })
+      .from(schema.apiKeys)
+      .where(eq(schema.apiKeys.keyId, a.keyId));
     expect(before[0]!.lastUsedAt).toBeNull();
     await server.deps.authenticator.flushLastUsed();
-    const after = await t.db.select({ lastUsedAt: schema.apiKeys.lastUsedAt }).from(schema.apiKeys).where(eq(schema.apiKeys.keyId, a.keyId));
+    const after = await t.db
+      .select({ lastUsedAt: schema.apiKeys.lastUsedAt })
+      .from(schema.apiKeys)
+      .where(eq(schema.apiKeys.keyId, a.keyId));
     expect(after[0]!.lastUsedAt).toBeInstanceOf(Date);
   });
 
   it("keeps tenants apart: another tenant's key id is not found", async () => {
-    const res = await call(server, "/v1/credentials/rotate", { method: "POST", headers: { authorization: b.authorization, "content-type": "application/json" }, body: JSON.stringify({ keyId: a.keyId }) });
+    const res = await call(server, "/v1/credentials/rotate", {
+      method: "POST",
+      headers: { authorization: b.authorization, "content-type": "application/json" },
+      body: JSON.stringify({ keyId: a.keyId }),
+    });
     expect(res.status).toBe(404);
     expect(res.json().error).toBe("NOT_FOUND");
     const listB = await call(server, "/v1/credentials", { headers: { authorization: b.authorization } });
@@ -115,13 +154,24 @@ describe("credentials, scopes, allowlist, lockout, rate limits, audit", () => {
 
   it("applies the IP allowlist over real IPv4 and IPv6 sockets, and refuses a self-lockout", async () => {
     const put = (entries: unknown[], extra: Record<string, unknown> = {}, address = "127.0.0.1") =>
-      call(server, "/v1/settings/ip-allowlist", { method: "PUT", address, headers: { authorization: b.authorization, "content-type": "application/json" }, body: JSON.stringify({ entries, ...extra }) });
+      call(server, "/v1/settings/ip-allowlist", {
+        method: "PUT",
+        address,
+        headers: { authorization: b.authorization, "content-type": "application/json" },
+        body: JSON.stringify({ entries, ...extra }),
+      });
     const get = (address: string) => call(server, "/v1/settings/ip-allowlist", { address, headers: { authorization: b.authorization } });
 
-    expect((await put([{ cidr: "not-an-ip" }])).json()).toMatchObject({ error: "VALIDATION_FAILED", details: { fields: [{ path: "entries.0.cidr" }] } });
+    expect((await put([{ cidr: "not-an-ip" }])).json()).toMatchObject({
+      error: "VALIDATION_FAILED",
+      details: { fields: [{ path: "entries.0.cidr" }] },
+    });
     const v4 = await put([{ cidr: "127.0.0.0/8", label: "loopback v4" }, { cidr: "203.0.113.7" }]);
     expect(v4.status).toBe(200);
-    expect(v4.json().entries).toEqual([{ cidr: "127.0.0.0/8", label: "loopback v4" }, { cidr: "203.0.113.7/32", label: "" }]);
+    expect(v4.json().entries).toEqual([
+      { cidr: "127.0.0.0/8", label: "loopback v4" },
+      { cidr: "203.0.113.7/32", label: "" },
+    ]);
     expect((await get("127.0.0.1")).status).toBe(200);
     const outV6 = await get("::1");
     expect(outV6.status).toBe(403);
@@ -137,7 +187,12 @@ describe("credentials, scopes, allowlist, lockout, rate limits, audit", () => {
     // A dashboard session is held to the allowlist too; from an allowed address it can repair it.
     const session = await createSessionFixture(deps(), b);
     const repair = (address: string) =>
-      call(server, "/v1/settings/ip-allowlist", { method: "PUT", address, headers: { authorization: session.authorization, "content-type": "application/json" }, body: JSON.stringify({ entries: [] }) });
+      call(server, "/v1/settings/ip-allowlist", {
+        method: "PUT",
+        address,
+        headers: { authorization: session.authorization, "content-type": "application/json" },
+        body: JSON.stringify({ entries: [] }),
+      });
     expect((await repair("127.0.0.1")).json()).toMatchObject({ error: "IP_NOT_ALLOWED", code: 1021 });
     const repaired = await repair("::1");
     expect(repaired.status).toBe(200);
@@ -151,10 +206,15 @@ describe("credentials, scopes, allowlist, lockout, rate limits, audit", () => {
     expect(sessionLockout.status, sessionLockout.text).toBe(409);
     expect(sessionLockout.json().message).toContain("allowSelfLockout");
     expect((await get("127.0.0.1")).status).toBe(200);
-    const audit = await t.db.select().from(schema.auditEvents).where(and(eq(schema.auditEvents.tenantId, b.tenantId), eq(schema.auditEvents.action, "settings.ip_allowlist_replaced")));
+    const audit = await t.db
+      .select()
+      .from(schema.auditEvents)
+      .where(and(eq(schema.auditEvents.tenantId, b.tenantId), eq(schema.auditEvents.action, "settings.ip_allowlist_replaced")));
     expect(audit).toHaveLength(3);
     await server.deps.authenticator.flushAudit(); // refusals are audited through the buffer
-    expect((await t.db.select().from(schema.auditEvents).where(eq(schema.auditEvents.action, "auth.ip_not_allowed"))).length).toBeGreaterThanOrEqual(2);
+    expect(
+      (await t.db.select().from(schema.auditEvents).where(eq(schema.auditEvents.action, "auth.ip_not_allowed"))).length,
+    ).toBeGreaterThanOrEqual(2);
   });
 
   it("locks a source out after 10 failures (missing headers do not count), even with good credentials", async () => {
@@ -174,9 +234,13 @@ describe("credentials, scopes, allowlist, lockout, rate limits, audit", () => {
     // Another source is not affected.
     expect((await call(server, "/v1/credentials", { address: "127.0.0.1", headers: { authorization: c.authorization } })).status).toBe(200);
     await server.deps.authenticator.flushAudit();
-    const failures = await t.db.select().from(schema.auditEvents).where(and(eq(schema.auditEvents.action, "auth.failed"), eq(schema.auditEvents.ip, "::1")));
+    const failures = await t.db
+      .select()
+      .from(schema.auditEvents)
+      .where(and(eq(schema.auditEvents.action, "auth.failed"), eq(schema.auditEvents.ip, "::1")));
     // Refusals naming no tenant are counted per source and minute (details.aggregated.count).
-    const total = (rows: typeof failures) => rows.reduce((sum, f) => sum + ((f.details.aggregated as { count?: number } | undefined)?.count ?? 1), 0);
+    const total = (rows: typeof failures) =>
+      rows.reduce((sum, f) => sum + ((f.details.aggregated as { count?: number } | undefined)?.count ?? 1), 0);
     expect(total(failures.filter((f) => f.details.counted === true))).toBe(10);
     expect(total(failures.filter((f) => f.details.reason === "missing"))).toBe(15);
     expect(JSON.stringify(failures)).not.toContain("0".repeat(64));
@@ -191,9 +255,15 @@ describe("credentials, scopes, allowlist, lockout, rate limits, audit", () => {
       return list.data[0].exposed ? list : undefined;
     });
     expect(listed.data[0]).toMatchObject({ keyId: d.keyId, exposed: true });
-    const [audit] = await t.db.select().from(schema.auditEvents).where(and(eq(schema.auditEvents.action, "credential.exposed"), eq(schema.auditEvents.targetId, d.keyId)));
+    const [audit] = await t.db
+      .select()
+      .from(schema.auditEvents)
+      .where(and(eq(schema.auditEvents.action, "credential.exposed"), eq(schema.auditEvents.targetId, d.keyId)));
     expect(audit).toMatchObject({ tenantId: d.tenantId, targetType: "api_key" });
-    const [mail] = await t.db.select().from(schema.emails).where(and(eq(schema.emails.to, d.email), eq(schema.emails.kind, "credential_exposed")));
+    const [mail] = await t.db
+      .select()
+      .from(schema.emails)
+      .where(and(eq(schema.emails.to, d.email), eq(schema.emails.kind, "credential_exposed")));
     expect(mail?.subject).toContain(d.keyId);
     expect(mail?.text).not.toContain(d.secret);
   });
@@ -205,7 +275,9 @@ describe("credentials, scopes, allowlist, lockout, rate limits, audit", () => {
     expect(body.events).toHaveLength(2);
     expect(body.page.hasMore).toBe(true);
     expect(body.events[0].id > body.events[1].id).toBe(true);
-    const page2 = (await call(server, `/v1/audit-events?limit=2&cursor=${body.page.nextCursor}`, { headers: { authorization: b.authorization } })).json();
+    const page2 = (
+      await call(server, `/v1/audit-events?limit=2&cursor=${body.page.nextCursor}`, { headers: { authorization: b.authorization } })
+    ).json();
     expect(page2.events[0].id < body.events[1].id).toBe(true);
     const bad = await call(server, "/v1/audit-events?cursor=zzz", { headers: { authorization: b.authorization } });
     expect(bad.status).toBe(400);
@@ -284,14 +356,29 @@ const ALLOWED_ANSWER: Record<string, string> = {
 };
 
 /** What each scope may call (docs/decisions/access-control.md): read ⊂ write ⊂ admin; signer is read plus the signer's routes. */
-const SCOPE_GRANTS: Record<string, string[]> = { read: ["read"], write: ["read", "write"], admin: ["read", "write", "admin"], signer: ["read", "signer"] };
+const SCOPE_GRANTS: Record<string, string[]> = {
+  read: ["read"],
+  write: ["read", "write"],
+  admin: ["read", "write", "admin"],
+  signer: ["read", "signer"],
+};
 
 describe("access matrix over every operation of the OpenAPI document", () => {
   const t = useTestDatabase();
   let server: TestServer;
   beforeAll(async () => {
     // A budget the matrix cannot spend: the per-tenant limit has its own test below.
-    server = await startTestServer({ database: t, rateLimits: { tenantPerSecond: 100_000, tenantBurstExtra: 100_000, signupPerHour: 1_000, signupLockSeconds: 1, resendPerHourPerIp: 1_000, resendPerHourPerEmail: 1_000 } });
+    server = await startTestServer({
+      database: t,
+      rateLimits: {
+        tenantPerSecond: 100_000,
+        tenantBurstExtra: 100_000,
+        signupPerHour: 1_000,
+        signupLockSeconds: 1,
+        resendPerHourPerIp: 1_000,
+        resendPerHourPerEmail: 1_000,
+      },
+    });
   });
   afterAll(() => server?.close());
 
@@ -306,7 +393,8 @@ describe("access matrix over every operation of the OpenAPI document", () => {
     const document = (await call(server, "/v1/openapi.json")).json();
     const operations: { key: string; method: string; path: string; scope: string | undefined }[] = [];
     for (const [path, item] of Object.entries<Record<string, { "x-scope"?: string }>>(document.paths)) {
-      for (const [method, op] of Object.entries(item)) operations.push({ key: `${method.toUpperCase()} ${path}`, method: method.toUpperCase(), path, scope: op["x-scope"] });
+      for (const [method, op] of Object.entries(item))
+        operations.push({ key: `${method.toUpperCase()} ${path}`, method: method.toUpperCase(), path, scope: op["x-scope"] });
     }
     expect(operations.map((op) => op.key).sort()).toEqual(Object.keys(ALLOWED_ANSWER).sort());
 
@@ -339,7 +427,17 @@ describe("per-tenant rate limit", () => {
   const t = useTestDatabase();
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer({ database: t, rateLimits: { tenantPerSecond: 5, tenantBurstExtra: 3, signupPerHour: 30, signupLockSeconds: 600, resendPerHourPerIp: 20, resendPerHourPerEmail: 5 } });
+    server = await startTestServer({
+      database: t,
+      rateLimits: {
+        tenantPerSecond: 5,
+        tenantBurstExtra: 3,
+        signupPerHour: 30,
+        signupLockSeconds: 600,
+        resendPerHourPerIp: 20,
+        resendPerHourPerEmail: 5,
+      },
+    });
   });
   afterAll(() => server?.close());
 

@@ -36,7 +36,10 @@ describe("assets over real HTTPS against a devnet", () => {
       ]),
     );
     const sandbox = (await apiA.get("/v1/assets?networkCode=QUANTUM_SANDBOX")).json();
-    expect(sandbox).toEqual({ assets: [{ id: NATIVE.QUANTUM_SANDBOX, networkCode: "QUANTUM_SANDBOX", ...NATIVE_SHAPE }], page: { nextCursor: null, hasMore: false } });
+    expect(sandbox).toEqual({
+      assets: [{ id: NATIVE.QUANTUM_SANDBOX, networkCode: "QUANTUM_SANDBOX", ...NATIVE_SHAPE }],
+      page: { nextCursor: null, hasMore: false },
+    });
     expectError(await apiA.get("/v1/assets?networkCode=ETHEREUM"), 400, "VALIDATION_FAILED", 1001);
   });
 
@@ -45,7 +48,15 @@ describe("assets over real HTTPS against a devnet", () => {
     const res = await apiA.post("/v1/assets", { networkCode: "QUANTUM_SANDBOX", contractAddress: token.toUpperCase().replace("0X", "0x") });
     expect(res.status).toBe(201);
     const asset = res.json();
-    expect(asset).toEqual({ id: expect.any(String), networkCode: "QUANTUM_SANDBOX", kind: "TOKEN", symbol: "QEUR", name: "Quantum Euro", decimals: 2, contractAddress: token });
+    expect(asset).toEqual({
+      id: expect.any(String),
+      networkCode: "QUANTUM_SANDBOX",
+      kind: "TOKEN",
+      symbol: "QEUR",
+      name: "Quantum Euro",
+      decimals: 2,
+      contractAddress: token,
+    });
     const again = await apiA.post("/v1/assets", { networkCode: "QUANTUM_SANDBOX", contractAddress: token });
     expect(again.status).toBe(200);
     expect(again.json()).toEqual(asset);
@@ -54,7 +65,10 @@ describe("assets over real HTTPS against a devnet", () => {
     expect(listed.map((x: { id: string }) => x.id).sort()).toEqual([asset.id, NATIVE.QUANTUM_SANDBOX].sort());
     // Tokens are the tenant's own.
     expect((await apiB.get("/v1/assets")).json().assets.map((x: { id: string }) => x.id)).not.toContain(asset.id);
-    const audit = await t.db.select().from(schema.auditEvents).where(and(eq(schema.auditEvents.targetId, asset.id), eq(schema.auditEvents.action, "asset.created")));
+    const audit = await t.db
+      .select()
+      .from(schema.auditEvents)
+      .where(and(eq(schema.auditEvents.targetId, asset.id), eq(schema.auditEvents.action, "asset.created")));
     expect(audit).toHaveLength(1);
   });
 
@@ -64,11 +78,19 @@ describe("assets over real HTTPS against a devnet", () => {
     expectError(res, 400, "UNKNOWN_ASSET", 1107);
     expect(res.json().message).toContain(contractAddress);
     expect(res.json().details).toEqual({ networkCode: "QUANTUM_SANDBOX", contractAddress });
-    expectError(await apiA.post("/v1/assets", { networkCode: "QUANTUM_SANDBOX", contractAddress: "0x1234" }), 400, "VALIDATION_FAILED", 1001);
+    expectError(
+      await apiA.post("/v1/assets", { networkCode: "QUANTUM_SANDBOX", contractAddress: "0x1234" }),
+      400,
+      "VALIDATION_FAILED",
+      1001,
+    );
   });
 
   it("answers 503 UNAVAILABLE naming the network when it has no reachable RPC", async () => {
-    const res = await apiA.post("/v1/assets", { networkCode: "QUANTUM_MAINNET", contractAddress: "0x00000000000000000000000000000000000c0de0" });
+    const res = await apiA.post("/v1/assets", {
+      networkCode: "QUANTUM_MAINNET",
+      contractAddress: "0x00000000000000000000000000000000000c0de0",
+    });
     expectError(res, 503, "UNAVAILABLE", 1070);
     expect(res.json().message).toContain("QUANTUM_MAINNET");
   });
@@ -76,7 +98,12 @@ describe("assets over real HTTPS against a devnet", () => {
   it("needs admin to add and read to list", async () => {
     const writer = await createKeyFixture({ db: t.db, pepper: TEST_PEPPER }, a, ["write"]);
     const api = client(() => server, writer.authorization);
-    expectError(await api.post("/v1/assets", { networkCode: "QUANTUM_SANDBOX", contractAddress: "0x00000000000000000000000000000000000c0de0" }), 403, "INSUFFICIENT_SCOPE", 1020);
+    expectError(
+      await api.post("/v1/assets", { networkCode: "QUANTUM_SANDBOX", contractAddress: "0x00000000000000000000000000000000000c0de0" }),
+      403,
+      "INSUFFICIENT_SCOPE",
+      1020,
+    );
     const reader = await createKeyFixture({ db: t.db, pepper: TEST_PEPPER }, a, ["read"]);
     expect((await client(() => server, reader.authorization).get("/v1/assets")).status).toBe(200);
   });

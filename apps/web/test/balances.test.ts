@@ -48,7 +48,9 @@ describe("wallet balances read live from the devnet", () => {
     expect(body.blockNumber).toBeGreaterThanOrEqual(before.blockNumber);
     expect(body.queriedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     // The balance is the one at that block.
-    const atBlock = await devnet().publicClient().getBalance({ address: wallet.address, blockNumber: BigInt(body.blockNumber) });
+    const atBlock = await devnet()
+      .publicClient()
+      .getBalance({ address: wallet.address, blockNumber: BigInt(body.blockNumber) });
     expect(body.balance).toBe(atBlock.toString());
     const explicit = await api.get(`/v1/wallets/${wallet.id}/balance?assetId=${NATIVE.QUANTUM_SANDBOX}&networkCode=QUANTUM_SANDBOX`);
     expect(explicit.json().balance).toBe(amount.toString());
@@ -63,7 +65,12 @@ describe("wallet balances read live from the devnet", () => {
     const moved = await api.get(`/v1/wallets/${wallet.id}/balance?assetId=${asset.id}`);
     expect(moved.status).toBe(200);
     expect(moved.json()).toMatchObject({ walletId: wallet.id, assetId: asset.id, balance: "4200000" });
-    expectError(await api.get(`/v1/wallets/${wallet.id}/balance?assetId=${asset.id}&networkCode=QUANTUM_MAINNET`), 400, "NETWORK_MISMATCH", 1106);
+    expectError(
+      await api.get(`/v1/wallets/${wallet.id}/balance?assetId=${asset.id}&networkCode=QUANTUM_MAINNET`),
+      400,
+      "NETWORK_MISMATCH",
+      1106,
+    );
   });
 
   it("reads watch-only and archived wallets", async () => {

@@ -49,8 +49,11 @@ describe("GET /v1/contracts/templates", () => {
   it("the same catalog over tRPC (contracts.listTemplates)", async () => {
     const res = await call(server, "/api/trpc/contracts.listTemplates", { headers: { authorization: tenant.authorization } });
     expect(res.status, res.text).toBe(200);
-    const templates = (res.json() as { result: { data: { json: { templates: { id: string; bytecodeHash: string }[] } } } }).result.data.json.templates;
-    expect(templates.map((template) => [template.id, template.bytecodeHash])).toEqual(CONTRACT_TEMPLATES.map((template) => [template.id, template.bytecodeHash]));
+    const templates = (res.json() as { result: { data: { json: { templates: { id: string; bytecodeHash: string }[] } } } }).result.data.json
+      .templates;
+    expect(templates.map((template) => [template.id, template.bytecodeHash])).toEqual(
+      CONTRACT_TEMPLATES.map((template) => [template.id, template.bytecodeHash]),
+    );
   });
 
   it("needs credentials", async () => {

@@ -55,7 +55,12 @@ describe("GET /v1/credentials: when each key stops working", () => {
 
     // A key that expires in 10 minutes, rotated with 60 minutes of grace: its own expiry comes first.
     const ownExpiry = new Date(clock.now().getTime() + minutes(10));
-    const shortLived = await createApiKey({ db: t.db, now: clock.now }, TEST_PEPPER, { tenantId: tenant.tenantId, userId: tenant.userId, label: "short-lived", expiresAt: ownExpiry });
+    const shortLived = await createApiKey({ db: t.db, now: clock.now }, TEST_PEPPER, {
+      tenantId: tenant.tenantId,
+      userId: tenant.userId,
+      label: "short-lived",
+      expiresAt: ownExpiry,
+    });
     const successor = await rotate(current, shortLived.keyId, 60);
     // The rotation's answer names the same stopping time as the list.
     expect(successor.oldKeyExpiresAt).toBe(ownExpiry.toISOString());
@@ -91,22 +96,41 @@ describe("credential changes that need more than a key id or an old key", () => 
   afterAll(() => server?.close());
 
   const rotate = (authorization: string, keyId: string) =>
-    call(server, "/v1/credentials/rotate", { method: "POST", headers: { authorization, "content-type": "application/json" }, body: JSON.stringify({ keyId, gracePeriodMinutes: 30 }) });
+    call(server, "/v1/credentials/rotate", {
+      method: "POST",
+      headers: { authorization, "content-type": "application/json" },
+      body: JSON.stringify({ keyId, gracePeriodMinutes: 30 }),
+    });
   const exposure = async (keyId: string) => ({
-    exposed: (await t.db.select({ exposedAt: schema.apiKeys.exposedAt }).from(schema.apiKeys).where(eq(schema.apiKeys.keyId, keyId)))[0]!.exposedAt !== null,
-    audited: (await t.db.select().from(schema.auditEvents).where(and(eq(schema.auditEvents.action, "credential.exposed"), eq(schema.auditEvents.targetId, keyId)))).length,
+    exposed:
+      (await t.db.select({ exposedAt: schema.apiKeys.exposedAt }).from(schema.apiKeys).where(eq(schema.apiKeys.keyId, keyId)))[0]!
+        .exposedAt !== null,
+    audited: (
+      await t.db
+        .select()
+        .from(schema.auditEvents)
+        .where(and(eq(schema.auditEvents.action, "credential.exposed"), eq(schema.auditEvents.targetId, keyId)))
+    ).length,
   });
 
   it("marks a key exposed over plain HTTP only with its real secret; a key id with a wrong secret marks nothing (review L2)", async () => {
     const tenant = await createTenantFixture({ db: t.db, pepper: TEST_PEPPER });
-    const other = await createApiKey({ db: t.db, now: () => new Date() }, TEST_PEPPER, { tenantId: tenant.tenantId, userId: tenant.userId, label: "other" });
+    const other = await createApiKey({ db: t.db, now: () => new Date() }, TEST_PEPPER, {
+      tenantId: tenant.tenantId,
+      userId: tenant.userId,
+      label: "other",
+    });
     // The service itself, awaited: a wrong secret (or an unknown key) finds nothing to mark.
     const wrong = `Bearer ${tenant.keyId}:${"0".repeat(64)}`;
     expect(await markExposedCredentials(server.deps, { authorization: wrong, ip: "198.51.100.7" })).toBeNull();
-    expect(await markExposedCredentials(server.deps, { authorization: `Bearer qc_${"1".repeat(32)}:${"0".repeat(64)}`, ip: "198.51.100.7" })).toBeNull();
+    expect(
+      await markExposedCredentials(server.deps, { authorization: `Bearer qc_${"1".repeat(32)}:${"0".repeat(64)}`, ip: "198.51.100.7" }),
+    ).toBeNull();
     // Over the plain-HTTP port: the same 308 either way; then the real secret of another key.
     expect((await call(server, "/v1/credentials", { plain: true, headers: { authorization: wrong } })).status).toBe(308);
-    expect((await call(server, "/v1/credentials", { plain: true, headers: { authorization: `Bearer ${other.keyId}:${other.secret}` } })).status).toBe(308);
+    expect(
+      (await call(server, "/v1/credentials", { plain: true, headers: { authorization: `Bearer ${other.keyId}:${other.secret}` } })).status,
+    ).toBe(308);
     for (let i = 0; i < 200 && !(await exposure(other.keyId)).exposed; i += 1) await new Promise((r) => setTimeout(r, 25));
     expect(await exposure(other.keyId)).toEqual({ exposed: true, audited: 1 });
     await new Promise((r) => setTimeout(r, 200));
@@ -117,7 +141,11 @@ describe("credential changes that need more than a key id or an old key", () => 
 
   it("refuses every rotation by a key that was itself rotated (in its grace period): 403 INSUFFICIENT_SCOPE (review L3)", async () => {
     const tenant = await createTenantFixture({ db: t.db, pepper: TEST_PEPPER });
-    const spare = await createApiKey({ db: t.db, now: () => new Date() }, TEST_PEPPER, { tenantId: tenant.tenantId, userId: tenant.userId, label: "spare" });
+    const spare = await createApiKey({ db: t.db, now: () => new Date() }, TEST_PEPPER, {
+      tenantId: tenant.tenantId,
+      userId: tenant.userId,
+      label: "spare",
+    });
     const first = await rotate(tenant.authorization, tenant.keyId);
     expect(first.status, first.text).toBe(200);
     const { newKeyId, secret } = first.json() as { newKeyId: string; secret: string };
@@ -127,7 +155,11 @@ describe("credential changes that need more than a key id or an old key", () => 
     for (const keyId of [newKeyId, spare.keyId]) {
       const refused = await rotate(tenant.authorization, keyId);
       expect(refused.status, refused.text).toBe(403);
-      expect(refused.json()).toMatchObject({ error: "INSUFFICIENT_SCOPE", code: 1020, message: "this API key has been rotated: during its grace period it cannot rotate keys; use its successor" });
+      expect(refused.json()).toMatchObject({
+        error: "INSUFFICIENT_SCOPE",
+        code: 1020,
+        message: "this API key has been rotated: during its grace period it cannot rotate keys; use its successor",
+      });
       expect(refused.text).not.toMatch(/[0-9a-f]{64}/);
     }
     const rows = await t.db.select().from(schema.apiKeys).where(eq(schema.apiKeys.tenantId, tenant.tenantId));

@@ -36,14 +36,28 @@ describe("cookie-authenticated state changes need this site's Origin", () => {
     expect(res.status, res.text).toBe(201);
     return res.json<{ id: string }>().id;
   };
-  const vaultStatus = async (id: string) => (await call(server, `/v1/vault/accounts/${id}`, { headers: { authorization: tenant.authorization } })).json<{ archived?: boolean; status?: string }>();
+  const vaultStatus = async (id: string) =>
+    (await call(server, `/v1/vault/accounts/${id}`, { headers: { authorization: tenant.authorization } })).json<{
+      archived?: boolean;
+      status?: string;
+    }>();
   const trpcCreateKey = (headers: Record<string, string>) =>
-    call(server, "/api/trpc/credentials.create", { method: "POST", headers: { cookie, "content-type": "application/json", ...headers }, body: JSON.stringify({ json: { label: "csrf", scopes: ["read"] } }) });
+    call(server, "/api/trpc/credentials.create", {
+      method: "POST",
+      headers: { cookie, "content-type": "application/json", ...headers },
+      body: JSON.stringify({ json: { label: "csrf", scopes: ["read"] } }),
+    });
 
   it("refuses a body-less REST POST (archive) from another site, and archives nothing", async () => {
     const id = await createVault();
     const before = await vaultStatus(id);
-    const attempts: Record<string, string>[] = [{ origin: "https://evil.example" }, { origin: "https://sub.custody.example:8443" }, { "sec-fetch-site": "same-site", origin: PUBLIC_URL }, { "sec-fetch-site": "cross-site" }, { origin: "null" }];
+    const attempts: Record<string, string>[] = [
+      { origin: "https://evil.example" },
+      { origin: "https://sub.custody.example:8443" },
+      { "sec-fetch-site": "same-site", origin: PUBLIC_URL },
+      { "sec-fetch-site": "cross-site" },
+      { origin: "null" },
+    ];
     for (const headers of attempts) {
       expectCrossSiteRefusal(await call(server, `/v1/vault/accounts/${id}/archive`, { method: "POST", headers: { cookie, ...headers } }));
     }
@@ -53,7 +67,10 @@ describe("cookie-authenticated state changes need this site's Origin", () => {
     const cli = await call(server, `/v1/vault/accounts/${other}/archive`, { method: "POST", headers: { cookie } });
     expect(cli.status, cli.text).toBe(200);
     // From the dashboard's own origin it goes through.
-    const ok = await call(server, `/v1/vault/accounts/${id}/archive`, { method: "POST", headers: { cookie, origin: PUBLIC_URL, "sec-fetch-site": "same-origin" } });
+    const ok = await call(server, `/v1/vault/accounts/${id}/archive`, {
+      method: "POST",
+      headers: { cookie, origin: PUBLIC_URL, "sec-fetch-site": "same-origin" },
+    });
     expect(ok.status, ok.text).toBe(200);
   });
 
@@ -67,10 +84,15 @@ describe("cookie-authenticated state changes need this site's Origin", () => {
   });
 
   it("lets reads through and leaves API keys alone", async () => {
-    const read = await call(server, "/v1/vault/accounts", { headers: { cookie, origin: "https://evil.example", "sec-fetch-site": "cross-site" } });
+    const read = await call(server, "/v1/vault/accounts", {
+      headers: { cookie, origin: "https://evil.example", "sec-fetch-site": "cross-site" },
+    });
     expect(read.status).toBe(200);
     const id = await createVault();
-    const viaKey = await call(server, `/v1/vault/accounts/${id}/archive`, { method: "POST", headers: { authorization: tenant.authorization, cookie: "theme=dark" } });
+    const viaKey = await call(server, `/v1/vault/accounts/${id}/archive`, {
+      method: "POST",
+      headers: { authorization: tenant.authorization, cookie: "theme=dark" },
+    });
     expect(viaKey.status, viaKey.text).toBe(200);
   });
 
@@ -79,7 +101,11 @@ describe("cookie-authenticated state changes need this site's Origin", () => {
     try {
       const host = `localhost:${bare.httpsPort}`;
       const create = (origin: string) =>
-        call(bare, "/api/trpc/credentials.create", { method: "POST", headers: { host, origin, cookie, "content-type": "application/json" }, body: JSON.stringify({ json: { label: "bare" } }) });
+        call(bare, "/api/trpc/credentials.create", {
+          method: "POST",
+          headers: { host, origin, cookie, "content-type": "application/json" },
+          body: JSON.stringify({ json: { label: "bare" } }),
+        });
       expectCrossSiteRefusal(await create("https://evil.example"));
       expect((await create(`https://${host}`)).status).toBe(200);
     } finally {

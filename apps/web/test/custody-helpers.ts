@@ -55,7 +55,14 @@ export async function enrollKeys(api: Client, tenantId: string, n: number): Prom
 export async function createVault(api: Client, body: { name?: string; networkCode?: string; metadata?: Record<string, string> } = {}) {
   const res = await api.post("/v1/vault/accounts", { name: "Treasury", networkCode: "QUANTUM_SANDBOX", ...body });
   expect(res.status, res.text).toBe(201);
-  return res.json() as { id: string; tenantId: string; networkCode: string; name: string; status: string; metadata: Record<string, string> };
+  return res.json() as {
+    id: string;
+    tenantId: string;
+    networkCode: string;
+    name: string;
+    status: string;
+    metadata: Record<string, string>;
+  };
 }
 
 /** Native asset ids (CONTRACT §4), as seeded. */
@@ -70,7 +77,10 @@ export const Q = 10n ** 18n;
  * Deploys the chain package's test ERC-20 (packages/chain/contracts/QuantumTestToken) from a
  * freshly funded ML-DSA account and returns the token and its owner (who holds the supply).
  */
-export async function deployTestToken(devnet: TestDevnet, options: { name?: string; symbol?: string; decimals?: number; supply?: bigint } = {}) {
+export async function deployTestToken(
+  devnet: TestDevnet,
+  options: { name?: string; symbol?: string; decimals?: number; supply?: bigint } = {},
+) {
   const owner = await createFundedAccount(devnet, 100n * Q);
   const wallet = createWalletClient({ account: owner.account, chain: quantumSandbox, transport: http(devnet.url) });
   const hash = await wallet.deployContract({

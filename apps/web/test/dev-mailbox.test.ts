@@ -3,7 +3,16 @@ import { eq, schema } from "@qc/db";
 import { useTestDatabase } from "@qc/db/testing";
 import type { Daemon } from "@qc/daemon";
 import { call, startTestServer, type TestServer } from "./harness";
-import { eventually, fromIp, postJson, signupBody, startSmtpSink, startTestDaemon, verificationToken, type SmtpSink } from "./identity-helpers";
+import {
+  eventually,
+  fromIp,
+  postJson,
+  signupBody,
+  startSmtpSink,
+  startTestDaemon,
+  verificationToken,
+  type SmtpSink,
+} from "./identity-helpers";
 
 interface MailboxEmail {
   to: string;
@@ -70,7 +79,10 @@ describe("GET /v1/dev/mailbox", () => {
       const res = await mailbox(query);
       expect(res.status, query).toBe(400);
       expect(res.body, query).toMatchObject({ error: "VALIDATION_FAILED", code: 1001 });
-      expect(res.body.details.fields.map((f: { path: string }) => f.path), query).toEqual(["to"]);
+      expect(
+        res.body.details.fields.map((f: { path: string }) => f.path),
+        query,
+      ).toEqual(["to"]);
       expect(JSON.stringify(res.body)).not.toContain(alice);
     }
   });

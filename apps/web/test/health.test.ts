@@ -34,7 +34,10 @@ describe("/healthz and /readyz", () => {
     try {
       const ready = await call(server, "/readyz");
       expect(ready.status).toBe(503);
-      expect(ready.json()).toMatchObject({ status: "not_ready", checks: { database: { status: "ok" }, migrations: { status: "fail", error: "migrations pending", applied: 0 } } });
+      expect(ready.json()).toMatchObject({
+        status: "not_ready",
+        checks: { database: { status: "ok" }, migrations: { status: "fail", error: "migrations pending", applied: 0 } },
+      });
     } finally {
       await server.close();
       await database.close();
@@ -67,12 +70,16 @@ describe("/healthz and /readyz", () => {
     const server = await startTestServer({
       database,
       databaseUrl: empty.url,
-      readinessProbes: [async () => Promise.reject(new Error("password authentication failed for user \"qc_admin\" at db.internal:5432"))],
+      readinessProbes: [async () => Promise.reject(new Error('password authentication failed for user "qc_admin" at db.internal:5432'))],
     });
     try {
       const ready = await call(server, "/readyz");
       expect(ready.status).toBe(503);
-      expect(ready.json().checks).toMatchObject({ database: { status: "ok" }, migrations: { status: "fail", error: "unavailable" }, probe: { status: "fail", error: "unavailable" } });
+      expect(ready.json().checks).toMatchObject({
+        database: { status: "ok" },
+        migrations: { status: "fail", error: "unavailable" },
+        probe: { status: "fail", error: "unavailable" },
+      });
       expect(ready.text).not.toMatch(/created_at|column|qc_admin|db\.internal|password/);
     } finally {
       await server.close();

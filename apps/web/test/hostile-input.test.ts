@@ -16,7 +16,11 @@ function expectContractAnswer(res: TestResponse): void {
   expect(res.status, res.text).toBeLessThan(500);
   if (res.status < 400) return;
   const body = res.json<Record<string, unknown>>();
-  expect(Object.keys(body).filter((k) => k !== "details").sort()).toEqual(ERROR_KEYS);
+  expect(
+    Object.keys(body)
+      .filter((k) => k !== "details")
+      .sort(),
+  ).toEqual(ERROR_KEYS);
   expect(body.requestId).toBe(res.headers["x-request-id"]);
 }
 
@@ -48,9 +52,25 @@ function refusedFields(res: TestResponse): string[] {
 const wellFormed = (s: string) => Buffer.from(s, "utf8").toString("utf8") === s;
 const codes = (s: string) => Array.from(s, (ch) => ch.codePointAt(0)!);
 const storableLine = (s: string) => wellFormed(s) && !codes(s).some((c) => c < 0x20 || c === 0x7f);
-const storableText = (s: string) => wellFormed(s) && !codes(s).some((c) => (c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) || c === 0x7f);
+const storableText = (s: string) =>
+  wellFormed(s) && !codes(s).some((c) => (c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) || c === 0x7f);
 
-const hostileChar = fc.constantFrom("\u0000", "\ud800", "\udbff", "\udc00", "\udfff", "\u0001", "\u001b", "\u007f", "\n", "\t", "\r", "\u2028", "é", "😀");
+const hostileChar = fc.constantFrom(
+  "\u0000",
+  "\ud800",
+  "\udbff",
+  "\udc00",
+  "\udfff",
+  "\u0001",
+  "\u001b",
+  "\u007f",
+  "\n",
+  "\t",
+  "\r",
+  "\u2028",
+  "é",
+  "😀",
+);
 /** Mostly ordinary text with a hostile character somewhere, sometimes arbitrary code units. */
 const hostileString = (maxLength = 30) =>
   fc.oneof(
@@ -66,7 +86,11 @@ const nextIp = () => {
 };
 
 const send = (server: TestServer, method: string, path: string, body: string | undefined, headers: Record<string, string> = {}) =>
-  call(server, path, { method, headers: { "x-forwarded-for": nextIp(), ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers }, body });
+  call(server, path, {
+    method,
+    headers: { "x-forwarded-for": nextIp(), ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers },
+    body,
+  });
 
 /** Percent-encodes raw bytes, so that the query may carry NUL, controls and invalid UTF-8. */
 const percentEncode = (bytes: Uint8Array) => Array.from(bytes, (b) => `%${b.toString(16).padStart(2, "0")}`).join("");
@@ -82,10 +106,23 @@ describe("hostile input never reaches a 500", () => {
     server = await startTestServer({
       database: t,
       trustProxyHops: 1,
-      rateLimits: { tenantPerSecond: 100_000, tenantBurstExtra: 100_000, signupPerHour: 100_000, signupLockSeconds: 1, resendPerHourPerIp: 100_000, resendPerHourPerEmail: 100_000 },
+      rateLimits: {
+        tenantPerSecond: 100_000,
+        tenantBurstExtra: 100_000,
+        signupPerHour: 100_000,
+        signupLockSeconds: 1,
+        resendPerHourPerIp: 100_000,
+        resendPerHourPerEmail: 100_000,
+      },
     });
     tenant = await createTenantFixture({ db: t.db, pepper: TEST_PEPPER });
-    const vault = await send(server, "POST", "/v1/vault/accounts", JSON.stringify({ name: "Hostile", networkCode: "QUANTUM_SANDBOX" }), authorized());
+    const vault = await send(
+      server,
+      "POST",
+      "/v1/vault/accounts",
+      JSON.stringify({ name: "Hostile", networkCode: "QUANTUM_SANDBOX" }),
+      authorized(),
+    );
     expect(vault.status, vault.text).toBe(201);
     vaultId = vault.json().id;
   });
@@ -93,14 +130,47 @@ describe("hostile input never reaches a 500", () => {
 
   it("reproduces the reported cases as 400 VALIDATION_FAILED", async () => {
     const signup = (overrides: Record<string, unknown>) =>
-      send(server, "POST", "/v1/signup", JSON.stringify({ organizationName: "Acme", email: uniqueEmail(), password: "correct horse battery", ...overrides }));
+      send(
+        server,
+        "POST",
+        "/v1/signup",
+        JSON.stringify({ organizationName: "Acme", email: uniqueEmail(), password: "correct horse battery", ...overrides }),
+      );
     const cases: [string, Promise<TestResponse>, string][] = [
       ["NUL in organizationName", signup({ organizationName: "Acme\u0000" }), "organizationName"],
       ["lone surrogate in organizationName", signup({ organizationName: "Acme\ud800" }), "organizationName"],
-      ["NUL in vault name", send(server, "POST", "/v1/vault/accounts", JSON.stringify({ name: "v\u0000", networkCode: "QUANTUM_SANDBOX" }), authorized()), "name"],
-      ["lone surrogate in a metadata key", send(server, "POST", "/v1/vault/accounts", JSON.stringify({ name: "v", networkCode: "QUANTUM_SANDBOX", metadata: { "k\udc00": "v" } }), authorized()), "metadata.k\udc00"],
-      ["NUL in a metadata value", send(server, "PUT", `/v1/vault/accounts/${vaultId}`, JSON.stringify({ metadata: { desk: "a\u0000" } }), authorized()), "metadata.desk"],
-      ["NUL in a wallet label", send(server, "POST", `/v1/vault/accounts/${vaultId}/wallets/watch-only`, JSON.stringify({ address: `0x${"ab".repeat(20)}`, label: "\u0000" }), authorized()), "label"],
+      [
+        "NUL in vault name",
+        send(server, "POST", "/v1/vault/accounts", JSON.stringify({ name: "v\u0000", networkCode: "QUANTUM_SANDBOX" }), authorized()),
+        "name",
+      ],
+      [
+        "lone surrogate in a metadata key",
+        send(
+          server,
+          "POST",
+          "/v1/vault/accounts",
+          JSON.stringify({ name: "v", networkCode: "QUANTUM_SANDBOX", metadata: { "k\udc00": "v" } }),
+          authorized(),
+        ),
+        "metadata.k\udc00",
+      ],
+      [
+        "NUL in a metadata value",
+        send(server, "PUT", `/v1/vault/accounts/${vaultId}`, JSON.stringify({ metadata: { desk: "a\u0000" } }), authorized()),
+        "metadata.desk",
+      ],
+      [
+        "NUL in a wallet label",
+        send(
+          server,
+          "POST",
+          `/v1/vault/accounts/${vaultId}/wallets/watch-only`,
+          JSON.stringify({ address: `0x${"ab".repeat(20)}`, label: "\u0000" }),
+          authorized(),
+        ),
+        "label",
+      ],
       ["NUL in the mailbox filter", send(server, "GET", "/v1/dev/mailbox?to=%00", undefined), "to"],
       ["NUL in the audit filter", send(server, "GET", "/v1/audit-events?action=%00", undefined, authorized()), "action"],
     ];
@@ -120,56 +190,82 @@ describe("hostile input never reaches a 500", () => {
 
   it("signup: any string in any field is stored or refused with the field named", async () => {
     await fc.assert(
-      fc.asyncProperty(hostileString(), fc.option(hostileString(), { nil: undefined }), hostileString(12), async (organizationName, name, passwordTail) => {
-        const password = `pw-${passwordTail}-0123456789`;
-        const res = await send(server, "POST", "/v1/signup", JSON.stringify({ organizationName, name, email: uniqueEmail("fuzz"), password }));
-        expectContractAnswer(res);
-        expect([201, 400]).toContain(res.status);
-        if (res.status === 201) return;
-        const fields = refusedFields(res);
-        if (!storableLine(organizationName)) expect(fields).toContain("organizationName");
-        if (name !== undefined && !storableLine(name)) expect(fields).toContain("name");
-        if (!storableLine(password)) expect(fields).toContain("password");
-        expect(fields.length).toBeGreaterThan(0);
-      }),
+      fc.asyncProperty(
+        hostileString(),
+        fc.option(hostileString(), { nil: undefined }),
+        hostileString(12),
+        async (organizationName, name, passwordTail) => {
+          const password = `pw-${passwordTail}-0123456789`;
+          const res = await send(
+            server,
+            "POST",
+            "/v1/signup",
+            JSON.stringify({ organizationName, name, email: uniqueEmail("fuzz"), password }),
+          );
+          expectContractAnswer(res);
+          expect([201, 400]).toContain(res.status);
+          if (res.status === 201) return;
+          const fields = refusedFields(res);
+          if (!storableLine(organizationName)) expect(fields).toContain("organizationName");
+          if (name !== undefined && !storableLine(name)) expect(fields).toContain("name");
+          if (!storableLine(password)) expect(fields).toContain("password");
+          expect(fields.length).toBeGreaterThan(0);
+        },
+      ),
       { numRuns: 120 },
     );
   });
 
   it("vaults: names and metadata keys and values, on create and update", async () => {
     await fc.assert(
-      fc.asyncProperty(hostileString(), fc.dictionary(hostileString(10), hostileString(), { maxKeys: 3 }), fc.boolean(), async (name, metadata, update) => {
-        const body = JSON.stringify(update ? { name, metadata } : { name, networkCode: "QUANTUM_SANDBOX", metadata });
-        const res = update
-          ? await send(server, "PUT", `/v1/vault/accounts/${vaultId}`, body, authorized())
-          : await send(server, "POST", "/v1/vault/accounts", body, authorized());
-        expectContractAnswer(res);
-        const badKeys = Object.keys(metadata).filter((k) => !storableLine(k));
-        const badValues = Object.entries(metadata).filter(([, v]) => !storableText(v));
-        if (!storableLine(name) || badKeys.length > 0 || badValues.length > 0) {
-          expect(res.status).toBe(400);
-          const fields = refusedFields(res);
-          if (!storableLine(name)) expect(fields).toContain("name");
-          for (const [key] of badValues) expect(fields).toContain(`metadata.${key}`);
-        } else {
-          expect([200, 201, 400]).toContain(res.status);
-          if (res.status !== 400) expect(res.json()).toMatchObject({ name: name.trim(), metadata });
-        }
-      }),
+      fc.asyncProperty(
+        hostileString(),
+        fc.dictionary(hostileString(10), hostileString(), { maxKeys: 3 }),
+        fc.boolean(),
+        async (name, metadata, update) => {
+          const body = JSON.stringify(update ? { name, metadata } : { name, networkCode: "QUANTUM_SANDBOX", metadata });
+          const res = update
+            ? await send(server, "PUT", `/v1/vault/accounts/${vaultId}`, body, authorized())
+            : await send(server, "POST", "/v1/vault/accounts", body, authorized());
+          expectContractAnswer(res);
+          const badKeys = Object.keys(metadata).filter((k) => !storableLine(k));
+          const badValues = Object.entries(metadata).filter(([, v]) => !storableText(v));
+          if (!storableLine(name) || badKeys.length > 0 || badValues.length > 0) {
+            expect(res.status).toBe(400);
+            const fields = refusedFields(res);
+            if (!storableLine(name)) expect(fields).toContain("name");
+            for (const [key] of badValues) expect(fields).toContain(`metadata.${key}`);
+          } else {
+            expect([200, 201, 400]).toContain(res.status);
+            if (res.status !== 400) expect(res.json()).toMatchObject({ name: name.trim(), metadata });
+          }
+        },
+      ),
       { numRuns: 200 },
     );
   });
 
   it("wallets: labels and addresses of watch-only wallets", async () => {
     await fc.assert(
-      fc.asyncProperty(hostileString(), fc.uint8Array({ minLength: 20, maxLength: 20 }), fc.option(hostileString(8), { nil: undefined }), async (label, bytes, addressNoise) => {
-        const address = `0x${Buffer.from(bytes).toString("hex")}${addressNoise ?? ""}`;
-        const res = await send(server, "POST", `/v1/vault/accounts/${vaultId}/wallets/watch-only`, JSON.stringify({ address, label }), authorized());
-        expectContractAnswer(res);
-        if (!storableLine(label)) expect(refusedFields(res)).toContain("label");
-        if (addressNoise !== undefined && !storableLine(address)) expect(refusedFields(res)).toContain("address");
-        if (res.status < 400) expect(res.status).toBe(201);
-      }),
+      fc.asyncProperty(
+        hostileString(),
+        fc.uint8Array({ minLength: 20, maxLength: 20 }),
+        fc.option(hostileString(8), { nil: undefined }),
+        async (label, bytes, addressNoise) => {
+          const address = `0x${Buffer.from(bytes).toString("hex")}${addressNoise ?? ""}`;
+          const res = await send(
+            server,
+            "POST",
+            `/v1/vault/accounts/${vaultId}/wallets/watch-only`,
+            JSON.stringify({ address, label }),
+            authorized(),
+          );
+          expectContractAnswer(res);
+          if (!storableLine(label)) expect(refusedFields(res)).toContain("label");
+          if (addressNoise !== undefined && !storableLine(address)) expect(refusedFields(res)).toContain("address");
+          if (res.status < 400) expect(res.status).toBe(201);
+        },
+      ),
       { numRuns: 150 },
     );
   });
@@ -201,7 +297,13 @@ describe("hostile input never reaches a 500", () => {
     ];
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...routes), fc.uint8Array({ minLength: 1, maxLength: 24 }), async (route, bytes) => {
-        const res = await send(server, "GET", `${route.path}?${route.parameter}=${percentEncode(bytes)}`, undefined, route.authorized ? authorized() : {});
+        const res = await send(
+          server,
+          "GET",
+          `${route.path}?${route.parameter}=${percentEncode(bytes)}`,
+          undefined,
+          route.authorized ? authorized() : {},
+        );
         expectContractAnswer(res);
         // The query is decoded as UTF-8 (invalid bytes become U+FFFD); a control byte is refused.
         if (bytes.some((b) => b < 0x20 || b === 0x7f)) {
@@ -236,24 +338,52 @@ describe("hostile input never reaches a 500", () => {
         }
         return { text, depth: depth + depthOf(leaf) };
       });
-    const odd = fc.oneof(
-      fc.jsonValue({ maxDepth: 6 }),
-      fc.dictionary(fc.constantFrom("__proto__", "constructor", "name", "networkCode", "metadata", "email", "entries", "json"), fc.jsonValue({ maxDepth: 4 })),
-    ).map((value) => ({ text: JSON.stringify(value), depth: depthOf(value) }));
-    const rawOdd = fc.constantFrom('{"name":1e400}', '{"name":"\\u0000"}', '{"\\u0000":"x"}', '{"name":"\\ud800"}', '{"a":1,"a":2}', "[]", '""', "null", "-0");
+    const odd = fc
+      .oneof(
+        fc.jsonValue({ maxDepth: 6 }),
+        fc.dictionary(
+          fc.constantFrom("__proto__", "constructor", "name", "networkCode", "metadata", "email", "entries", "json"),
+          fc.jsonValue({ maxDepth: 4 }),
+        ),
+      )
+      .map((value) => ({ text: JSON.stringify(value), depth: depthOf(value) }));
+    const rawOdd = fc.constantFrom(
+      '{"name":1e400}',
+      '{"name":"\\u0000"}',
+      '{"\\u0000":"x"}',
+      '{"name":"\\ud800"}',
+      '{"a":1,"a":2}',
+      "[]",
+      '""',
+      "null",
+      "-0",
+    );
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...targets), fc.oneof(nested, odd, rawOdd.map((text) => ({ text, depth: 1 }))), fc.boolean(), async (target, body, wrapInField) => {
-        const text = target.trpc ? `{"json":${body.text}}` : wrapInField ? `{"name":"x","networkCode":"QUANTUM_SANDBOX","metadata":${body.text}}` : body.text;
-        const depth = target.trpc || wrapInField ? body.depth + 1 : body.depth;
-        const res = await send(server, target.method, target.path, text, target.headers());
-        if (target.trpc) expectTrpcContractAnswer(res);
-        else expectContractAnswer(res);
-        if (depth > 64) {
-          expect(res.status).toBe(400);
-          const error = target.trpc ? trpcError(res) : res.json();
-          expect(error).toMatchObject({ error: "VALIDATION_FAILED", message: "JSON nested deeper than 64 levels" });
-        }
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...targets),
+        fc.oneof(
+          nested,
+          odd,
+          rawOdd.map((text) => ({ text, depth: 1 })),
+        ),
+        fc.boolean(),
+        async (target, body, wrapInField) => {
+          const text = target.trpc
+            ? `{"json":${body.text}}`
+            : wrapInField
+              ? `{"name":"x","networkCode":"QUANTUM_SANDBOX","metadata":${body.text}}`
+              : body.text;
+          const depth = target.trpc || wrapInField ? body.depth + 1 : body.depth;
+          const res = await send(server, target.method, target.path, text, target.headers());
+          if (target.trpc) expectTrpcContractAnswer(res);
+          else expectContractAnswer(res);
+          if (depth > 64) {
+            expect(res.status).toBe(400);
+            const error = target.trpc ? trpcError(res) : res.json();
+            expect(error).toMatchObject({ error: "VALIDATION_FAILED", message: "JSON nested deeper than 64 levels" });
+          }
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -265,9 +395,16 @@ describe("hostile input never reaches a 500", () => {
         // JSON.stringify escapes unpaired surrogates, so the text itself is always encodable.
         let inner = JSON.stringify({ action });
         for (let i = 0; i < depth; i++) inner = `[${inner}]`;
-        const res = await send(server, "GET", `/api/trpc/auditEvents.list?input=${encodeURIComponent(`{"json":${inner}}`)}`, undefined, authorized());
+        const res = await send(
+          server,
+          "GET",
+          `/api/trpc/auditEvents.list?input=${encodeURIComponent(`{"json":${inner}}`)}`,
+          undefined,
+          authorized(),
+        );
         expectTrpcContractAnswer(res);
-        if (depth + 2 > 64) expect(trpcError(res)).toMatchObject({ error: "VALIDATION_FAILED", message: "JSON nested deeper than 64 levels" });
+        if (depth + 2 > 64)
+          expect(trpcError(res)).toMatchObject({ error: "VALIDATION_FAILED", message: "JSON nested deeper than 64 levels" });
         if (depth === 0 && !storableLine(action)) expect(trpcError(res)).toMatchObject({ error: "VALIDATION_FAILED", code: 1001 });
         if (depth === 0 && storableLine(action) && action.length <= 100) expect(res.status).toBe(200);
       }),

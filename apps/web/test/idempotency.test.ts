@@ -30,9 +30,15 @@ describe("idempotency keys (X-Idempotency-Key / Idempotency-Key)", () => {
   });
   afterAll(() => server?.close());
 
-  const transactionsOf = async (tenantId: string) => t.db.select().from(schema.transactions).where(eq(schema.transactions.tenantId, tenantId));
+  const transactionsOf = async (tenantId: string) =>
+    t.db.select().from(schema.transactions).where(eq(schema.transactions.tenantId, tenantId));
   const storedKey = async (tenantId: string, key: string) =>
-    (await t.db.select().from(schema.idempotencyKeys).where(and(eq(schema.idempotencyKeys.tenantId, tenantId), eq(schema.idempotencyKeys.key, key))))[0];
+    (
+      await t.db
+        .select()
+        .from(schema.idempotencyKeys)
+        .where(and(eq(schema.idempotencyKeys.tenantId, tenantId), eq(schema.idempotencyKeys.key, key)))
+    )[0];
   const replayed = (res: TestResponse) => res.headers["idempotent-replayed"];
 
   it("replays the first answer (same status and body, Idempotent-Replayed: true) for the same key and request", async () => {
@@ -43,7 +49,11 @@ describe("idempotency keys (X-Idempotency-Key / Idempotency-Key)", () => {
     expect(replayed(first)).toBeUndefined();
     // Same meaning, other key order and whitespace: the same request.
     const { networkCode, sourceWalletId, destinationAddress, assetId } = body;
-    const reordered = JSON.stringify({ note: "n", amount: body.amount, externalId: "idem-replay", assetId, destinationAddress, sourceWalletId, networkCode }, null, 2);
+    const reordered = JSON.stringify(
+      { note: "n", amount: body.amount, externalId: "idem-replay", assetId, destinationAddress, sourceWalletId, networkCode },
+      null,
+      2,
+    );
     for (const again of [body, reordered]) {
       const res = await source.api.createTransfer(again, key);
       expect(res.status).toBe(201);
@@ -74,11 +84,16 @@ describe("idempotency keys (X-Idempotency-Key / Idempotency-Key)", () => {
     const other = await source.api.createTransfer(nativeTransfer(source, 2n), key);
     expectError(other, 422, "IDEMPOTENCY_KEY_MISMATCH", 1042);
     // Another route with the same key is another request too.
-    expectError(await call(server, "/v1/vault/accounts", {
-      method: "POST",
-      headers: { authorization: source.tenant.authorization, "content-type": "application/json", "x-idempotency-key": key },
-      body: JSON.stringify({ name: "x", networkCode: "QUANTUM_SANDBOX" }),
-    }), 422, "IDEMPOTENCY_KEY_MISMATCH", 1042);
+    expectError(
+      await call(server, "/v1/vault/accounts", {
+        method: "POST",
+        headers: { authorization: source.tenant.authorization, "content-type": "application/json", "x-idempotency-key": key },
+        body: JSON.stringify({ name: "x", networkCode: "QUANTUM_SANDBOX" }),
+      }),
+      422,
+      "IDEMPOTENCY_KEY_MISMATCH",
+      1042,
+    );
     expect((await transactionsOf(source.tenant.tenantId)).length).toBe(before);
   });
 
@@ -133,7 +148,11 @@ describe("idempotency keys (X-Idempotency-Key / Idempotency-Key)", () => {
     // A refused credential stores nothing either (the key belongs to no tenant yet).
     const unauthenticated = await call(server, "/v1/transactions", {
       method: "POST",
-      headers: { authorization: "Bearer qc_00000000000000000000000000000000:" + "0".repeat(64), "content-type": "application/json", "x-idempotency-key": key },
+      headers: {
+        authorization: "Bearer qc_00000000000000000000000000000000:" + "0".repeat(64),
+        "content-type": "application/json",
+        "x-idempotency-key": key,
+      },
       body: JSON.stringify(body),
     });
     expect(unauthenticated.status).toBe(401);
@@ -154,7 +173,10 @@ describe("idempotency keys (X-Idempotency-Key / Idempotency-Key)", () => {
     const { requestId: _b, ...againBody } = again.json();
     expect(againBody).toEqual(firstBody);
     // Even when the conflict is gone, the key keeps its answer.
-    await t.db.update(schema.transactions).set({ externalId: null }).where(and(eq(schema.transactions.tenantId, source.tenant.tenantId), eq(schema.transactions.externalId, "dup-replay")));
+    await t.db
+      .update(schema.transactions)
+      .set({ externalId: null })
+      .where(and(eq(schema.transactions.tenantId, source.tenant.tenantId), eq(schema.transactions.externalId, "dup-replay")));
     expectError(await source.api.createTransfer(body, key), 409, "DUPLICATE_EXTERNAL_ID", 1043);
   });
 
@@ -167,7 +189,10 @@ describe("idempotency keys (X-Idempotency-Key / Idempotency-Key)", () => {
     expect(replayed(res)).toBeUndefined();
 
     // Past its retention the key is forgotten and the same key executes afresh.
-    await t.db.update(schema.idempotencyKeys).set({ expiresAt: sql`now() - interval '1 second'` }).where(and(eq(schema.idempotencyKeys.tenantId, source.tenant.tenantId), eq(schema.idempotencyKeys.key, key)));
+    await t.db
+      .update(schema.idempotencyKeys)
+      .set({ expiresAt: sql`now() - interval '1 second'` })
+      .where(and(eq(schema.idempotencyKeys.tenantId, source.tenant.tenantId), eq(schema.idempotencyKeys.key, key)));
     const fresh = await source.api.createTransfer(nativeTransfer(source, 12n), key);
     expect(fresh.status).toBe(201);
     expect(fresh.json().amount).toBe("12");
@@ -184,7 +209,12 @@ describe("idempotency keys (X-Idempotency-Key / Idempotency-Key)", () => {
     expect((await source.api.createTransfer(nativeTransfer(source, 1n), "x".repeat(255))).status).toBe(201);
     const both = await call(server, "/v1/transactions", {
       method: "POST",
-      headers: { authorization: source.tenant.authorization, "content-type": "application/json", "x-idempotency-key": "a-1", "idempotency-key": "a-2" },
+      headers: {
+        authorization: source.tenant.authorization,
+        "content-type": "application/json",
+        "x-idempotency-key": "a-1",
+        "idempotency-key": "a-2",
+      },
       body: JSON.stringify(nativeTransfer(source, 1n)),
     });
     expectError(both, 400, "VALIDATION_FAILED", 1001);
@@ -204,11 +234,17 @@ describe("idempotency keys (X-Idempotency-Key / Idempotency-Key)", () => {
     expect(again.status).toBe(201);
     expect(replayed(again)).toBe("true");
     expect(again.json()).toEqual(first.json());
-    const vaults = await t.db.select().from(schema.vaults).where(and(eq(schema.vaults.tenantId, source.tenant.tenantId), eq(schema.vaults.name, "Idempotent vault")));
+    const vaults = await t.db
+      .select()
+      .from(schema.vaults)
+      .where(and(eq(schema.vaults.tenantId, source.tenant.tenantId), eq(schema.vaults.name, "Idempotent vault")));
     expect(vaults).toHaveLength(1);
     // Without a key, a POST simply executes each time.
     const api = client(() => server, source.tenant.authorization);
-    const [x, y] = [await api.post("/v1/vault/accounts", { name: "Plain vault", networkCode: "QUANTUM_SANDBOX" }), await api.post("/v1/vault/accounts", { name: "Plain vault", networkCode: "QUANTUM_SANDBOX" })];
+    const [x, y] = [
+      await api.post("/v1/vault/accounts", { name: "Plain vault", networkCode: "QUANTUM_SANDBOX" }),
+      await api.post("/v1/vault/accounts", { name: "Plain vault", networkCode: "QUANTUM_SANDBOX" }),
+    ];
     expect(x.json().id).not.toBe(y.json().id);
 
     const trpcKey = idempotencyKey("trpc");
@@ -245,7 +281,9 @@ describe("idempotency keys (X-Idempotency-Key / Idempotency-Key)", () => {
       const row = await storedKey(tenantId, key);
       expect(row).toMatchObject({ responseStatus: status, responseBody: { secretWithheld: true } });
       expect(JSON.stringify(row)).not.toContain(secret);
-      const [raw] = (await t.db.execute(sql`select response_body::text as body from idempotency_keys where tenant_id = ${tenantId} and key = ${key}`)).rows as { body: string }[];
+      const [raw] = (
+        await t.db.execute(sql`select response_body::text as body from idempotency_keys where tenant_id = ${tenantId} and key = ${key}`)
+      ).rows as { body: string }[];
       expect(raw!.body).not.toContain(secret);
     };
 
@@ -261,7 +299,9 @@ describe("idempotency keys (X-Idempotency-Key / Idempotency-Key)", () => {
       expectWithheld(again, secret);
       await expectStoredWithout(tenant.tenantId, key, 200, secret);
       // The replay executed nothing: one successor, and it works.
-      const keys = (await call(server, "/v1/credentials", { headers: { authorization: `Bearer ${newKeyId}:${secret}` } })).json().data as { keyId: string }[];
+      const keys = (await call(server, "/v1/credentials", { headers: { authorization: `Bearer ${newKeyId}:${secret}` } })).json().data as {
+        keyId: string;
+      }[];
       expect(keys).toHaveLength(2);
       // A business error of the same route is stored and replayed as any other (it holds no secret).
       const errorKey = idempotencyKey("rotate-error");
@@ -310,10 +350,17 @@ describe("idempotency keys (X-Idempotency-Key / Idempotency-Key)", () => {
 
     it("every mutation whose answer holds a secret says so in its meta (issuesSecret)", () => {
       type Def = { _def: { type: string; meta?: Meta; output?: { shape?: Record<string, unknown> } } };
-      const procedures = Object.entries((appRouter as unknown as { _def: { procedures: Record<string, Def> } })._def.procedures).filter(([, p]) => p._def.type === "mutation");
+      const procedures = Object.entries((appRouter as unknown as { _def: { procedures: Record<string, Def> } })._def.procedures).filter(
+        ([, p]) => p._def.type === "mutation",
+      );
       const holdingSecret = procedures.filter(([, p]) => p._def.output?.shape && "secret" in p._def.output.shape).map(([path]) => path);
       expect(holdingSecret.sort()).toEqual(["credentials.create", "credentials.rotate", "webhooks.create", "webhooks.rotateSecret"]);
-      expect(procedures.filter(([, p]) => p._def.meta?.issuesSecret).map(([path]) => path).sort()).toEqual(holdingSecret);
+      expect(
+        procedures
+          .filter(([, p]) => p._def.meta?.issuesSecret)
+          .map(([path]) => path)
+          .sort(),
+      ).toEqual(holdingSecret);
     });
   });
 });

@@ -36,12 +36,21 @@ export function postJson(server: TestServer, path: string, body: unknown, header
 }
 
 /** A tRPC mutation over HTTP, as the dashboard sends it (superjson envelope). */
-export async function trpcMutation(server: TestServer, path: string, input: unknown, headers: Record<string, string>): Promise<TestResponse> {
+export async function trpcMutation(
+  server: TestServer,
+  path: string,
+  input: unknown,
+  headers: Record<string, string>,
+): Promise<TestResponse> {
   return postJson(server, `/api/trpc/${path}`, { json: input }, headers);
 }
 
 /** A provider callback signed over exactly the bytes sent. */
-export function signedKycCallback(server: TestServer, body: unknown, options: { secret?: string; signature?: string | null; raw?: string } = {}) {
+export function signedKycCallback(
+  server: TestServer,
+  body: unknown,
+  options: { secret?: string; signature?: string | null; raw?: string } = {},
+) {
   const raw = options.raw ?? JSON.stringify(body);
   const headers: Record<string, string> = { "content-type": "application/json" };
   const signature = options.signature === undefined ? signKycCallback(options.secret ?? TEST_KYC_SECRET, raw) : options.signature;
@@ -81,17 +90,32 @@ export async function eventually<T>(probe: () => Promise<T | undefined | null | 
 
 /** The verification token of the newest email to `to`, read from the dev outbox (the emails table). */
 export async function tokenFromOutbox(db: Database, to: string): Promise<string> {
-  const [email] = await db.select().from(schema.emails).where(eq(schema.emails.to, to)).orderBy(desc(schema.emails.createdAt), desc(schema.emails.id)).limit(1);
+  const [email] = await db
+    .select()
+    .from(schema.emails)
+    .where(eq(schema.emails.to, to))
+    .orderBy(desc(schema.emails.createdAt), desc(schema.emails.id))
+    .limit(1);
   if (!email) throw new Error(`no email to ${to}`);
   return verificationToken(email.text);
 }
 
 /** A verified admin, made through the real routes: signup, then the emailed link. */
-export async function signUpAndVerify(server: TestServer, db: Database, headers: Record<string, string>, overrides: Record<string, unknown> = {}) {
+export async function signUpAndVerify(
+  server: TestServer,
+  db: Database,
+  headers: Record<string, string>,
+  overrides: Record<string, unknown> = {},
+) {
   const body = signupBody(overrides);
   const signup = await postJson(server, "/v1/signup", body, headers);
   if (signup.status !== 201) throw new Error(`signup failed: ${signup.status} ${signup.text}`);
-  const verified = await postJson(server, "/v1/signup/verify-email", { token: await tokenFromOutbox(db, String(body.email).toLowerCase()) }, headers);
+  const verified = await postJson(
+    server,
+    "/v1/signup/verify-email",
+    { token: await tokenFromOutbox(db, String(body.email).toLowerCase()) },
+    headers,
+  );
   if (verified.status !== 200) throw new Error(`verification failed: ${verified.status} ${verified.text}`);
   const { tenantId, userId } = signup.json<{ tenantId: string; userId: string }>();
   return { tenantId, userId, email: String(body.email).toLowerCase(), password: String(body.password) };

@@ -3,7 +3,18 @@ import { and, eq, schema } from "@qc/db";
 import { useTestDatabase } from "@qc/db/testing";
 import type { Daemon } from "@qc/daemon";
 import { call, startTestServer, type TestServer } from "./harness";
-import { eventually, fromIp, postJson, signupBody, startSmtpSink, startTestDaemon, STRONG_PASSWORD, trpcMutation, verificationToken, type SmtpSink } from "./identity-helpers";
+import {
+  eventually,
+  fromIp,
+  postJson,
+  signupBody,
+  startSmtpSink,
+  startTestDaemon,
+  STRONG_PASSWORD,
+  trpcMutation,
+  verificationToken,
+  type SmtpSink,
+} from "./identity-helpers";
 
 /**
  * The whole identity journey over real HTTPS, a real SMTP server and the real daemon:
@@ -55,7 +66,9 @@ describe("identity end to end", () => {
     const [stored] = await t.db.select().from(schema.emailTokens).where(eq(schema.emailTokens.userId, created.userId));
     expect(stored!.tokenHash).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(stored)).not.toContain(token);
-    await eventually(async () => (await t.db.select().from(schema.emails).where(eq(schema.emails.to, "journey.admin@example.com")))[0]?.sentAt);
+    await eventually(
+      async () => (await t.db.select().from(schema.emails).where(eq(schema.emails.to, "journey.admin@example.com")))[0]?.sentAt,
+    );
     const [emailRow] = await t.db.select().from(schema.emails).where(eq(schema.emails.to, "journey.admin@example.com"));
     expect(emailRow).toMatchObject({ transport: "smtp", attempts: 1, lastError: null, kind: "verify_email" });
 
@@ -67,7 +80,12 @@ describe("identity end to end", () => {
     // Verify (single use).
     const verified = await postJson(server, "/v1/signup/verify-email", { token }, ip);
     expect(verified.status, verified.text).toBe(200);
-    expect(verified.json()).toEqual({ status: "EMAIL_VERIFIED", userId: created.userId, tenantId: created.tenantId, email: "journey.admin@example.com" });
+    expect(verified.json()).toEqual({
+      status: "EMAIL_VERIFIED",
+      userId: created.userId,
+      tenantId: created.tenantId,
+      email: "journey.admin@example.com",
+    });
     const again = await postJson(server, "/v1/signup/verify-email", { token }, ip);
     expect(again.status).toBe(400);
     expect(again.json()).toMatchObject({ error: "INVALID_TOKEN", code: 1004 });
@@ -84,7 +102,9 @@ describe("identity end to end", () => {
     const lifetime = Date.parse(session.expiresAt) - Date.now();
     expect(lifetime).toBeGreaterThan(12 * 3600_000 - 60_000);
     expect(lifetime).toBeLessThanOrEqual(12 * 3600_000);
-    expect(login.headers["set-cookie"]).toEqual([`__Host-qc_session=${session.token}; HttpOnly; Secure; SameSite=Strict; Path=/; Max-Age=43200`]);
+    expect(login.headers["set-cookie"]).toEqual([
+      `__Host-qc_session=${session.token}; HttpOnly; Secure; SameSite=Strict; Path=/; Max-Age=43200`,
+    ]);
     const [sessionRow] = await t.db.select().from(schema.sessions).where(eq(schema.sessions.userId, created.userId));
     expect(sessionRow!.tokenHash).not.toBe(session.token);
     // As the dashboard's own pages send it: a cookie-authenticated change must be same-origin.
@@ -105,18 +125,31 @@ describe("identity end to end", () => {
     // List over REST with the key: never a secret.
     const list = await call(server, "/v1/credentials", { headers: bearer });
     expect(list.status, list.text).toBe(200);
-    expect(list.json().data).toEqual([expect.objectContaining({ keyId: key.keyId, tenantId: created.tenantId, label: "integration", status: "ACTIVE", expiresAt: null })]);
+    expect(list.json().data).toEqual([
+      expect.objectContaining({ keyId: key.keyId, tenantId: created.tenantId, label: "integration", status: "ACTIVE", expiresAt: null }),
+    ]);
     expect(list.text).not.toContain(key.secret);
 
     // Rotate with a 5-minute grace period.
     const rotated = await postJson(server, "/v1/credentials/rotate", { keyId: key.keyId, gracePeriodMinutes: 5 }, bearer);
     expect(rotated.status, rotated.text).toBe(200);
     const rotation = rotated.json();
-    expect(rotation).toMatchObject({ oldKeyId: key.keyId, newKeyId: expect.stringMatching(/^qc_[0-9a-f]{32}$/), secret: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(rotation).toMatchObject({
+      oldKeyId: key.keyId,
+      newKeyId: expect.stringMatching(/^qc_[0-9a-f]{32}$/),
+      secret: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
     const newBearer = { ...ip, authorization: `Bearer ${rotation.newKeyId}:${rotation.secret}` };
 
     // A key that expires in two minutes, made while the clock is still real.
-    const expiring = (await trpcMutation(server, "credentials.create", { label: "short-lived", expiresAt: new Date(Date.now() + 120_000).toISOString() }, cookie)).json().result.data.json;
+    const expiring = (
+      await trpcMutation(
+        server,
+        "credentials.create",
+        { label: "short-lived", expiresAt: new Date(Date.now() + 120_000).toISOString() },
+        cookie,
+      )
+    ).json().result.data.json;
     const expiringBearer = { ...ip, authorization: `Bearer ${expiring.keyId}:${expiring.secret}` };
     expect((await call(server, "/v1/onboarding/status", { headers: expiringBearer })).status).toBe(200);
 
@@ -144,10 +177,17 @@ describe("identity end to end", () => {
     }
 
     // lastUsedAt is written by the authenticator's batched flush (every 10 s).
-    const lastUsed = await eventually(async () => {
-      const [row] = await t.db.select({ lastUsedAt: schema.apiKeys.lastUsedAt }).from(schema.apiKeys).where(eq(schema.apiKeys.keyId, rotation.newKeyId));
-      return row?.lastUsedAt;
-    }, 15_000, 250);
+    const lastUsed = await eventually(
+      async () => {
+        const [row] = await t.db
+          .select({ lastUsedAt: schema.apiKeys.lastUsedAt })
+          .from(schema.apiKeys)
+          .where(eq(schema.apiKeys.keyId, rotation.newKeyId));
+        return row?.lastUsedAt;
+      },
+      15_000,
+      250,
+    );
     expect(lastUsed.getTime()).toBeGreaterThan(start - 1_000);
 
     // Logout ends the session and clears the cookie; the token is refused afterwards.
@@ -167,12 +207,26 @@ describe("identity end to end", () => {
     await server.deps.authenticator.flushAudit(); // refusals (the failed login) are audited through the buffer
     const audit = await t.db.select().from(schema.auditEvents).where(eq(schema.auditEvents.tenantId, created.tenantId));
     const actions = audit.map((a) => a.action);
-    expect(actions).toEqual(expect.arrayContaining(["tenant.signed_up", "user.email_verified", "auth.failed", "auth.logged_in", "credential.created", "credential.rotated", "auth.logged_out"]));
+    expect(actions).toEqual(
+      expect.arrayContaining([
+        "tenant.signed_up",
+        "user.email_verified",
+        "auth.failed",
+        "auth.logged_in",
+        "credential.created",
+        "credential.rotated",
+        "auth.logged_out",
+      ]),
+    );
     const failed = audit.find((a) => a.action === "auth.failed" && (a.details as { reason?: string }).reason === "wrong_password");
     expect(failed).toMatchObject({ actorId: created.userId, ip: "198.51.100.10" });
     const everything = JSON.stringify(await t.db.select().from(schema.auditEvents));
-    for (const secret of [STRONG_PASSWORD, "not the password at all", token, session.token, key.secret, rotation.secret]) expect(everything).not.toContain(secret);
-    const revoked = await t.db.select().from(schema.sessions).where(and(eq(schema.sessions.userId, created.userId)));
+    for (const secret of [STRONG_PASSWORD, "not the password at all", token, session.token, key.secret, rotation.secret])
+      expect(everything).not.toContain(secret);
+    const revoked = await t.db
+      .select()
+      .from(schema.sessions)
+      .where(and(eq(schema.sessions.userId, created.userId)));
     expect(revoked[0]!.revokedAt).not.toBeNull();
   });
 });

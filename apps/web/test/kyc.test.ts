@@ -28,8 +28,16 @@ describe("onboarding and KYC", () => {
   beforeAll(async () => {
     // `server` leaves decisions to the signed callback: its sandbox decides only after an hour.
     // `sandbox` is the built-in provider as a developer runs it, deciding after 200 ms.
-    server = await startTestServer({ database: t, router, config: { kyc: { provider: "sandbox", webhookSecret: TEST_KYC_SECRET, sandboxDelayMs: 3600_000 } } });
-    sandbox = await startTestServer({ database: t, router, config: { kyc: { provider: "sandbox", webhookSecret: TEST_KYC_SECRET, sandboxDelayMs: 200 } } });
+    server = await startTestServer({
+      database: t,
+      router,
+      config: { kyc: { provider: "sandbox", webhookSecret: TEST_KYC_SECRET, sandboxDelayMs: 3600_000 } },
+    });
+    sandbox = await startTestServer({
+      database: t,
+      router,
+      config: { kyc: { provider: "sandbox", webhookSecret: TEST_KYC_SECRET, sandboxDelayMs: 200 } },
+    });
   });
   afterAll(async () => {
     await server?.close();
@@ -41,7 +49,10 @@ describe("onboarding and KYC", () => {
   const status = async (tenant: TenantFixture) => (await call(server, "/v1/onboarding/status", { headers: auth(tenant) })).json();
   const startKyc = (tenant: TenantFixture, target = server) => postJson(target, "/v1/onboarding/kyc", {}, auth(tenant));
   const events = (tenantId: string) =>
-    t.db.select().from(schema.eventOutbox).where(and(eq(schema.eventOutbox.tenantId, tenantId), eq(schema.eventOutbox.type, "tenant.verification_changed")));
+    t.db
+      .select()
+      .from(schema.eventOutbox)
+      .where(and(eq(schema.eventOutbox.tenantId, tenantId), eq(schema.eventOutbox.type, "tenant.verification_changed")));
 
   it("refuses a callback without a valid signature over the raw body (401), changing nothing", async () => {
     const tenant = await pendingTenant();
@@ -68,7 +79,9 @@ describe("onboarding and KYC", () => {
     const audited = await t.db.select().from(schema.auditEvents).where(eq(schema.auditEvents.action, "auth.failed"));
     // Counted per source and minute (no tenant is named): the counts add up to the refusals.
     const refusals = audited.filter((a) => (a.details as { via?: string }).via === "kyc_callback");
-    expect(refusals.reduce((sum, a) => sum + ((a.details as { aggregated?: { count: number } }).aggregated?.count ?? 1), 0)).toBeGreaterThanOrEqual(6);
+    expect(
+      refusals.reduce((sum, a) => sum + ((a.details as { aggregated?: { count: number } }).aggregated?.count ?? 1), 0),
+    ).toBeGreaterThanOrEqual(6);
   });
 
   it("blocks value-moving routes until a signed approval; the decision is idempotent and emits one event", async () => {
@@ -87,7 +100,9 @@ describe("onboarding and KYC", () => {
 
     // Starting needs admin; a read key is refused.
     const reader = await createKeyFixture({ db: t.db, pepper: TEST_PEPPER }, tenant, ["read"]);
-    expect((await postJson(server, "/v1/onboarding/kyc", {}, { authorization: reader.authorization })).json().error).toBe("INSUFFICIENT_SCOPE");
+    expect((await postJson(server, "/v1/onboarding/kyc", {}, { authorization: reader.authorization })).json().error).toBe(
+      "INSUFFICIENT_SCOPE",
+    );
     expect((await call(server, "/v1/onboarding/status", { headers: { authorization: reader.authorization } })).status).toBe(200);
 
     const started = await startKyc(tenant);
@@ -98,17 +113,30 @@ describe("onboarding and KYC", () => {
     const again = await startKyc(tenant);
     expect(again.status).toBe(200);
     expect(again.json().kyc.reference).toBe(kyc.reference);
-    expect(await status(tenant)).toMatchObject({ nextStep: "AWAIT_KYC_DECISION", kyc: { status: "PENDING", provider: "sandbox", decidedAt: null } });
+    expect(await status(tenant)).toMatchObject({
+      nextStep: "AWAIT_KYC_DECISION",
+      kyc: { status: "PENDING", provider: "sandbox", decidedAt: null },
+    });
 
     const decision = { tenantId: tenant.tenantId, decision: "APPROVED", reference: kyc.reference };
     const approved = await signedKycCallback(server, decision);
     expect(approved.status, approved.text).toBe(200);
-    expect(approved.json()).toMatchObject({ applied: true, tenantId: tenant.tenantId, tenantStatus: "VERIFIED", kyc: { status: "APPROVED", reference: kyc.reference } });
+    expect(approved.json()).toMatchObject({
+      applied: true,
+      tenantId: tenant.tenantId,
+      tenantStatus: "VERIFIED",
+      kyc: { status: "APPROVED", reference: kyc.reference },
+    });
 
     const moved = await postJson(server, "/v1/kyc-probe/move", {}, auth(tenant));
     expect(moved.status, moved.text).toBe(200);
     expect(moved.json()).toEqual({ moved: true });
-    expect(await status(tenant)).toMatchObject({ status: "VERIFIED", valueMovingEnabled: true, nextStep: "NONE", kyc: { status: "APPROVED", decidedAt: expect.any(String) } });
+    expect(await status(tenant)).toMatchObject({
+      status: "VERIFIED",
+      valueMovingEnabled: true,
+      nextStep: "NONE",
+      kyc: { status: "APPROVED", decidedAt: expect.any(String) },
+    });
 
     // Replay: 200, nothing changes, no second event or audit row.
     const replay = await signedKycCallback(server, decision);
@@ -116,11 +144,26 @@ describe("onboarding and KYC", () => {
     expect(replay.json()).toMatchObject({ applied: false, tenantStatus: "VERIFIED" });
     const emitted = await events(tenant.tenantId);
     expect(emitted).toHaveLength(1);
-    expect(emitted[0]!.data).toMatchObject({ tenantId: tenant.tenantId, status: "VERIFIED", previousStatus: "PENDING_VERIFICATION", kyc: { reference: kyc.reference, status: "APPROVED" } });
-    const decided = await t.db.select().from(schema.auditEvents).where(and(eq(schema.auditEvents.action, "kyc.decided"), eq(schema.auditEvents.tenantId, tenant.tenantId)));
+    expect(emitted[0]!.data).toMatchObject({
+      tenantId: tenant.tenantId,
+      status: "VERIFIED",
+      previousStatus: "PENDING_VERIFICATION",
+      kyc: { reference: kyc.reference, status: "APPROVED" },
+    });
+    const decided = await t.db
+      .select()
+      .from(schema.auditEvents)
+      .where(and(eq(schema.auditEvents.action, "kyc.decided"), eq(schema.auditEvents.tenantId, tenant.tenantId)));
     expect(decided).toHaveLength(1);
-    expect(decided[0]).toMatchObject({ actorType: "provider", targetId: kyc.reference, details: expect.objectContaining({ decision: "APPROVED", status: "VERIFIED", source: "callback" }) });
-    const startedAudit = await t.db.select().from(schema.auditEvents).where(and(eq(schema.auditEvents.action, "kyc.started"), eq(schema.auditEvents.tenantId, tenant.tenantId)));
+    expect(decided[0]).toMatchObject({
+      actorType: "provider",
+      targetId: kyc.reference,
+      details: expect.objectContaining({ decision: "APPROVED", status: "VERIFIED", source: "callback" }),
+    });
+    const startedAudit = await t.db
+      .select()
+      .from(schema.auditEvents)
+      .where(and(eq(schema.auditEvents.action, "kyc.started"), eq(schema.auditEvents.tenantId, tenant.tenantId)));
     expect(startedAudit).toHaveLength(1);
 
     // A contradicting decision for the decided case is a conflict; a verified tenant cannot start again.
@@ -135,19 +178,41 @@ describe("onboarding and KYC", () => {
   it("lets a rejected tenant resubmit; unknown cases and other tenants' cases are 404", async () => {
     const tenant = await pendingTenant();
     const first = (await startKyc(tenant)).json().kyc;
-    const rejected = await signedKycCallback(server, { tenantId: tenant.tenantId, decision: "REJECTED", reference: first.reference, reason: "document unreadable" });
+    const rejected = await signedKycCallback(server, {
+      tenantId: tenant.tenantId,
+      decision: "REJECTED",
+      reference: first.reference,
+      reason: "document unreadable",
+    });
     expect(rejected.status, rejected.text).toBe(200);
-    expect(rejected.json()).toMatchObject({ applied: true, tenantStatus: "REJECTED", kyc: { status: "REJECTED", reason: "document unreadable" } });
-    expect(await status(tenant)).toMatchObject({ status: "REJECTED", valueMovingEnabled: false, nextStep: "RESUBMIT_KYC", kyc: { status: "REJECTED", reason: "document unreadable" } });
+    expect(rejected.json()).toMatchObject({
+      applied: true,
+      tenantStatus: "REJECTED",
+      kyc: { status: "REJECTED", reason: "document unreadable" },
+    });
+    expect(await status(tenant)).toMatchObject({
+      status: "REJECTED",
+      valueMovingEnabled: false,
+      nextStep: "RESUBMIT_KYC",
+      kyc: { status: "REJECTED", reason: "document unreadable" },
+    });
     expect((await postJson(server, "/v1/kyc-probe/move", {}, auth(tenant))).json().error).toBe("TENANT_NOT_VERIFIED");
 
     const second = await startKyc(tenant);
     expect(second.status).toBe(201);
     expect(second.json().kyc.reference).not.toBe(first.reference);
-    expect(await status(tenant)).toMatchObject({ status: "REJECTED", nextStep: "AWAIT_KYC_DECISION", kyc: { status: "PENDING", reason: null } });
+    expect(await status(tenant)).toMatchObject({
+      status: "REJECTED",
+      nextStep: "AWAIT_KYC_DECISION",
+      kyc: { status: "PENDING", reason: null },
+    });
 
     const stranger = await pendingTenant();
-    const foreign = await signedKycCallback(server, { tenantId: stranger.tenantId, decision: "APPROVED", reference: second.json().kyc.reference });
+    const foreign = await signedKycCallback(server, {
+      tenantId: stranger.tenantId,
+      decision: "APPROVED",
+      reference: second.json().kyc.reference,
+    });
     expect(foreign.status).toBe(404);
     const unknown = await signedKycCallback(server, { tenantId: tenant.tenantId, decision: "APPROVED", reference: "no-such-reference" });
     expect(unknown.status).toBe(404);
@@ -155,7 +220,11 @@ describe("onboarding and KYC", () => {
     expect(invalid.status).toBe(400);
     expect(invalid.json().details.fields.map((f: { path: string }) => f.path)).toEqual(["decision"]);
 
-    const approved = await signedKycCallback(server, { tenantId: tenant.tenantId, decision: "APPROVED", reference: second.json().kyc.reference });
+    const approved = await signedKycCallback(server, {
+      tenantId: tenant.tenantId,
+      decision: "APPROVED",
+      reference: second.json().kyc.reference,
+    });
     expect(approved.json()).toMatchObject({ applied: true, tenantStatus: "VERIFIED" });
     expect((await events(tenant.tenantId)).map((e) => (e.data as { status: string }).status)).toEqual(["REJECTED", "VERIFIED"]);
   });
@@ -172,26 +241,46 @@ describe("onboarding and KYC", () => {
       const started = await startKyc(tenant, sandbox);
       expect(started.status).toBe(201);
       const startedAt = Date.now();
-      const verified = await eventually(async () => {
-        const current = await status(tenant);
-        return current.status === "VERIFIED" ? current : undefined;
-      }, 20_000, 50);
+      const verified = await eventually(
+        async () => {
+          const current = await status(tenant);
+          return current.status === "VERIFIED" ? current : undefined;
+        },
+        20_000,
+        50,
+      );
       expect(Date.now() - startedAt).toBeGreaterThanOrEqual(150);
       expect(verified).toMatchObject({ valueMovingEnabled: true, nextStep: "NONE", kyc: { status: "APPROVED", provider: "sandbox" } });
       expect((await postJson(server, "/v1/kyc-probe/move", {}, auth(tenant))).status).toBe(200);
-      const [audit] = await t.db.select().from(schema.auditEvents).where(and(eq(schema.auditEvents.action, "kyc.decided"), eq(schema.auditEvents.tenantId, tenant.tenantId)));
+      const [audit] = await t.db
+        .select()
+        .from(schema.auditEvents)
+        .where(and(eq(schema.auditEvents.action, "kyc.decided"), eq(schema.auditEvents.tenantId, tenant.tenantId)));
       expect(audit).toMatchObject({ actorType: "system", details: expect.objectContaining({ source: "sandbox", decision: "APPROVED" }) });
       expect(await events(tenant.tenantId)).toHaveLength(1);
       // The provider's own callback for the same decision afterwards is a harmless replay.
-      const replay = await signedKycCallback(server, { tenantId: tenant.tenantId, decision: "APPROVED", reference: started.json().kyc.reference });
+      const replay = await signedKycCallback(server, {
+        tenantId: tenant.tenantId,
+        decision: "APPROVED",
+        reference: started.json().kyc.reference,
+      });
       expect(replay.json()).toMatchObject({ applied: false });
     });
 
     it("a case decided by callback first leaves the sandbox job nothing to do", async () => {
       const tenant = await pendingTenant();
       const { kyc } = (await startKyc(tenant, sandbox)).json();
-      await signedKycCallback(server, { tenantId: tenant.tenantId, decision: "REJECTED", reference: kyc.reference, reason: "sanctions hit" });
-      const [job] = (await t.db.execute<{ id: string }>(`select id from pgboss.job where name = 'kyc.sandbox-decide' and data->>'reference' = '${kyc.reference}'`)).rows;
+      await signedKycCallback(server, {
+        tenantId: tenant.tenantId,
+        decision: "REJECTED",
+        reference: kyc.reference,
+        reason: "sanctions hit",
+      });
+      const [job] = (
+        await t.db.execute<{ id: string }>(
+          `select id from pgboss.job where name = 'kyc.sandbox-decide' and data->>'reference' = '${kyc.reference}'`,
+        )
+      ).rows;
       const done = await eventually(async () => {
         const found = await daemon.boss.getJobById("kyc.sandbox-decide", job!.id);
         return found?.state === "completed" ? found : undefined;

@@ -14,13 +14,21 @@ describe("POST /v1/auth/login", () => {
 
   const failuresFrom = async (ip: string) => {
     await server.deps.authenticator.flushAudit(); // refusals are audited through the buffer
-    return t.db.select().from(schema.auditEvents).where(and(eq(schema.auditEvents.action, "auth.failed"), eq(schema.auditEvents.ip, ip)));
+    return t.db
+      .select()
+      .from(schema.auditEvents)
+      .where(and(eq(schema.auditEvents.action, "auth.failed"), eq(schema.auditEvents.ip, ip)));
   };
 
   it("answers an unknown email and a wrong password with the same 401, audits both with their reason and never the password", async () => {
     const ip = "203.0.113.21";
     const account = await signUpAndVerify(server, t.db, fromIp(ip));
-    const unknown = await postJson(server, "/v1/auth/login", { email: "nobody-here@example.com", password: "Guess-number-one" }, fromIp(ip));
+    const unknown = await postJson(
+      server,
+      "/v1/auth/login",
+      { email: "nobody-here@example.com", password: "Guess-number-one" },
+      fromIp(ip),
+    );
     const wrong = await postJson(server, "/v1/auth/login", { email: account.email, password: "Guess-number-two" }, fromIp(ip));
     for (const res of [unknown, wrong]) {
       expect(res.status).toBe(401);
@@ -34,7 +42,12 @@ describe("POST /v1/auth/login", () => {
     const rows = await failuresFrom(ip);
     // The unknown address names no tenant: counted per source and minute (one row here, count 1).
     expect(rows.map((r) => r.details).sort((a, b) => String(a.reason).localeCompare(String(b.reason)))).toEqual([
-      { reason: "unknown_email", counted: true, via: "login", aggregated: expect.objectContaining({ count: 1, source: ip, otherSources: false }) },
+      {
+        reason: "unknown_email",
+        counted: true,
+        via: "login",
+        aggregated: expect.objectContaining({ count: 1, source: ip, otherSources: false }),
+      },
       { reason: "wrong_password", counted: true, via: "login" },
     ]);
     expect(rows.find((r) => r.details.reason === "wrong_password")).toMatchObject({ tenantId: account.tenantId, actorId: account.userId });
@@ -53,13 +66,23 @@ describe("POST /v1/auth/login", () => {
     const wrong = await postJson(server, "/v1/auth/login", { email: body.email, password: "wrong password here" }, ip);
     expect(wrong.status).toBe(401);
 
-    expect((await postJson(server, "/v1/signup/verify-email", { token: await tokenFromOutbox(t.db, String(body.email)) }, ip)).status).toBe(200);
+    expect((await postJson(server, "/v1/signup/verify-email", { token: await tokenFromOutbox(t.db, String(body.email)) }, ip)).status).toBe(
+      200,
+    );
     const session = await logInAs(server, { email: String(body.email), password: STRONG_PASSWORD }, ip);
     const status = await call(server, "/v1/onboarding/status", { headers: session.headers });
     expect(status.status, status.text).toBe(200);
-    expect(status.json()).toMatchObject({ status: "PENDING_VERIFICATION", emailVerified: true, kyc: null, valueMovingEnabled: false, nextStep: "START_KYC" });
+    expect(status.json()).toMatchObject({
+      status: "PENDING_VERIFICATION",
+      emailVerified: true,
+      kyc: null,
+      valueMovingEnabled: false,
+      nextStep: "START_KYC",
+    });
     // The cookie alone authenticates the dashboard too.
-    const viaCookie = await call(server, "/v1/onboarding/status", { headers: { ...ip, cookie: `theme=dark; __Host-qc_session=${session.token}` } });
+    const viaCookie = await call(server, "/v1/onboarding/status", {
+      headers: { ...ip, cookie: `theme=dark; __Host-qc_session=${session.token}` },
+    });
     expect(viaCookie.status).toBe(200);
   });
 
@@ -82,7 +105,9 @@ describe("POST /v1/auth/login", () => {
     // Another source is unaffected, but the account itself is locked from everywhere.
     const bystander = await signUpAndVerify(server, t.db, fromIp("203.0.113.24"));
     await logInAs(server, bystander, fromIp("203.0.113.25"));
-    expect((await postJson(server, "/v1/auth/login", { email: account.email, password: account.password }, fromIp("203.0.113.25"))).status).toBe(429);
+    expect(
+      (await postJson(server, "/v1/auth/login", { email: account.email, password: account.password }, fromIp("203.0.113.25"))).status,
+    ).toBe(429);
     expect((await failuresFrom(ip)).length).toBe(10);
   });
 
@@ -90,7 +115,9 @@ describe("POST /v1/auth/login", () => {
     const ip = fromIp("203.0.113.26");
     const account = await signUpAndVerify(server, t.db, ip);
     const session = await logInAs(server, account, ip);
-    const [row] = await t.db.execute<{ n: number }>(sql`select count(*)::int as n from sessions where token_hash = ${session.token}`).then((r) => r.rows);
+    const [row] = await t.db
+      .execute<{ n: number }>(sql`select count(*)::int as n from sessions where token_hash = ${session.token}`)
+      .then((r) => r.rows);
     expect(row!.n).toBe(0);
     const missing = await postJson(server, "/v1/auth/login", { email: account.email }, ip);
     expect(missing.status).toBe(400);

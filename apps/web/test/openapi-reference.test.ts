@@ -39,7 +39,13 @@ describe("/docs, the API reference", () => {
     const start = await call(server, "/docs/start.js");
     expect(start.text).toMatch(/^Scalar\.createApiReference\("#api-reference", /);
     const config = JSON.parse(start.text.slice(start.text.indexOf("{"), start.text.lastIndexOf("}") + 1));
-    expect(config).toMatchObject({ url: "/v1/openapi.json", telemetry: false, withDefaultFonts: false, hideClientButton: true, agent: { disabled: true } });
+    expect(config).toMatchObject({
+      url: "/v1/openapi.json",
+      telemetry: false,
+      withDefaultFonts: false,
+      hideClientButton: true,
+      agent: { disabled: true },
+    });
     expect(config).not.toHaveProperty("proxyUrl");
   });
 
@@ -73,11 +79,14 @@ describe("/docs, the API reference", () => {
 
 function rawBody(server: TestServer, path: string, headers: Record<string, string>): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: "127.0.0.1", port: server.httpsPort, path, headers, ca: server.tls.cert, servername: "localhost" }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (chunk: Buffer) => chunks.push(chunk));
-      res.on("end", () => resolve(Buffer.concat(chunks)));
-    });
+    const req = request(
+      { host: "127.0.0.1", port: server.httpsPort, path, headers, ca: server.tls.cert, servername: "localhost" },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => resolve(Buffer.concat(chunks)));
+      },
+    );
     req.on("error", reject);
     req.end();
   });

@@ -6,7 +6,12 @@ import { call, json, startTestServer, TEST_PEPPER, type TestResponse, type TestS
 
 type Parameter = { name?: string; in?: string; example?: unknown };
 type Response = { content?: { "application/json"?: { examples?: Record<string, { value: { error: ErrorName } }> } } };
-type Operation = { parameters?: Parameter[]; requestBody?: { content: { "application/json": { example?: Record<string, unknown> } } }; responses: Record<string, Response>; "x-scope"?: string };
+type Operation = {
+  parameters?: Parameter[];
+  requestBody?: { content: { "application/json": { example?: Record<string, unknown> } } };
+  responses: Record<string, Response>;
+  "x-scope"?: string;
+};
 
 interface Route {
   key: string;
@@ -43,13 +48,29 @@ describe("every status the server answers is declared for its route", () => {
   /** Example ids of the document, replaced by ids of the test tenant's resources. */
   const realIds = new Map<string, string>();
 
-  const send = (route: Route, scenario: string, options: { authorization?: string; path?: Record<string, string>; query?: Record<string, unknown>; body?: string; contentType?: string }) => {
-    const path = route.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent((options.path ?? realPath(route))[name] ?? UNKNOWN_ID));
+  const send = (
+    route: Route,
+    scenario: string,
+    options: {
+      authorization?: string;
+      path?: Record<string, string>;
+      query?: Record<string, unknown>;
+      body?: string;
+      contentType?: string;
+    },
+  ) => {
+    const path = route.path.replace(/\{([^}]+)\}/g, (_, name: string) =>
+      encodeURIComponent((options.path ?? realPath(route))[name] ?? UNKNOWN_ID),
+    );
     const query = new URLSearchParams(Object.entries(options.query ?? {}).map(([k, v]) => [k, String(v)])).toString();
     const headers: Record<string, string> = {};
     if (options.authorization) headers.authorization = options.authorization;
     if (options.body !== undefined) headers["content-type"] = options.contentType ?? "application/json";
-    return record(route, scenario, call(server, query ? `${path}?${query}` : path, { method: route.method.toUpperCase(), headers, body: options.body }));
+    return record(
+      route,
+      scenario,
+      call(server, query ? `${path}?${query}` : path, { method: route.method.toUpperCase(), headers, body: options.body }),
+    );
   };
 
   async function record(route: Route, scenario: string, pending: Promise<TestResponse>): Promise<TestResponse> {
@@ -72,7 +93,14 @@ describe("every status the server answers is declared for its route", () => {
     server = await startTestServer({
       database: t,
       // The matrix sends a few hundred requests in a burst: rate limits are their own test.
-      rateLimits: { tenantPerSecond: 100_000, tenantBurstExtra: 100_000, signupPerHour: 1000, signupLockSeconds: 600, resendPerHourPerIp: 1000, resendPerHourPerEmail: 1000 },
+      rateLimits: {
+        tenantPerSecond: 100_000,
+        tenantBurstExtra: 100_000,
+        signupPerHour: 1000,
+        signupLockSeconds: 600,
+        resendPerHourPerIp: 1000,
+        resendPerHourPerEmail: 1000,
+      },
     });
     // Not verified yet, so that starting KYC opens a case.
     tenant = await createTenantFixture({ db: t.db, pepper: TEST_PEPPER }, { status: "PENDING_VERIFICATION" });
@@ -81,7 +109,8 @@ describe("every status the server answers is declared for its route", () => {
     routes = Object.entries(document.paths).flatMap(([path, item]) =>
       Object.entries(item).map(([method, op]) => {
         const parameters = op.parameters ?? [];
-        const pick = (where: string) => Object.fromEntries(parameters.filter((p) => p.in === where && p.example !== undefined).map((p) => [p.name!, p.example]));
+        const pick = (where: string) =>
+          Object.fromEntries(parameters.filter((p) => p.in === where && p.example !== undefined).map((p) => [p.name!, p.example]));
         return {
           key: `${method.toUpperCase()} ${path}`,
           method,
@@ -97,11 +126,18 @@ describe("every status the server answers is declared for its route", () => {
     // The resources the examples name, made for real (over REST, as an integrator would).
     const admin = tenant.authorization;
     const vault = (networkCode: string, name: string) =>
-      call(server, "/v1/vault/accounts", { method: "POST", ...json({ name, networkCode }), headers: { authorization: admin, "content-type": "application/json" } }).then((r) => r.json<{ id: string }>().id);
+      call(server, "/v1/vault/accounts", {
+        method: "POST",
+        ...json({ name, networkCode }),
+        headers: { authorization: admin, "content-type": "application/json" },
+      }).then((r) => r.json<{ id: string }>().id);
     const example = (key: string) => routes.find((r) => r.key === key)!;
     const sandboxVault = await vault("QUANTUM_SANDBOX", "matrix sandbox");
     realIds.set(example("GET /v1/vault/accounts/{vaultAccountId}").pathExample.vaultAccountId!, sandboxVault);
-    realIds.set(String(example("POST /v1/wallets/{walletId}/network-links").bodyExample!.vaultId), await vault("QUANTUM_MAINNET", "matrix mainnet"));
+    realIds.set(
+      String(example("POST /v1/wallets/{walletId}/network-links").bodyExample!.vaultId),
+      await vault("QUANTUM_MAINNET", "matrix mainnet"),
+    );
     const wallet = await call(server, `/v1/vault/accounts/${sandboxVault}/wallets/watch-only`, {
       method: "POST",
       ...json({ address: "0x1111111111111111111111111111111111111111" }),
@@ -132,22 +168,38 @@ describe("every status the server answers is declared for its route", () => {
       await send(route, "the example, with real ids", { ...example, authorization });
       await send(route, "the example again", { ...example, authorization });
       if (Object.keys(route.pathExample).length) {
-        await send(route, "unknown ids", { ...example, authorization, path: Object.fromEntries(Object.keys(route.pathExample).map((k) => [k, UNKNOWN_ID])) });
-        await send(route, "malformed ids", { ...example, authorization, path: Object.fromEntries(Object.keys(route.pathExample).map((k) => [k, "not-a-uuid"])) });
+        await send(route, "unknown ids", {
+          ...example,
+          authorization,
+          path: Object.fromEntries(Object.keys(route.pathExample).map((k) => [k, UNKNOWN_ID])),
+        });
+        await send(route, "malformed ids", {
+          ...example,
+          authorization,
+          path: Object.fromEntries(Object.keys(route.pathExample).map((k) => [k, "not-a-uuid"])),
+        });
       }
       if (Object.keys(route.queryExample).length) {
         await send(route, "out-of-range query", { authorization, query: { ...route.queryExample, limit: 0, cursor: "!" } });
       }
       if (takesBody) {
         await send(route, "empty object", { authorization, body: "{}" });
-        await send(route, "wrong types", { authorization, body: JSON.stringify(Object.fromEntries(Object.keys(route.bodyExample ?? { x: 1 }).map((k) => [k, { nested: [1] }]))) });
-        await send(route, "malformed JSON", { authorization, body: "{\"name\": " });
+        await send(route, "wrong types", {
+          authorization,
+          body: JSON.stringify(Object.fromEntries(Object.keys(route.bodyExample ?? { x: 1 }).map((k) => [k, { nested: [1] }]))),
+        });
+        await send(route, "malformed JSON", { authorization, body: '{"name": ' });
         await send(route, "not JSON", { authorization, body: "name=x", contentType: "application/x-www-form-urlencoded" });
-        await send(route, "key material", { authorization, body: JSON.stringify({ ...(route.bodyExample ?? {}), privateKey: PRIVATE_KEY }) });
+        await send(route, "key material", {
+          authorization,
+          body: JSON.stringify({ ...(route.bodyExample ?? {}), privateKey: PRIVATE_KEY }),
+        });
       }
     }
     // Writes into the archived vault and wallet now that both are archived.
-    for (const route of routes.filter((r) => r.method !== "get" && !r.path.endsWith("/archive") && (r.path.includes("{vaultAccountId}") || r.path.includes("{walletId}")))) {
+    for (const route of routes.filter(
+      (r) => r.method !== "get" && !r.path.endsWith("/archive") && (r.path.includes("{vaultAccountId}") || r.path.includes("{walletId}")),
+    )) {
       await send(route, "archived vault or wallet", { authorization: tenant.authorization, body: realBody(route) });
     }
   });
@@ -163,7 +215,8 @@ describe("every status the server answers is declared for its route", () => {
         }
         if (status < 400) continue;
         const names = Object.values(response.content?.["application/json"]?.examples ?? {}).map((e) => e.value.error);
-        if (!error || !names.includes(error as ErrorName)) undeclared.push(`${route.key}: ${status} ${error} (${scenario}) is not among ${names.join(", ")}`);
+        if (!error || !names.includes(error as ErrorName))
+          undeclared.push(`${route.key}: ${status} ${error} (${scenario}) is not among ${names.join(", ")}`);
         if (error && error in ERROR_CODES) expect(ERROR_CODES[error as ErrorName].status, `${route.key} ${error}`).toBe(status);
       }
     }

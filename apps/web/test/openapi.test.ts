@@ -116,7 +116,9 @@ describe("/v1/openapi.json", () => {
     expect(result.valid).toBe(true);
     expect(validator.version).toBe("3.1");
     expect(document.components.schemas.Error.required).toEqual(["error", "code", "message", "requestId"]);
-    for (const item of Object.values<Record<string, { responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>>(document.paths)) {
+    for (const item of Object.values<Record<string, { responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>>(
+      document.paths,
+    )) {
       for (const operation of Object.values(item)) {
         for (const [status, response] of Object.entries(operation.responses)) {
           if (Number(status) >= 400) expect(response.content?.["application/json"]?.schema).toEqual({ $ref: "#/components/schemas/Error" });
@@ -127,9 +129,13 @@ describe("/v1/openapi.json", () => {
 
   it("documents exactly the routes the server dispatches, and their credentials", () => {
     const documented = Object.entries<Record<string, { security?: unknown[] }>>(document.paths).flatMap(([path, item]) =>
-      Object.entries(item).map(([method, operation]) => `${method.toUpperCase()} ${path}${operation.security?.length ? " (credentials)" : ""}`),
+      Object.entries(item).map(
+        ([method, operation]) => `${method.toUpperCase()} ${path}${operation.security?.length ? " (credentials)" : ""}`,
+      ),
     );
-    const served = createRouteTable(appRouter).routes.map((route) => `${route.method} ${route.template}${route.needsCredentials ? " (credentials)" : ""}`);
+    const served = createRouteTable(appRouter).routes.map(
+      (route) => `${route.method} ${route.template}${route.needsCredentials ? " (credentials)" : ""}`,
+    );
     expect(served.sort()).toEqual(documented.sort());
   });
 
@@ -158,8 +164,14 @@ describe("/v1/openapi.json", () => {
     const firstLine = header.split("\n").length + 2;
     const diagnostics = typeCheck({ "api.d.ts": api, "program.ts": program });
     misuses.forEach(([name], index) => {
-      expect(diagnostics.filter((d) => d.line === firstLine + index).map((d) => d.message), name).not.toEqual([]);
+      expect(
+        diagnostics.filter((d) => d.line === firstLine + index).map((d) => d.message),
+        name,
+      ).not.toEqual([]);
     });
-    expect(diagnostics.every((d) => d.line >= firstLine && d.line < firstLine + misuses.length), "no other diagnostic").toBe(true);
+    expect(
+      diagnostics.every((d) => d.line >= firstLine && d.line < firstLine + misuses.length),
+      "no other diagnostic",
+    ).toBe(true);
   });
 });

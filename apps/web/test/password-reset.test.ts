@@ -48,7 +48,8 @@ async function requestLink(server: TestServer, db: Database, email: string, head
   return resetToken(emails[0]!.text);
 }
 
-const confirm = (server: TestServer, body: unknown, headers: Record<string, string>) => postJson(server, "/v1/auth/password-reset/confirm", body, headers);
+const confirm = (server: TestServer, body: unknown, headers: Record<string, string>) =>
+  postJson(server, "/v1/auth/password-reset/confirm", body, headers);
 
 describe("password reset over HTTPS, with the link from a real SMTP server", () => {
   const t = useTestDatabase();
@@ -83,7 +84,10 @@ describe("password reset over HTTPS, with the link from a real SMTP server", () 
     expect(mail.text).toMatch(/expires in 1 hour/);
 
     // Stored only as its SHA-256, for this purpose, valid one hour.
-    const [stored] = await t.db.select().from(schema.emailTokens).where(and(eq(schema.emailTokens.userId, account.userId), eq(schema.emailTokens.purpose, "PASSWORD_RESET")));
+    const [stored] = await t.db
+      .select()
+      .from(schema.emailTokens)
+      .where(and(eq(schema.emailTokens.userId, account.userId), eq(schema.emailTokens.purpose, "PASSWORD_RESET")));
     expect(stored!.tokenHash).toBe(createHash("sha256").update(token).digest("hex"));
     expect(JSON.stringify(stored)).not.toContain(token);
     // expiresAt is set from the service's clock, createdAt by the database's: a second apart at most.
@@ -119,7 +123,12 @@ describe("password reset over HTTPS, with the link from a real SMTP server", () 
     const requestedRow = audit.find((row) => row.action === "user.password_reset_requested");
     const resetRow = audit.find((row) => row.action === "user.password_reset");
     expect(requestedRow).toMatchObject({ actorType: "anonymous", tenantId: account.tenantId, ip: "198.51.100.40" });
-    expect(resetRow).toMatchObject({ actorType: "user", actorId: account.userId, tenantId: account.tenantId, details: { sessionsEnded: 2 } });
+    expect(resetRow).toMatchObject({
+      actorType: "user",
+      actorId: account.userId,
+      tenantId: account.tenantId,
+      details: { sessionsEnded: 2 },
+    });
     const everything = JSON.stringify(audit);
     for (const secret of [token, NEW_PASSWORD]) expect(everything).not.toContain(secret);
   });
@@ -136,7 +145,14 @@ describe("password reset rules", () => {
       database: t,
       trustProxyHops: 1,
       now: clock.now,
-      rateLimits: { tenantPerSecond: 100, tenantBurstExtra: 100, signupPerHour: 30, signupLockSeconds: 600, resendPerHourPerIp: 20, resendPerHourPerEmail: 3 },
+      rateLimits: {
+        tenantPerSecond: 100,
+        tenantBurstExtra: 100,
+        signupPerHour: 30,
+        signupLockSeconds: 600,
+        resendPerHourPerIp: 20,
+        resendPerHourPerEmail: 3,
+      },
     });
     // The reset requests are handled by the daemon (job identity.password-reset-request), on the same clock.
     daemon = await startTestDaemon(t.url, { now: clock.now });
@@ -177,7 +193,11 @@ describe("password reset rules", () => {
     }
     expect(await resetEmails(t.db, account.email)).toHaveLength(0);
     const token = await requestLink(server, t.db, account.email, ip);
-    for (const [password, field] of [["short", "password"], ["p".repeat(257), "password"], ["twelve chars\u0000ok", "password"]] as const) {
+    for (const [password, field] of [
+      ["short", "password"],
+      ["p".repeat(257), "password"],
+      ["twelve chars\u0000ok", "password"],
+    ] as const) {
       const res = await confirm(server, { token, password }, ip);
       expect(res.status).toBe(400);
       expect(res.json().details.fields.map((f: { path: string }) => f.path)).toEqual([field]);
@@ -239,7 +259,9 @@ describe("password reset rules", () => {
     // All five requests have been through the per-address limiter once it counted five; the two
     // it refused end there, so the three emails are all there will be.
     const limiterKey = `password_reset_email:${createHash("sha256").update(account.email).digest("hex")}`;
-    await eventually(async () => (await t.db.select().from(schema.rateLimits).where(eq(schema.rateLimits.key, limiterKey)))[0]?.points === 5);
+    await eventually(
+      async () => (await t.db.select().from(schema.rateLimits).where(eq(schema.rateLimits.key, limiterKey)))[0]?.points === 5,
+    );
     await eventually(async () => (await resetEmails(t.db, account.email)).length >= 3);
     expect(await resetEmails(t.db, account.email)).toHaveLength(3);
   });
@@ -247,7 +269,8 @@ describe("password reset rules", () => {
   it("limits requests per source address like signup: 429 RATE_LIMITED with Retry-After", async () => {
     const ip = fromIp("198.51.100.55");
     const statuses: number[] = [];
-    for (let i = 0; i < 31; i++) statuses.push((await postJson(server, "/v1/auth/password-reset", { email: `nobody-${i}@example.com` }, ip)).status);
+    for (let i = 0; i < 31; i++)
+      statuses.push((await postJson(server, "/v1/auth/password-reset", { email: `nobody-${i}@example.com` }, ip)).status);
     expect(statuses).toEqual([...Array(30).fill(202), 429]);
     const limited = await postJson(server, "/v1/auth/password-reset", { email: "nobody@example.com" }, ip);
     expect(limited.json()).toMatchObject({ error: "RATE_LIMITED", code: 1060 });

@@ -33,7 +33,11 @@ const router = mergeRouters(appRouter, probeRouter);
 const ERROR_KEYS = ["code", "error", "message", "requestId"];
 
 function expectErrorBody(body: Record<string, unknown>, error: string, code: number) {
-  expect(Object.keys(body).filter((k) => k !== "details").sort()).toEqual(ERROR_KEYS);
+  expect(
+    Object.keys(body)
+      .filter((k) => k !== "details")
+      .sort(),
+  ).toEqual(ERROR_KEYS);
   expect(body).toMatchObject({ error, code });
   expect(typeof body.message).toBe("string");
   expect(typeof body.requestId).toBe("string");
@@ -62,7 +66,11 @@ describe("request pipeline over real HTTPS", () => {
   });
 
   it("answers 400 for malformed JSON", async () => {
-    const res = await call(server, "/v1/probe/echo", { method: "POST", headers: { "content-type": "application/json" }, body: '{"label": "x",' });
+    const res = await call(server, "/v1/probe/echo", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: '{"label": "x",',
+    });
     expect(res.status).toBe(400);
     expectErrorBody(res.json(), "VALIDATION_FAILED", 1001);
     expect(res.json().message).toBe("malformed JSON body");
@@ -103,8 +111,15 @@ describe("request pipeline over real HTTPS", () => {
     const { request } = await import("node:https");
     const res = await new Promise<{ status: number; body: string }>((resolve, reject) => {
       const req = request(
-        { host: "127.0.0.1", port: server.httpsPort, path: "/v1/probe/echo", method: "POST", ca: server.tls.cert, servername: "localhost",
-          headers: { "content-type": "application/json", "transfer-encoding": "chunked" } },
+        {
+          host: "127.0.0.1",
+          port: server.httpsPort,
+          path: "/v1/probe/echo",
+          method: "POST",
+          ca: server.tls.cert,
+          servername: "localhost",
+          headers: { "content-type": "application/json", "transfer-encoding": "chunked" },
+        },
         (r) => {
           let body = "";
           r.on("data", (c) => (body += c));
@@ -127,7 +142,11 @@ describe("request pipeline over real HTTPS", () => {
     // Brackets inside strings are text, not nesting.
     const inString = await call(server, "/v1/probe/echo", { method: "POST", ...json({ label: "[".repeat(500) + '\\"{' }) });
     expect(inString.status, inString.text).toBe(200);
-    const deep = await call(server, "/v1/probe/echo", { method: "POST", headers: { "content-type": "application/json" }, body: nested(65) });
+    const deep = await call(server, "/v1/probe/echo", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: nested(65),
+    });
     expect(deep.status).toBe(400);
     expectErrorBody(deep.json(), "VALIDATION_FAILED", 1001);
     expect(deep.json()).toMatchObject({ message: "JSON nested deeper than 64 levels", details: { fields: [{ path: "(body)" }] } });
@@ -192,16 +211,28 @@ describe("request pipeline over real HTTPS", () => {
     // Anonymous refusals are counted per source, kind and minute: one row, both requests sampled.
     expect(rows.flatMap((r) => (r.details.aggregated as { requestIds: string[] }).requestIds).sort()).toEqual(["km-rest-1", "km-trpc-1"]);
     expect(JSON.stringify(rows)).not.toContain(secretValue);
-    expect(rows.find((r) => r.requestId === "km-rest-1")?.details).toMatchObject({ jsonPath: "/nested/0/deeper/private_key", kind: "KEY_NAME" });
+    expect(rows.find((r) => r.requestId === "km-rest-1")?.details).toMatchObject({
+      jsonPath: "/nested/0/deeper/private_key",
+      kind: "KEY_NAME",
+    });
   });
 
   it("serves tRPC with the flat contract error inside tRPC's envelope", async () => {
     const ok = await call(server, "/api/trpc/probe.echo", { method: "POST", ...json({ json: { label: "abc" } }) });
     expect(ok.status).toBe(200);
     expect(ok.json().result.data.json).toEqual({ length: 3 });
-    const bad = await call(server, "/api/trpc/probe.echo", { method: "POST", headers: { "content-type": "application/json", "x-request-id": "trpc-bad" }, body: JSON.stringify({ json: { label: "" } }) });
+    const bad = await call(server, "/api/trpc/probe.echo", {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-request-id": "trpc-bad" },
+      body: JSON.stringify({ json: { label: "" } }),
+    });
     expect(bad.status).toBe(400);
-    expect(bad.json().error.json).toMatchObject({ error: "VALIDATION_FAILED", code: 1001, requestId: "trpc-bad", data: { httpStatus: 400 } });
+    expect(bad.json().error.json).toMatchObject({
+      error: "VALIDATION_FAILED",
+      code: 1001,
+      requestId: "trpc-bad",
+      data: { httpStatus: 400 },
+    });
     const missing = await call(server, "/api/trpc/probe.nothing");
     expect(missing.status).toBe(404);
     expect(missing.json().error.json).toMatchObject({ error: "NOT_FOUND", code: 1030 });
@@ -213,7 +244,12 @@ describe("request pipeline over real HTTPS", () => {
     expect(health.json()).toEqual({ status: "ok" });
     expect(health.headers["strict-transport-security"]).toMatch(/max-age=\d+/);
 
-    const redirected = await call(server, "/v1/probe/echo?x=1", { plain: true, method: "POST", ...json({ label: "never processed" }), headers: { "content-type": "application/json", host: "localhost:1234" } });
+    const redirected = await call(server, "/v1/probe/echo?x=1", {
+      plain: true,
+      method: "POST",
+      ...json({ label: "never processed" }),
+      headers: { "content-type": "application/json", host: "localhost:1234" },
+    });
     expect(redirected.status).toBe(308);
     expect(redirected.headers.location).toBe(`https://localhost:${server.httpsPort}/v1/probe/echo?x=1`);
     expect(redirected.text).toBe("");
@@ -224,7 +260,9 @@ describe("request pipeline over real HTTPS", () => {
     try {
       const res = await call(proxied, "/v1/probe/items/0194f2c4-0000-7000-8000-000000000001", { headers: { "x-forwarded-proto": "http" } });
       expect(res.status).toBe(308);
-      const direct = await call(server, "/v1/probe/items/0194f2c4-0000-7000-8000-000000000001", { headers: { "x-forwarded-proto": "http" } });
+      const direct = await call(server, "/v1/probe/items/0194f2c4-0000-7000-8000-000000000001", {
+        headers: { "x-forwarded-proto": "http" },
+      });
       expect(direct.status).toBe(200); // not behind a trusted proxy: the header means nothing
     } finally {
       await proxied.close();

@@ -34,7 +34,13 @@ describe("transfer policies and the screening denylist", () => {
     const initial = await source.api.get("/v1/policies");
     expect(initial.status).toBe(200);
     expect(initial.json()).toEqual({ version: 0, defaultAction: "ALLOW", rules: [], updatedAt: null, updatedBy: null });
-    expect(await evaluate(nativeTransfer(source, 10n * Q))).toEqual({ decision: "ALLOW", ruleId: null, ruleName: null, policyVersion: null, reason: "no policy is set: transfers are allowed" });
+    expect(await evaluate(nativeTransfer(source, 10n * Q))).toEqual({
+      decision: "ALLOW",
+      ruleId: null,
+      ruleName: null,
+      policyVersion: null,
+      reason: "no policy is set: transfers are allowed",
+    });
 
     const destination = newSignerKey().address;
     const v1 = await source.api.put("/v1/policies", {
@@ -54,7 +60,10 @@ describe("transfer policies and the screening denylist", () => {
     expect(v2.json()).toMatchObject({ version: 2, defaultAction: "ALLOW", rules: [] });
     const versions = await t.db.select().from(schema.policies).where(eq(schema.policies.tenantId, source.tenant.tenantId));
     expect(versions.map((v) => v.version).sort()).toEqual([1, 2]);
-    const audit = await t.db.select().from(schema.auditEvents).where(and(eq(schema.auditEvents.tenantId, source.tenant.tenantId), eq(schema.auditEvents.action, "policy.replaced")));
+    const audit = await t.db
+      .select()
+      .from(schema.auditEvents)
+      .where(and(eq(schema.auditEvents.tenantId, source.tenant.tenantId), eq(schema.auditEvents.action, "policy.replaced")));
     expect(audit.map((a) => a.details)).toEqual([
       { previousVersion: 0, version: 1, defaultAction: "BLOCK", rules: 1 },
       { previousVersion: 1, version: 2, defaultAction: "ALLOW", rules: 0 },
@@ -90,16 +99,30 @@ describe("transfer policies and the screening denylist", () => {
       rules: [
         { id: "vip", name: "VIP destination", action: "ALLOW", match: { destinationAddresses: [blocked], amountAbove: "100" } },
         { id: "deny-dest", name: "Denied destination", action: "BLOCK", match: { destinationAddresses: [blocked] } },
-        { id: "big", name: "Big transfers", action: "BLOCK", match: { networkCodes: ["QUANTUM_SANDBOX"], assetIds: [NATIVE.QUANTUM_SANDBOX], amountAbove: (50n * Q).toString() } },
+        {
+          id: "big",
+          name: "Big transfers",
+          action: "BLOCK",
+          match: { networkCodes: ["QUANTUM_SANDBOX"], assetIds: [NATIVE.QUANTUM_SANDBOX], amountAbove: (50n * Q).toString() },
+        },
         { id: "other-wallet", name: "Other wallet", action: "BLOCK", match: { sourceWalletIds: [other.wallet.id] } },
-        { id: "vault", name: "First vault", action: "BLOCK", match: { sourceVaultIds: [source.vault.id], amountAbove: (20n * Q).toString() } },
+        {
+          id: "vault",
+          name: "First vault",
+          action: "BLOCK",
+          match: { sourceVaultIds: [source.vault.id], amountAbove: (20n * Q).toString() },
+        },
         { id: "mainnet", name: "Mainnet", action: "BLOCK", match: { networkCodes: ["QUANTUM_MAINNET"] } },
       ],
     });
     expect(res.status, res.text).toBe(200);
     const version = res.json().version;
     // The first matching rule decides, even when a later one would block.
-    expect(await evaluate(nativeTransfer(source, 101n, { destinationAddress: blocked }))).toMatchObject({ decision: "ALLOW", ruleId: "vip", policyVersion: version });
+    expect(await evaluate(nativeTransfer(source, 101n, { destinationAddress: blocked }))).toMatchObject({
+      decision: "ALLOW",
+      ruleId: "vip",
+      policyVersion: version,
+    });
     expect(await evaluate(nativeTransfer(source, 100n, { destinationAddress: checksumAddress(blocked) }))).toMatchObject({
       decision: "BLOCK",
       ruleId: "deny-dest",
@@ -120,9 +143,27 @@ describe("transfer policies and the screening denylist", () => {
       reason: "allowed by the policy's default action (no rule matched)",
     });
     // The dry run validates the body as create does, and writes nothing.
-    expectError(await source.api.post("/v1/policies/evaluate", nativeTransfer(source, 1n, { destinationAddress: "0x12" })), 400, "INVALID_ADDRESS", 1204);
-    expectError(await source.api.post("/v1/policies/evaluate", nativeTransfer(source, 1n, { sourceWalletId: "0194f2c4-0000-7000-8000-00000000000b" })), 404, "NOT_FOUND", 1030);
-    expectError(await source.api.post("/v1/policies/evaluate", { ...nativeTransfer(source, 1n), amount: 1 }), 400, "VALIDATION_FAILED", 1001);
+    expectError(
+      await source.api.post("/v1/policies/evaluate", nativeTransfer(source, 1n, { destinationAddress: "0x12" })),
+      400,
+      "INVALID_ADDRESS",
+      1204,
+    );
+    expectError(
+      await source.api.post(
+        "/v1/policies/evaluate",
+        nativeTransfer(source, 1n, { sourceWalletId: "0194f2c4-0000-7000-8000-00000000000b" }),
+      ),
+      404,
+      "NOT_FOUND",
+      1030,
+    );
+    expectError(
+      await source.api.post("/v1/policies/evaluate", { ...nativeTransfer(source, 1n), amount: 1 }),
+      400,
+      "VALIDATION_FAILED",
+      1001,
+    );
     expect(await t.db.select().from(schema.transactions).where(eq(schema.transactions.tenantId, source.tenant.tenantId))).toEqual([]);
   });
 
@@ -136,7 +177,15 @@ describe("transfer policies and the screening denylist", () => {
     const b = await fundedSource(() => server, t.db, undefined, 0n, { tenant: a.tenant });
     const policy = (scope: string, amount: bigint) => ({
       defaultAction: "ALLOW",
-      rules: [{ id: "velocity", name: "Velocity", action: "BLOCK", match: { assetIds: [NATIVE.QUANTUM_SANDBOX] }, velocity: { amount: amount.toString(), windowSeconds: 3600, scope } }],
+      rules: [
+        {
+          id: "velocity",
+          name: "Velocity",
+          action: "BLOCK",
+          match: { assetIds: [NATIVE.QUANTUM_SANDBOX] },
+          velocity: { amount: amount.toString(), windowSeconds: 3600, scope },
+        },
+      ],
     });
     const dry = async (body: unknown) => {
       const res = await a.api.post("/v1/policies/evaluate", body);
@@ -180,9 +229,24 @@ describe("transfer policies and the screening denylist", () => {
   it("needs admin to see a policy, replace it or dry-run it", async () => {
     const writer = await createKeyFixture({ db: t.db, pepper: TEST_PEPPER }, source.tenant, ["write"]);
     const reader = await createKeyFixture({ db: t.db, pepper: TEST_PEPPER }, source.tenant, ["read"]);
-    expectError(await client(() => server, writer.authorization).put("/v1/policies", { defaultAction: "BLOCK", rules: [] }), 403, "INSUFFICIENT_SCOPE", 1020);
-    expectError(await client(() => server, writer.authorization).post("/v1/policies/evaluate", nativeTransfer(source, 1n)), 403, "INSUFFICIENT_SCOPE", 1020);
-    expectError(await client(() => server, reader.authorization).put("/v1/settings/screening-denylist", { entries: [] }), 403, "INSUFFICIENT_SCOPE", 1020);
+    expectError(
+      await client(() => server, writer.authorization).put("/v1/policies", { defaultAction: "BLOCK", rules: [] }),
+      403,
+      "INSUFFICIENT_SCOPE",
+      1020,
+    );
+    expectError(
+      await client(() => server, writer.authorization).post("/v1/policies/evaluate", nativeTransfer(source, 1n)),
+      403,
+      "INSUFFICIENT_SCOPE",
+      1020,
+    );
+    expectError(
+      await client(() => server, reader.authorization).put("/v1/settings/screening-denylist", { entries: [] }),
+      403,
+      "INSUFFICIENT_SCOPE",
+      1020,
+    );
     // The rules name the whitelisted destinations and the velocity thresholds (review L6).
     expectError(await client(() => server, reader.authorization).get("/v1/policies"), 403, "INSUFFICIENT_SCOPE", 1020);
     expectError(await client(() => server, writer.authorization).get("/v1/policies"), 403, "INSUFFICIENT_SCOPE", 1020);
@@ -190,7 +254,12 @@ describe("transfer policies and the screening denylist", () => {
     // tRPC: the same procedures.
     const viaTrpc = await call(server, `/api/trpc/policies.get`, { headers: { authorization: source.tenant.authorization } });
     expect(viaTrpc.json().result.data.json).toEqual((await source.api.get("/v1/policies")).json());
-    const replaced = await trpcMutation(server, "policies.replace", { defaultAction: "ALLOW", rules: [] }, { authorization: source.tenant.authorization });
+    const replaced = await trpcMutation(
+      server,
+      "policies.replace",
+      { defaultAction: "ALLOW", rules: [] },
+      { authorization: source.tenant.authorization },
+    );
     expect(replaced.status, replaced.text).toBe(200);
     expect(replaced.json().result.data.json.version).toBe((await source.api.get("/v1/policies")).json().version);
   });
@@ -199,16 +268,35 @@ describe("transfer policies and the screening denylist", () => {
     expect((await source.api.get("/v1/settings/screening-denylist")).json()).toEqual({ entries: [] });
     const a = newSignerKey().address;
     const b = newSignerKey().address;
-    const put = await source.api.put("/v1/settings/screening-denylist", { entries: [{ address: checksumAddress(a), label: "mixer" }, { address: b.slice(2).toUpperCase() }] });
+    const put = await source.api.put("/v1/settings/screening-denylist", {
+      entries: [{ address: checksumAddress(a), label: "mixer" }, { address: b.slice(2).toUpperCase() }],
+    });
     expect(put.status, put.text).toBe(200);
-    expect(put.json()).toEqual({ entries: [{ address: a, label: "mixer" }, { address: b, label: "" }] });
+    expect(put.json()).toEqual({
+      entries: [
+        { address: a, label: "mixer" },
+        { address: b, label: "" },
+      ],
+    });
     expect((await source.api.get("/v1/settings/screening-denylist")).json()).toEqual(put.json());
-    const dup = await source.api.put("/v1/settings/screening-denylist", { entries: [{ address: a }, { address: a.toUpperCase().replace("0X", "0x") }] });
+    const dup = await source.api.put("/v1/settings/screening-denylist", {
+      entries: [{ address: a }, { address: a.toUpperCase().replace("0X", "0x") }],
+    });
     expectError(dup, 400, "VALIDATION_FAILED", 1001);
     expect(dup.json().details.fields).toEqual([{ path: "entries.1.address", message: "duplicate entry" }]);
-    expectError(await source.api.put("/v1/settings/screening-denylist", { entries: [{ address: "0x12" }] }), 400, "VALIDATION_FAILED", 1001);
+    expectError(
+      await source.api.put("/v1/settings/screening-denylist", { entries: [{ address: "0x12" }] }),
+      400,
+      "VALIDATION_FAILED",
+      1001,
+    );
     expect((await source.api.put("/v1/settings/screening-denylist", { entries: [{ address: b }] })).status).toBe(200);
-    const audit = await t.db.select().from(schema.auditEvents).where(and(eq(schema.auditEvents.tenantId, source.tenant.tenantId), eq(schema.auditEvents.action, "settings.screening_denylist_replaced")));
+    const audit = await t.db
+      .select()
+      .from(schema.auditEvents)
+      .where(
+        and(eq(schema.auditEvents.tenantId, source.tenant.tenantId), eq(schema.auditEvents.action, "settings.screening_denylist_replaced")),
+      );
     expect(audit.map((x) => x.details)).toEqual([
       { added: [a, b], removed: [], count: 2 },
       { added: [], removed: [a], count: 1 },

@@ -39,8 +39,15 @@ function startCompiled(entry: string, env: Record<string, string>): Started {
   let output = "";
   child.stdout!.on("data", (chunk: Buffer) => (output = (output + chunk.toString()).slice(-20_000)));
   child.stderr!.on("data", (chunk: Buffer) => (output = (output + chunk.toString()).slice(-20_000)));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
-  return { exited, output: () => output, signal: (signal) => void child.kill(signal), kill: () => child.exitCode === null && child.signalCode === null && child.kill("SIGKILL") };
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on("exit", (code, signal) => resolve({ code, signal })),
+  );
+  return {
+    exited,
+    output: () => output,
+    signal: (signal) => void child.kill(signal),
+    kill: () => child.exitCode === null && child.signalCode === null && child.kill("SIGKILL"),
+  };
 }
 
 let server = "";
@@ -50,16 +57,36 @@ beforeAll(async () => {
 }, 60_000);
 
 function within<T>(promise: Promise<T>, ms: number, what: () => string): Promise<T> {
-  return Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`not within ${ms} ms: ${what()}`)), ms).unref())]);
+  return Promise.race([
+    promise,
+    new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`not within ${ms} ms: ${what()}`)), ms).unref()),
+  ]);
 }
 
-function get(port: number, ca: string, path: string, options: { method?: string; headers?: Record<string, string> } = {}): Promise<{ status: number; body: string }> {
+function get(
+  port: number,
+  ca: string,
+  path: string,
+  options: { method?: string; headers?: Record<string, string> } = {},
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: "127.0.0.1", port, path, method: options.method ?? "GET", headers: options.headers, ca, servername: "localhost", timeout: 5_000 }, (res) => {
-      let body = "";
-      res.on("data", (chunk: Buffer) => (body += chunk.toString()));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
-    });
+    const req = request(
+      {
+        host: "127.0.0.1",
+        port,
+        path,
+        method: options.method ?? "GET",
+        headers: options.headers,
+        ca,
+        servername: "localhost",
+        timeout: 5_000,
+      },
+      (res) => {
+        let body = "";
+        res.on("data", (chunk: Buffer) => (body += chunk.toString()));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
     req.on("error", reject);
     req.end(options.method === "POST" ? "{}" : undefined);
   });
@@ -71,11 +98,20 @@ describe("the compiled web server, started bare, is production", () => {
   afterAll(() => started.forEach((s) => s.kill()));
 
   it("refuses to start without production's secrets, naming every missing one", async () => {
-    const web = startCompiled(server, { DATABASE_URL: t.url, DATA_DIR: mkdtempSync(join(tmpdir(), "qc-bare-")), WEB_DASHBOARD: "false", HTTPS_PORT: "0", HTTP_PORT: "0" });
+    const web = startCompiled(server, {
+      DATABASE_URL: t.url,
+      DATA_DIR: mkdtempSync(join(tmpdir(), "qc-bare-")),
+      WEB_DASHBOARD: "false",
+      HTTPS_PORT: "0",
+      HTTP_PORT: "0",
+    });
     started.push(web);
     const exit = await within(web.exited, 90_000, () => `the server did not stop; it printed:\n${web.output()}`);
     expect(exit.code, web.output()).not.toBe(0);
-    expect(web.output()).toContain("production mode (QC_DEV_MODE is not true) needs KYC_WEBHOOK_SECRET, WEBHOOK_SECRET_KEY, API_KEY_PEPPER, TLS_CERT_FILE, TLS_KEY_FILE");
+    expect(web.output()).toContain(
+      "production mode (QC_DEV_MODE is not true) needs KYC_WEBHOOK_SECRET, WEBHOOK_SECRET_KEY, API_KEY_PEPPER, " +
+        "TLS_CERT_FILE, TLS_KEY_FILE",
+    );
     // --enable-source-maps: the stack names the TypeScript source, not a line of the bundle.
     expect(web.output()).toMatch(/packages\/core\/src\/env\.ts:\d+:\d+/);
   }, 120_000);
@@ -104,7 +140,10 @@ describe("the compiled web server, started bare, is production", () => {
     started.push(web);
     const up = async () => {
       for (;;) {
-        const exited = await Promise.race([web.exited.then(() => true), new Promise<false>((resolve) => setTimeout(() => resolve(false), 250))]);
+        const exited = await Promise.race([
+          web.exited.then(() => true),
+          new Promise<false>((resolve) => setTimeout(() => resolve(false), 250)),
+        ]);
         if (exited) throw new Error(`the server exited:\n${web.output()}`);
         if ((await get(httpsPort, tls.cert, "/healthz").catch(() => undefined))?.status === 200) return;
       }
@@ -126,7 +165,10 @@ describe("the compiled web server, started bare, is production", () => {
     expect(JSON.parse(mailbox.body)).toMatchObject({ error: "NOT_FOUND" });
 
     const tenant = await createTenantFixture({ db: t.db, pepper }, { status: "PENDING_VERIFICATION" });
-    const kyc = await get(httpsPort, tls.cert, "/v1/onboarding/kyc", { method: "POST", headers: { authorization: tenant.authorization, "content-type": "application/json" } });
+    const kyc = await get(httpsPort, tls.cert, "/v1/onboarding/kyc", {
+      method: "POST",
+      headers: { authorization: tenant.authorization, "content-type": "application/json" },
+    });
     expect(kyc.status, kyc.body).toBe(503);
     expect(JSON.parse(kyc.body)).toMatchObject({ error: "UNAVAILABLE" });
 
@@ -157,7 +199,10 @@ describe("the compiled daemon", () => {
       for (;;) {
         const [row] = await t.db.select().from(schema.daemonHeartbeats).where(eq(schema.daemonHeartbeats.instanceId, instanceId));
         if (row) return;
-        const exited = await Promise.race([running.exited.then(() => true), new Promise<false>((resolve) => setTimeout(() => resolve(false), 250))]);
+        const exited = await Promise.race([
+          running.exited.then(() => true),
+          new Promise<false>((resolve) => setTimeout(() => resolve(false), 250)),
+        ]);
         if (exited) throw new Error(`the daemon exited:\n${running.output()}`);
       }
     };

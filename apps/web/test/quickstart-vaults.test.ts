@@ -46,7 +46,11 @@ describe("docs/quickstart-vaults.md, executed", () => {
     const lines = result.stdout.trim().split("\n");
     const balance = JSON.parse(lines.at(-1)!);
     const [wallet] = await t.db.select().from(schema.wallets).where(eq(schema.wallets.tenantId, tenant.tenantId));
-    expect(balance).toMatchObject({ walletId: wallet!.id, assetId: "011620ab-6fee-5894-b105-6c22053cf11e", balance: "1000000000000000000" });
+    expect(balance).toMatchObject({
+      walletId: wallet!.id,
+      assetId: "011620ab-6fee-5894-b105-6c22053cf11e",
+      balance: "1000000000000000000",
+    });
     expect(wallet).toMatchObject({ type: "SIGNER_MANAGED", label: "hot wallet" });
     expect(result.stdout).toContain(`Logged in to ${env.QC} (tenant ${tenant.tenantId}).`);
     expect(result.stdout).toContain("Enrolled 5 keys. The service has 5 available and 0 assigned.");

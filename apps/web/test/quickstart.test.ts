@@ -29,7 +29,10 @@ describe("docs/quickstart.md", () => {
 
   it("runs every shell block in one bash process and ends with a verified tenant", async () => {
     const email = uniqueEmail("quickstart+reader");
-    const result = await runBash(blocks().join("\n"), { env: { BASE: `https://127.0.0.1:${server.httpsPort}`, EMAIL: email }, timeoutMs: 90_000 });
+    const result = await runBash(blocks().join("\n"), {
+      env: { BASE: `https://127.0.0.1:${server.httpsPort}`, EMAIL: email },
+      timeoutMs: 90_000,
+    });
     expect(result.code, describeRun(result)).toBe(0);
     expect(result.stdout).toMatch(/https:\/\/localhost\/verify-email\?token=[A-Za-z0-9_-]{43}/);
     expect(result.stdout).toContain('"status":"EMAIL_VERIFIED"');

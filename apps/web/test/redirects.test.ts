@@ -82,7 +82,19 @@ describe("safeNext (the login page's ?next=)", () => {
 
   it("refuses anything the browser would resolve to another origin", () => {
     // As URLSearchParams hands them over: `?next=%2F%09%2Fevil.example` arrives as "/\t/evil.example".
-    for (const value of ["/\t/evil.example", "/\n/evil.example", "//evil.example", "/\\evil.example", "\\/evil.example", "https://evil.example", "javascript:alert(1)", " //evil.example", "/\t\\evil.example", "", null]) {
+    for (const value of [
+      "/\t/evil.example",
+      "/\n/evil.example",
+      "//evil.example",
+      "/\\evil.example",
+      "\\/evil.example",
+      "https://evil.example",
+      "javascript:alert(1)",
+      " //evil.example",
+      "/\t\\evil.example",
+      "",
+      null,
+    ]) {
       expect(safeNext(value, "/", origin), JSON.stringify(value)).toBe("/");
     }
   });

@@ -22,9 +22,30 @@ function refusedFields(res: TestResponse): string[] {
 const probeRouter = createRouter({
   probe: publicProcedure
     .meta({ openapi: { method: "GET", path: "/v1/test/probe", tags: ["test"], summary: "Echo the parsed query" } })
-    .input(z.object({ flag: z.boolean(), count: z.number().int().optional(), big: z.bigint().optional(), flags: z.array(z.boolean()).optional() }))
-    .output(z.object({ flag: z.boolean(), flagType: z.string(), count: z.number().nullable(), big: z.string().nullable(), flags: z.array(z.boolean()).nullable() }))
-    .query(({ input }) => ({ flag: input.flag, flagType: typeof input.flag, count: input.count ?? null, big: input.big?.toString() ?? null, flags: input.flags ?? null })),
+    .input(
+      z.object({
+        flag: z.boolean(),
+        count: z.number().int().optional(),
+        big: z.bigint().optional(),
+        flags: z.array(z.boolean()).optional(),
+      }),
+    )
+    .output(
+      z.object({
+        flag: z.boolean(),
+        flagType: z.string(),
+        count: z.number().nullable(),
+        big: z.string().nullable(),
+        flags: z.array(z.boolean()).nullable(),
+      }),
+    )
+    .query(({ input }) => ({
+      flag: input.flag,
+      flagType: typeof input.flag,
+      count: input.count ?? null,
+      big: input.big?.toString() ?? null,
+      flags: input.flags ?? null,
+    })),
 });
 
 describe("REST input types", () => {
@@ -43,9 +64,10 @@ describe("REST input types", () => {
     expect(res.status, res.text).toBe(200);
     return res.json<{ entries: { cidr: string }[] }>().entries.map((e) => e.cidr);
   };
-  const putAllowlist = (body: string) => call(server, "/v1/settings/ip-allowlist", { method: "PUT", headers: json(tenant.authorization), body });
+  const putAllowlist = (body: string) =>
+    call(server, "/v1/settings/ip-allowlist", { method: "PUT", headers: json(tenant.authorization), body });
 
-  it("refuses a body's string \"false\" where a boolean is declared, and leaves the list as it was", async () => {
+  it('refuses a body\'s string "false" where a boolean is declared, and leaves the list as it was', async () => {
     const set = await putAllowlist(JSON.stringify({ entries: [{ cidr: "127.0.0.1/32", label: "the test client" }] }));
     expect(set.status, set.text).toBe(200);
     expect(await allowlist()).toEqual(["127.0.0.1/32"]);
@@ -79,7 +101,11 @@ describe("REST input types", () => {
 
   it("converts a query's number and refuses what is not one", async () => {
     for (const name of ["Input types A", "Input types B"]) {
-      const created = await call(server, "/v1/vault/accounts", { method: "POST", headers: json(tenant.authorization), body: JSON.stringify({ name, networkCode: "QUANTUM_SANDBOX" }) });
+      const created = await call(server, "/v1/vault/accounts", {
+        method: "POST",
+        headers: json(tenant.authorization),
+        body: JSON.stringify({ name, networkCode: "QUANTUM_SANDBOX" }),
+      });
       expect(created.status, created.text).toBe(201);
     }
     const one = await call(server, "/v1/vault/accounts?limit=1", { headers: { authorization: tenant.authorization } });
@@ -87,7 +113,9 @@ describe("REST input types", () => {
     expect(one.json().vaults).toHaveLength(1);
     expect(one.json().page.hasMore).toBe(true);
     for (const limit of ["abc", "", "0x2", "1,2", "true"]) {
-      const res = await call(server, `/v1/vault/accounts?limit=${encodeURIComponent(limit)}`, { headers: { authorization: tenant.authorization } });
+      const res = await call(server, `/v1/vault/accounts?limit=${encodeURIComponent(limit)}`, {
+        headers: { authorization: tenant.authorization },
+      });
       expect(refusedFields(res), limit).toContain("limit");
     }
   });
@@ -98,7 +126,9 @@ describe("REST input types", () => {
     const trpc = (procedure: string, input: unknown, method: "GET" | "POST") =>
       method === "POST"
         ? call(server, `/api/trpc/${procedure}`, { method, headers: json(tenant.authorization), body: JSON.stringify({ json: input }) })
-        : call(server, `/api/trpc/${procedure}?input=${encodeURIComponent(JSON.stringify({ json: input }))}`, { headers: { authorization: tenant.authorization } });
+        : call(server, `/api/trpc/${procedure}?input=${encodeURIComponent(JSON.stringify({ json: input }))}`, {
+            headers: { authorization: tenant.authorization },
+          });
     const lockout = await trpc("settings.replaceIpAllowlist", { entries: [{ cidr: "203.0.113.0/24" }], allowSelfLockout: "false" }, "POST");
     expect(lockout.status, lockout.text).toBe(400);
     expect(lockout.json().error.json).toMatchObject({ error: "VALIDATION_FAILED" });
@@ -109,7 +139,9 @@ describe("REST input types", () => {
 
     // And the schema objects themselves: parsing a string still fails after the table was built.
     const procedures = appRouter._def.procedures as unknown as Record<string, { _def: { inputs: z.ZodType[] } }>;
-    expect(procedures["settings.replaceIpAllowlist"]!._def.inputs[0]!.safeParse({ entries: [], allowSelfLockout: "false" }).success).toBe(false);
+    expect(procedures["settings.replaceIpAllowlist"]!._def.inputs[0]!.safeParse({ entries: [], allowSelfLockout: "false" }).success).toBe(
+      false,
+    );
     expect(procedures["vaults.list"]!._def.inputs[0]!.safeParse({ limit: "1" }).success).toBe(false);
   });
 
@@ -124,7 +156,13 @@ describe("REST input types", () => {
       const get = (query: string) => call(probe, `/v1/test/probe?${query}`);
       expect((await get("flag=false")).json()).toMatchObject({ flag: false, flagType: "boolean" });
       expect((await get("flag=true")).json()).toMatchObject({ flag: true, flagType: "boolean" });
-      expect((await get("flag=false&count=7&big=12345678901234567890")).json()).toEqual({ flag: false, flagType: "boolean", count: 7, big: "12345678901234567890", flags: null });
+      expect((await get("flag=false&count=7&big=12345678901234567890")).json()).toEqual({
+        flag: false,
+        flagType: "boolean",
+        count: 7,
+        big: "12345678901234567890",
+        flags: null,
+      });
       expect((await get("flag=true&flags=false&flags=true")).json()).toMatchObject({ flags: [false, true] });
       expect((await get("flag=true&flags=false")).json()).toMatchObject({ flags: [false] });
       for (const flag of ["False", "TRUE", "0", "1", "yes", "", "on"]) {

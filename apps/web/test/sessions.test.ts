@@ -17,7 +17,11 @@ describe("dashboard sessions", () => {
   afterAll(() => server?.close());
 
   const putAllowlist = (headers: Record<string, string>, entries: { cidr: string; label?: string }[]) =>
-    call(server, "/v1/settings/ip-allowlist", { method: "PUT", headers: { ...headers, "content-type": "application/json" }, body: JSON.stringify({ entries }) });
+    call(server, "/v1/settings/ip-allowlist", {
+      method: "PUT",
+      headers: { ...headers, "content-type": "application/json" },
+      body: JSON.stringify({ entries }),
+    });
 
   it("holds a session to the tenant's IP allowlist, as a Bearer token and as the cookie", async () => {
     const inside = "198.51.100.61";
@@ -38,12 +42,20 @@ describe("dashboard sessions", () => {
     // The login itself is public (it names no tenant until the password is checked); its session is held to the list.
     const fromOutside = await postJson(server, "/v1/auth/login", { email: account.email, password: account.password }, fromIp(outside));
     expect(fromOutside.status).toBe(200);
-    expect((await call(server, "/v1/vault/accounts", { headers: fromIp(outside, { authorization: `Bearer ${fromOutside.json().token}` }) })).status).toBe(403);
+    expect(
+      (await call(server, "/v1/vault/accounts", { headers: fromIp(outside, { authorization: `Bearer ${fromOutside.json().token}` }) }))
+        .status,
+    ).toBe(403);
     // From inside, the same session works.
-    expect((await call(server, "/v1/vault/accounts", { headers: fromIp("198.51.100.62", { authorization: `Bearer ${session.token}` }) })).status).toBe(200);
+    expect(
+      (await call(server, "/v1/vault/accounts", { headers: fromIp("198.51.100.62", { authorization: `Bearer ${session.token}` }) })).status,
+    ).toBe(200);
 
     await server.deps.authenticator.flushAudit();
-    const refusals = await t.db.select().from(schema.auditEvents).where(and(eq(schema.auditEvents.action, "auth.ip_not_allowed"), eq(schema.auditEvents.tenantId, account.tenantId)));
+    const refusals = await t.db
+      .select()
+      .from(schema.auditEvents)
+      .where(and(eq(schema.auditEvents.action, "auth.ip_not_allowed"), eq(schema.auditEvents.tenantId, account.tenantId)));
     expect(refusals.length).toBeGreaterThanOrEqual(3);
     expect(refusals.every((row) => row.actorType === "user" && row.actorId === account.userId && row.ip === outside)).toBe(true);
   });
@@ -92,38 +104,56 @@ describe("dashboard sessions", () => {
     expect(twice.json()).toMatchObject({ error: "UNAUTHENTICATED", message: "malformed credentials" });
   });
 
-  it("locks an account after 10 wrong passwords from 10 sources, known or unknown alike, while its other logins stay open to no one", async () => {
-    const account = await signUpAndVerify(server, t.db, fromIp("198.51.100.65"));
-    const unknown = "nobody-by-this-name@example.com";
-    for (const email of [account.email, unknown]) {
-      for (let i = 0; i < 10; i++) {
-        const res = await postJson(server, "/v1/auth/login", { email, password: `wrong password ${i}` }, fromIp(`192.0.2.${100 + i}`));
-        expect(res.status, `${email} attempt ${i + 1}`).toBe(401);
+  it(
+    "locks an account after 10 wrong passwords from 10 sources, known or unknown alike, while its other logins " + "stay open to no one",
+    async () => {
+      const account = await signUpAndVerify(server, t.db, fromIp("198.51.100.65"));
+      const unknown = "nobody-by-this-name@example.com";
+      for (const email of [account.email, unknown]) {
+        for (let i = 0; i < 10; i++) {
+          const res = await postJson(server, "/v1/auth/login", { email, password: `wrong password ${i}` }, fromIp(`192.0.2.${100 + i}`));
+          expect(res.status, `${email} attempt ${i + 1}`).toBe(401);
+        }
       }
-    }
-    const known = await postJson(server, "/v1/auth/login", { email: account.email, password: account.password }, fromIp("192.0.2.200"));
-    const stranger = await postJson(server, "/v1/auth/login", { email: unknown.toUpperCase(), password: "anything at all" }, fromIp("192.0.2.201"));
-    for (const res of [known, stranger]) {
-      expect(res.status).toBe(429);
-      expect(Number(res.headers["retry-after"])).toBeGreaterThan(14 * 60);
-    }
-    const { requestId: _a, ...knownBody } = known.json();
-    const { requestId: _b, ...strangerBody } = stranger.json();
-    expect(knownBody).toEqual(strangerBody);
-    expect(knownBody).toMatchObject({ error: "LOCKED_OUT", code: 1061 });
-    // The sources themselves are not locked (one failure each): another account logs in from them.
-    const other = await signUpAndVerify(server, t.db, fromIp("198.51.100.66"));
-    await logInAs(server, other, fromIp("192.0.2.100"));
-  });
+      const known = await postJson(server, "/v1/auth/login", { email: account.email, password: account.password }, fromIp("192.0.2.200"));
+      const stranger = await postJson(
+        server,
+        "/v1/auth/login",
+        { email: unknown.toUpperCase(), password: "anything at all" },
+        fromIp("192.0.2.201"),
+      );
+      for (const res of [known, stranger]) {
+        expect(res.status).toBe(429);
+        expect(Number(res.headers["retry-after"])).toBeGreaterThan(14 * 60);
+      }
+      const { requestId: _a, ...knownBody } = known.json();
+      const { requestId: _b, ...strangerBody } = stranger.json();
+      expect(knownBody).toEqual(strangerBody);
+      expect(knownBody).toMatchObject({ error: "LOCKED_OUT", code: 1061 });
+      // The sources themselves are not locked (one failure each): another account logs in from them.
+      const other = await signUpAndVerify(server, t.db, fromIp("198.51.100.66"));
+      await logInAs(server, other, fromIp("192.0.2.100"));
+    },
+  );
 
   it("counts IPv6 sources by their /64", async () => {
     const account = await signUpAndVerify(server, t.db, fromIp("198.51.100.67"));
     for (let i = 1; i <= 10; i++) {
       // Another account each time, so only the source's count can lock.
-      const res = await postJson(server, "/v1/auth/login", { email: `guess-${i}@example.com`, password: "wrong password" }, fromIp(`2001:db8:5:6::${i.toString(16)}`));
+      const res = await postJson(
+        server,
+        "/v1/auth/login",
+        { email: `guess-${i}@example.com`, password: "wrong password" },
+        fromIp(`2001:db8:5:6::${i.toString(16)}`),
+      );
       expect(res.status).toBe(401);
     }
-    const sameNetwork = await postJson(server, "/v1/auth/login", { email: account.email, password: account.password }, fromIp("2001:db8:5:6:abcd:1234:5678:9abc"));
+    const sameNetwork = await postJson(
+      server,
+      "/v1/auth/login",
+      { email: account.email, password: account.password },
+      fromIp("2001:db8:5:6:abcd:1234:5678:9abc"),
+    );
     expect(sameNetwork.status).toBe(429);
     expect(sameNetwork.json()).toMatchObject({ error: "LOCKED_OUT", message: "too many failed authentication attempts from this address" });
     await logInAs(server, account, fromIp("2001:db8:5:7::1"));
@@ -172,7 +202,12 @@ describe("X-Forwarded-For from a peer that is not a trusted proxy", () => {
 
     // Rotating the forged address does not escape the source's lockout.
     for (let i = 0; i < 10; i++) {
-      const res = await postJson(server, "/v1/auth/login", { email: `guess-${i}@example.com`, password: "wrong password" }, fromIp(`198.51.100.${i + 1}`));
+      const res = await postJson(
+        server,
+        "/v1/auth/login",
+        { email: `guess-${i}@example.com`, password: "wrong password" },
+        fromIp(`198.51.100.${i + 1}`),
+      );
       expect(res.status).toBe(401);
     }
     const locked = await postJson(server, "/v1/auth/login", { email: account.email, password: account.password }, fromIp("198.51.100.200"));

@@ -66,7 +66,19 @@ describe("signer key pool and wallets/generate", () => {
     const res = await api.post(`/v1/vault/accounts/${vault.id}/wallets/generate`, { label: "hot 1" });
     expect(res.status).toBe(201);
     const wallet = res.json();
-    expect(Object.keys(wallet).sort()).toEqual(["address", "assetIds", "createdAt", "id", "label", "networkLinks", "publicKey", "status", "tenantId", "type", "vaultId"]);
+    expect(Object.keys(wallet).sort()).toEqual([
+      "address",
+      "assetIds",
+      "createdAt",
+      "id",
+      "label",
+      "networkLinks",
+      "publicKey",
+      "status",
+      "tenantId",
+      "type",
+      "vaultId",
+    ]);
     expect(wallet).toMatchObject({
       vaultId: vault.id,
       tenantId: fixture.tenantId,
@@ -108,37 +120,53 @@ describe("signer key pool and wallets/generate", () => {
     expect((await client(() => server, reader.authorization).get("/v1/signer/keys")).json()).toEqual({ available: 1, assigned: 0 });
   });
 
-  it("fills the pool and registers addresses only with the signer's key: an integration key (write or admin) cannot plant its own keys (review H2)", async () => {
-    const { fixture, api } = await tenant();
-    const vault = await createVault(api);
-    const as = async (scopes: ("read" | "write" | "admin" | "signer")[]) => client(() => server, (await createKeyFixture({ db: t.db, pepper: TEST_PEPPER }, fixture, scopes)).authorization);
-    const planted = newSignerKey();
-    const enrollment = { keys: [{ publicKey: planted.publicKey, proof: proofFor(fixture.tenantId, planted) }] };
-    const registration = { address: planted.address, publicKey: planted.publicKey, signature: proofFor(fixture.tenantId, planted) };
-    for (const scopes of [["read"], ["write"], ["admin"], ["read", "write", "admin"]] as const) {
-      const integration = await as([...scopes]);
-      expectError(await integration.post("/v1/signer/keys", enrollment), 403, "INSUFFICIENT_SCOPE", 1020);
-      expectError(await integration.post(`/v1/vault/accounts/${vault.id}/wallets`, registration), 403, "INSUFFICIENT_SCOPE", 1020);
-      expectError(await integration.get("/v1/signer/transactions"), 403, "INSUFFICIENT_SCOPE", 1020);
-    }
-    expect(await t.db.select().from(schema.signerKeys).where(eq(schema.signerKeys.tenantId, fixture.tenantId))).toEqual([]);
-    // An integration key still generates wallets, but only on keys the signer enrolled.
-    const writer = await as(["write"]);
-    expectError(await writer.post(`/v1/vault/accounts/${vault.id}/wallets/generate`, {}), 409, "NO_SIGNER_KEY_AVAILABLE", 1104);
+  it(
+    "fills the pool and registers addresses only with the signer's key: an integration key (write or admin) cannot " +
+      "plant its own keys (review H2)",
+    async () => {
+      const { fixture, api } = await tenant();
+      const vault = await createVault(api);
+      const as = async (scopes: ("read" | "write" | "admin" | "signer")[]) =>
+        client(() => server, (await createKeyFixture({ db: t.db, pepper: TEST_PEPPER }, fixture, scopes)).authorization);
+      const planted = newSignerKey();
+      const enrollment = { keys: [{ publicKey: planted.publicKey, proof: proofFor(fixture.tenantId, planted) }] };
+      const registration = { address: planted.address, publicKey: planted.publicKey, signature: proofFor(fixture.tenantId, planted) };
+      for (const scopes of [["read"], ["write"], ["admin"], ["read", "write", "admin"]] as const) {
+        const integration = await as([...scopes]);
+        expectError(await integration.post("/v1/signer/keys", enrollment), 403, "INSUFFICIENT_SCOPE", 1020);
+        expectError(await integration.post(`/v1/vault/accounts/${vault.id}/wallets`, registration), 403, "INSUFFICIENT_SCOPE", 1020);
+        expectError(await integration.get("/v1/signer/transactions"), 403, "INSUFFICIENT_SCOPE", 1020);
+      }
+      expect(await t.db.select().from(schema.signerKeys).where(eq(schema.signerKeys.tenantId, fixture.tenantId))).toEqual([]);
+      // An integration key still generates wallets, but only on keys the signer enrolled.
+      const writer = await as(["write"]);
+      expectError(await writer.post(`/v1/vault/accounts/${vault.id}/wallets/generate`, {}), 409, "NO_SIGNER_KEY_AVAILABLE", 1104);
 
-    // The signer's key: enrolls and registers, reads what it needs, and moves nothing else.
-    const signer = await as(["signer"]);
-    expect((await signer.post("/v1/signer/keys", enrollment)).status).toBe(201);
-    const generated = await writer.post(`/v1/vault/accounts/${vault.id}/wallets/generate`, {});
-    expect(generated.status, generated.text).toBe(201);
-    expect(generated.json()).toMatchObject({ address: planted.address, type: "SIGNER_MANAGED" });
-    const own = newSignerKey();
-    const registered = await signer.post(`/v1/vault/accounts/${vault.id}/wallets`, { address: own.address, publicKey: own.publicKey, signature: proofFor(fixture.tenantId, own) });
-    expect(registered.status, registered.text).toBe(201);
-    expect((await signer.get("/v1/signer/transactions")).status).toBe(200);
-    for (const path of ["/v1/onboarding/status", "/v1/signer/keys", "/v1/assets", "/v1/vault/accounts", `/v1/vault/accounts/${vault.id}/wallets`]) expect((await signer.get(path)).status, path).toBe(200);
-    expectError(await signer.post("/v1/vault/accounts", { name: "x", networkCode: "QUANTUM_SANDBOX" }), 403, "INSUFFICIENT_SCOPE", 1020);
-    expectError(await signer.post(`/v1/vault/accounts/${vault.id}/wallets/generate`, {}), 403, "INSUFFICIENT_SCOPE", 1020);
-    expectError(await signer.get("/v1/credentials"), 403, "INSUFFICIENT_SCOPE", 1020);
-  });
+      // The signer's key: enrolls and registers, reads what it needs, and moves nothing else.
+      const signer = await as(["signer"]);
+      expect((await signer.post("/v1/signer/keys", enrollment)).status).toBe(201);
+      const generated = await writer.post(`/v1/vault/accounts/${vault.id}/wallets/generate`, {});
+      expect(generated.status, generated.text).toBe(201);
+      expect(generated.json()).toMatchObject({ address: planted.address, type: "SIGNER_MANAGED" });
+      const own = newSignerKey();
+      const registered = await signer.post(`/v1/vault/accounts/${vault.id}/wallets`, {
+        address: own.address,
+        publicKey: own.publicKey,
+        signature: proofFor(fixture.tenantId, own),
+      });
+      expect(registered.status, registered.text).toBe(201);
+      expect((await signer.get("/v1/signer/transactions")).status).toBe(200);
+      for (const path of [
+        "/v1/onboarding/status",
+        "/v1/signer/keys",
+        "/v1/assets",
+        "/v1/vault/accounts",
+        `/v1/vault/accounts/${vault.id}/wallets`,
+      ])
+        expect((await signer.get(path)).status, path).toBe(200);
+      expectError(await signer.post("/v1/vault/accounts", { name: "x", networkCode: "QUANTUM_SANDBOX" }), 403, "INSUFFICIENT_SCOPE", 1020);
+      expectError(await signer.post(`/v1/vault/accounts/${vault.id}/wallets/generate`, {}), 403, "INSUFFICIENT_SCOPE", 1020);
+      expectError(await signer.get("/v1/credentials"), 403, "INSUFFICIENT_SCOPE", 1020);
+    },
+  );
 });

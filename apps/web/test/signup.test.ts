@@ -49,13 +49,23 @@ describe("signup and email verification", () => {
     it("lists every invalid field at once and never echoes the password", async () => {
       const res = await postJson(server, "/v1/signup", { email: "x", password: "short-pw" }, fromIp("192.0.2.1"));
       expect(res.status).toBe(400);
-      expect(res.json().details.fields.map((f: { path: string }) => f.path).sort()).toEqual(["email", "organizationName", "password"]);
+      expect(
+        res
+          .json()
+          .details.fields.map((f: { path: string }) => f.path)
+          .sort(),
+      ).toEqual(["email", "organizationName", "password"]);
       expect(res.text).not.toContain("short-pw");
     });
 
     it("accepts the boundaries: 12 and 256 characters, 200-character names, INDIVIDUAL", async () => {
       for (const password of ["p".repeat(12), "p".repeat(256)]) {
-        const res = await postJson(server, "/v1/signup", signupBody({ password, organizationName: "o".repeat(200), name: "n".repeat(200), accountType: "INDIVIDUAL" }), fromIp("192.0.2.2"));
+        const res = await postJson(
+          server,
+          "/v1/signup",
+          signupBody({ password, organizationName: "o".repeat(200), name: "n".repeat(200), accountType: "INDIVIDUAL" }),
+          fromIp("192.0.2.2"),
+        );
         expect(res.status, res.text).toBe(201);
         const [tenant] = await t.db.select().from(schema.tenants).where(eq(schema.tenants.id, res.json().tenantId));
         expect(tenant!.accountType).toBe("INDIVIDUAL");
@@ -65,7 +75,12 @@ describe("signup and email verification", () => {
 
   it("creates tenant, admin, token, email and its job in one transaction, and lower-cases the email", async () => {
     const email = uniqueEmail("Mixed.Case");
-    const res = await postJson(server, "/v1/signup", signupBody({ email: `  ${email.toUpperCase()} `, name: undefined }), fromIp("192.0.2.3"));
+    const res = await postJson(
+      server,
+      "/v1/signup",
+      signupBody({ email: `  ${email.toUpperCase()} `, name: undefined }),
+      fromIp("192.0.2.3"),
+    );
     expect(res.status, res.text).toBe(201);
     const { tenantId, userId } = res.json();
     const { users, emails } = await rowsOf(email.toLowerCase());
@@ -75,7 +90,9 @@ describe("signup and email verification", () => {
     const tokens = await t.db.select().from(schema.emailTokens).where(eq(schema.emailTokens.userId, userId));
     expect(tokens).toHaveLength(1);
     expect(tokens[0]!.expiresAt.getTime() - tokens[0]!.createdAt.getTime()).toBeGreaterThan(24 * 3600_000 - 5_000);
-    const jobs = await t.db.execute<{ n: number }>(`select count(*)::int as n from pgboss.job where name = 'email.send' and data->>'emailId' = '${emails[0]!.id}'`);
+    const jobs = await t.db.execute<{ n: number }>(
+      `select count(*)::int as n from pgboss.job where name = 'email.send' and data->>'emailId' = '${emails[0]!.id}'`,
+    );
     expect(jobs.rows[0]!.n).toBe(1);
     const [audit] = await t.db.select().from(schema.auditEvents).where(eq(schema.auditEvents.targetId, tenantId));
     expect(audit).toMatchObject({ action: "tenant.signed_up", tenantId, actorId: userId, ip: "192.0.2.3" });
@@ -90,14 +107,18 @@ describe("signup and email verification", () => {
 
     // Concurrent signups with one new address: the unique index lets exactly one through.
     const racing = uniqueEmail("race");
-    const results = await Promise.all(Array.from({ length: 4 }, () => postJson(server, "/v1/signup", signupBody({ email: racing }), fromIp("192.0.2.5"))));
+    const results = await Promise.all(
+      Array.from({ length: 4 }, () => postJson(server, "/v1/signup", signupBody({ email: racing }), fromIp("192.0.2.5"))),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409, 409]);
     for (const loser of results.filter((r) => r.status === 409)) expect(loser.json().error).toBe("EMAIL_ALREADY_REGISTERED");
     const { users, emails } = await rowsOf(racing);
     expect(users).toHaveLength(1);
     expect(emails).toHaveLength(1);
     // The losers rolled back whole: no tenant is left without its admin.
-    const orphans = await t.db.execute<{ n: number }>(sql`select count(*)::int as n from tenants where not exists (select 1 from users where users.tenant_id = tenants.id)`);
+    const orphans = await t.db.execute<{ n: number }>(
+      sql`select count(*)::int as n from tenants where not exists (select 1 from users where users.tenant_id = tenants.id)`,
+    );
     expect(orphans.rows[0]!.n).toBe(0);
   });
 
@@ -152,13 +173,18 @@ describe("signup and email verification", () => {
     expect((await postJson(server, "/v1/signup/verify-email", { token: first }, ip)).json().error).toBe("INVALID_TOKEN");
 
     // Per address: 5 an hour; past that the answer is the same 202 and nothing is sent.
-    for (let i = 0; i < 6; i++) expect((await postJson(server, "/v1/signup/resend-verification", { email: body.email }, ip)).status).toBe(202);
+    for (let i = 0; i < 6; i++)
+      expect((await postJson(server, "/v1/signup/resend-verification", { email: body.email }, ip)).status).toBe(202);
     expect((await rowsOf(String(body.email))).emails).toHaveLength(1 + 5);
     // The newest link still works; a verified user gets no more links.
-    expect((await postJson(server, "/v1/signup/verify-email", { token: await tokenFromOutbox(t.db, String(body.email)) }, ip)).status).toBe(200);
+    expect((await postJson(server, "/v1/signup/verify-email", { token: await tokenFromOutbox(t.db, String(body.email)) }, ip)).status).toBe(
+      200,
+    );
     const other = signupBody();
     await postJson(server, "/v1/signup", other, fromIp("192.0.2.9"));
-    expect((await postJson(server, "/v1/signup/verify-email", { token: await tokenFromOutbox(t.db, String(other.email)) }, ip)).status).toBe(200);
+    expect(
+      (await postJson(server, "/v1/signup/verify-email", { token: await tokenFromOutbox(t.db, String(other.email)) }, ip)).status,
+    ).toBe(200);
     expect((await postJson(server, "/v1/signup/resend-verification", { email: other.email }, fromIp("192.0.2.9"))).status).toBe(202);
     expect((await rowsOf(String(other.email))).emails).toHaveLength(1);
   });
@@ -177,7 +203,11 @@ describe("signup and email verification", () => {
     const resent = () => t.db.select().from(schema.auditEvents).where(eq(schema.auditEvents.action, "user.verification_resent"));
     const auditBefore = (await resent()).length;
     const send = (body: string, headers: Record<string, string> = {}) =>
-      call(server, "/v1/signup/resend-verification", { method: "POST", body, headers: { "content-type": "application/json", ...ip, ...headers } });
+      call(server, "/v1/signup/resend-verification", {
+        method: "POST",
+        body,
+        headers: { "content-type": "application/json", ...ip, ...headers },
+      });
 
     // The pending user's own address appears in several, in places that are not "the email".
     const bodies: [string, string][] = [
@@ -231,7 +261,9 @@ describe("signup and email verification", () => {
     const start = Date.now();
     vi.setSystemTime(start);
     const quick = (password: string) => signupBody({ password });
-    const accepted = await Promise.all(Array.from({ length: 30 }, (_, i) => postJson(server, "/v1/signup", quick(`password-number-${i}`), ip)));
+    const accepted = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => postJson(server, "/v1/signup", quick(`password-number-${i}`), ip)),
+    );
     expect(accepted.map((r) => r.status)).toEqual(Array(30).fill(201));
 
     const limited = await postJson(server, "/v1/signup", quick("password-31st"), ip);

@@ -13,7 +13,12 @@ export type TransactionJson = Record<string, any> & { id: string; status: string
  * `GET /v1/signer/transactions`, rebuilds the unsigned transaction from the displayed fields and
  * refuses on any difference, signs the signing hash with ML-DSA-87 and submits the signature.
  */
-export async function signPending(signer: Client, transactionId: string, secretKey: Uint8Array, token: string | null = null): Promise<TransactionJson> {
+export async function signPending(
+  signer: Client,
+  transactionId: string,
+  secretKey: Uint8Array,
+  token: string | null = null,
+): Promise<TransactionJson> {
   const listed = await eventually(async () => {
     const res = await signer.get("/v1/signer/transactions?status=PENDING_SIGNATURE&limit=200");
     expect(res.status, res.text).toBe(200);

@@ -44,8 +44,13 @@ describe("signature → broadcast → confirmations → COMPLETED (real HTTPS, d
   };
   const balance = (address: `0x${string}`) => devnet().publicClient().getBalance({ address });
   const tokenBalance = (token: `0x${string}`, owner: string) =>
-    devnet().publicClient().readContract({ address: token, abi: ERC20_ABI, functionName: "balanceOf", args: [owner as `0x${string}`] });
-  const receiptOf = (hash: string) => devnet().publicClient().getTransactionReceipt({ hash: hash as `0x${string}` });
+    devnet()
+      .publicClient()
+      .readContract({ address: token, abi: ERC20_ABI, functionName: "balanceOf", args: [owner as `0x${string}`] });
+  const receiptOf = (hash: string) =>
+    devnet()
+      .publicClient()
+      .getTransactionReceipt({ hash: hash as `0x${string}` });
   /** Through the real create: POST /v1/transactions, the daemon's checks, release for signing. */
   const createAndRelease = async (source: FundedSource, body: Record<string, unknown>) => {
     const res = await source.api.createTransfer(body);
@@ -60,7 +65,12 @@ describe("signature → broadcast → confirmations → COMPLETED (real HTTPS, d
     const changes = [{ amount: (9n * Q).toString() }, { destinationAddress: newSignerKey().address }];
     const rows = [];
     for (const change of changes) {
-      const row = await createReleasedTransferFixture(server.deps, { tenantId: tenant.tenantId, wallet, destinationAddress: "0x5b38da6a701c568545dcfcb03fcb875f56beddc4", amount: Q });
+      const row = await createReleasedTransferFixture(server.deps, {
+        tenantId: tenant.tenantId,
+        wallet,
+        destinationAddress: "0x5b38da6a701c568545dcfcb03fcb875f56beddc4",
+        amount: Q,
+      });
       await signPending(api, row.id, wallet.secretKey);
       await t.db.update(schema.transactions).set(change).where(eq(schema.transactions.id, row.id));
       rows.push(row);
@@ -87,7 +97,14 @@ describe("signature → broadcast → confirmations → COMPLETED (real HTTPS, d
 
     await signPending(source.api, released.id, source.key.secretKey);
     const done = await waitForRecord(source.api, released.id, ["COMPLETED", "FAILED"]);
-    expect(done).toMatchObject({ status: "COMPLETED", subStatus: null, confirmations: expect.any(Number), completedAt: expect.any(String), signedAt: expect.any(String), broadcastAt: expect.any(String) });
+    expect(done).toMatchObject({
+      status: "COMPLETED",
+      subStatus: null,
+      confirmations: expect.any(Number),
+      completedAt: expect.any(String),
+      signedAt: expect.any(String),
+      broadcastAt: expect.any(String),
+    });
     expect(done.confirmations).toBeGreaterThanOrEqual(CONFIRMATIONS);
     const receipt = await receiptOf(done.chainTxHash);
     expect(receipt).toMatchObject({ status: "success", blockNumber: BigInt(done.blockNumber) });
@@ -97,7 +114,14 @@ describe("signature → broadcast → confirmations → COMPLETED (real HTTPS, d
     expect(await balance(source.wallet.address)).toBe(before - (7n * Q + 123n) - receipt.gasUsed * receipt.effectiveGasPrice);
     expect(await minedFrom(devnet(), source.wallet.address)).toBe(released.nonce + 1);
 
-    expect(await statusPath(source.api, released.id)).toEqual(["SUBMITTED", "PENDING_SIGNATURE", "SIGNED", "BROADCASTING", "CONFIRMING", "COMPLETED"]);
+    expect(await statusPath(source.api, released.id)).toEqual([
+      "SUBMITTED",
+      "PENDING_SIGNATURE",
+      "SIGNED",
+      "BROADCASTING",
+      "CONFIRMING",
+      "COMPLETED",
+    ]);
     expect(await statusChanges(t.db, released.id)).toEqual([
       { sequence: 2, from: "SUBMITTED", to: "PENDING_SIGNATURE" },
       { sequence: 3, from: "PENDING_SIGNATURE", to: "SIGNED" },
@@ -115,7 +139,10 @@ describe("signature → broadcast → confirmations → COMPLETED (real HTTPS, d
     expect(asset.status, asset.text).toBe(201);
     await transfer(source.wallet.address, 5_000_000n);
     const destination = newSignerKey().address;
-    const released = await createAndRelease(source, nativeTransfer(source, 1_234_567n, { destinationAddress: destination, assetId: asset.json().id }));
+    const released = await createAndRelease(
+      source,
+      nativeTransfer(source, 1_234_567n, { destinationAddress: destination, assetId: asset.json().id }),
+    );
     const nativeBefore = await balance(source.wallet.address);
 
     await signPending(source.api, released.id, source.key.secretKey, token);
@@ -126,7 +153,14 @@ describe("signature → broadcast → confirmations → COMPLETED (real HTTPS, d
     expect(await tokenBalance(token, destination)).toBe(1_234_567n);
     expect(await tokenBalance(token, source.wallet.address)).toBe(5_000_000n - 1_234_567n);
     expect(await balance(source.wallet.address)).toBe(nativeBefore - receipt.gasUsed * receipt.effectiveGasPrice);
-    expect(await statusPath(source.api, released.id)).toEqual(["SUBMITTED", "PENDING_SIGNATURE", "SIGNED", "BROADCASTING", "CONFIRMING", "COMPLETED"]);
+    expect(await statusPath(source.api, released.id)).toEqual([
+      "SUBMITTED",
+      "PENDING_SIGNATURE",
+      "SIGNED",
+      "BROADCASTING",
+      "CONFIRMING",
+      "COMPLETED",
+    ]);
   });
 
   it("survives a reorg during confirmations: back to BROADCASTING, confirmed again, COMPLETED once, one transaction on chain", async () => {
@@ -134,7 +168,8 @@ describe("signature → broadcast → confirmations → COMPLETED (real HTTPS, d
     const source = await fundedSource(() => server, t.db, devnet(), 10n * Q);
     const released = await createAndRelease(source, nativeTransfer(source, Q));
     // Held in CONFIRMING (the depth is not part of the signed intent) until the reorg is done.
-    const holdConfirming = (depth: number) => t.db.update(schema.transactions).set({ requiredConfirmations: depth }).where(eq(schema.transactions.id, released.id));
+    const holdConfirming = (depth: number) =>
+      t.db.update(schema.transactions).set({ requiredConfirmations: depth }).where(eq(schema.transactions.id, released.id));
     await holdConfirming(1_000);
     await signPending(source.api, released.id, source.key.secretKey);
     const confirming = await waitForRecord(source.api, released.id, ["CONFIRMING", "COMPLETED", "FAILED"]);

@@ -9,7 +9,14 @@ import { useDevnet } from "@qc/devnet/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deployTestToken, NATIVE, newSignerKey, Q } from "./custody-helpers";
 import { startTestServer, type TestServer } from "./harness";
-import { devnetConfig, fundedSource, nativeTransfer, startTransfersDaemon, waitForStatus, type FundedSource } from "./transfers-front-helpers";
+import {
+  devnetConfig,
+  fundedSource,
+  nativeTransfer,
+  startTransfersDaemon,
+  waitForStatus,
+  type FundedSource,
+} from "./transfers-front-helpers";
 
 const ENDED = ["PENDING_SIGNATURE", "QUEUED", "BLOCKED", "FAILED"];
 
@@ -49,7 +56,14 @@ describe("transfer checks: policy, velocity, denylist, quotas, balance", () => {
   it("blocks a transfer a policy rule blocks (BLOCKED_BY_POLICY), naming the rule; others go on", async () => {
     const s = await source(10n * Q);
     const denied = newSignerKey().address;
-    expect((await s.api.put("/v1/policies", { defaultAction: "ALLOW", rules: [{ id: "no-mixer", name: "No mixer", action: "BLOCK", match: { destinationAddresses: [denied] } }] })).status).toBe(200);
+    expect(
+      (
+        await s.api.put("/v1/policies", {
+          defaultAction: "ALLOW",
+          rules: [{ id: "no-mixer", name: "No mixer", action: "BLOCK", match: { destinationAddresses: [denied] } }],
+        })
+      ).status,
+    ).toBe(200);
     const blocked = await create(s, nativeTransfer(s, Q, { destinationAddress: denied }));
     expect(blocked).toMatchObject({
       status: "BLOCKED",
@@ -60,11 +74,27 @@ describe("transfer checks: policy, velocity, denylist, quotas, balance", () => {
       nonce: null,
       signingHash: null,
     });
-    const events = await t.db.select().from(schema.eventOutbox).where(eq(schema.eventOutbox.aggregateId, blocked.id)).orderBy(asc(schema.eventOutbox.sequence));
-    expect(events.map((e) => [e.type, e.sequence])).toEqual([["transaction.created", 1], ["transaction.status_changed", 2]]);
-    expect(events[1]!.data).toMatchObject({ previousStatus: "SUBMITTED", transaction: { status: "BLOCKED", subStatus: "BLOCKED_BY_POLICY" } });
+    const events = await t.db
+      .select()
+      .from(schema.eventOutbox)
+      .where(eq(schema.eventOutbox.aggregateId, blocked.id))
+      .orderBy(asc(schema.eventOutbox.sequence));
+    expect(events.map((e) => [e.type, e.sequence])).toEqual([
+      ["transaction.created", 1],
+      ["transaction.status_changed", 2],
+    ]);
+    expect(events[1]!.data).toMatchObject({
+      previousStatus: "SUBMITTED",
+      transaction: { status: "BLOCKED", subStatus: "BLOCKED_BY_POLICY" },
+    });
     const timeline = (await s.api.get(`/v1/transactions/${blocked.id}/events`)).json().events;
-    expect(timeline[1]).toMatchObject({ from: "SUBMITTED", to: "BLOCKED", subStatus: "BLOCKED_BY_POLICY", reason: blocked.statusReason, actor: { type: "system", id: "transfers.check" } });
+    expect(timeline[1]).toMatchObject({
+      from: "SUBMITTED",
+      to: "BLOCKED",
+      subStatus: "BLOCKED_BY_POLICY",
+      reason: blocked.statusReason,
+      actor: { type: "system", id: "transfers.check" },
+    });
 
     const allowed = await create(s, nativeTransfer(s, Q));
     expect(allowed).toMatchObject({ status: "PENDING_SIGNATURE", policy: { decision: "ALLOW", ruleId: null } });
@@ -72,7 +102,13 @@ describe("transfer checks: policy, velocity, denylist, quotas, balance", () => {
 
   it("blocks on a velocity window summed across several transfers; blocked and cancelled ones stop counting", async () => {
     const s = await source(20n * Q);
-    const rule = { id: "wallet-3q", name: "3 Q per hour", action: "BLOCK", match: {}, velocity: { amount: (3n * Q).toString(), windowSeconds: 3600, scope: "WALLET" } };
+    const rule = {
+      id: "wallet-3q",
+      name: "3 Q per hour",
+      action: "BLOCK",
+      match: {},
+      velocity: { amount: (3n * Q).toString(), windowSeconds: 3600, scope: "WALLET" },
+    };
     expect((await s.api.put("/v1/policies", { defaultAction: "ALLOW", rules: [rule] })).status).toBe(200);
     const first = await create(s, nativeTransfer(s, Q));
     const second = await create(s, nativeTransfer(s, Q));
@@ -80,7 +116,9 @@ describe("transfer checks: policy, velocity, denylist, quotas, balance", () => {
     expect([first.status, second.status, third.status]).toEqual(["PENDING_SIGNATURE", "QUEUED", "QUEUED"]);
     const fourth = await create(s, nativeTransfer(s, Q));
     expect(fourth).toMatchObject({ status: "BLOCKED", subStatus: "BLOCKED_BY_POLICY", policy: { decision: "BLOCK", ruleId: "wallet-3q" } });
-    expect(fourth.statusReason).toBe(`blocked by policy rule "3 Q per hour" (wallet-3q): ${4n * Q} moved by the wallet in the last 3600 s (this transfer included) is above the limit of ${3n * Q}`);
+    expect(fourth.statusReason).toBe(
+      `blocked by policy rule "3 Q per hour" (wallet-3q): ${4n * Q} moved by the wallet in the last 3600 s (this transfer included) is above the limit of ${3n * Q}`,
+    );
     // The blocked one does not count, the cancelled one no longer does: 1 + 1 + 1 again.
     expect((await s.api.post(`/v1/transactions/${first.id}/cancel`)).status).toBe(200);
     const fifth = await create(s, nativeTransfer(s, Q));
@@ -90,17 +128,28 @@ describe("transfer checks: policy, velocity, denylist, quotas, balance", () => {
   it("blocks destinations on the tenant's or the service's denylist (REJECTED_AML_SCREENING)", async () => {
     const s = await source(10n * Q);
     const tenantDenied = newSignerKey().address;
-    expect((await s.api.put("/v1/settings/screening-denylist", { entries: [{ address: tenantDenied, label: "known scam" }] })).status).toBe(200);
+    expect((await s.api.put("/v1/settings/screening-denylist", { entries: [{ address: tenantDenied, label: "known scam" }] })).status).toBe(
+      200,
+    );
     const byTenant = await create(s, nativeTransfer(s, Q, { destinationAddress: tenantDenied }));
     expect(byTenant).toMatchObject({
       status: "BLOCKED",
       subStatus: "REJECTED_AML_SCREENING",
       statusReason: `destination ${tenantDenied} is on the tenant's denylist (known scam)`,
       policy: { decision: "ALLOW", ruleId: null },
-      screening: { provider: "denylist", decision: "BLOCKED", riskScore: null, reasons: [`destination ${tenantDenied} is on the tenant's denylist (known scam)`] },
+      screening: {
+        provider: "denylist",
+        decision: "BLOCKED",
+        riskScore: null,
+        reasons: [`destination ${tenantDenied} is on the tenant's denylist (known scam)`],
+      },
     });
     const byService = await create(s, nativeTransfer(s, Q, { destinationAddress: serviceDenied }));
-    expect(byService).toMatchObject({ status: "BLOCKED", subStatus: "REJECTED_AML_SCREENING", statusReason: `destination ${serviceDenied} is on the service's denylist` });
+    expect(byService).toMatchObject({
+      status: "BLOCKED",
+      subStatus: "REJECTED_AML_SCREENING",
+      statusReason: `destination ${serviceDenied} is on the service's denylist`,
+    });
     // Another tenant's list does not apply here.
     const other = await source(10n * Q);
     expect((await create(other, nativeTransfer(other, Q, { destinationAddress: tenantDenied }))).status).toBe("PENDING_SIGNATURE");
@@ -111,30 +160,45 @@ describe("transfer checks: policy, velocity, denylist, quotas, balance", () => {
     const outcomes = [];
     for (let i = 0; i < 5; i++) outcomes.push(await create(s, nativeTransfer(s, 1n)));
     expect(outcomes.map((o) => o.status)).toEqual(["PENDING_SIGNATURE", "QUEUED", "QUEUED", "QUEUED", "BLOCKED"]);
-    expect(outcomes[4]).toMatchObject({ subStatus: "QUOTA_EXCEEDED", statusReason: "daily quota exceeded: this would be transfer 5 of the UTC day; the limit is 4" });
+    expect(outcomes[4]).toMatchObject({
+      subStatus: "QUOTA_EXCEEDED",
+      statusReason: "daily quota exceeded: this would be transfer 5 of the UTC day; the limit is 4",
+    });
 
     const a = await source(30n * Q);
     expect((await create(a, nativeTransfer(a, 6n * Q))).status).toBe("PENDING_SIGNATURE");
     const over = await create(a, nativeTransfer(a, 4n * Q + 1n));
     expect(over).toMatchObject({ status: "BLOCKED", subStatus: "QUOTA_EXCEEDED", screening: { decision: "CLEAR" } });
-    expect(over.statusReason).toBe(`daily quota exceeded: ${10n * Q + 1n} of asset ${NATIVE.QUANTUM_SANDBOX} in the UTC day (this transfer included); the limit is ${10n * Q}`);
+    expect(over.statusReason).toBe(
+      `daily quota exceeded: ${10n * Q + 1n} of asset ${NATIVE.QUANTUM_SANDBOX} in the UTC day (this transfer included); the limit is ${10n * Q}`,
+    );
     expect((await create(a, nativeTransfer(a, 4n * Q))).status).toBe("QUEUED");
   });
 
-  it("fails a transfer the source cannot pay with its maximum fee (FAILED/INSUFFICIENT_FUNDS), counting its pending transfers", async () => {
-    const exact = await source(Q);
-    const failed = await create(exact, nativeTransfer(exact, Q));
-    expect(failed).toMatchObject({ status: "FAILED", subStatus: "INSUFFICIENT_FUNDS", policy: { decision: "ALLOW" }, screening: { decision: "CLEAR" } });
-    expect(failed.statusReason).toMatch(/^insufficient funds: the source holds 1000000000000000000 Qwei; it needs \d+ for the amount, the maximum fee \(\d+\)$/);
+  it(
+    "fails a transfer the source cannot pay with its maximum fee (FAILED/INSUFFICIENT_FUNDS), counting its pending " + "transfers",
+    async () => {
+      const exact = await source(Q);
+      const failed = await create(exact, nativeTransfer(exact, Q));
+      expect(failed).toMatchObject({
+        status: "FAILED",
+        subStatus: "INSUFFICIENT_FUNDS",
+        policy: { decision: "ALLOW" },
+        screening: { decision: "CLEAR" },
+      });
+      expect(failed.statusReason).toMatch(
+        /^insufficient funds: the source holds 1000000000000000000 Qwei; it needs \d+ for the amount, the maximum fee \(\d+\)$/,
+      );
 
-    const s = await source(4n * Q);
-    expect((await create(s, nativeTransfer(s, 3n * Q))).status).toBe("PENDING_SIGNATURE");
-    // 2 Q alone would pass; beside the 3 Q (and its fee) already released, it cannot.
-    const second = await create(s, nativeTransfer(s, 2n * Q));
-    expect(second).toMatchObject({ status: "FAILED", subStatus: "INSUFFICIENT_FUNDS" });
-    expect(second.statusReason).toContain(`beside ${3n * Q} taken by its pending transfers`);
-    expect((await create(s, nativeTransfer(s, Q / 2n))).status).toBe("QUEUED");
-  });
+      const s = await source(4n * Q);
+      expect((await create(s, nativeTransfer(s, 3n * Q))).status).toBe("PENDING_SIGNATURE");
+      // 2 Q alone would pass; beside the 3 Q (and its fee) already released, it cannot.
+      const second = await create(s, nativeTransfer(s, 2n * Q));
+      expect(second).toMatchObject({ status: "FAILED", subStatus: "INSUFFICIENT_FUNDS" });
+      expect(second.statusReason).toContain(`beside ${3n * Q} taken by its pending transfers`);
+      expect((await create(s, nativeTransfer(s, Q / 2n))).status).toBe("QUEUED");
+    },
+  );
 
   it("checks an ERC-20 transfer against the token balance and the fee in native, and releases it with the token's calldata", async () => {
     const { token, transfer } = await deployTestToken(devnet());
@@ -171,15 +235,20 @@ function startProvider() {
     const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as Record<string, unknown>;
     requests.push(body);
     const destination = String(body.destinationAddress);
-    const answer = scripts.get(destination)?.shift() ?? fallback.get(destination) ?? { status: 200, body: JSON.stringify({ decision: "CLEAR", riskScore: 1, reasons: [] }) };
+    const answer = scripts.get(destination)?.shift() ??
+      fallback.get(destination) ?? { status: 200, body: JSON.stringify({ decision: "CLEAR", riskScore: 1, reasons: [] }) };
     res.writeHead(answer.status, { "content-type": "application/json" }).end(answer.body);
   });
   return {
     requests,
     /** The next answers for transfers to `destination`, then `then` for every later one. */
     script(destination: string, answers: Array<{ status: number; body: unknown }>, then?: { status: number; body: unknown }) {
-      scripts.set(destination, answers.map((a) => ({ status: a.status, body: typeof a.body === "string" ? a.body : JSON.stringify(a.body) })));
-      if (then) fallback.set(destination, { status: then.status, body: typeof then.body === "string" ? then.body : JSON.stringify(then.body) });
+      scripts.set(
+        destination,
+        answers.map((a) => ({ status: a.status, body: typeof a.body === "string" ? a.body : JSON.stringify(a.body) })),
+      );
+      if (then)
+        fallback.set(destination, { status: then.status, body: typeof then.body === "string" ? then.body : JSON.stringify(then.body) });
     },
     async listen(): Promise<string> {
       await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -207,18 +276,34 @@ describe("transfer checks: an HTTP screening provider, failing closed", () => {
     await provider.close();
   });
 
-  const screeningAttempts = async (id: string) => (await t.db.select().from(schema.transactions).where(eq(schema.transactions.id, id)))[0]!.screeningAttempts;
+  const screeningAttempts = async (id: string) =>
+    (await t.db.select().from(schema.transactions).where(eq(schema.transactions.id, id)))[0]!.screeningAttempts;
 
   it("retries while the provider is down or answers garbage, and clears once it answers", async () => {
     const s = await fundedSource(() => server, t.db, devnet(), 10n * Q);
     const down = newSignerKey().address;
     const garbage = newSignerKey().address;
     const blocked = newSignerKey().address;
-    provider.script(down, [{ status: 503, body: "busy" }, { status: 503, body: "busy" }], { status: 200, body: { decision: "CLEAR", riskScore: 12.5, reasons: ["low risk"] } });
-    provider.script(garbage, [{ status: 200, body: "<html>ok</html>" }, { status: 200, body: { decision: "MAYBE" } }], { status: 200, body: { decision: "CLEAR" } });
+    provider.script(
+      down,
+      [
+        { status: 503, body: "busy" },
+        { status: 503, body: "busy" },
+      ],
+      { status: 200, body: { decision: "CLEAR", riskScore: 12.5, reasons: ["low risk"] } },
+    );
+    provider.script(
+      garbage,
+      [
+        { status: 200, body: "<html>ok</html>" },
+        { status: 200, body: { decision: "MAYBE" } },
+      ],
+      { status: 200, body: { decision: "CLEAR" } },
+    );
     provider.script(blocked, [], { status: 200, body: { decision: "BLOCKED", riskScore: 97, reasons: ["sanctioned entity", "mixer"] } });
     const ids = [];
-    for (const destination of [down, garbage, blocked]) ids.push((await s.api.createTransfer(nativeTransfer(s, Q, { destinationAddress: destination }))).json().id);
+    for (const destination of [down, garbage, blocked])
+      ids.push((await s.api.createTransfer(nativeTransfer(s, Q, { destinationAddress: destination }))).json().id);
     const [recovered, afterGarbage, refused] = await Promise.all(ids.map((id) => waitForStatus(s.api, id, ENDED)));
 
     // Both cleared; whichever cleared first holds the source's nonce, the other waits behind it.

@@ -25,9 +25,36 @@ import {
 } from "./transfers-front-helpers";
 
 const RECORD_KEYS = [
-  "amount", "assetId", "blockNumber", "broadcastAt", "chainId", "chainTxHash", "completedAt", "confirmations", "contractAddress", "createdAt",
-  "destinationAddress", "externalId", "fee", "id", "networkCode", "nonce", "note", "policy", "requiredConfirmations", "screening", "signedAt",
-  "signingHash", "sourceAddress", "sourceWalletId", "status", "statusReason", "subStatus", "tenantId", "type", "updatedAt",
+  "amount",
+  "assetId",
+  "blockNumber",
+  "broadcastAt",
+  "chainId",
+  "chainTxHash",
+  "completedAt",
+  "confirmations",
+  "contractAddress",
+  "createdAt",
+  "destinationAddress",
+  "externalId",
+  "fee",
+  "id",
+  "networkCode",
+  "nonce",
+  "note",
+  "policy",
+  "requiredConfirmations",
+  "screening",
+  "signedAt",
+  "signingHash",
+  "sourceAddress",
+  "sourceWalletId",
+  "status",
+  "statusReason",
+  "subStatus",
+  "tenantId",
+  "type",
+  "updatedAt",
 ];
 
 describe("POST /v1/transactions: create, release for signing, read and cancel (real HTTPS, daemon, devnet)", () => {
@@ -50,72 +77,103 @@ describe("POST /v1/transactions: create, release for signing, read and cancel (r
 
   const asset = { kind: "NATIVE" as const, contractAddress: null };
 
-  it("accepts a transfer (201 SUBMITTED) and releases it for signing: nonce, fees, signing hash rebuilt from the intent, events in order", async () => {
-    const destination = newSignerKey().address;
-    const res = await source.api.createTransfer(nativeTransfer(source, 3n * Q, { destinationAddress: checksumAddress(destination), externalId: "payout-1", note: "first payout" }));
-    expect(res.status, res.text).toBe(201);
-    const created = res.json();
-    expect(Object.keys(created).sort()).toEqual(RECORD_KEYS);
-    expect(created).toMatchObject({
-      tenantId: source.tenant.tenantId,
-      externalId: "payout-1",
-      type: "TRANSFER",
-      networkCode: "QUANTUM_SANDBOX",
-      chainId: 20804,
-      sourceWalletId: source.wallet.id,
-      sourceAddress: source.wallet.address,
-      destinationAddress: destination,
-      assetId: NATIVE.QUANTUM_SANDBOX,
-      amount: (3n * Q).toString(),
-      status: "SUBMITTED",
-      subStatus: null,
-      nonce: null,
-      fee: null,
-      signingHash: null,
-      requiredConfirmations: 2,
-      note: "first payout",
-      screening: null,
-      policy: null,
-    });
-    expect(res.headers["idempotent-replayed"]).toBeUndefined();
+  it(
+    "accepts a transfer (201 SUBMITTED) and releases it for signing: nonce, fees, signing hash rebuilt from the " +
+      "intent, events in order",
+    async () => {
+      const destination = newSignerKey().address;
+      const res = await source.api.createTransfer(
+        nativeTransfer(source, 3n * Q, { destinationAddress: checksumAddress(destination), externalId: "payout-1", note: "first payout" }),
+      );
+      expect(res.status, res.text).toBe(201);
+      const created = res.json();
+      expect(Object.keys(created).sort()).toEqual(RECORD_KEYS);
+      expect(created).toMatchObject({
+        tenantId: source.tenant.tenantId,
+        externalId: "payout-1",
+        type: "TRANSFER",
+        networkCode: "QUANTUM_SANDBOX",
+        chainId: 20804,
+        sourceWalletId: source.wallet.id,
+        sourceAddress: source.wallet.address,
+        destinationAddress: destination,
+        assetId: NATIVE.QUANTUM_SANDBOX,
+        amount: (3n * Q).toString(),
+        status: "SUBMITTED",
+        subStatus: null,
+        nonce: null,
+        fee: null,
+        signingHash: null,
+        requiredConfirmations: 2,
+        note: "first payout",
+        screening: null,
+        policy: null,
+      });
+      expect(res.headers["idempotent-replayed"]).toBeUndefined();
 
-    const released = await waitForStatus(source.api, created.id, ["PENDING_SIGNATURE", "BLOCKED", "FAILED"]);
-    expect(released).toMatchObject({ status: "PENDING_SIGNATURE", nonce: 0, policy: { decision: "ALLOW", ruleId: null }, screening: { provider: "denylist", decision: "CLEAR", riskScore: null, reasons: [] } });
-    const row = (await findTransaction(t.db, source.tenant.tenantId, created.id))!;
-    const rebuilt = rebuildUnsignedTransaction(row, asset);
-    expect(released.signingHash).toBe(rebuilt.signingHash);
-    expect(row.unsignedTransaction).toBe(rebuilt.unsignedTransaction);
-    // The fee caps are the chain's, the gas its estimate with the configured margin (21,000 × 1.2).
-    expect(released.fee).toEqual({ gasLimit: "25200", maxFeePerGas: row.maxFeePerGas, maxPriorityFeePerGas: row.maxPriorityFeePerGas });
-    expect(BigInt(released.fee.maxFeePerGas)).toBeGreaterThan(0n);
-    expect(BigInt(released.fee.maxPriorityFeePerGas)).toBeLessThanOrEqual(BigInt(released.fee.maxFeePerGas));
-    expect(row.signingDeadline!.getTime() - row.updatedAt.getTime()).toBeGreaterThan(2 * 3600_000 - 60_000);
-    // What the signer would sign is what the chain accepts: same chain id, to, value.
-    expect(rebuilt.unsigned).toMatchObject({ chainId: quantumSandbox.id, nonce: 0, to: destination, value: 3n * Q });
+      const released = await waitForStatus(source.api, created.id, ["PENDING_SIGNATURE", "BLOCKED", "FAILED"]);
+      expect(released).toMatchObject({
+        status: "PENDING_SIGNATURE",
+        nonce: 0,
+        policy: { decision: "ALLOW", ruleId: null },
+        screening: { provider: "denylist", decision: "CLEAR", riskScore: null, reasons: [] },
+      });
+      const row = (await findTransaction(t.db, source.tenant.tenantId, created.id))!;
+      const rebuilt = rebuildUnsignedTransaction(row, asset);
+      expect(released.signingHash).toBe(rebuilt.signingHash);
+      expect(row.unsignedTransaction).toBe(rebuilt.unsignedTransaction);
+      // The fee caps are the chain's, the gas its estimate with the configured margin (21,000 × 1.2).
+      expect(released.fee).toEqual({ gasLimit: "25200", maxFeePerGas: row.maxFeePerGas, maxPriorityFeePerGas: row.maxPriorityFeePerGas });
+      expect(BigInt(released.fee.maxFeePerGas)).toBeGreaterThan(0n);
+      expect(BigInt(released.fee.maxPriorityFeePerGas)).toBeLessThanOrEqual(BigInt(released.fee.maxFeePerGas));
+      expect(row.signingDeadline!.getTime() - row.updatedAt.getTime()).toBeGreaterThan(2 * 3600_000 - 60_000);
+      // What the signer would sign is what the chain accepts: same chain id, to, value.
+      expect(rebuilt.unsigned).toMatchObject({ chainId: quantumSandbox.id, nonce: 0, to: destination, value: 3n * Q });
 
-    const events = await t.db.select().from(schema.eventOutbox).where(eq(schema.eventOutbox.aggregateId, created.id)).orderBy(asc(schema.eventOutbox.sequence));
-    expect(events.map((e) => [e.type, e.sequence])).toEqual([
-      ["transaction.created", 1],
-      ["transaction.status_changed", 2],
-    ]);
-    expect(events[0]!.data).toEqual({ transaction: created });
-    expect(events[1]!.data).toMatchObject({ previousStatus: "SUBMITTED", transaction: { id: created.id, status: "PENDING_SIGNATURE", nonce: 0 } });
+      const events = await t.db
+        .select()
+        .from(schema.eventOutbox)
+        .where(eq(schema.eventOutbox.aggregateId, created.id))
+        .orderBy(asc(schema.eventOutbox.sequence));
+      expect(events.map((e) => [e.type, e.sequence])).toEqual([
+        ["transaction.created", 1],
+        ["transaction.status_changed", 2],
+      ]);
+      expect(events[0]!.data).toEqual({ transaction: created });
+      expect(events[1]!.data).toMatchObject({
+        previousStatus: "SUBMITTED",
+        transaction: { id: created.id, status: "PENDING_SIGNATURE", nonce: 0 },
+      });
 
-    const timeline = await source.api.get(`/v1/transactions/${created.id}/events`);
-    expect(timeline.status).toBe(200);
-    expect(timeline.json().events.map((e: { from: string | null; to: string; actor: { type: string; id: string | null } }) => [e.from, e.to, e.actor.type, e.actor.id])).toEqual([
-      [null, "SUBMITTED", "api_key", source.tenant.keyId],
-      ["SUBMITTED", "PENDING_SIGNATURE", "system", "transfers.check"],
-    ]);
-    const audit = await t.db.select().from(schema.auditEvents).where(eq(schema.auditEvents.targetId, created.id)).orderBy(asc(schema.auditEvents.id));
-    expect(audit.map((a) => a.action)).toEqual(["transaction.created", "transaction.pending_signature"]);
+      const timeline = await source.api.get(`/v1/transactions/${created.id}/events`);
+      expect(timeline.status).toBe(200);
+      expect(
+        timeline
+          .json()
+          .events.map((e: { from: string | null; to: string; actor: { type: string; id: string | null } }) => [
+            e.from,
+            e.to,
+            e.actor.type,
+            e.actor.id,
+          ]),
+      ).toEqual([
+        [null, "SUBMITTED", "api_key", source.tenant.keyId],
+        ["SUBMITTED", "PENDING_SIGNATURE", "system", "transfers.check"],
+      ]);
+      const audit = await t.db
+        .select()
+        .from(schema.auditEvents)
+        .where(eq(schema.auditEvents.targetId, created.id))
+        .orderBy(asc(schema.auditEvents.id));
+      expect(audit.map((a) => a.action)).toEqual(["transaction.created", "transaction.pending_signature"]);
 
-    // Cancelled while waiting for its signature: the nonce is free again.
-    const cancel = await source.api.post(`/v1/transactions/${created.id}/cancel`, { reason: "wrong amount" });
-    expect(cancel.status, cancel.text).toBe(200);
-    expect(cancel.json()).toMatchObject({ status: "CANCELLED", subStatus: "CANCELLED_BY_USER", statusReason: "wrong amount" });
-    expectError(await source.api.post(`/v1/transactions/${created.id}/cancel`), 409, "INVALID_TRANSACTION_STATE", 1203);
-  });
+      // Cancelled while waiting for its signature: the nonce is free again.
+      const cancel = await source.api.post(`/v1/transactions/${created.id}/cancel`, { reason: "wrong amount" });
+      expect(cancel.status, cancel.text).toBe(200);
+      expect(cancel.json()).toMatchObject({ status: "CANCELLED", subStatus: "CANCELLED_BY_USER", statusReason: "wrong amount" });
+      expectError(await source.api.post(`/v1/transactions/${created.id}/cancel`), 409, "INVALID_TRANSACTION_STATE", 1203);
+    },
+  );
 
   it("holds a second transfer of the same source in QUEUED and releases it, with the same nonce, when the first is cancelled", async () => {
     const a = await fundedSource(() => server, t.db, devnet(), 50n * Q, { tenant: source.tenant });
@@ -123,7 +181,13 @@ describe("POST /v1/transactions: create, release for signing, read and cancel (r
     const releasedFirst = await waitForStatus(a.api, first.id, ["PENDING_SIGNATURE"]);
     const second = (await a.api.createTransfer(nativeTransfer(a, 2n * Q))).json();
     const queued = await waitForStatus(a.api, second.id, ["QUEUED", "PENDING_SIGNATURE"]);
-    expect(queued).toMatchObject({ status: "QUEUED", nonce: null, signingHash: null, policy: { decision: "ALLOW" }, screening: { decision: "CLEAR" } });
+    expect(queued).toMatchObject({
+      status: "QUEUED",
+      nonce: null,
+      signingHash: null,
+      policy: { decision: "ALLOW" },
+      screening: { decision: "CLEAR" },
+    });
     expect(queued.statusReason).toMatch(/waiting/);
     // Still queued a moment later: nothing releases it while the first holds the nonce.
     await new Promise((r) => setTimeout(r, 500));
@@ -137,7 +201,11 @@ describe("POST /v1/transactions: create, release for signing, read and cancel (r
     const timeline = (await a.api.get(`/v1/transactions/${second.id}/events`)).json().events;
     expect(timeline.map((e: { to: string }) => e.to)).toEqual(["SUBMITTED", "QUEUED", "PENDING_SIGNATURE"]);
     expect(timeline[2].actor).toEqual({ type: "system", id: "transfers.release-next" });
-    const events = await t.db.select().from(schema.eventOutbox).where(eq(schema.eventOutbox.aggregateId, second.id)).orderBy(asc(schema.eventOutbox.sequence));
+    const events = await t.db
+      .select()
+      .from(schema.eventOutbox)
+      .where(eq(schema.eventOutbox.aggregateId, second.id))
+      .orderBy(asc(schema.eventOutbox.sequence));
     expect(events.map((e) => [e.type, e.sequence, (e.data as { previousStatus?: string }).previousStatus ?? null])).toEqual([
       ["transaction.created", 1, null],
       ["transaction.status_changed", 2, "SUBMITTED"],
@@ -153,7 +221,11 @@ describe("POST /v1/transactions: create, release for signing, read and cancel (r
   it("takes the nonce from the chain when the source already sent transactions itself", async () => {
     const b = await fundedSource(() => server, t.db, devnet(), 50n * Q, { tenant: source.tenant });
     // Two transactions sent outside the service with the wallet's own key, mined.
-    const wallet = createWalletClient({ account: toQuantumAccount({ secretKey: b.key.secretKey }), chain: quantumSandbox, transport: http(devnet().url) });
+    const wallet = createWalletClient({
+      account: toQuantumAccount({ secretKey: b.key.secretKey }),
+      chain: quantumSandbox,
+      transport: http(devnet().url),
+    });
     for (let i = 0; i < 2; i++) {
       const hash = await wallet.sendTransaction({ to: newSignerKey().address, value: 1n });
       await devnet().mine(1);
@@ -184,12 +256,23 @@ describe("POST /v1/transactions: create, release for signing, read and cancel (r
 
     const address = newSignerKey().address;
     const badChecksum = checksumAddress(address).replace(/[a-f]/, (c) => c.toUpperCase());
-    for (const destinationAddress of ["0x1234", `${address}00`, "zz".repeat(20), badChecksum === checksumAddress(address) ? "0xZZ" : badChecksum, `0X${address.slice(2)}`]) {
+    for (const destinationAddress of [
+      "0x1234",
+      `${address}00`,
+      "zz".repeat(20),
+      badChecksum === checksumAddress(address) ? "0xZZ" : badChecksum,
+      `0X${address.slice(2)}`,
+    ]) {
       expectError(await api.createTransfer({ ...valid, destinationAddress }), 400, "INVALID_ADDRESS", 1204);
     }
     expectError(await api.createTransfer({ ...valid, assetId: "0194f2c4-0000-7000-8000-00000000000a" }), 400, "UNKNOWN_ASSET", 1107);
     expectError(await api.createTransfer({ ...valid, assetId: NATIVE.QUANTUM_MAINNET }), 400, "UNKNOWN_ASSET", 1107);
-    expectError(await api.createTransfer({ ...valid, networkCode: "QUANTUM_MAINNET", assetId: NATIVE.QUANTUM_MAINNET }), 400, "NETWORK_MISMATCH", 1106);
+    expectError(
+      await api.createTransfer({ ...valid, networkCode: "QUANTUM_MAINNET", assetId: NATIVE.QUANTUM_MAINNET }),
+      400,
+      "NETWORK_MISMATCH",
+      1106,
+    );
     expectError(await api.createTransfer({ ...valid, sourceWalletId: "0194f2c4-0000-7000-8000-00000000000b" }), 404, "NOT_FOUND", 1030);
     expectError(await api.createTransfer(valid, null), 400, "IDEMPOTENCY_KEY_REQUIRED", 1003);
 
@@ -216,7 +299,12 @@ describe("POST /v1/transactions: create, release for signing, read and cancel (r
     expectError(await pendingApi.createTransfer(nativeTransfer(source, Q)), 403, "TENANT_NOT_VERIFIED", 1022);
 
     const reader = await createKeyFixture({ db: t.db, pepper: TEST_PEPPER }, source.tenant, ["read"]);
-    expectError(await transfersClient(() => server, reader.authorization).createTransfer(nativeTransfer(source, Q)), 403, "INSUFFICIENT_SCOPE", 1020);
+    expectError(
+      await transfersClient(() => server, reader.authorization).createTransfer(nativeTransfer(source, Q)),
+      403,
+      "INSUFFICIENT_SCOPE",
+      1020,
+    );
     expect((await client(() => server, reader.authorization).get("/v1/transactions")).status).toBe(200);
   });
 
@@ -227,7 +315,10 @@ describe("POST /v1/transactions: create, release for signing, read and cancel (r
     const dup = await c.api.createTransfer(nativeTransfer(c, 2n, { externalId: "order-42" }));
     expectError(dup, 409, "DUPLICATE_EXTERNAL_ID", 1043);
     expect(dup.json().details).toEqual({ externalId: "order-42" });
-    const rows = await t.db.select().from(schema.transactions).where(and(eq(schema.transactions.tenantId, c.tenant.tenantId), eq(schema.transactions.externalId, "order-42")));
+    const rows = await t.db
+      .select()
+      .from(schema.transactions)
+      .where(and(eq(schema.transactions.tenantId, c.tenant.tenantId), eq(schema.transactions.externalId, "order-42")));
     expect(rows).toHaveLength(1);
     // Another tenant may use the same reference.
     expect((await source.api.createTransfer(nativeTransfer(source, 1n, { externalId: "order-42" }))).status).toBe(201);
@@ -236,7 +327,8 @@ describe("POST /v1/transactions: create, release for signing, read and cancel (r
   it("reads, lists (filters, pagination, newest first) and hides other tenants' transactions", async () => {
     const d = await fundedSource(() => server, t.db, devnet(), 20n * Q);
     const ids: string[] = [];
-    for (let i = 0; i < 5; i++) ids.push((await d.api.createTransfer(nativeTransfer(d, BigInt(i + 1), { externalId: `list-${i}` }))).json().id);
+    for (let i = 0; i < 5; i++)
+      ids.push((await d.api.createTransfer(nativeTransfer(d, BigInt(i + 1), { externalId: `list-${i}` }))).json().id);
     await waitForStatus(d.api, ids[0]!, ["PENDING_SIGNATURE"]);
     for (const id of ids.slice(1)) await waitForStatus(d.api, id, ["QUEUED", "PENDING_SIGNATURE"]);
 
@@ -251,7 +343,9 @@ describe("POST /v1/transactions: create, release for signing, read and cancel (r
     const page3 = (await d.api.get(`/v1/transactions?limit=2&cursor=${page2.page.nextCursor}`)).json();
     expect(page3).toEqual({ transactions: [expect.objectContaining({ id: ids[0] })], page: { nextCursor: null, hasMore: false } });
 
-    expect((await d.api.get("/v1/transactions?status=PENDING_SIGNATURE")).json().transactions.map((x: { id: string }) => x.id)).toEqual([ids[0]]);
+    expect((await d.api.get("/v1/transactions?status=PENDING_SIGNATURE")).json().transactions.map((x: { id: string }) => x.id)).toEqual([
+      ids[0],
+    ]);
     expect((await d.api.get("/v1/transactions?status=QUEUED")).json().transactions).toHaveLength(4);
     expect((await d.api.get(`/v1/transactions?externalId=list-3`)).json().transactions.map((x: { id: string }) => x.id)).toEqual([ids[3]]);
     expect((await d.api.get(`/v1/transactions?sourceWalletId=${d.wallet.id}&limit=200`)).json().transactions).toHaveLength(5);
@@ -268,15 +362,27 @@ describe("POST /v1/transactions: create, release for signing, read and cancel (r
     expectError(await d.api.get("/v1/transactions/not-a-uuid"), 400, "VALIDATION_FAILED", 1001);
 
     // tRPC equivalents: same procedures, same answers.
-    const viaTrpc = await call(server, `/api/trpc/transactions.get?input=${encodeURIComponent(JSON.stringify({ json: { transactionId: ids[0] } }))}`, {
-      headers: { authorization: d.tenant.authorization },
-    });
+    const viaTrpc = await call(
+      server,
+      `/api/trpc/transactions.get?input=${encodeURIComponent(JSON.stringify({ json: { transactionId: ids[0] } }))}`,
+      {
+        headers: { authorization: d.tenant.authorization },
+      },
+    );
     expect(viaTrpc.status).toBe(200);
     expect(viaTrpc.json().result.data.json).toEqual((await d.api.get(`/v1/transactions/${ids[0]}`)).json());
-    const cancelled = await trpcMutation(server, "transactions.cancel", { transactionId: ids[4] }, { authorization: d.tenant.authorization });
+    const cancelled = await trpcMutation(
+      server,
+      "transactions.cancel",
+      { transactionId: ids[4] },
+      { authorization: d.tenant.authorization },
+    );
     expect(cancelled.status, cancelled.text).toBe(200);
     expect(cancelled.json().result.data.json).toMatchObject({ id: ids[4], status: "CANCELLED" });
-    const createdViaTrpc = await trpcMutation(server, "transactions.create", nativeTransfer(d, 7n), { authorization: d.tenant.authorization, "x-idempotency-key": idempotencyKey("trpc") });
+    const createdViaTrpc = await trpcMutation(server, "transactions.create", nativeTransfer(d, 7n), {
+      authorization: d.tenant.authorization,
+      "x-idempotency-key": idempotencyKey("trpc"),
+    });
     expect(createdViaTrpc.status, createdViaTrpc.text).toBe(200);
     expect(createdViaTrpc.json().result.data.json).toMatchObject({ status: "SUBMITTED", amount: "7" });
     const withoutKey = await trpcMutation(server, "transactions.create", nativeTransfer(d, 7n), { authorization: d.tenant.authorization });

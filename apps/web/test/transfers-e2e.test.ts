@@ -30,12 +30,15 @@ describe("five transfers from one wallet, the second rejected in the signer (rea
     const firstNonce = await minedFrom(devnet(), source.wallet.address);
     const ids: string[] = [];
     for (let i = 1; i <= 5; i++) {
-      const res = await source.api.createTransfer(nativeTransfer(source, BigInt(i) * Q, { destinationAddress: destination, externalId: `batch-${i}` }));
+      const res = await source.api.createTransfer(
+        nativeTransfer(source, BigInt(i) * Q, { destinationAddress: destination, externalId: `batch-${i}` }),
+      );
       expect(res.status, res.text).toBe(201);
       ids.push(res.json().id);
     }
     // One in flight per source: one is released (whichever cleared its checks first), the others wait in QUEUED.
-    const statuses = async () => Promise.all(ids.map(async (id) => (await source.api.get(`/v1/transactions/${id}`)).json().status as string));
+    const statuses = async () =>
+      Promise.all(ids.map(async (id) => (await source.api.get(`/v1/transactions/${id}`)).json().status as string));
     const settled = await eventually(async () => {
       const now = await statuses();
       return now.filter((s) => s === "PENDING_SIGNATURE").length === 1 && now.filter((s) => s === "QUEUED").length === 4 ? now : undefined;
@@ -60,13 +63,17 @@ describe("five transfers from one wallet, the second rejected in the signer (rea
       }
     }
 
-    const final = await Promise.all(released.map((r) => waitForRecord(source.api, r.id, ["COMPLETED", "FAILED", "REJECTED", "EXPIRED", "CANCELLED", "BLOCKED"])));
+    const final = await Promise.all(
+      released.map((r) => waitForRecord(source.api, r.id, ["COMPLETED", "FAILED", "REJECTED", "EXPIRED", "CANCELLED", "BLOCKED"])),
+    );
     expect(final.map((r) => r.status)).toEqual(["COMPLETED", "REJECTED", "COMPLETED", "COMPLETED", "COMPLETED"]);
     expect(final[1]).toMatchObject({ subStatus: "REJECTED_BY_SIGNER", statusReason: "duplicate payout", chainTxHash: null });
 
     // The rejected one never consumed a nonce: the four on chain are contiguous from the first.
     const completed = final.filter((r) => r.status === "COMPLETED");
-    const nonces = await Promise.all(completed.map(async (r) => (await devnet().publicClient().getTransaction({ hash: r.chainTxHash })).nonce));
+    const nonces = await Promise.all(
+      completed.map(async (r) => (await devnet().publicClient().getTransaction({ hash: r.chainTxHash })).nonce),
+    );
     expect(nonces).toEqual([firstNonce, firstNonce + 1, firstNonce + 2, firstNonce + 3]);
     expect(completed.map((r) => r.nonce)).toEqual(nonces);
     expect(await minedFrom(devnet(), source.wallet.address)).toBe(firstNonce + 4);

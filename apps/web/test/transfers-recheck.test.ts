@@ -62,52 +62,63 @@ describe("transfers: policy and screening taken again by the daemon's release-ne
   };
   const ENDED = ["BLOCKED", "BROADCASTING", "CONFIRMING", "COMPLETED", "FAILED"];
 
-  it("blocks a signed transfer whose destination the tenant denylisted after its checks, and the next one completes with its nonce", async () => {
-    const s = await fundedSource(() => server, t.db, devnet(), 10n * 10n ** 18n);
-    const denied = newSignerKey().address;
-    const first = await create(s, denied);
-    const second = await create(s, newSignerKey().address);
-    expect([first.status, second.status]).toEqual(["PENDING_SIGNATURE", "QUEUED"]);
+  it(
+    "blocks a signed transfer whose destination the tenant denylisted after its checks, and the next one completes " + "with its nonce",
+    async () => {
+      const s = await fundedSource(() => server, t.db, devnet(), 10n * 10n ** 18n);
+      const denied = newSignerKey().address;
+      const first = await create(s, denied);
+      const second = await create(s, newSignerKey().address);
+      expect([first.status, second.status]).toEqual(["PENDING_SIGNATURE", "QUEUED"]);
 
-    expect((await s.api.put("/v1/settings/screening-denylist", { entries: [{ address: denied, label: "listed after the check" }] })).status).toBe(200);
-    await signPending(s.api, first.id, s.key.secretKey);
-    const blocked = await waitForRecord(s.api, first.id, ENDED);
-    expect(blocked).toMatchObject({
-      status: "BLOCKED",
-      subStatus: "REJECTED_AML_SCREENING",
-      statusReason: `destination ${denied} is on the tenant's denylist (listed after the check)`,
-      chainTxHash: null,
-      broadcastAt: null,
-    });
-    expect(await statusPath(s.api, first.id)).toEqual(["SUBMITTED", "PENDING_SIGNATURE", "SIGNED", "BLOCKED"]);
-    const timeline = (await s.api.get(`/v1/transactions/${first.id}/events`)).json().events;
-    expect(timeline.at(-1)).toMatchObject({ from: "SIGNED", to: "BLOCKED", actor: { type: "system", id: "transfers.broadcast" } });
-    expect((await statusChanges(t.db, first.id)).at(-1)).toMatchObject({ from: "SIGNED", to: "BLOCKED" });
+      expect(
+        (await s.api.put("/v1/settings/screening-denylist", { entries: [{ address: denied, label: "listed after the check" }] })).status,
+      ).toBe(200);
+      await signPending(s.api, first.id, s.key.secretKey);
+      const blocked = await waitForRecord(s.api, first.id, ENDED);
+      expect(blocked).toMatchObject({
+        status: "BLOCKED",
+        subStatus: "REJECTED_AML_SCREENING",
+        statusReason: `destination ${denied} is on the tenant's denylist (listed after the check)`,
+        chainTxHash: null,
+        broadcastAt: null,
+      });
+      expect(await statusPath(s.api, first.id)).toEqual(["SUBMITTED", "PENDING_SIGNATURE", "SIGNED", "BLOCKED"]);
+      const timeline = (await s.api.get(`/v1/transactions/${first.id}/events`)).json().events;
+      expect(timeline.at(-1)).toMatchObject({ from: "SIGNED", to: "BLOCKED", actor: { type: "system", id: "transfers.broadcast" } });
+      expect((await statusChanges(t.db, first.id)).at(-1)).toMatchObject({ from: "SIGNED", to: "BLOCKED" });
 
-    // release-next re-decides the queued one (clear) and releases it on the nonce the blocked one never used.
-    const released = await waitForRecord(s.api, second.id, ["PENDING_SIGNATURE", "BLOCKED", "FAILED"]);
-    expect(released).toMatchObject({ status: "PENDING_SIGNATURE", nonce: first.nonce });
-    await signPending(s.api, second.id, s.key.secretKey);
-    expect(await waitForRecord(s.api, second.id, ["COMPLETED", "BLOCKED", "FAILED"])).toMatchObject({ status: "COMPLETED", nonce: first.nonce });
-    expect(await minedFrom(devnet(), s.wallet.address)).toBe(first.nonce + 1);
-  });
+      // release-next re-decides the queued one (clear) and releases it on the nonce the blocked one never used.
+      const released = await waitForRecord(s.api, second.id, ["PENDING_SIGNATURE", "BLOCKED", "FAILED"]);
+      expect(released).toMatchObject({ status: "PENDING_SIGNATURE", nonce: first.nonce });
+      await signPending(s.api, second.id, s.key.secretKey);
+      expect(await waitForRecord(s.api, second.id, ["COMPLETED", "BLOCKED", "FAILED"])).toMatchObject({
+        status: "COMPLETED",
+        nonce: first.nonce,
+      });
+      expect(await minedFrom(devnet(), s.wallet.address)).toBe(first.nonce + 1);
+    },
+  );
 
-  it("blocks 'provider unavailable' after the broadcast job's retries when the provider is down at the re-check; nothing is sent", async () => {
-    const s = await fundedSource(() => server, t.db, devnet(), 10n * 10n ** 18n);
-    const destination = newSignerKey().address;
-    const row = await create(s, destination);
-    expect(row.status).toBe("PENDING_SIGNATURE");
-    provider.goDownFor(destination);
-    await signPending(s.api, row.id, s.key.secretKey);
-    // pg-boss retries the broadcast job (2 s); the second failed attempt fails closed.
-    const blocked = await waitForRecord(s.api, row.id, ENDED, 30_000);
-    expect(blocked).toMatchObject({
-      status: "BLOCKED",
-      subStatus: "REJECTED_AML_SCREENING",
-      statusReason: "provider unavailable",
-      screening: { provider: "http", decision: "BLOCKED", riskScore: null, reasons: ["provider unavailable"] },
-      chainTxHash: null,
-    });
-    expect(await minedFrom(devnet(), s.wallet.address)).toBe(0);
-  });
+  it(
+    "blocks 'provider unavailable' after the broadcast job's retries when the provider is down at the re-check; " + "nothing is sent",
+    async () => {
+      const s = await fundedSource(() => server, t.db, devnet(), 10n * 10n ** 18n);
+      const destination = newSignerKey().address;
+      const row = await create(s, destination);
+      expect(row.status).toBe("PENDING_SIGNATURE");
+      provider.goDownFor(destination);
+      await signPending(s.api, row.id, s.key.secretKey);
+      // pg-boss retries the broadcast job (2 s); the second failed attempt fails closed.
+      const blocked = await waitForRecord(s.api, row.id, ENDED, 30_000);
+      expect(blocked).toMatchObject({
+        status: "BLOCKED",
+        subStatus: "REJECTED_AML_SCREENING",
+        statusReason: "provider unavailable",
+        screening: { provider: "http", decision: "BLOCKED", riskScore: null, reasons: ["provider unavailable"] },
+        chainTxHash: null,
+      });
+      expect(await minedFrom(devnet(), s.wallet.address)).toBe(0);
+    },
+  );
 });

@@ -56,7 +56,9 @@ describe("crash recovery: the daemon SIGKILLed right after eth_sendRawTransactio
     let output = "";
     child.stdout!.on("data", (chunk) => (output += chunk));
     child.stderr!.on("data", (chunk) => (output += chunk));
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      child.on("exit", (code, signal) => resolve({ code, signal })),
+    );
     return { child, exited, output: () => output };
   }
 
@@ -95,8 +97,21 @@ describe("crash recovery: the daemon SIGKILLed right after eth_sendRawTransactio
       expect((await within(restarted.exited, 30_000, "graceful stop")).code).toBe(0);
     }
     expect(await minedFrom(devnet(), source.wallet.address)).toBe(released.nonce + 1);
-    expect((await devnet().publicClient().getTransactionReceipt({ hash: cut.chainTxHash as `0x${string}` })).status).toBe("success");
-    expect(await statusPath(source.api, released.id)).toEqual(["SUBMITTED", "PENDING_SIGNATURE", "SIGNED", "BROADCASTING", "CONFIRMING", "COMPLETED"]);
+    expect(
+      (
+        await devnet()
+          .publicClient()
+          .getTransactionReceipt({ hash: cut.chainTxHash as `0x${string}` })
+      ).status,
+    ).toBe("success");
+    expect(await statusPath(source.api, released.id)).toEqual([
+      "SUBMITTED",
+      "PENDING_SIGNATURE",
+      "SIGNED",
+      "BROADCASTING",
+      "CONFIRMING",
+      "COMPLETED",
+    ]);
     expect((await statusChanges(t.db, released.id)).filter((change) => change.to === "COMPLETED")).toHaveLength(1);
   });
 });

@@ -27,7 +27,13 @@ describe("vaults over real HTTPS", () => {
     expect(res.status).toBe(201);
     const vault = res.json();
     expect(Object.keys(vault).sort()).toEqual(["createdAt", "id", "metadata", "name", "networkCode", "status", "tenantId", "updatedAt"]);
-    expect(vault).toMatchObject({ tenantId: a.tenantId, name: "Ops", networkCode: "QUANTUM_SANDBOX", status: "ACTIVE", metadata: { desk: "treasury" } });
+    expect(vault).toMatchObject({
+      tenantId: a.tenantId,
+      name: "Ops",
+      networkCode: "QUANTUM_SANDBOX",
+      status: "ACTIVE",
+      metadata: { desk: "treasury" },
+    });
     expect(vault.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 
     expect((await apiA.get(`/v1/vault/accounts/${vault.id}`)).json()).toEqual(vault);
@@ -43,7 +49,10 @@ describe("vaults over real HTTPS", () => {
     expect(replaced.json()).toMatchObject({ name: "Operations", metadata: { region: "eu" } });
     expectError(await apiA.put(`/v1/vault/accounts/${vault.id}`, {}), 400, "VALIDATION_FAILED", 1001);
 
-    const audit = await t.db.select().from(schema.auditEvents).where(and(eq(schema.auditEvents.targetId, vault.id)));
+    const audit = await t.db
+      .select()
+      .from(schema.auditEvents)
+      .where(and(eq(schema.auditEvents.targetId, vault.id)));
     expect(audit.map((r) => r.action).sort()).toEqual(["vault.created", "vault.updated", "vault.updated"]);
   });
 
@@ -130,9 +139,15 @@ describe("vaults over real HTTPS", () => {
     expect(second.status).toBe(200);
     expect(second.json()).toEqual(first.json());
 
-    const events = await t.db.select().from(schema.eventOutbox).where(and(eq(schema.eventOutbox.tenantId, a.tenantId), eq(schema.eventOutbox.type, "vault.archived")));
+    const events = await t.db
+      .select()
+      .from(schema.eventOutbox)
+      .where(and(eq(schema.eventOutbox.tenantId, a.tenantId), eq(schema.eventOutbox.type, "vault.archived")));
     expect(events.filter((e) => (e.data.vault as { id: string }).id === vault.id)).toHaveLength(1);
-    const audit = await t.db.select().from(schema.auditEvents).where(and(eq(schema.auditEvents.targetId, vault.id), eq(schema.auditEvents.action, "vault.archived")));
+    const audit = await t.db
+      .select()
+      .from(schema.auditEvents)
+      .where(and(eq(schema.auditEvents.targetId, vault.id), eq(schema.auditEvents.action, "vault.archived")));
     expect(audit).toHaveLength(1);
     expect(audit[0]).toMatchObject({ actorType: "api_key", actorId: a.keyId, tenantId: a.tenantId });
 
@@ -149,8 +164,18 @@ describe("vaults over real HTTPS", () => {
       expectError(await apiB.post(`/v1/vault/accounts/${id}/archive`), 404, "NOT_FOUND", 1030);
       expectError(await apiB.get(`/v1/vault/accounts/${id}/wallets`), 404, "NOT_FOUND", 1030);
       expectError(await apiB.post(`/v1/vault/accounts/${id}/wallets/generate`, {}), 404, "NOT_FOUND", 1030);
-      expectError(await apiB.post(`/v1/vault/accounts/${id}/wallets`, { address: "0x" + "11".repeat(20), publicKey: "0x00", signature: "0x00" }), 404, "NOT_FOUND", 1030);
-      expectError(await apiB.post(`/v1/vault/accounts/${id}/wallets/watch-only`, { address: "0x" + "11".repeat(20) }), 404, "NOT_FOUND", 1030);
+      expectError(
+        await apiB.post(`/v1/vault/accounts/${id}/wallets`, { address: "0x" + "11".repeat(20), publicKey: "0x00", signature: "0x00" }),
+        404,
+        "NOT_FOUND",
+        1030,
+      );
+      expectError(
+        await apiB.post(`/v1/vault/accounts/${id}/wallets/watch-only`, { address: "0x" + "11".repeat(20) }),
+        404,
+        "NOT_FOUND",
+        1030,
+      );
     }
     expect((await apiB.get("/v1/vault/accounts")).json().vaults.map((v: { id: string }) => v.id)).not.toContain(vault.id);
     expect((await apiA.get(`/v1/vault/accounts/${vault.id}`)).json().status).toBe("ACTIVE");
@@ -162,7 +187,9 @@ describe("vaults over real HTTPS", () => {
     expect((await api.get("/v1/vault/accounts")).status).toBe(200);
     expectError(await api.post("/v1/vault/accounts", { name: "x", networkCode: "QUANTUM_SANDBOX" }), 403, "INSUFFICIENT_SCOPE", 1020);
     const writer = await createKeyFixture({ db: t.db, pepper: TEST_PEPPER }, a, ["write"]);
-    expect((await client(() => server, writer.authorization).post("/v1/vault/accounts", { name: "x", networkCode: "QUANTUM_SANDBOX" })).status).toBe(201);
+    expect(
+      (await client(() => server, writer.authorization).post("/v1/vault/accounts", { name: "x", networkCode: "QUANTUM_SANDBOX" })).status,
+    ).toBe(201);
     expectError(await call(server, "/v1/vault/accounts"), 401, "UNAUTHENTICATED", 1010);
   });
 

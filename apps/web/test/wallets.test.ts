@@ -26,12 +26,18 @@ describe("wallets over real HTTPS", () => {
   });
   afterAll(() => server?.close());
 
-  const register = (body: Record<string, unknown>, vaultId = vault.id, api = apiA) => api.post(`/v1/vault/accounts/${vaultId}/wallets`, body);
+  const register = (body: Record<string, unknown>, vaultId = vault.id, api = apiA) =>
+    api.post(`/v1/vault/accounts/${vaultId}/wallets`, body);
 
   it("registers an address with its ownership proof (201 REGISTERED), stored canonical; event and audit in the same commit", async () => {
     const key = newSignerKey();
     const checksummed = checksumAddress(key.address);
-    const res = await register({ address: checksummed.slice(2), publicKey: key.publicKey.toUpperCase().replace("0X", "0x"), signature: proofFor(a.tenantId, key), label: "cold" });
+    const res = await register({
+      address: checksummed.slice(2),
+      publicKey: key.publicKey.toUpperCase().replace("0X", "0x"),
+      signature: proofFor(a.tenantId, key),
+      label: "cold",
+    });
     expect(res.status).toBe(201);
     const wallet = res.json();
     expect(wallet).toMatchObject({
@@ -48,17 +54,32 @@ describe("wallets over real HTTPS", () => {
     expect(wallet.address).toMatch(/^0x[0-9a-f]{40}$/);
     expect((await apiA.get(`/v1/wallets/${wallet.id}`)).json()).toEqual(wallet);
 
-    const [event] = await t.db.select().from(schema.eventOutbox).where(and(eq(schema.eventOutbox.tenantId, a.tenantId), eq(schema.eventOutbox.type, "wallet.created")));
+    const [event] = await t.db
+      .select()
+      .from(schema.eventOutbox)
+      .where(and(eq(schema.eventOutbox.tenantId, a.tenantId), eq(schema.eventOutbox.type, "wallet.created")));
     expect(event?.data).toEqual({ wallet });
     const audit = await t.db.select().from(schema.auditEvents).where(eq(schema.auditEvents.targetId, wallet.id));
     expect(audit.map((r) => r.action)).toEqual(["wallet.registered"]);
     expect(audit[0]).toMatchObject({ actorType: "api_key", actorId: a.keyId, details: { address: key.address, type: "REGISTERED" } });
 
-    expectError(await register({ address: key.address, publicKey: key.publicKey, signature: proofFor(a.tenantId, key) }), 409, "ADDRESS_ALREADY_REGISTERED", 1103);
-    expectError(await apiA.post(`/v1/vault/accounts/${vault.id}/wallets/watch-only`, { address: key.address.toUpperCase().replace("0X", "0x") }), 409, "ADDRESS_ALREADY_REGISTERED", 1103);
+    expectError(
+      await register({ address: key.address, publicKey: key.publicKey, signature: proofFor(a.tenantId, key) }),
+      409,
+      "ADDRESS_ALREADY_REGISTERED",
+      1103,
+    );
+    expectError(
+      await apiA.post(`/v1/vault/accounts/${vault.id}/wallets/watch-only`, { address: key.address.toUpperCase().replace("0X", "0x") }),
+      409,
+      "ADDRESS_ALREADY_REGISTERED",
+      1103,
+    );
     // Another tenant may hold the same address.
     const vaultB = await createVault(apiB);
-    expect((await register({ address: key.address, publicKey: key.publicKey, signature: proofFor(b.tenantId, key) }, vaultB.id, apiB)).status).toBe(201);
+    expect(
+      (await register({ address: key.address, publicKey: key.publicKey, signature: proofFor(b.tenantId, key) }, vaultB.id, apiB)).status,
+    ).toBe(201);
   });
 
   it("refuses every bad registration with 400 INVALID_OWNERSHIP_PROOF (1105)", async () => {
@@ -67,7 +88,11 @@ describe("wallets over real HTTPS", () => {
     const proof = proofFor(a.tenantId, key);
     const body = { address: key.address, publicKey: key.publicKey, signature: proof };
     const bare = key.address.slice(2);
-    const contextless = bytesToHex(mlDsa87.sign(new TextEncoder().encode(ownershipProofMessage(a.tenantId, key.address)), key.secretKey, { context: new TextEncoder().encode("QUANTUM-TX-v1") }));
+    const contextless = bytesToHex(
+      mlDsa87.sign(new TextEncoder().encode(ownershipProofMessage(a.tenantId, key.address)), key.secretKey, {
+        context: new TextEncoder().encode("QUANTUM-TX-v1"),
+      }),
+    );
     const cases: [string, Record<string, unknown>][] = [
       ["address of 39 hex digits", { ...body, address: `0x${bare.slice(1)}` }],
       ["address of 41 hex digits", { ...body, address: `0x${bare}0` }],
@@ -87,16 +112,29 @@ describe("wallets over real HTTPS", () => {
     ];
     for (const [name, payload] of cases) {
       const res = await register(payload);
-      expect({ name, status: res.status, error: res.json().error, code: res.json().code }).toEqual({ name, status: 400, error: "INVALID_OWNERSHIP_PROOF", code: 1105 });
+      expect({ name, status: res.status, error: res.json().error, code: res.json().code }).toEqual({
+        name,
+        status: 400,
+        error: "INVALID_OWNERSHIP_PROOF",
+        code: 1105,
+      });
     }
-    expect(await t.db.select().from(schema.wallets).where(and(eq(schema.wallets.tenantId, a.tenantId), eq(schema.wallets.address, key.address)))).toEqual([]);
+    expect(
+      await t.db
+        .select()
+        .from(schema.wallets)
+        .where(and(eq(schema.wallets.tenantId, a.tenantId), eq(schema.wallets.address, key.address))),
+    ).toEqual([]);
     // The untouched body is accepted: the cases above failed for the reason they name.
     expect((await register(body)).status).toBe(201);
   });
 
   it("adds watch-only wallets (201, publicKey null) and validates their address", async () => {
     const address = "0x" + "ab".repeat(20);
-    const res = await apiA.post(`/v1/vault/accounts/${vault.id}/wallets/watch-only`, { address: address.toUpperCase().replace("0X", ""), label: "exchange deposit" });
+    const res = await apiA.post(`/v1/vault/accounts/${vault.id}/wallets/watch-only`, {
+      address: address.toUpperCase().replace("0X", ""),
+      label: "exchange deposit",
+    });
     expect(res.status).toBe(201);
     expect(res.json()).toMatchObject({ address, publicKey: null, type: "WATCH_ONLY", status: "ACTIVE", label: "exchange deposit" });
     const bad = await apiA.post(`/v1/vault/accounts/${vault.id}/wallets/watch-only`, { address: "0x1234" });
@@ -105,7 +143,8 @@ describe("wallets over real HTTPS", () => {
   });
 
   it("checks assetIds against the vault's network (UNKNOWN_ASSET)", async () => {
-    const watch = (assetIds: string[]) => apiA.post(`/v1/vault/accounts/${vault.id}/wallets/watch-only`, { address: newSignerKey().address, assetIds });
+    const watch = (assetIds: string[]) =>
+      apiA.post(`/v1/vault/accounts/${vault.id}/wallets/watch-only`, { address: newSignerKey().address, assetIds });
     const mainnetAsset = await watch([NATIVE.QUANTUM_SANDBOX, NATIVE.QUANTUM_MAINNET]);
     expectError(mainnetAsset, 400, "UNKNOWN_ASSET", 1107);
     expect(mainnetAsset.json().details).toMatchObject({ assetId: NATIVE.QUANTUM_MAINNET, index: 1 });
@@ -146,7 +185,10 @@ describe("wallets over real HTTPS", () => {
     expect(archived.json()).toEqual({ ...res.json(), status: "ARCHIVED" });
     expect((await apiA.post(`/v1/wallets/${res.json().id}/archive`)).json()).toEqual(archived.json());
     expect((await apiA.get(`/v1/wallets/${res.json().id}`)).json().status).toBe("ARCHIVED");
-    const audit = await t.db.select().from(schema.auditEvents).where(and(eq(schema.auditEvents.targetId, res.json().id), eq(schema.auditEvents.action, "wallet.archived")));
+    const audit = await t.db
+      .select()
+      .from(schema.auditEvents)
+      .where(and(eq(schema.auditEvents.targetId, res.json().id), eq(schema.auditEvents.action, "wallet.archived")));
     expect(audit).toHaveLength(1);
   });
 
@@ -171,7 +213,9 @@ describe("wallets over real HTTPS", () => {
     expectError(await link({ networkCode: "QUANTUM_MAINNET", vaultId: otherMainnet.id }), 409, "CONFLICT", 1040);
     expectError(await link({ networkCode: "QUANTUM_SANDBOX", vaultId: (await createVault(apiA)).id }), 409, "CONFLICT", 1040);
     // The wallet is listed in both vaults.
-    expect((await apiA.get(`/v1/vault/accounts/${mainnet.id}/wallets`)).json().wallets.map((w: { id: string }) => w.id)).toEqual([wallet.id]);
+    expect((await apiA.get(`/v1/vault/accounts/${mainnet.id}/wallets`)).json().wallets.map((w: { id: string }) => w.id)).toEqual([
+      wallet.id,
+    ]);
     // Another tenant's vault is not found, and an archived vault takes no placements.
     const vaultB = await createVault(apiB, { networkCode: "QUANTUM_MAINNET" });
     const fresh = (await apiA.post(`/v1/vault/accounts/${vault.id}/wallets/watch-only`, { address: newSignerKey().address })).json();
@@ -187,7 +231,12 @@ describe("wallets over real HTTPS", () => {
     expect((await apiA.post(`/v1/vault/accounts/${own.id}/archive`)).status).toBe(200);
     const key = newSignerKey();
     expectError(await apiA.post(`/v1/vault/accounts/${own.id}/wallets/generate`, {}), 409, "VAULT_ARCHIVED", 1101);
-    expectError(await register({ address: key.address, publicKey: key.publicKey, signature: proofFor(a.tenantId, key) }, own.id), 409, "VAULT_ARCHIVED", 1101);
+    expectError(
+      await register({ address: key.address, publicKey: key.publicKey, signature: proofFor(a.tenantId, key) }, own.id),
+      409,
+      "VAULT_ARCHIVED",
+      1101,
+    );
     expectError(await apiA.post(`/v1/vault/accounts/${own.id}/wallets/watch-only`, { address: key.address }), 409, "VAULT_ARCHIVED", 1101);
     expect((await apiA.get(`/v1/vault/accounts/${own.id}/wallets`)).json().wallets.map((w: { id: string }) => w.id)).toEqual([existing.id]);
     expect((await apiA.get("/v1/signer/keys")).json().available).toBeGreaterThanOrEqual(1);

@@ -68,7 +68,10 @@ describe("webhook delivery survives the daemon being killed mid-delivery", () =>
     died.catch(() => {}); // a later, intended kill is not a failure
     await Promise.race([
       died,
-      eventually(async () => (await t.db.select().from(schema.daemonHeartbeats).where(eq(schema.daemonHeartbeats.instanceId, instanceId)))[0], 60_000),
+      eventually(
+        async () => (await t.db.select().from(schema.daemonHeartbeats).where(eq(schema.daemonHeartbeats.instanceId, instanceId)))[0],
+        60_000,
+      ),
     ]);
     return child;
   }
@@ -112,7 +115,10 @@ describe("webhook delivery survives the daemon being killed mid-delivery", () =>
     // What was on the wire when the daemon died was sent again after the restart.
     for (const id of inFlight) expect(received.filter((r) => r.json.id === id).length, id).toBeGreaterThanOrEqual(2);
     // The attempt cut short left no record; the one that succeeded did.
-    const attempts = await t.db.select().from(schema.webhookDeliveryAttempts).where(eq(schema.webhookDeliveryAttempts.tenantId, tenant.tenantId));
+    const attempts = await t.db
+      .select()
+      .from(schema.webhookDeliveryAttempts)
+      .where(eq(schema.webhookDeliveryAttempts.tenantId, tenant.tenantId));
     for (const delivery of deliveries) {
       const own = attempts.filter((a) => a.deliveryId === delivery.id);
       expect(own.at(-1)?.statusCode, delivery.eventId).toBe(200);

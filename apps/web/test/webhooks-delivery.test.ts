@@ -34,7 +34,13 @@ describe("webhook delivery: fan-out, signing, retries, disabling", () => {
 
   beforeAll(async () => {
     receiver = await startReceiver();
-    webhooks = { ...defaultWebhookConfig(), allowPrivateUrls: true, trustedCertificates: receiver.certificate, deliveryTimeoutMs: 1_000, sweepIntervalMs: SWEEP_MS };
+    webhooks = {
+      ...defaultWebhookConfig(),
+      allowPrivateUrls: true,
+      trustedCertificates: receiver.certificate,
+      deliveryTimeoutMs: 1_000,
+      sweepIntervalMs: SWEEP_MS,
+    };
     server = await startTestServer({ database: t, now: clock.now, config: { webhooks } });
     daemon = await startTestDaemon(t.url, { now: clock.now, config: { webhooks } });
   });
@@ -190,7 +196,9 @@ describe("webhook delivery: fan-out, signing, retries, disabling", () => {
 
   it("disables the endpoint on 410 with its pending deliveries, emails the admins, and resends by hand once re-enabled", async () => {
     let gone = true;
-    receiver.script("/gone", (request) => (request.nth === 1 ? { status: 500 } : gone ? { status: 410, body: "no such hook" } : { status: 200 }));
+    receiver.script("/gone", (request) =>
+      request.nth === 1 ? { status: 500 } : gone ? { status: 410, body: "no such hook" } : { status: 200 },
+    );
     const s = await subscribe("/gone");
     const first = await sendTest(s);
     await waitForDelivery(s, first, (d) => d.attempts.length === 1 && d.status === "PENDING");
@@ -200,17 +208,26 @@ describe("webhook delivery: fan-out, signing, retries, disabling", () => {
     expect(await deliveryOf(s, first)).toMatchObject({ status: "DISABLED", nextAttemptAt: null });
     expect((await s.api.get(`/v1/webhooks/${s.hook.id}`)).json()).toMatchObject({ status: "DISABLED", disabledReason: "GONE" });
 
-    const emails = await t.db.select().from(schema.emails).where(and(eq(schema.emails.tenantId, s.tenant.tenantId), eq(schema.emails.kind, "webhook_disabled")));
+    const emails = await t.db
+      .select()
+      .from(schema.emails)
+      .where(and(eq(schema.emails.tenantId, s.tenant.tenantId), eq(schema.emails.kind, "webhook_disabled")));
     expect(emails.map((e) => e.to)).toEqual([s.tenant.email]);
     expect(emails[0]!.text).toContain("410 Gone");
     expect(emails[0]!.text).not.toContain(s.hook.secret);
-    const audit = await t.db.select().from(schema.auditEvents).where(and(eq(schema.auditEvents.targetId, s.hook.id), eq(schema.auditEvents.action, "webhook.disabled")));
+    const audit = await t.db
+      .select()
+      .from(schema.auditEvents)
+      .where(and(eq(schema.auditEvents.targetId, s.hook.id), eq(schema.auditEvents.action, "webhook.disabled")));
     expect(audit.map((a) => a.details)).toEqual([{ reason: "GONE", stoppedDeliveries: 1 }]);
 
     // Nothing more goes out while disabled; a retry is refused until it is enabled again.
     expectError(await s.api.post(`/v1/webhooks/deliveries/${disabled.id}/retry`), 409, "CONFLICT", 1040);
     gone = false;
-    expect((await s.api.put(`/v1/webhooks/${s.hook.id}`, { enabled: true })).json()).toMatchObject({ status: "ENABLED", disabledReason: null });
+    expect((await s.api.put(`/v1/webhooks/${s.hook.id}`, { enabled: true })).json()).toMatchObject({
+      status: "ENABLED",
+      disabledReason: null,
+    });
     const retried = await s.api.post(`/v1/webhooks/deliveries/${disabled.id}/retry`);
     expect(retried.status, retried.text).toBe(202);
     expect(retried.json()).toMatchObject({ id: disabled.id, status: "PENDING", attemptCount: 0 });
@@ -233,7 +250,10 @@ describe("webhook delivery: fan-out, signing, retries, disabling", () => {
     const disabled = await waitForDelivery(s, eventId, (d) => d.status === "DISABLED");
     expect(disabled.attempts.map((a) => a.statusCode)).toEqual([502, 502]);
     expect((await s.api.get(`/v1/webhooks/${s.hook.id}`)).json()).toMatchObject({ status: "DISABLED", disabledReason: "FAILING" });
-    const emails = await t.db.select().from(schema.emails).where(and(eq(schema.emails.tenantId, s.tenant.tenantId), eq(schema.emails.kind, "webhook_disabled")));
+    const emails = await t.db
+      .select()
+      .from(schema.emails)
+      .where(and(eq(schema.emails.tenantId, s.tenant.tenantId), eq(schema.emails.kind, "webhook_disabled")));
     expect(emails).toHaveLength(1);
     expect(emails[0]!.text).toContain("failed every delivery for 5 days");
   });
@@ -248,10 +268,16 @@ describe("webhook delivery: fan-out, signing, retries, disabling", () => {
 
     const vault = await createVault(everything.api);
     expect((await everything.api.post(`/v1/vault/accounts/${vault.id}/archive`)).status).toBe(200);
-    const wallet = await everything.api.post(`/v1/vault/accounts/${(await createVault(everything.api)).id}/wallets/watch-only`, { address: "0x2222222222222222222222222222222222222222" });
+    const wallet = await everything.api.post(`/v1/vault/accounts/${(await createVault(everything.api)).id}/wallets/watch-only`, {
+      address: "0x2222222222222222222222222222222222222222",
+    });
     expect(wallet.status, wallet.text).toBe(201);
     await eventually(async () => receivedAt("/fan/all").length === 2 && receivedAt("/fan/vaults").length === 1);
-    expect(receivedAt("/fan/all").map((r) => r.json.type).sort()).toEqual(["vault.archived", "wallet.created"]);
+    expect(
+      receivedAt("/fan/all")
+        .map((r) => r.json.type)
+        .sort(),
+    ).toEqual(["vault.archived", "wallet.created"]);
     expect(receivedAt("/fan/vaults").map((r) => r.json.type)).toEqual(["vault.archived"]);
 
     // The same events dispatched again (as after a crash between fan-out and its commit): the
@@ -259,7 +285,11 @@ describe("webhook delivery: fan-out, signing, retries, disabling", () => {
     const events = await t.db.select().from(schema.eventOutbox).where(eq(schema.eventOutbox.tenantId, tenant.tenantId));
     expect(events.every((e) => e.dispatchedAt !== null)).toBe(true);
     await t.db.update(schema.eventOutbox).set({ dispatchedAt: null }).where(eq(schema.eventOutbox.tenantId, tenant.tenantId));
-    await eventually(async () => (await t.db.select().from(schema.eventOutbox).where(eq(schema.eventOutbox.tenantId, tenant.tenantId))).every((e) => e.dispatchedAt !== null));
+    await eventually(async () =>
+      (await t.db.select().from(schema.eventOutbox).where(eq(schema.eventOutbox.tenantId, tenant.tenantId))).every(
+        (e) => e.dispatchedAt !== null,
+      ),
+    );
     await new Promise((resolve) => setTimeout(resolve, 4 * SWEEP_MS));
     const rows = await t.db.select().from(schema.webhookDeliveries).where(eq(schema.webhookDeliveries.tenantId, tenant.tenantId));
     expect(rows.map((r) => r.endpointId).sort()).toEqual([vaultsOnly.hook.id, everything.hook.id, everything.hook.id].sort());
@@ -282,7 +312,13 @@ describe("webhook delivery: fan-out, signing, retries, disabling", () => {
     });
     const path: TransactionStatus[] = ["SUBMITTED", "PENDING_SIGNATURE", "SIGNED", "BROADCASTING", "CONFIRMING", "COMPLETED"];
     for (let i = 1; i < path.length; i++) {
-      const moved = await transitionTransaction(server.deps, { tenantId: s.tenant.tenantId, transactionId: transaction.id, from: [path[i - 1]!], to: path[i]!, actor: systemActor("test") });
+      const moved = await transitionTransaction(server.deps, {
+        tenantId: s.tenant.tenantId,
+        transactionId: transaction.id,
+        from: [path[i - 1]!],
+        to: path[i]!,
+        actor: systemActor("test"),
+      });
       expect(moved.moved).toBe(true);
     }
     await eventually(async () => receivedAt("/ordered").length >= 5);

@@ -8,7 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newSignerKey, Q } from "./custody-helpers";
 import { startTestServer, type TestServer } from "./harness";
 import { eventually } from "./identity-helpers";
-import { devnetConfig, fundedSource, nativeTransfer, startTransfersDaemon, waitForStatus, type FundedSource } from "./transfers-front-helpers";
+import {
+  devnetConfig,
+  fundedSource,
+  nativeTransfer,
+  startTransfersDaemon,
+  waitForStatus,
+  type FundedSource,
+} from "./transfers-front-helpers";
 import { startReceiver, type TestReceiver } from "./webhooks-receiver";
 
 describe("a complete transfer, reported by webhooks", () => {
@@ -35,7 +42,10 @@ describe("a complete transfer, reported by webhooks", () => {
   });
 
   it("delivers transaction.status_changed for each status, in order of sequence, signed", { timeout: 120_000 }, async () => {
-    const subscribed = await source.api.post("/v1/webhooks", { url: receiver.url("/transfers"), events: ["transaction.created", "transaction.status_changed"] });
+    const subscribed = await source.api.post("/v1/webhooks", {
+      url: receiver.url("/transfers"),
+      events: ["transaction.created", "transaction.status_changed"],
+    });
     expect(subscribed.status, subscribed.text).toBe(201);
     const secret = subscribed.json().secret as string;
 
@@ -49,12 +59,16 @@ describe("a complete transfer, reported by webhooks", () => {
     expect(signed.status, signed.text).toBe(200);
 
     // Blocks are mined on demand: keep mining until the transfer has its confirmations.
-    const completed = await eventually(async () => {
-      await devnet().mine(1);
-      const record = (await source.api.get(`/v1/transactions/${id}`)).json();
-      expect(["FAILED", "BLOCKED", "REJECTED", "EXPIRED"]).not.toContain(record.status);
-      return record.status === "COMPLETED" ? record : undefined;
-    }, 90_000, 250);
+    const completed = await eventually(
+      async () => {
+        await devnet().mine(1);
+        const record = (await source.api.get(`/v1/transactions/${id}`)).json();
+        expect(["FAILED", "BLOCKED", "REJECTED", "EXPIRED"]).not.toContain(record.status);
+        return record.status === "COMPLETED" ? record : undefined;
+      },
+      90_000,
+      250,
+    );
 
     const history = (await source.api.get(`/v1/transactions/${id}/events`)).json().events as { from: string | null; to: string }[];
     const statuses = history.map((entry) => entry.to);

@@ -8,7 +8,20 @@ import { call, startTestServer, TEST_PEPPER, type TestServer } from "./harness";
 import { trpcMutation } from "./identity-helpers";
 
 const SECRET = /^whsec_[A-Za-z0-9+/]{43}=$/;
-const RECORD_KEYS = ["createdAt", "description", "disabledAt", "disabledReason", "events", "failingSince", "id", "previousSecretExpiresAt", "status", "tenantId", "updatedAt", "url"];
+const RECORD_KEYS = [
+  "createdAt",
+  "description",
+  "disabledAt",
+  "disabledReason",
+  "events",
+  "failingSince",
+  "id",
+  "previousSecretExpiresAt",
+  "status",
+  "tenantId",
+  "updatedAt",
+  "url",
+];
 
 describe("webhook subscriptions over real HTTPS", () => {
   const t = useTestDatabase();
@@ -36,7 +49,8 @@ describe("webhook subscriptions over real HTTPS", () => {
     await lenient?.close();
   });
 
-  const del = (api: "a" | "b", path: string) => call(lenient, path, { method: "DELETE", headers: { authorization: (api === "a" ? a : b).authorization } });
+  const del = (api: "a" | "b", path: string) =>
+    call(lenient, path, { method: "DELETE", headers: { authorization: (api === "a" ? a : b).authorization } });
   const create = async (body: Record<string, unknown> = {}) => {
     const res = await apiA.post("/v1/webhooks", { url: "https://127.0.0.1:9/hooks", ...body });
     expect(res.status, res.text).toBe(201);
@@ -44,7 +58,11 @@ describe("webhook subscriptions over real HTTPS", () => {
   };
 
   it("creates (201) with a secret shown once, stored only sealed, never listed or audited", async () => {
-    const res = await apiA.post("/v1/webhooks", { url: "https://127.0.0.1:9/hooks?token=abc", events: ["transaction.status_changed", "transaction.status_changed", "wallet.created"], description: "ledger" });
+    const res = await apiA.post("/v1/webhooks", {
+      url: "https://127.0.0.1:9/hooks?token=abc",
+      events: ["transaction.status_changed", "transaction.status_changed", "wallet.created"],
+      description: "ledger",
+    });
     expect(res.status, res.text).toBe(201);
     const created = res.json();
     expect(Object.keys(created).sort()).toEqual([...RECORD_KEYS, "secret"].sort());
@@ -70,7 +88,10 @@ describe("webhook subscriptions over real HTTPS", () => {
     const [row] = await t.db.select().from(schema.webhookEndpoints).where(eq(schema.webhookEndpoints.id, created.id));
     expect(row!.secretCiphertext).toMatch(/^v1\./);
     expect(row!.secretCiphertext).not.toContain(created.secret.slice(6));
-    const audit = await t.db.select().from(schema.auditEvents).where(and(eq(schema.auditEvents.targetId, created.id), eq(schema.auditEvents.action, "webhook.created")));
+    const audit = await t.db
+      .select()
+      .from(schema.auditEvents)
+      .where(and(eq(schema.auditEvents.targetId, created.id), eq(schema.auditEvents.action, "webhook.created")));
     expect(audit).toHaveLength(1);
     // The origin only: a token in the URL is not copied into the audit trail.
     expect(audit[0]!.details).toEqual({ origin: "https://127.0.0.1:9", events: ["transaction.status_changed", "wallet.created"] });
@@ -110,11 +131,24 @@ describe("webhook subscriptions over real HTTPS", () => {
   });
 
   it("validates event types against the catalog and the other fields", async () => {
-    const unknown = await apiA.post("/v1/webhooks", { url: "https://127.0.0.1:9/x", events: ["transaction.created", "transaction.exploded"] });
+    const unknown = await apiA.post("/v1/webhooks", {
+      url: "https://127.0.0.1:9/x",
+      events: ["transaction.created", "transaction.exploded"],
+    });
     expectError(unknown, 400, "VALIDATION_FAILED", 1001);
     expect(unknown.json().details.fields.map((f: { path: string }) => f.path)).toEqual(["events.1"]);
-    expectError(await apiA.post("/v1/webhooks", { url: "https://127.0.0.1:9/x", events: "transaction.created" }), 400, "VALIDATION_FAILED", 1001);
-    expectError(await apiA.post("/v1/webhooks", { url: "https://127.0.0.1:9/x", description: "d".repeat(501) }), 400, "VALIDATION_FAILED", 1001);
+    expectError(
+      await apiA.post("/v1/webhooks", { url: "https://127.0.0.1:9/x", events: "transaction.created" }),
+      400,
+      "VALIDATION_FAILED",
+      1001,
+    );
+    expectError(
+      await apiA.post("/v1/webhooks", { url: "https://127.0.0.1:9/x", description: "d".repeat(501) }),
+      400,
+      "VALIDATION_FAILED",
+      1001,
+    );
     expectError(await apiA.post("/v1/webhooks", {}), 400, "VALIDATION_FAILED", 1001);
     expectError(await apiA.get("/v1/webhooks/not-a-uuid"), 400, "VALIDATION_FAILED", 1001);
     expectError(await apiA.get("/v1/webhooks?limit=0"), 400, "VALIDATION_FAILED", 1001);
@@ -134,7 +168,10 @@ describe("webhook subscriptions over real HTTPS", () => {
     expect(enabled).toMatchObject({ status: "ENABLED", disabledReason: null, disabledAt: null, failingSince: null });
 
     expectError(await apiA.put(`/v1/webhooks/${hook.id}`, {}), 400, "VALIDATION_FAILED", 1001);
-    const audit = await t.db.select().from(schema.auditEvents).where(and(eq(schema.auditEvents.targetId, hook.id), eq(schema.auditEvents.action, "webhook.updated")));
+    const audit = await t.db
+      .select()
+      .from(schema.auditEvents)
+      .where(and(eq(schema.auditEvents.targetId, hook.id), eq(schema.auditEvents.action, "webhook.updated")));
     expect(audit).toHaveLength(3);
   });
 
@@ -164,7 +201,13 @@ describe("webhook subscriptions over real HTTPS", () => {
     const body = res.json();
     expect(body).toMatchObject({ webhookId: hook.id, type: "webhook.test" });
     const [event] = await t.db.select().from(schema.eventOutbox).where(eq(schema.eventOutbox.id, body.eventId));
-    expect(event).toMatchObject({ tenantId: a.tenantId, type: "webhook.test", aggregateType: "webhook", aggregateId: hook.id, data: { webhookId: hook.id } });
+    expect(event).toMatchObject({
+      tenantId: a.tenantId,
+      type: "webhook.test",
+      aggregateType: "webhook",
+      aggregateId: hook.id,
+      data: { webhookId: hook.id },
+    });
   });
 
   it("lists newest first with a cursor, and deletes (soft): gone everywhere afterwards", async () => {
@@ -211,7 +254,12 @@ describe("webhook subscriptions over real HTTPS", () => {
   });
 
   it("serves the same operations over tRPC", async () => {
-    const res = await trpcMutation(lenient, "webhooks.create", { url: "https://127.0.0.1:9/trpc", events: ["vault.archived"] }, { authorization: a.authorization });
+    const res = await trpcMutation(
+      lenient,
+      "webhooks.create",
+      { url: "https://127.0.0.1:9/trpc", events: ["vault.archived"] },
+      { authorization: a.authorization },
+    );
     expect(res.status, res.text).toBe(200);
     const created = res.json().result.data.json;
     expect(created).toMatchObject({ url: "https://127.0.0.1:9/trpc", events: ["vault.archived"] });

@@ -7,7 +7,14 @@ import { buildOpenApiDocument, operationErrors, procedureTier, successStatuses }
 import { appRouter } from "./router";
 import { authedProcedure, createRouter, publicProcedure, type Meta } from "./trpc";
 
-type Response = { description: string; headers?: Record<string, unknown>; content?: Record<string, { schema?: unknown; example?: unknown; examples?: Record<string, { value: { error: ErrorName; code: number } }> }> };
+type Response = {
+  description: string;
+  headers?: Record<string, unknown>;
+  content?: Record<
+    string,
+    { schema?: unknown; example?: unknown; examples?: Record<string, { value: { error: ErrorName; code: number } }> }
+  >;
+};
 type Parameter = { name?: string; in?: string; example?: unknown; $ref?: string; required?: boolean };
 type Operation = {
   summary?: string;
@@ -37,7 +44,8 @@ function proceduresOf(router: { _def: { procedures: Record<string, unknown> } })
   return byOperation;
 }
 
-const errorNamesOf = (response: Response) => Object.values(response.content?.["application/json"]?.examples ?? {}).map((example) => example.value.error);
+const errorNamesOf = (response: Response) =>
+  Object.values(response.content?.["application/json"]?.examples ?? {}).map((example) => example.value.error);
 
 describe("the OpenAPI document of the real router", () => {
   const document = buildOpenApiDocument(appRouter as never, "https://custody.example");
@@ -55,9 +63,21 @@ describe("the OpenAPI document of the real router", () => {
   });
 
   it("declares a scope on every authenticated operation, and public ones are the known few", () => {
-    const publicPaths = operations.filter(({ op }) => !op["x-scope"]).map(({ key }) => key).sort();
+    const publicPaths = operations
+      .filter(({ op }) => !op["x-scope"])
+      .map(({ key }) => key)
+      .sort();
     expect(publicPaths).toEqual(
-      ["get /v1/dev/mailbox", "post /v1/auth/login", "post /v1/auth/password-reset", "post /v1/auth/password-reset/confirm", "post /v1/onboarding/kyc/callback", "post /v1/signup", "post /v1/signup/resend-verification", "post /v1/signup/verify-email"].sort(),
+      [
+        "get /v1/dev/mailbox",
+        "post /v1/auth/login",
+        "post /v1/auth/password-reset",
+        "post /v1/auth/password-reset/confirm",
+        "post /v1/onboarding/kyc/callback",
+        "post /v1/signup",
+        "post /v1/signup/resend-verification",
+        "post /v1/signup/verify-email",
+      ].sort(),
     );
     for (const { op } of operations) if (op["x-scope"]) expect(["read", "write", "admin", "signer"]).toContain(op["x-scope"]);
   });
@@ -107,17 +127,28 @@ describe("the OpenAPI document of the real router", () => {
 
   it("declares the success status the REST adapter answers with, and no other", () => {
     for (const { key, op } of operations) {
-      const successes = Object.keys(op.responses).filter((status) => status.startsWith("2")).sort();
+      const successes = Object.keys(op.responses)
+        .filter((status) => status.startsWith("2"))
+        .sort();
       expect(successes, key).toEqual(successStatuses(procedures.get(key)!.def.meta!).map(String).sort());
     }
-    const successesOf = (key: string) => Object.keys(operations.find((o) => o.key === key)!.op.responses).filter((status) => status.startsWith("2"));
-    for (const created of ["post /v1/signup", "post /v1/vault/accounts", "post /v1/vault/accounts/{vaultAccountId}/wallets", "post /v1/vault/accounts/{vaultAccountId}/wallets/generate", "post /v1/vault/accounts/{vaultAccountId}/wallets/watch-only", "post /v1/signer/keys"]) {
+    const successesOf = (key: string) =>
+      Object.keys(operations.find((o) => o.key === key)!.op.responses).filter((status) => status.startsWith("2"));
+    for (const created of [
+      "post /v1/signup",
+      "post /v1/vault/accounts",
+      "post /v1/vault/accounts/{vaultAccountId}/wallets",
+      "post /v1/vault/accounts/{vaultAccountId}/wallets/generate",
+      "post /v1/vault/accounts/{vaultAccountId}/wallets/watch-only",
+      "post /v1/signer/keys",
+    ]) {
       expect(successesOf(created), created).toEqual(["201"]);
     }
     for (const createdOrExisting of ["post /v1/assets", "post /v1/onboarding/kyc", "post /v1/wallets/{walletId}/network-links"]) {
       expect(successesOf(createdOrExisting), createdOrExisting).toEqual(["200", "201"]);
     }
-    for (const accepted of ["post /v1/signup/resend-verification", "post /v1/auth/password-reset"]) expect(successesOf(accepted), accepted).toEqual(["202"]);
+    for (const accepted of ["post /v1/signup/resend-verification", "post /v1/auth/password-reset"])
+      expect(successesOf(accepted), accepted).toEqual(["202"]);
     expect(successesOf("get /v1/vault/accounts")).toEqual(["200"]);
   });
 
@@ -141,13 +172,25 @@ describe("the OpenAPI document of the real router", () => {
     }
     const byKey = new Map(operations.map(({ key, op }) => [key, op]));
     const rotate = byKey.get("post /v1/credentials/rotate")!;
-    expect(errorNamesOf(rotate.responses["401"]!).sort()).toEqual(["CREDENTIAL_EXPIRED", "CREDENTIAL_REVOKED", "CREDENTIAL_ROTATED", "UNAUTHENTICATED"]);
+    expect(errorNamesOf(rotate.responses["401"]!).sort()).toEqual([
+      "CREDENTIAL_EXPIRED",
+      "CREDENTIAL_REVOKED",
+      "CREDENTIAL_ROTATED",
+      "UNAUTHENTICATED",
+    ]);
     expect(errorNamesOf(rotate.responses["403"]!).sort()).toEqual(["INSUFFICIENT_SCOPE", "IP_NOT_ALLOWED"]);
     expect(errorNamesOf(rotate.responses["404"]!)).toEqual(["NOT_FOUND"]);
     expect(errorNamesOf(rotate.responses["409"]!)).toEqual(["CONFLICT"]);
     expect(errorNamesOf(rotate.responses["429"]!).sort()).toEqual(["LOCKED_OUT", "RATE_LIMITED"]);
     expect(errorNamesOf(rotate.responses["400"]!).sort()).toEqual(["KEY_MATERIAL_REJECTED", "VALIDATION_FAILED"]);
-    expect(Object.keys(byKey.get("post /v1/signup/resend-verification")!.responses).sort()).toEqual(["202", "400", "413", "415", "500", "503"]);
+    expect(Object.keys(byKey.get("post /v1/signup/resend-verification")!.responses).sort()).toEqual([
+      "202",
+      "400",
+      "413",
+      "415",
+      "500",
+      "503",
+    ]);
     expect(errorNamesOf(byKey.get("put /v1/vault/accounts/{vaultAccountId}")!.responses["409"]!)).toEqual(["VAULT_ARCHIVED"]);
   });
 
@@ -162,7 +205,10 @@ describe("the OpenAPI document of the real router", () => {
       for (const [status, response] of Object.entries(op.responses)) {
         const headers = Object.keys(response.headers ?? {});
         expect(headers, `${key} ${status}`).toContain("X-Request-ID");
-        if (status.startsWith("2") && authenticated) expect(headers, `${key} ${status}`).toEqual(expect.arrayContaining(["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"]));
+        if (status.startsWith("2") && authenticated)
+          expect(headers, `${key} ${status}`).toEqual(
+            expect.arrayContaining(["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"]),
+          );
         if (status === "429" || status === "503") expect(headers, `${key} ${status}`).toContain("Retry-After");
       }
     }
@@ -170,7 +216,8 @@ describe("the OpenAPI document of the real router", () => {
 
   it("lists every error code of the table with its meaning, and points at no document integrators lack", () => {
     const description = document.info.description ?? "";
-    for (const [name, { code, status }] of Object.entries(ERROR_CODES)) expect(description).toContain(`- **${status}** \`${name}\` (${code}): `);
+    for (const [name, { code, status }] of Object.entries(ERROR_CODES))
+      expect(description).toContain(`- **${status}** \`${name}\` (${code}): `);
     expect(JSON.stringify(document)).not.toMatch(/\bCONTRACT\b|§/);
   });
 
@@ -189,7 +236,10 @@ describe("the OpenAPI document of the real router", () => {
     walk(document.paths);
     expect(refs.length).toBeGreaterThan(operations.length);
     for (const ref of new Set(refs)) {
-      const target = ref.replace(/^#\//, "").split("/").reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], document);
+      const target = ref
+        .replace(/^#\//, "")
+        .split("/")
+        .reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], document);
       expect(target, ref).toBeDefined();
     }
   });
@@ -204,14 +254,22 @@ describe("the document of routes not served yet: value-moving, idempotent, publi
         successStatus: 201,
         idempotencyKey: "required",
         errors: ["INVALID_ADDRESS"],
-        openapi: { method: "POST", path: "/v1/things", summary: "Send a thing", description: "A value-moving, idempotent route for the test." },
+        openapi: {
+          method: "POST",
+          path: "/v1/things",
+          summary: "Send a thing",
+          description: "A value-moving, idempotent route for the test.",
+        },
         example: { input: { to: "x" }, output: { id: "1" } },
       })
       .input(z.object({ to: z.string() }))
       .output(z.object({ id: z.string() }))
       .mutation(() => ({ id: "1" })),
     ping: publicProcedure
-      .meta({ openapi: { method: "GET", path: "/v1/ping", summary: "Ping", description: "A public route without input, for the test." }, example: { output: { ok: true } } })
+      .meta({
+        openapi: { method: "GET", path: "/v1/ping", summary: "Ping", description: "A public route without input, for the test." },
+        example: { output: { ok: true } },
+      })
       .input(z.object({}).optional())
       .output(z.object({ ok: z.boolean() }))
       .query(() => ({ ok: true })),

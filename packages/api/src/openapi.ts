@@ -15,11 +15,16 @@ const ERROR_SCHEMA = {
     requestId: { type: "string", description: "The request's `X-Request-ID`; quote it when reporting a problem." },
     details: {
       type: "object",
-      description: "Optional context: `fields` for VALIDATION_FAILED, `reason` for INVALID_OWNERSHIP_PROOF, the ids involved for conflicts.",
+      description:
+        "Optional context: `fields` for VALIDATION_FAILED, `reason` for INVALID_OWNERSHIP_PROOF, the ids involved for " + "conflicts.",
       properties: {
         fields: {
           type: "array",
-          items: { type: "object", required: ["path", "message"], properties: { path: { type: "string", example: "metadata.desk" }, message: { type: "string" } } },
+          items: {
+            type: "object",
+            required: ["path", "message"],
+            properties: { path: { type: "string", example: "metadata.desk" }, message: { type: "string" } },
+          },
         },
       },
       additionalProperties: true,
@@ -38,12 +43,21 @@ const HEADERS = {
     required: true,
     schema: { type: "string" },
   },
-  "RateLimit-Limit": { description: "Requests per second the tenant's token bucket refills with.", required: true, schema: { type: "integer" } },
+  "RateLimit-Limit": {
+    description: "Requests per second the tenant's token bucket refills with.",
+    required: true,
+    schema: { type: "integer" },
+  },
   "RateLimit-Remaining": { description: "Requests left in the tenant's bucket right now.", required: true, schema: { type: "integer" } },
   "RateLimit-Reset": { description: "Seconds until the bucket is full again.", required: true, schema: { type: "integer" } },
-  "Retry-After": { description: "Seconds to wait before retrying (always sent with 429; with 503 when the wait is known).", required: false, schema: { type: "integer" } },
+  "Retry-After": {
+    description: "Seconds to wait before retrying (always sent with 429; with 503 when the wait is known).",
+    required: false,
+    schema: { type: "integer" },
+  },
   "Idempotent-Replayed": {
-    description: "`true` when this is the stored answer to an earlier request with the same `X-Idempotency-Key` and body; absent otherwise.",
+    description:
+      "`true` when this is the stored answer to an earlier request with the same `X-Idempotency-Key` and body; " + "absent otherwise.",
     required: false,
     schema: { type: "string", enum: ["true"] },
   },
@@ -53,7 +67,9 @@ const REQUEST_ID_PARAMETER = {
   name: "X-Request-ID",
   in: "header",
   required: false,
-  description: "Your id for this request (1–128 characters of `[A-Za-z0-9._:-]`); echoed in `X-Request-ID` and in error bodies. Another value is replaced by a generated id.",
+  description:
+    "Your id for this request (1–128 characters of `[A-Za-z0-9._:-]`); echoed in `X-Request-ID` and in error " +
+    "bodies. Another value is replaced by a generated id.",
   schema: { type: "string", pattern: "^[A-Za-z0-9._:-]{1,128}$" },
   example: "order-7f3a-attempt-1",
 } as const;
@@ -68,9 +84,16 @@ const TAGS = [
   { name: "vaults", description: "Vault accounts: one network each; they hold wallets." },
   { name: "wallets", description: "Wallets: signer-managed, registered with an ownership proof, or watch-only." },
   { name: "assets", description: "The native asset of each network and the tenant's ERC-20 tokens." },
-  { name: "transactions", description: "Outbound transfers: submitted here, signed in your signer, broadcast and followed to completion by the service." },
+  {
+    name: "transactions",
+    description: "Outbound transfers: submitted here, signed in your signer, broadcast and followed to completion by the " + "service.",
+  },
   { name: "policies", description: "Transaction policies: the ordered rules that allow or block a transfer before it is signed." },
-  { name: "signer", description: "For your signer: the pool of public keys it enrolls for new wallets, and the transactions waiting for its signature." },
+  {
+    name: "signer",
+    description:
+      "For your signer: the pool of public keys it enrolls for new wallets, and the transactions waiting for its " + "signature.",
+  },
   { name: "webhooks", description: "Signed event notifications (Standard Webhooks) to your endpoints, with delivery history and retries." },
   { name: "contracts", description: "Audited contract templates and their deployment through the transaction pipeline." },
   { name: "development", description: "Development helpers; not served in production." },
@@ -98,7 +121,10 @@ const AUTHENTICATE = authedProcedure._def.middlewares.at(-1);
  */
 export function procedureTier(procedure: unknown): ProcedureTier {
   const { middlewares, meta } = (procedure as AnyTRPCProcedure)._def as AnyTRPCProcedure["_def"] & { middlewares?: unknown };
-  if (!Array.isArray(middlewares)) throw new Error("@trpc/server no longer keeps a procedure's middlewares in _def.middlewares: see docs/decisions/library-internals.md");
+  if (!Array.isArray(middlewares))
+    throw new Error(
+      "@trpc/server no longer keeps a procedure's middlewares in _def.middlewares: see " + "docs/decisions/library-internals.md",
+    );
   const authenticated = middlewares.includes(AUTHENTICATE);
   return { authenticated, valueMoving: authenticated && (meta as Meta | undefined)?.valueMoving === true };
 }
@@ -123,12 +149,21 @@ export function successStatuses(meta: Meta): SuccessStatus[] {
 function errorResponse(status: number, names: ErrorName[]) {
   return {
     // The first line names every error, because renderers show it as the response's title.
-    description: [names.join(", "), "", ...names.map((name) => `- \`${name}\` (${ERROR_CODES[name].code}): ${ERROR_DOCS[name].meaning}`)].join("\n"),
-    headers: { "X-Request-ID": headerRef("X-Request-ID"), ...(status === 429 || status === 503 ? { "Retry-After": headerRef("Retry-After") } : {}) },
+    description: [
+      names.join(", "),
+      "",
+      ...names.map((name) => `- \`${name}\` (${ERROR_CODES[name].code}): ${ERROR_DOCS[name].meaning}`),
+    ].join("\n"),
+    headers: {
+      "X-Request-ID": headerRef("X-Request-ID"),
+      ...(status === 429 || status === 503 ? { "Retry-After": headerRef("Retry-After") } : {}),
+    },
     content: {
       "application/json": {
         schema: ERROR_CONTENT_SCHEMA,
-        examples: Object.fromEntries(names.map((name) => [name, { summary: `${name} (${ERROR_CODES[name].code})`, value: exampleErrorBody(name) }])),
+        examples: Object.fromEntries(
+          names.map((name) => [name, { summary: `${name} (${ERROR_CODES[name].code})`, value: exampleErrorBody(name) }]),
+        ),
       },
     },
   };
@@ -278,7 +313,11 @@ function completeOperation(operation: Operation, { meta, tier }: DocumentedProce
   const successHeaders = {
     "X-Request-ID": headerRef("X-Request-ID"),
     ...(tier.authenticated
-      ? { "RateLimit-Limit": headerRef("RateLimit-Limit"), "RateLimit-Remaining": headerRef("RateLimit-Remaining"), "RateLimit-Reset": headerRef("RateLimit-Reset") }
+      ? {
+          "RateLimit-Limit": headerRef("RateLimit-Limit"),
+          "RateLimit-Remaining": headerRef("RateLimit-Remaining"),
+          "RateLimit-Reset": headerRef("RateLimit-Reset"),
+        }
       : {}),
     ...(meta.idempotencyKey ? { "Idempotent-Replayed": headerRef("Idempotent-Replayed") } : {}),
   };

@@ -101,7 +101,14 @@ describe("procedure tiers", () => {
 
   const contextFor = (headers: Record<string, string>): Context => {
     requests += 1;
-    return createContext(deps, { requestId: `req_tier_${requests}`, ip: "198.51.100.9", method: "POST", path: "/api/trpc/x", headers, transport: "trpc" });
+    return createContext(deps, {
+      requestId: `req_tier_${requests}`,
+      ip: "198.51.100.9",
+      method: "POST",
+      path: "/api/trpc/x",
+      headers,
+      transport: "trpc",
+    });
   };
 
   /** The TRPCError a call was refused with, and the AppError it stands for. */
@@ -114,29 +121,43 @@ describe("procedure tiers", () => {
     return { error, appError: appErrorFromTrpc(error) };
   };
 
-  it("answers an unexpected failure as INTERNAL on both tiers, logged once with the request id and path, its message kept from the client", async () => {
-    for (const [path, headers] of [
-      ["publicFails", {}],
-      ["fails", { authorization: tenant.authorization }],
-    ] as const) {
-      lines.length = 0;
-      const ctx = contextFor(headers);
-      const caller = router.createCaller(ctx);
-      const { error, appError } = await refusal(path === "fails" ? caller.fails() : caller.publicFails());
-      expect(error.code).toBe("INTERNAL_SERVER_ERROR");
-      expect(appError).toMatchObject({ error: "INTERNAL", status: 500, message: "internal error" });
-      expect(error.message).not.toContain("exploded");
-      expect(lines, path).toHaveLength(1);
-      expect(lines[0]).toMatchObject({ level: 50, msg: "procedure failed", requestId: ctx.request.requestId, path, err: { message: expect.stringContaining("driver exploded") as unknown } });
-    }
-  });
+  it(
+    "answers an unexpected failure as INTERNAL on both tiers, logged once with the request id and path, its " +
+      "message kept from the client",
+    async () => {
+      for (const [path, headers] of [
+        ["publicFails", {}],
+        ["fails", { authorization: tenant.authorization }],
+      ] as const) {
+        lines.length = 0;
+        const ctx = contextFor(headers);
+        const caller = router.createCaller(ctx);
+        const { error, appError } = await refusal(path === "fails" ? caller.fails() : caller.publicFails());
+        expect(error.code).toBe("INTERNAL_SERVER_ERROR");
+        expect(appError).toMatchObject({ error: "INTERNAL", status: 500, message: "internal error" });
+        expect(error.message).not.toContain("exploded");
+        expect(lines, path).toHaveLength(1);
+        expect(lines[0]).toMatchObject({
+          level: 50,
+          msg: "procedure failed",
+          requestId: ctx.request.requestId,
+          path,
+          err: { message: expect.stringContaining("driver exploded") as unknown },
+        });
+      }
+    },
+  );
 
   it("answers a value the database refuses as 400 VALIDATION_FAILED, and warns that the input schema lacks a rule", async () => {
     const { error, appError } = await refusal(router.createCaller(contextFor({ authorization: tenant.authorization })).refusedByDatabase());
     expect(error.code).toBe("BAD_REQUEST");
     expect(appError).toMatchObject({ error: "VALIDATION_FAILED", status: 400, details: { fields: [{ path: "(request)" }] } });
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatchObject({ level: 40, msg: "input refused by the database; the input schema lacks a rule", path: "refusedByDatabase" });
+    expect(lines[0]).toMatchObject({
+      level: 40,
+      msg: "input refused by the database; the input schema lacks a rule",
+      path: "refusedByDatabase",
+    });
   });
 
   it("answers an output that breaks its own schema as INTERNAL (ours, logged), not as the client's VALIDATION_FAILED", async () => {
@@ -160,7 +181,9 @@ describe("procedure tiers", () => {
     expect(anonymous.appError).toMatchObject({ error: "UNAUTHENTICATED", status: 401 });
     expect(anonymous.error.code).toBe("UNAUTHORIZED");
     const readOnly = (await createKeyFixture({ db: t.db, pepper }, tenant, ["read"])).authorization;
-    const belowScope = await refusal(router.createCaller(contextFor({ authorization: readOnly, "x-idempotency-key": "k-scope" })).create({ name: "a" }));
+    const belowScope = await refusal(
+      router.createCaller(contextFor({ authorization: readOnly, "x-idempotency-key": "k-scope" })).create({ name: "a" }),
+    );
     expect(belowScope.appError).toMatchObject({ error: "INSUFFICIENT_SCOPE", status: 403 });
     const apiKey = await refusal(router.createCaller(contextFor({ authorization: tenant.authorization })).sessionOnly());
     expect(apiKey.appError).toMatchObject({ error: "INSUFFICIENT_SCOPE", status: 403 });
@@ -172,90 +195,109 @@ describe("procedure tiers", () => {
     expect([...ctx.responseHeaders.keys()]).toEqual(["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"]);
   });
 
-  it("refuses a mutation without its required idempotency key after the credentials, and replays a stored answer without running again", async () => {
-    expect((await refusal(router.createCaller(contextFor({})).create({ name: "a" }))).appError).toMatchObject({ error: "UNAUTHENTICATED" });
-    expect((await refusal(router.createCaller(contextFor({ authorization: tenant.authorization })).create({ name: "a" }))).appError).toMatchObject({
-      error: "IDEMPOTENCY_KEY_REQUIRED",
-      status: 400,
-    });
-    expect(runs).toBe(0);
+  it(
+    "refuses a mutation without its required idempotency key after the credentials, and replays a stored answer " + "without running again",
+    async () => {
+      expect((await refusal(router.createCaller(contextFor({})).create({ name: "a" }))).appError).toMatchObject({
+        error: "UNAUTHENTICATED",
+      });
+      expect(
+        (await refusal(router.createCaller(contextFor({ authorization: tenant.authorization })).create({ name: "a" }))).appError,
+      ).toMatchObject({
+        error: "IDEMPOTENCY_KEY_REQUIRED",
+        status: 400,
+      });
+      expect(runs).toBe(0);
 
-    const key = `k-${randomUUID()}`;
-    const first = contextFor({ authorization: tenant.authorization, "x-idempotency-key": key });
-    const created = await router.createCaller(first).create({ name: "a" });
-    expect(first.responseHeaders.has("Idempotent-Replayed")).toBe(false);
-    const again = contextFor({ authorization: tenant.authorization, "x-idempotency-key": key });
-    expect(await router.createCaller(again).create({ name: "a" })).toEqual(created);
-    expect(again.responseHeaders.get("Idempotent-Replayed")).toBe("true");
-    expect(runs).toBe(1);
+      const key = `k-${randomUUID()}`;
+      const first = contextFor({ authorization: tenant.authorization, "x-idempotency-key": key });
+      const created = await router.createCaller(first).create({ name: "a" });
+      expect(first.responseHeaders.has("Idempotent-Replayed")).toBe(false);
+      const again = contextFor({ authorization: tenant.authorization, "x-idempotency-key": key });
+      expect(await router.createCaller(again).create({ name: "a" })).toEqual(created);
+      expect(again.responseHeaders.get("Idempotent-Replayed")).toBe("true");
+      expect(runs).toBe(1);
 
-    const mismatch = await refusal(router.createCaller(contextFor({ authorization: tenant.authorization, "x-idempotency-key": key })).create({ name: "b" }));
-    expect(mismatch.appError).toMatchObject({ error: "IDEMPOTENCY_KEY_MISMATCH", status: 422 });
+      const mismatch = await refusal(
+        router.createCaller(contextFor({ authorization: tenant.authorization, "x-idempotency-key": key })).create({ name: "b" }),
+      );
+      expect(mismatch.appError).toMatchObject({ error: "IDEMPOTENCY_KEY_MISMATCH", status: 422 });
 
-    const refusedKey = `k-${randomUUID()}`;
-    const refused = await refusal(router.createCaller(contextFor({ authorization: tenant.authorization, "x-idempotency-key": refusedKey })).create({ name: "taken" }));
-    const replayed = contextFor({ authorization: tenant.authorization, "x-idempotency-key": refusedKey });
-    const replayedRefusal = await refusal(router.createCaller(replayed).create({ name: "taken" }));
-    expect(replayedRefusal.appError).toMatchObject({ error: refused.appError.error, message: refused.appError.message, status: 404 });
-    expect(replayed.responseHeaders.get("Idempotent-Replayed")).toBe("true");
-    expect(runs).toBe(2);
-    expect(lines).toEqual([]);
-  });
+      const refusedKey = `k-${randomUUID()}`;
+      const refused = await refusal(
+        router.createCaller(contextFor({ authorization: tenant.authorization, "x-idempotency-key": refusedKey })).create({ name: "taken" }),
+      );
+      const replayed = contextFor({ authorization: tenant.authorization, "x-idempotency-key": refusedKey });
+      const replayedRefusal = await refusal(router.createCaller(replayed).create({ name: "taken" }));
+      expect(replayedRefusal.appError).toMatchObject({ error: refused.appError.error, message: refused.appError.message, status: 404 });
+      expect(replayed.responseHeaders.get("Idempotent-Replayed")).toBe("true");
+      expect(runs).toBe(2);
+      expect(lines).toEqual([]);
+    },
+  );
 
-  it("refuses a value-moving mutation of a tenant not verified before anything its key answers, reading the status with the key's lock", async () => {
-    const mover = await createTenantFixture({ db: t.db, pepper });
-    const setStatus = (status: "PENDING_VERIFICATION" | "VERIFIED" | "REJECTED") => t.db.update(schema.tenants).set({ status }).where(eq(schema.tenants.id, mover.tenantId));
-    const move = (headers: Record<string, string>, amount = "1") => router.createCaller(contextFor({ authorization: mover.authorization, ...headers })).move({ amount });
-    const statementsOf = (call: () => Promise<unknown>) => statements.during(call);
-    const key = `k-${randomUUID()}`;
+  it(
+    "refuses a value-moving mutation of a tenant not verified before anything its key answers, reading the status " + "with the key's lock",
+    async () => {
+      const mover = await createTenantFixture({ db: t.db, pepper });
+      const setStatus = (status: "PENDING_VERIFICATION" | "VERIFIED" | "REJECTED") =>
+        t.db.update(schema.tenants).set({ status }).where(eq(schema.tenants.id, mover.tenantId));
+      const move = (headers: Record<string, string>, amount = "1") =>
+        router.createCaller(contextFor({ authorization: mover.authorization, ...headers })).move({ amount });
+      const statementsOf = (call: () => Promise<unknown>) => statements.during(call);
+      const key = `k-${randomUUID()}`;
 
-    // Verified: the key's own answers, as before.
-    expect((await refusal(move({}))).appError).toMatchObject({ error: "IDEMPOTENCY_KEY_REQUIRED" });
-    expect((await refusal(move({ "x-idempotency-key": "é" }))).appError).toMatchObject({ error: "VALIDATION_FAILED" });
-    const created = await move({ "x-idempotency-key": key });
-    expect(runs).toBe(1);
+      // Verified: the key's own answers, as before.
+      expect((await refusal(move({}))).appError).toMatchObject({ error: "IDEMPOTENCY_KEY_REQUIRED" });
+      expect((await refusal(move({ "x-idempotency-key": "é" }))).appError).toMatchObject({ error: "VALIDATION_FAILED" });
+      const created = await move({ "x-idempotency-key": key });
+      expect(runs).toBe(1);
 
-    await setStatus("REJECTED");
-    // Without a key, or with one that is malformed, the status is read on its own, and first.
-    const withoutKey = await statementsOf(() => move({}));
-    expect(withoutKey.length).toBeGreaterThan(0);
-    for (const headers of [{}, { "x-idempotency-key": "é" }] as Record<string, string>[]) {
-      expect((await refusal(move(headers))).appError).toMatchObject({ error: "TENANT_NOT_VERIFIED", status: 403 });
-    }
-    // With a key, it comes from the key's lock statement, and the refusal wins over the replay,
-    // the mismatch and a fresh key alike; nothing is stored for the fresh one.
-    // The key's statement reads the status: the refusal costs no statement more than without a key.
-    const withKey = await statementsOf(() => move({ "x-idempotency-key": key }));
-    expect(withKey).toHaveLength(withoutKey.length);
-    const fresh = `k-${randomUUID()}`;
-    for (const [headers, amount] of [
-      [{ "x-idempotency-key": key }, "1"],
-      [{ "x-idempotency-key": key }, "2"],
-      [{ "idempotency-key": fresh }, "1"],
-    ] as const) {
-      const refused = contextFor({ authorization: mover.authorization, ...headers });
-      expect((await refusal(router.createCaller(refused).move({ amount }))).appError).toMatchObject({ error: "TENANT_NOT_VERIFIED", status: 403 });
-      expect(refused.responseHeaders.has("Idempotent-Replayed")).toBe(false);
-    }
-    expect((await t.query("select count(*)::int as n from idempotency_keys where key = $1", [fresh])).rows).toEqual([{ n: 0 }]);
-    // An input that cannot be read fails before the lock statement: the status read of its own answers first.
-    const unreadable = router.move({
-      ctx: contextFor({ authorization: mover.authorization, "x-idempotency-key": fresh }),
-      getRawInput: () => Promise.reject(new TRPCError({ code: "PARSE_ERROR", message: "unreadable" })),
-      path: "move",
-      type: "mutation",
-      signal: undefined,
-      batchIndex: 0,
-    });
-    expect((await refusal(unreadable)).appError).toMatchObject({ error: "TENANT_NOT_VERIFIED" });
-    expect(runs).toBe(1);
+      await setStatus("REJECTED");
+      // Without a key, or with one that is malformed, the status is read on its own, and first.
+      const withoutKey = await statementsOf(() => move({}));
+      expect(withoutKey.length).toBeGreaterThan(0);
+      for (const headers of [{}, { "x-idempotency-key": "é" }] as Record<string, string>[]) {
+        expect((await refusal(move(headers))).appError).toMatchObject({ error: "TENANT_NOT_VERIFIED", status: 403 });
+      }
+      // With a key, it comes from the key's lock statement, and the refusal wins over the replay,
+      // the mismatch and a fresh key alike; nothing is stored for the fresh one.
+      // The key's statement reads the status: the refusal costs no statement more than without a key.
+      const withKey = await statementsOf(() => move({ "x-idempotency-key": key }));
+      expect(withKey).toHaveLength(withoutKey.length);
+      const fresh = `k-${randomUUID()}`;
+      for (const [headers, amount] of [
+        [{ "x-idempotency-key": key }, "1"],
+        [{ "x-idempotency-key": key }, "2"],
+        [{ "idempotency-key": fresh }, "1"],
+      ] as const) {
+        const refused = contextFor({ authorization: mover.authorization, ...headers });
+        expect((await refusal(router.createCaller(refused).move({ amount }))).appError).toMatchObject({
+          error: "TENANT_NOT_VERIFIED",
+          status: 403,
+        });
+        expect(refused.responseHeaders.has("Idempotent-Replayed")).toBe(false);
+      }
+      expect((await t.query("select count(*)::int as n from idempotency_keys where key = $1", [fresh])).rows).toEqual([{ n: 0 }]);
+      // An input that cannot be read fails before the lock statement: the status read of its own answers first.
+      const unreadable = router.move({
+        ctx: contextFor({ authorization: mover.authorization, "x-idempotency-key": fresh }),
+        getRawInput: () => Promise.reject(new TRPCError({ code: "PARSE_ERROR", message: "unreadable" })),
+        path: "move",
+        type: "mutation",
+        signal: undefined,
+        batchIndex: 0,
+      });
+      expect((await refusal(unreadable)).appError).toMatchObject({ error: "TENANT_NOT_VERIFIED" });
+      expect(runs).toBe(1);
 
-    await setStatus("VERIFIED");
-    const replayed = contextFor({ authorization: mover.authorization, "x-idempotency-key": key });
-    expect(await router.createCaller(replayed).move({ amount: "1" })).toEqual(created);
-    expect(replayed.responseHeaders.get("Idempotent-Replayed")).toBe("true");
-    expect((await refusal(move({ "x-idempotency-key": key }, "2"))).appError).toMatchObject({ error: "IDEMPOTENCY_KEY_MISMATCH" });
-    expect(runs).toBe(1);
-    expect(lines).toEqual([]);
-  });
+      await setStatus("VERIFIED");
+      const replayed = contextFor({ authorization: mover.authorization, "x-idempotency-key": key });
+      expect(await router.createCaller(replayed).move({ amount: "1" })).toEqual(created);
+      expect(replayed.responseHeaders.get("Idempotent-Replayed")).toBe("true");
+      expect((await refusal(move({ "x-idempotency-key": key }, "2"))).appError).toMatchObject({ error: "IDEMPOTENCY_KEY_MISMATCH" });
+      expect(runs).toBe(1);
+      expect(lines).toEqual([]);
+    },
+  );
 });

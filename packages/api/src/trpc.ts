@@ -161,11 +161,20 @@ async function authenticate(ctx: Context, meta: Meta | undefined, tenantStatusWi
   const limits = await rateLimits.consumeTenant(principal.tenantId);
   for (const [name, value] of Object.entries(rateLimitHeaders(limits))) ctx.responseHeaders.set(name, value);
   if (meta?.valueMoving && !tenantStatusWithKey) await assertTenantVerified(ctx.deps.db, principal.tenantId);
-  return { auth: principal, actor: actorFromPrincipal(principal, ctx.request), log: deferredChild(ctx.log, { tenantId: principal.tenantId }) };
+  return {
+    auth: principal,
+    actor: actorFromPrincipal(principal, ctx.request),
+    log: deferredChild(ctx.log, { tenantId: principal.tenantId }),
+  };
 }
 
 /** A refused request of an identified caller: recorded through the audit buffer (no state changed). */
-function audit(ctx: Context, principal: Principal, action: "auth.ip_not_allowed" | "auth.insufficient_scope", details: Record<string, unknown>) {
+function audit(
+  ctx: Context,
+  principal: Principal,
+  action: "auth.ip_not_allowed" | "auth.insufficient_scope",
+  details: Record<string, unknown>,
+) {
   const actor = actorFromPrincipal(principal, ctx.request);
   ctx.deps.authenticator.recordRefusal({
     action,
@@ -189,7 +198,9 @@ type IdempotencyKeyHeader = { key: string | undefined } | { refusal: unknown };
 
 function idempotencyKeyHeader(ctx: Context): IdempotencyKeyHeader {
   try {
-    return { key: idempotencyKeyFromHeaders({ xIdempotencyKey: header(ctx, "x-idempotency-key"), idempotencyKey: header(ctx, "idempotency-key") }) };
+    return {
+      key: idempotencyKeyFromHeaders({ xIdempotencyKey: header(ctx, "x-idempotency-key"), idempotencyKey: header(ctx, "idempotency-key") }),
+    };
   } catch (refusal) {
     return { refusal };
   }
@@ -217,7 +228,8 @@ async function runMutation(
   if ("refusal" in keyHeader) throw keyHeader.refusal;
   const { key } = keyHeader;
   if (key === undefined) {
-    if (meta?.idempotencyKey === "required") throw new AppError("IDEMPOTENCY_KEY_REQUIRED", "this route requires an X-Idempotency-Key header");
+    if (meta?.idempotencyKey === "required")
+      throw new AppError("IDEMPOTENCY_KEY_REQUIRED", "this route requires an X-Idempotency-Key header");
     return next(caller);
   }
   let input: unknown;

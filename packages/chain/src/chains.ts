@@ -122,4 +122,3 @@ export type QuantumChain = typeof quantumMainnet;
 export function getQuantumChain(networkCode: NetworkCode): QuantumChain {
   return networkCode === "QUANTUM_MAINNET" ? quantumMainnet : quantumSandbox;
 }
-

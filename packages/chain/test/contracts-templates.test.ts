@@ -1,7 +1,14 @@
 import { readFileSync } from "node:fs";
 import { keccak256, toFunctionSelector, type AbiParameter } from "viem";
 import { describe, expect, test } from "vitest";
-import { compileContractReport, CONTRACT_TEMPLATES, findContractTemplate, loadArtifact, SOLC_VERSION, TEMPLATE_SOURCES } from "../src/contracts/index";
+import {
+  compileContractReport,
+  CONTRACT_TEMPLATES,
+  findContractTemplate,
+  loadArtifact,
+  SOLC_VERSION,
+  TEMPLATE_SOURCES,
+} from "../src/contracts/index";
 
 const review = readFileSync(new URL("../contracts/REVIEW.md", import.meta.url), "utf8");
 
@@ -37,25 +44,32 @@ describe("contract template catalog", () => {
 
   test.each(CONTRACT_TEMPLATES.map((t) => [t.id, t] as const))("%s: constructor inputs are the ABI's, each documented", (_id, template) => {
     const constructor = template.artifact.abi.find((item) => item.type === "constructor") as { inputs: readonly AbiParameter[] };
-    expect(template.constructorInputs.map((i) => ({ name: i.name, type: i.type }))).toEqual(constructor.inputs.map((p) => ({ name: p.name, type: p.type })));
+    expect(template.constructorInputs.map((i) => ({ name: i.name, type: i.type }))).toEqual(
+      constructor.inputs.map((p) => ({ name: p.name, type: p.type })),
+    );
     for (const input of template.constructorInputs) expect(input.description.length).toBeGreaterThan(10);
   });
 
-  test.each(CONTRACT_TEMPLATES.map((t) => [t.id, t] as const))("%s: REVIEW.md has an entry naming the reviewed version, bytecode and source hashes", (id, template) => {
-    const start = review.indexOf(`## ${id} `);
-    expect(start, `no "## ${id} " heading in REVIEW.md`).toBeGreaterThanOrEqual(0);
-    const next = review.indexOf("\n## ", start + 1);
-    const entry = review.slice(start, next < 0 ? undefined : next);
-    expect(entry).toContain(`v${template.version}`);
-    expect(entry).toContain(template.bytecodeHash);
-    expect(entry).toContain(template.artifact.sourceKeccak256);
-    for (const heading of ["Reviewed", "Invariants", "Known limits"]) expect(entry).toContain(`### ${heading}`);
-  });
+  test.each(CONTRACT_TEMPLATES.map((t) => [t.id, t] as const))(
+    "%s: REVIEW.md has an entry naming the reviewed version, bytecode and source hashes",
+    (id, template) => {
+      const start = review.indexOf(`## ${id} `);
+      expect(start, `no "## ${id} " heading in REVIEW.md`).toBeGreaterThanOrEqual(0);
+      const next = review.indexOf("\n## ", start + 1);
+      const entry = review.slice(start, next < 0 ? undefined : next);
+      expect(entry).toContain(`v${template.version}`);
+      expect(entry).toContain(template.bytecodeHash);
+      expect(entry).toContain(template.artifact.sourceKeccak256);
+      for (const heading of ["Reviewed", "Invariants", "Known limits"]) expect(entry).toContain(`### ${heading}`);
+    },
+  );
 
   test("token templates expose the ERC-20 surface the asset service reads", () => {
     for (const template of CONTRACT_TEMPLATES.filter((t) => t.kind === "TOKEN")) {
       const selectors = new Set(
-        template.artifact.abi.filter((item) => item.type === "function").map((item) => toFunctionSelector(item as Parameters<typeof toFunctionSelector>[0])),
+        template.artifact.abi
+          .filter((item) => item.type === "function")
+          .map((item) => toFunctionSelector(item as Parameters<typeof toFunctionSelector>[0])),
       );
       for (const signature of [
         "name()",

@@ -4,7 +4,9 @@ import { compileContract, QUANTUM_TEST_TOKEN, SOLC_VERSION } from "../src/contra
 
 describe("test token artifact", () => {
   test("solc is pinned exactly in package.json", () => {
-    const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { devDependencies: Record<string, string> };
+    const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
+      devDependencies: Record<string, string>;
+    };
     expect(pkg.devDependencies.solc).toBe(SOLC_VERSION);
   });
 

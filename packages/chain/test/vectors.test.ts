@@ -26,7 +26,16 @@ const hashes = load<{ vectors: { name: string; transaction: Record<string, unkno
   "signing-hashes.json",
 );
 const signed = load<{
-  vectors: { name: string; transaction: Record<string, unknown>; keyIndex: number; signingHash: Hex; signature: Hex; raw: Hex; hash: Hex; from: Hex }[];
+  vectors: {
+    name: string;
+    transaction: Record<string, unknown>;
+    keyIndex: number;
+    signingHash: Hex;
+    signature: Hex;
+    raw: Hex;
+    hash: Hex;
+    from: Hex;
+  }[];
 }>("transactions.json");
 const proofs = load<{ vectors: { tenantId: string; keyIndex: number; address: Hex; message: string; signature: Hex }[] }>(
   "ownership-proofs.json",
@@ -157,10 +166,12 @@ describe("ownership proof vectors", () => {
     expect(signOwnershipProof({ tenantId: vector.tenantId, address: vector.address, secretKey: key.secretKey, deterministic: true })).toBe(
       vector.signature,
     );
-    expect(verifyOwnershipProof({ tenantId: vector.tenantId, address: vector.address, publicKey: key.publicKey, signature: vector.signature })).toBe(
+    expect(
+      verifyOwnershipProof({ tenantId: vector.tenantId, address: vector.address, publicKey: key.publicKey, signature: vector.signature }),
+    ).toBe(true);
+    const ctx = new TextEncoder().encode("QUANTUM-OWNERSHIP-v1");
+    expect(cryptoSignVerify(hexToBytes(vector.signature), new TextEncoder().encode(vector.message), hexToBytes(key.publicKey), ctx)).toBe(
       true,
     );
-    const ctx = new TextEncoder().encode("QUANTUM-OWNERSHIP-v1");
-    expect(cryptoSignVerify(hexToBytes(vector.signature), new TextEncoder().encode(vector.message), hexToBytes(key.publicKey), ctx)).toBe(true);
   });
 });

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { parseEnv, serviceConfigFromEnv, serviceEnvSchema } from "./env";
 
 // Development mode: these tests read the screening variables, not production's secrets.
-const readEnv = (vars: Record<string, string>) => parseEnv(serviceEnvSchema, { NODE_ENV: "test", QC_DEV_MODE: "true", ...vars } as NodeJS.ProcessEnv);
+const readEnv = (vars: Record<string, string>) =>
+  parseEnv(serviceEnvSchema, { NODE_ENV: "test", QC_DEV_MODE: "true", ...vars } as NodeJS.ProcessEnv);
 
 describe("service configuration: SCREENING_DENYLIST", () => {
   it("canonicalises every entry: any case, with or without 0x, a valid EIP-55 checksum", () => {
@@ -14,12 +15,16 @@ describe("service configuration: SCREENING_DENYLIST", () => {
 
   it("stops at boot on an entry that is not an address or fails its checksum, naming the variable and the entry", () => {
     // One hex digit short: before, it was kept and silently never matched a destination.
-    expect(() => readEnv({ SCREENING_DENYLIST: "0x5b38da6a701c568545dcfcb03fcb875f56beddc4,0x4b20993bc481177ec7e8f571cecae8a9e22c02d" })).toThrow(
+    expect(() =>
+      readEnv({ SCREENING_DENYLIST: "0x5b38da6a701c568545dcfcb03fcb875f56beddc4,0x4b20993bc481177ec7e8f571cecae8a9e22c02d" }),
+    ).toThrow(
       /^invalid configuration: SCREENING_DENYLIST: entry 2 "0x4b20993bc481177ec7e8f571cecae8a9e22c02d" is not an address \(not 40 hex digits/,
     );
     expect(() => readEnv({ SCREENING_DENYLIST: "0x5b38da6a701c568545dcfcb03fcb875f56beddcz" })).toThrow(/SCREENING_DENYLIST: entry 1/);
     // Mixed case with one letter's case flipped: a checksum error, not a different address.
-    expect(() => readEnv({ SCREENING_DENYLIST: "0x5b38Da6a701c568545dCfcB03FcB875f56beddC4" })).toThrow(/SCREENING_DENYLIST: entry 1 .*EIP-55 checksum/);
+    expect(() => readEnv({ SCREENING_DENYLIST: "0x5b38Da6a701c568545dCfcB03FcB875f56beddC4" })).toThrow(
+      /SCREENING_DENYLIST: entry 1 .*EIP-55 checksum/,
+    );
   });
 });
 

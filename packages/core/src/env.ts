@@ -13,7 +13,12 @@ const flag = (fallback: "true" | "false") =>
 const list = z
   .string()
   .optional()
-  .transform((v) => (v ?? "").split(",").map((s) => s.trim()).filter(Boolean));
+  .transform((v) =>
+    (v ?? "")
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
 
 /**
  * The environment both the web process and the daemon read for the services they share
@@ -86,7 +91,11 @@ export const serviceEnvSchema = z.object({
     .optional()
     .transform((value, ctx) => (value === undefined ? undefined : parseAmountLimits(value, ctx))),
   /** The highest maxFeePerGas (Qwei) a transfer is released with; above it the release waits. */
-  MAX_FEE_PER_GAS_CAP: z.string().regex(/^[1-9][0-9]{0,30}$/, "a positive integer (Qwei)").transform(BigInt).optional(),
+  MAX_FEE_PER_GAS_CAP: z
+    .string()
+    .regex(/^[1-9][0-9]{0,30}$/, "a positive integer (Qwei)")
+    .transform(BigInt)
+    .optional(),
   /** eth_estimateGas × this percentage is the gas limit signed (default 120). */
   GAS_MARGIN_PERCENT: z.coerce.number().int().min(100).max(300).optional(),
 });
@@ -94,10 +103,18 @@ export const serviceEnvSchema = z.object({
 export type ServiceEnv = z.infer<typeof serviceEnvSchema>;
 
 /** The configured RPC endpoints per network; a network without one is left out. */
-export function rpcUrlsFromEnv(env: Pick<ServiceEnv, "QUANTUM_SANDBOX_RPC_URL" | "QUANTUM_MAINNET_RPC_URL">): Partial<Record<NetworkCode, string[]>> {
+export function rpcUrlsFromEnv(
+  env: Pick<ServiceEnv, "QUANTUM_SANDBOX_RPC_URL" | "QUANTUM_MAINNET_RPC_URL">,
+): Partial<Record<NetworkCode, string[]>> {
   const urls: Partial<Record<NetworkCode, string[]>> = {};
-  for (const [network, value] of [["QUANTUM_SANDBOX", env.QUANTUM_SANDBOX_RPC_URL], ["QUANTUM_MAINNET", env.QUANTUM_MAINNET_RPC_URL]] as const) {
-    const urlList = value?.split(",").map((s) => s.trim()).filter(Boolean);
+  for (const [network, value] of [
+    ["QUANTUM_SANDBOX", env.QUANTUM_SANDBOX_RPC_URL],
+    ["QUANTUM_MAINNET", env.QUANTUM_MAINNET_RPC_URL],
+  ] as const) {
+    const urlList = value
+      ?.split(",")
+      .map((s) => s.trim())
+      .filter(Boolean);
     if (urlList?.length) urls[network] = urlList;
   }
   return urls;
@@ -169,7 +186,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** `<assetId>=<amount>,…` → amount per asset id; a malformed entry is a configuration error. */
 function parseAmountLimits(value: string, ctx: z.RefinementCtx): Record<string, bigint> {
   const limits: Record<string, bigint> = {};
-  for (const entry of value.split(",").map((s) => s.trim()).filter(Boolean)) {
+  for (const entry of value
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const [assetId, amount] = entry.split("=").map((s) => s.trim());
     if (!assetId || !UUID.test(assetId.toLowerCase()) || !amount || !/^(0|[1-9][0-9]{0,77})$/.test(amount)) {
       ctx.addIssue({ code: "custom", message: `"${entry}" is not <assetId>=<decimal amount>` });
@@ -181,17 +201,33 @@ function parseAmountLimits(value: string, ctx: z.RefinementCtx): Record<string, 
 }
 
 /** WEBHOOK_SECRET_KEY (`current[,previous…]`), or the development key kept under DATA_DIR. */
-function webhookSecretKeysFromEnv(env: Pick<ServiceEnv, "WEBHOOK_SECRET_KEY" | "DATA_DIR">, production: boolean): { current: Uint8Array; previous: Uint8Array[] } {
-  const parts = env.WEBHOOK_SECRET_KEY?.split(",").map((part) => part.trim()).filter(Boolean) ?? [];
+function webhookSecretKeysFromEnv(
+  env: Pick<ServiceEnv, "WEBHOOK_SECRET_KEY" | "DATA_DIR">,
+  production: boolean,
+): { current: Uint8Array; previous: Uint8Array[] } {
+  const parts =
+    env.WEBHOOK_SECRET_KEY?.split(",")
+      .map((part) => part.trim())
+      .filter(Boolean) ?? [];
   const parse = (text: string) => {
     try {
       return parseSecretBoxKey(text);
     } catch (error) {
       // Never echo the value: it is a key (the cause names only the expected format).
-      throw new Error("invalid configuration: WEBHOOK_SECRET_KEY must be 32 bytes as 64 hex digits or base64 (comma-separated after a key change)", { cause: error });
+      throw new Error(
+        "invalid configuration: WEBHOOK_SECRET_KEY must be 32 bytes as 64 hex digits or base64 (comma-separated after " + "a key change)",
+        { cause: error },
+      );
     }
   };
-  const current = loadSecret({ name: "WEBHOOK_SECRET_KEY", configured: parts[0], parse, dataDir: env.DATA_DIR, file: "webhook-secret-key", production });
+  const current = loadSecret({
+    name: "WEBHOOK_SECRET_KEY",
+    configured: parts[0],
+    parse,
+    dataDir: env.DATA_DIR,
+    file: "webhook-secret-key",
+    production,
+  });
   return { current, previous: parts.slice(1).map(parse) };
 }
 
@@ -230,7 +266,12 @@ export interface ProductionRules {
 export function productionRules(rules: ProductionRules) {
   return (env: ServiceEnv, ctx: z.RefinementCtx) => {
     if (developmentMode(env)) {
-      if (env.NODE_ENV === "production") ctx.addIssue({ code: "custom", path: ["QC_DEV_MODE"], message: "QC_DEV_MODE=true contradicts NODE_ENV=production; unset one of them" });
+      if (env.NODE_ENV === "production")
+        ctx.addIssue({
+          code: "custom",
+          path: ["QC_DEV_MODE"],
+          message: "QC_DEV_MODE=true contradicts NODE_ENV=production; unset one of them",
+        });
       return;
     }
     const values = env as Record<string, unknown>;
@@ -244,7 +285,8 @@ export function productionRules(rules: ProductionRules) {
     }
     const developmentOnly: Record<string, string> = { ...SERVICE_DEVELOPMENT_ONLY, ...rules.developmentOnly };
     for (const [name, why] of Object.entries(developmentOnly)) {
-      if (values[name]) ctx.addIssue({ code: "custom", path: [], message: `${why} and is refused in production (QC_DEV_MODE is not true)` });
+      if (values[name])
+        ctx.addIssue({ code: "custom", path: [], message: `${why} and is refused in production (QC_DEV_MODE is not true)` });
     }
   };
 }

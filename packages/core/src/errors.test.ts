@@ -1,7 +1,17 @@
 import { sql } from "@qc/db";
 import { useTestDatabase } from "@qc/db/testing";
 import { describe, expect, it } from "vitest";
-import { AppError, AUTHENTICATION_ERRORS, ERROR_CODES, errorBody, GUARD_ERRORS, MOVED_ON_ERRORS, NOT_EXECUTED_ERRORS, toAppError, TRANSIENT_ERRORS } from "./errors";
+import {
+  AppError,
+  AUTHENTICATION_ERRORS,
+  ERROR_CODES,
+  errorBody,
+  GUARD_ERRORS,
+  MOVED_ON_ERRORS,
+  NOT_EXECUTED_ERRORS,
+  toAppError,
+  TRANSIENT_ERRORS,
+} from "./errors";
 
 // CONTRACT §2, row by row, written out here rather than derived from the code under test.
 const CONTRACT_TABLE: Record<string, { status: number; code: number }> = {
@@ -76,8 +86,19 @@ describe("AppError", () => {
 
   it("groups the errors by category into the sets the OpenAPI document, idempotency and the job runner read", () => {
     const sorted = (names: readonly string[]) => [...names].sort();
-    expect(sorted(GUARD_ERRORS)).toEqual(sorted(["VALIDATION_FAILED", "KEY_MATERIAL_REJECTED", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "INTERNAL", "UNAVAILABLE"]));
-    const authentication = ["UNAUTHENTICATED", "CREDENTIAL_EXPIRED", "CREDENTIAL_ROTATED", "CREDENTIAL_REVOKED", "INSUFFICIENT_SCOPE", "IP_NOT_ALLOWED", "RATE_LIMITED", "LOCKED_OUT"];
+    expect(sorted(GUARD_ERRORS)).toEqual(
+      sorted(["VALIDATION_FAILED", "KEY_MATERIAL_REJECTED", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "INTERNAL", "UNAVAILABLE"]),
+    );
+    const authentication = [
+      "UNAUTHENTICATED",
+      "CREDENTIAL_EXPIRED",
+      "CREDENTIAL_ROTATED",
+      "CREDENTIAL_REVOKED",
+      "INSUFFICIENT_SCOPE",
+      "IP_NOT_ALLOWED",
+      "RATE_LIMITED",
+      "LOCKED_OUT",
+    ];
     expect(sorted(AUTHENTICATION_ERRORS)).toEqual(sorted(authentication));
     const idempotency = ["IDEMPOTENCY_KEY_REQUIRED", "IDEMPOTENCY_KEY_IN_USE", "IDEMPOTENCY_KEY_MISMATCH"];
     expect(sorted(NOT_EXECUTED_ERRORS)).toEqual(sorted([...GUARD_ERRORS, ...authentication, "TENANT_NOT_VERIFIED", ...idempotency]));

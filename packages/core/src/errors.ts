@@ -65,7 +65,8 @@ export type ErrorName = keyof typeof ERROR_CODES;
 export const ERROR_NAMES = Object.keys(ERROR_CODES) as [ErrorName, ...ErrorName[]];
 
 /** The names of the table's errors in `categories`, in the table's order. */
-export const errorsIn = (...categories: ErrorCategory[]): ErrorName[] => ERROR_NAMES.filter((name) => categories.includes(ERROR_CODES[name].category));
+export const errorsIn = (...categories: ErrorCategory[]): ErrorName[] =>
+  ERROR_NAMES.filter((name) => categories.includes(ERROR_CODES[name].category));
 
 /** Errors any operation can answer: the request guards run on every route, before it. */
 export const GUARD_ERRORS: readonly ErrorName[] = errorsIn("request", "fault");
@@ -183,15 +184,25 @@ function inputSqlState(value: unknown): string | undefined {
  * starting up or out of connections (SQLSTATE class 08, 57P01–57P03, 53300), and node-postgres's
  * own connection failures, which carry no code.
  */
-const UNREACHABLE_SOCKET_CODES: ReadonlySet<string> = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN"]);
+const UNREACHABLE_SOCKET_CODES: ReadonlySet<string> = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "EAI_AGAIN",
+]);
 const UNAVAILABLE_SQLSTATES: ReadonlySet<string> = new Set(["57P01", "57P02", "57P03", "53300"]);
-const UNREACHABLE_MESSAGES = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed)/;
+const UNREACHABLE_MESSAGES =
+  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed)/;
 
 function isDependencyUnreachable(value: unknown): boolean {
   let current = value;
   for (let depth = 0; depth < 8 && current !== null && typeof current === "object"; depth++) {
     const { code, message } = current as { code?: unknown; message?: unknown };
-    if (typeof code === "string" && (UNREACHABLE_SOCKET_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code) || code.startsWith("08"))) return true;
+    if (typeof code === "string" && (UNREACHABLE_SOCKET_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code) || code.startsWith("08")))
+      return true;
     if (typeof message === "string" && UNREACHABLE_MESSAGES.test(message)) return true;
     current = (current as { cause?: unknown }).cause;
   }
@@ -208,7 +219,8 @@ export function toAppError(value: unknown): AppError {
   if (value instanceof AppError) return value;
   const cause = (value as { cause?: unknown } | null)?.cause;
   if (cause instanceof AppError) return cause;
-  if (isDependencyUnreachable(value)) return new AppError("UNAVAILABLE", "a dependency of the service cannot be reached; retry shortly", { retryAfter: 1, cause: value });
+  if (isDependencyUnreachable(value))
+    return new AppError("UNAVAILABLE", "a dependency of the service cannot be reached; retry shortly", { retryAfter: 1, cause: value });
   const sqlState = inputSqlState(value);
   if (sqlState !== undefined) {
     const message = INPUT_SQLSTATES[sqlState]!;

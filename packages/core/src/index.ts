@@ -4,7 +4,20 @@
  */
 
 // Errors, logging, configuration and dependencies
-export { AppError, AUTHENTICATION_ERRORS, ERROR_CODES, ERROR_NAMES, errorBody, type ErrorBody, type ErrorName, type FieldError, GUARD_ERRORS, MAX_REQUEST_BODY_BYTES, PAYLOAD_TOO_LARGE_MESSAGE, toAppError } from "./errors";
+export {
+  AppError,
+  AUTHENTICATION_ERRORS,
+  ERROR_CODES,
+  ERROR_NAMES,
+  errorBody,
+  type ErrorBody,
+  type ErrorName,
+  type FieldError,
+  GUARD_ERRORS,
+  MAX_REQUEST_BODY_BYTES,
+  PAYLOAD_TOO_LARGE_MESSAGE,
+  toAppError,
+} from "./errors";
 export { createLogger, type Logger } from "./logger";
 export { developmentMode, parseEnv, productionRules, serviceConfigFromEnv, serviceEnvSchema } from "./env";
 export { defaultTransferConfig, defaultWebhookConfig, serviceConfig, type ServiceConfig, type WebhookConfig } from "./deps/service-config";
@@ -19,10 +32,22 @@ export { EVENT_TYPES } from "./events/catalog";
 export { emitEvent } from "./events/emit-event";
 
 // records
-export { amountSchema, transactionRecordSchema, transactionStatusSchema, transactionSubStatusSchema, vaultRecordSchema } from "./records/record-schemas";
+export {
+  amountSchema,
+  transactionRecordSchema,
+  transactionStatusSchema,
+  transactionSubStatusSchema,
+  vaultRecordSchema,
+} from "./records/record-schemas";
 
 // transfers
-export { CANCELLABLE_STATUSES, ENDED_WITHOUT_TRANSFER, TERMINAL_STATUSES, TRANSACTION_STATUSES, type TransactionStatus } from "./transfers/transaction-status";
+export {
+  CANCELLABLE_STATUSES,
+  ENDED_WITHOUT_TRANSFER,
+  TERMINAL_STATUSES,
+  TRANSACTION_STATUSES,
+  type TransactionStatus,
+} from "./transfers/transaction-status";
 export { transitionTransaction } from "./transfers/transition-transaction";
 export { rebuildUnsignedTransaction } from "./transfers/unsigned-transaction";
 export { listSigningRequests } from "./transfers/list-signing-requests";
@@ -117,7 +142,12 @@ export { listDevMailbox } from "./email/list-dev-mailbox";
 export { loadSecret } from "./secrets/load-secret";
 
 // webhooks
-export { webhookDeliveryRecordSchema, webhookEndpointRecordSchema, webhookEndpointWithSecretSchema, webhookEventTypeSchema } from "./webhooks/webhook-records";
+export {
+  webhookDeliveryRecordSchema,
+  webhookEndpointRecordSchema,
+  webhookEndpointWithSecretSchema,
+  webhookEventTypeSchema,
+} from "./webhooks/webhook-records";
 export { createWebhookEndpoint } from "./webhooks/create-webhook-endpoint";
 export { listWebhookEndpoints } from "./webhooks/list-webhook-endpoints";
 export { getWebhookEndpoint } from "./webhooks/get-webhook-endpoint";

@@ -4,9 +4,23 @@ export type { Logger };
 
 // Field names whose values must never reach a log line, wherever they appear.
 const REDACT = [
-  "password", "secret", "token", "authorization", "cookie", "signature", "apiKey",
-  "*.password", "*.secret", "*.token", "*.authorization", "*.cookie", "*.apiKey",
-  "req.headers.authorization", "req.headers.cookie", "headers.authorization", "headers.cookie",
+  "password",
+  "secret",
+  "token",
+  "authorization",
+  "cookie",
+  "signature",
+  "apiKey",
+  "*.password",
+  "*.secret",
+  "*.token",
+  "*.authorization",
+  "*.cookie",
+  "*.apiKey",
+  "req.headers.authorization",
+  "req.headers.cookie",
+  "headers.authorization",
+  "headers.cookie",
 ];
 
 /** `level` comes from the caller's validated env (LOG_LEVEL); core never reads process.env. */

@@ -13,13 +13,14 @@ import { join } from "node:path";
 const root = new URL("..", import.meta.url).pathname;
 const migrations = join(root, "migrations");
 const append = process.argv.includes("--append");
-const kit = (...args: string[]) =>
-  execFileSync("pnpm", ["exec", "drizzle-kit", "generate", ...args], { cwd: root, stdio: "inherit" });
+const kit = (...args: string[]) => execFileSync("pnpm", ["exec", "drizzle-kit", "generate", ...args], { cwd: root, stdio: "inherit" });
 
 if (!append) {
   rmSync(migrations, { recursive: true, force: true });
   kit("--name", "init");
-  for (const file of readdirSync(join(root, "sql")).filter((f) => f.endsWith(".sql")).sort()) {
+  for (const file of readdirSync(join(root, "sql"))
+    .filter((f) => f.endsWith(".sql"))
+    .sort()) {
     const name = file.replace(/^\d+_/, "").replace(/\.sql$/, "");
     kit("--custom", "--name", name);
     const created = readdirSync(migrations).find((f) => f.endsWith(`_${name}.sql`));

@@ -22,11 +22,15 @@ describe("database client", () => {
   it("commits a transaction and rolls one back on error", async () => {
     const tenantId = "0194f2c4-0000-7000-8000-000000000001";
     await t.db.transaction(async (tx) => {
-      await tx.insert(eventOutbox).values({ tenantId, type: "test.committed", aggregateType: "test", aggregateId: tenantId, sequence: 1, data: { n: 1 } });
+      await tx
+        .insert(eventOutbox)
+        .values({ tenantId, type: "test.committed", aggregateType: "test", aggregateId: tenantId, sequence: 1, data: { n: 1 } });
     });
     await expect(
       t.db.transaction(async (tx) => {
-        await tx.insert(eventOutbox).values({ tenantId, type: "test.rolled_back", aggregateType: "test", aggregateId: tenantId, sequence: 2, data: { n: 2 } });
+        await tx
+          .insert(eventOutbox)
+          .values({ tenantId, type: "test.rolled_back", aggregateType: "test", aggregateId: tenantId, sequence: 2, data: { n: 2 } });
         throw new Error("abort");
       }),
     ).rejects.toThrow("abort");
@@ -44,10 +48,12 @@ describe("database client", () => {
         await t.query("select pg_terminate_backend($1)", [pid]);
         // At once, before this process has read the termination: the pool still has the dead
         // connection as idle and hands it to the transaction, whose BEGIN fails.
-        beginFailed = await handle.db.transaction(async (tx) => tx.execute(sql`select 1`)).then(
-          () => false,
-          () => true,
-        );
+        beginFailed = await handle.db
+          .transaction(async (tx) => tx.execute(sql`select 1`))
+          .then(
+            () => false,
+            () => true,
+          );
       }
       expect(beginFailed, "a transaction got the dead connection").toBe(true);
       const next = await handle.db.transaction(async (tx) => (await tx.execute(sql`select 2 as n`)).rows[0]);
@@ -76,7 +82,9 @@ describe("database client", () => {
       expect(releasedWith).toHaveLength(1);
       expect(releasedWith[0], "given back as healthy").toBeInstanceOf(Error);
       // A pool of one: the next transaction runs on a new backend, not the dead one, and not never.
-      const next = await handle.db.transaction(async (tx) => (await tx.execute<{ pid: number }>(sql`select pg_backend_pid() as pid`)).rows[0]!.pid);
+      const next = await handle.db.transaction(
+        async (tx) => (await tx.execute<{ pid: number }>(sql`select pg_backend_pid() as pid`)).rows[0]!.pid,
+      );
       expect(next).not.toBe(deadPid);
       expect(handle.pool.totalCount).toBe(1);
       await handle.close();
@@ -89,7 +97,10 @@ describe("database client", () => {
   it("issues time-ordered UUIDv7 identifiers", async () => {
     const inserted = [];
     for (let i = 0; i < 5; i++) {
-      const [row] = await t.db.insert(auditEvents).values({ actorType: "system", action: `test.order.${i}` }).returning();
+      const [row] = await t.db
+        .insert(auditEvents)
+        .values({ actorType: "system", action: `test.order.${i}` })
+        .returning();
       inserted.push(row!.id);
     }
     for (const id of inserted) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);

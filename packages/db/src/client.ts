@@ -34,8 +34,14 @@ export interface DriverConnection {
  */
 export function driverConnection(db: Executor): DriverConnection | undefined {
   const session: unknown = db._.session;
-  const client = is(db, PgTransaction) ? (typeof session === "object" && session !== null ? (session as { client?: unknown }).client : undefined) : (db as { $client?: unknown }).$client;
-  return typeof client === "object" && client !== null && typeof (client as { query?: unknown }).query === "function" ? (client as DriverConnection) : undefined;
+  const client = is(db, PgTransaction)
+    ? typeof session === "object" && session !== null
+      ? (session as { client?: unknown }).client
+      : undefined
+    : (db as { $client?: unknown }).$client;
+  return typeof client === "object" && client !== null && typeof (client as { query?: unknown }).query === "function"
+    ? (client as DriverConnection)
+    : undefined;
 }
 
 /**
@@ -125,7 +131,12 @@ export function createDatabase(options: CreateDatabaseOptions): DatabaseHandle {
     const { dialect, options: sessionOptions } = sessionOf(db);
     transactionOpeners.set(db, {
       connect: () => pool.connect() as unknown as Promise<PooledConnection>,
-      on: (connection) => new NeonTransaction(dialect, new NeonSession(connection as never, dialect, undefined, sessionOptions), undefined) as unknown as Transaction,
+      on: (connection) =>
+        new NeonTransaction(
+          dialect,
+          new NeonSession(connection as never, dialect, undefined, sessionOptions),
+          undefined,
+        ) as unknown as Transaction,
     });
     return {
       db,
@@ -139,7 +150,13 @@ export function createDatabase(options: CreateDatabaseOptions): DatabaseHandle {
   // Pipeline mode: a transaction's BEGIN and COMMIT travel with its first and last statements
   // (./hot-path/pipelined-transaction). Statements awaited one by one, as everywhere else, behave as
   // without it: each is written when the one before it has been answered.
-  const pool = new pg.Pool({ connectionString: options.url, max, application_name: applicationName, connectionTimeoutMillis: 5_000, pipeline: true });
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max,
+    application_name: applicationName,
+    connectionTimeoutMillis: 5_000,
+    pipeline: true,
+  });
   pool.on("error", () => {});
   // An error on a checked-out connection (server restart, admin shutdown) must fail that
   // query, not the process: without a listener node-postgres rethrows it as uncaught.
@@ -148,12 +165,22 @@ export function createDatabase(options: CreateDatabaseOptions): DatabaseHandle {
   const { dialect, options: sessionOptions } = sessionOf(db);
   transactionOpeners.set(db, {
     connect: () => pool.connect() as unknown as Promise<PooledConnection>,
-    on: (connection) => new NodePgTransaction(dialect, new NodePgSession(connection as unknown as pg.PoolClient, dialect, undefined, sessionOptions), undefined) as unknown as Transaction,
+    on: (connection) =>
+      new NodePgTransaction(
+        dialect,
+        new NodePgSession(connection as unknown as pg.PoolClient, dialect, undefined, sessionOptions),
+        undefined,
+      ) as unknown as Transaction,
   });
   const readConnections = options.pipelinedReads ?? env.DB_PIPELINED_READS;
   const reads =
     readConnections > 0
-      ? new PipelinedReads({ connectionString: options.url, connections: readConnections, applicationName: `${applicationName}/reads`, connectionTimeoutMillis: 5_000 })
+      ? new PipelinedReads({
+          connectionString: options.url,
+          connections: readConnections,
+          applicationName: `${applicationName}/reads`,
+          connectionTimeoutMillis: 5_000,
+        })
       : undefined;
   if (reads) pipelinedReadHandles.set(db, drizzleNodePg({ client: reads as unknown as pg.Pool }));
   return {

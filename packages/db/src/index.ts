@@ -1,7 +1,16 @@
 export * from "./client";
 export { isUniqueViolation } from "./errors";
 export { newRowId } from "./ids";
-export { jobExecutor, pipelinedTransaction, prepareJobStatements, PipelinedReads, TransactionRolledBack, type BuiltStatement, type PipelinedReadsOptions, type PipelinedTransactionWork } from "./hot-path";
+export {
+  jobExecutor,
+  pipelinedTransaction,
+  prepareJobStatements,
+  PipelinedReads,
+  TransactionRolledBack,
+  type BuiltStatement,
+  type PipelinedReadsOptions,
+  type PipelinedTransactionWork,
+} from "./hot-path";
 export { migrationStatus, runMigrations, type MigrationStatus } from "./migrate";
 export { createNotificationListener, type NotificationListener, type NotificationListenerOptions } from "./notification-listener";
 export { readDbEnv } from "./env";

@@ -12,7 +12,11 @@ import { createEmptyDatabase } from "./testing";
 const shippedHashes = readdirSync(migrationsFolder)
   .filter((file) => file.endsWith(".sql"))
   .sort()
-  .map((file) => createHash("sha256").update(readFileSync(join(migrationsFolder, file), "utf8")).digest("hex"));
+  .map((file) =>
+    createHash("sha256")
+      .update(readFileSync(join(migrationsFolder, file), "utf8"))
+      .digest("hex"),
+  );
 
 async function appliedHashes(url: string): Promise<string[]> {
   const client = new pg.Client({ connectionString: url });
@@ -58,7 +62,11 @@ describe("migrations", () => {
     try {
       await runMigrations(empty.url);
       await handle.query("delete from drizzle.__drizzle_migrations where id = (select max(id) from drizzle.__drizzle_migrations)");
-      expect(await migrationStatus(handle.query)).toEqual({ applied: shippedHashes.length - 1, expected: shippedHashes.length, upToDate: false });
+      expect(await migrationStatus(handle.query)).toEqual({
+        applied: shippedHashes.length - 1,
+        expected: shippedHashes.length,
+        upToDate: false,
+      });
     } finally {
       await handle.close();
       await empty.drop();

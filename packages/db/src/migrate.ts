@@ -40,9 +40,7 @@ export interface MigrationStatus {
 }
 
 /** For /readyz: compares the migrations recorded in the database with the shipped journal. */
-export async function migrationStatus(
-  query: (text: string) => Promise<{ rows: Record<string, unknown>[] }>,
-): Promise<MigrationStatus> {
+export async function migrationStatus(query: (text: string) => Promise<{ rows: Record<string, unknown>[] }>): Promise<MigrationStatus> {
   const entries = journal().entries;
   const last = entries.at(-1)?.when ?? 0;
   const { rows } = await query(

@@ -22,8 +22,11 @@ describe("createNotificationListener", () => {
 
   const count = (kind: (typeof events)[number]["kind"]) => events.filter((event) => event.kind === kind).length;
   const listenerPids = async () =>
-    (await t.db.execute(sql`select pid from pg_stat_activity where application_name = ${applicationName}`)).rows.map((row) => Number(row.pid));
-  const cutConnection = () => t.db.execute(sql`select pg_terminate_backend(pid) from pg_stat_activity where application_name = ${applicationName}`);
+    (await t.db.execute(sql`select pid from pg_stat_activity where application_name = ${applicationName}`)).rows.map((row) =>
+      Number(row.pid),
+    );
+  const cutConnection = () =>
+    t.db.execute(sql`select pg_terminate_backend(pid) from pg_stat_activity where application_name = ${applicationName}`);
   const notify = (payload: string) => t.db.execute(sql`select pg_notify(${channel}, ${payload})`);
 
   beforeAll(async () => {

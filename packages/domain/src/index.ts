@@ -36,7 +36,10 @@ export const SUB_STATUSES = {
 export type TransactionSubStatus = (typeof SUB_STATUSES)[keyof typeof SUB_STATUSES][number];
 
 /** Every subStatus, in the order above; also the order of the `transaction_sub_status` enum. */
-export const TRANSACTION_SUB_STATUSES = Object.values(SUB_STATUSES).flat() as readonly TransactionSubStatus[] as readonly [TransactionSubStatus, ...TransactionSubStatus[]];
+export const TRANSACTION_SUB_STATUSES = Object.values(SUB_STATUSES).flat() as readonly TransactionSubStatus[] as readonly [
+  TransactionSubStatus,
+  ...TransactionSubStatus[],
+];
 
 /** What a transaction does: move value, or deploy one of the audited contract templates. */
 export const TRANSACTION_TYPES = ["TRANSFER", "CONTRACT_DEPLOY"] as const;
@@ -46,7 +49,14 @@ export type TransactionType = (typeof TRANSACTION_TYPES)[number];
 // rule covers it (see docs/decisions/foundation.md, "One vocabulary").
 
 /** Statuses a transaction never leaves. */
-export const TERMINAL_STATUSES = ["COMPLETED", "BLOCKED", "REJECTED", "CANCELLED", "EXPIRED", "FAILED"] as const satisfies readonly TransactionStatus[];
+export const TERMINAL_STATUSES = [
+  "COMPLETED",
+  "BLOCKED",
+  "REJECTED",
+  "CANCELLED",
+  "EXPIRED",
+  "FAILED",
+] as const satisfies readonly TransactionStatus[];
 
 /** `POST /v1/transactions/{id}/cancel` is allowed from these (CONTRACT §6): nothing is signed yet. */
 export const CANCELLABLE_STATUSES = ["SUBMITTED", "QUEUED", "PENDING_SIGNATURE"] as const satisfies readonly TransactionStatus[];
@@ -61,7 +71,13 @@ export const NONCE_HOLDING_STATUSES = ["PENDING_SIGNATURE", "SIGNED"] as const s
 export const RESERVING_STATUSES = ["QUEUED", "PENDING_SIGNATURE", "SIGNED", "BROADCASTING"] as const satisfies readonly TransactionStatus[];
 
 /** Ended without moving value (terminal, not COMPLETED): left out of velocity windows and daily quotas. */
-export const ENDED_WITHOUT_TRANSFER = ["BLOCKED", "REJECTED", "CANCELLED", "EXPIRED", "FAILED"] as const satisfies readonly TransactionStatus[];
+export const ENDED_WITHOUT_TRANSFER = [
+  "BLOCKED",
+  "REJECTED",
+  "CANCELLED",
+  "EXPIRED",
+  "FAILED",
+] as const satisfies readonly TransactionStatus[];
 
 export const isTerminalStatus = (status: TransactionStatus): boolean => (TERMINAL_STATUSES as readonly string[]).includes(status);
 export const isCancellableStatus = (status: TransactionStatus): boolean => (CANCELLABLE_STATUSES as readonly string[]).includes(status);

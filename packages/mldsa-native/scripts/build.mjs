@@ -16,7 +16,10 @@ import { fileURLToPath } from "node:url";
 const here = (path) => fileURLToPath(new URL(`../${path}`, import.meta.url));
 const OUTPUT = here("build/mldsa87.node");
 /** @param {string} dir */
-const sourcesIn = (dir) => readdirSync(here(dir)).filter((f) => f.endsWith(".c")).map((f) => here(`${dir}/${f}`));
+const sourcesIn = (dir) =>
+  readdirSync(here(dir))
+    .filter((f) => f.endsWith(".c"))
+    .map((f) => here(`${dir}/${f}`));
 
 // eslint-disable-next-line no-restricted-properties -- a build tool honours the usual CC, like make does
 const compiler = process.env.CC || "cc";
@@ -45,12 +48,17 @@ function build() {
   const run = spawnSync(compiler, [...flags, ...includes, ...sources, "-o", partial], { encoding: "utf8" });
   if (run.status !== 0) {
     rmSync(partial, { force: true });
-    log(`the compiler failed; the native ML-DSA-87 verify is not built, verification will use @noble/post-quantum:\n${run.stderr || run.error}`);
+    log(
+      `the compiler failed; the native ML-DSA-87 verify is not built, verification will use @noble/post-quantum:\n${run.stderr || run.error}`,
+    );
     return;
   }
   if (run.stderr) log(run.stderr);
   renameSync(partial, OUTPUT); // never leave a half-written add-on where the loader looks
-  writeFileSync(here("build/build-info.json"), `${JSON.stringify({ compiler: version, flags, builtAt: new Date().toISOString() }, null, 2)}\n`);
+  writeFileSync(
+    here("build/build-info.json"),
+    `${JSON.stringify({ compiler: version, flags, builtAt: new Date().toISOString() }, null, 2)}\n`,
+  );
   log(`built ${OUTPUT} with ${version}`);
 }
 

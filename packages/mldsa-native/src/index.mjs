@@ -17,7 +17,8 @@ export function loadNativeMlDsa87(path = NATIVE_ADDON_PATH) {
   if (!existsSync(path)) return { ok: false, path, reason: "not built (no C compiler at install, or the build failed)" };
   try {
     const addon = requireAddon(path);
-    if (typeof addon.verify !== "function" || addon.algorithm !== "ML-DSA-87") return { ok: false, path, reason: "not the ML-DSA-87 verify add-on" };
+    if (typeof addon.verify !== "function" || addon.algorithm !== "ML-DSA-87")
+      return { ok: false, path, reason: "not the ML-DSA-87 verify add-on" };
     return { ok: true, path, verify: addon.verify };
   } catch (error) {
     return { ok: false, path, reason: `failed to load: ${error instanceof Error ? error.message : String(error)}` };

@@ -36,7 +36,7 @@ function seededBytes(seed: string) {
 
 function flipBit(bytes: Uint8Array, bit: number): Uint8Array {
   const copy = Uint8Array.from(bytes);
-  copy[Math.floor(bit / 8) % copy.length]! ^= 1 << bit % 8;
+  copy[Math.floor(bit / 8) % copy.length]! ^= 1 << (bit % 8);
   return copy;
 }
 
@@ -72,12 +72,32 @@ describe("native ML-DSA-87 add-on", () => {
 
     it("on the project's published vectors, and on each of them altered", () => {
       const keys = vectors<{ vectors: { publicKey: string }[] }>("keys.json").vectors.map((k) => hex(k.publicKey));
-      const transactions = vectors<{ context: string; vectors: { keyIndex: number; signingHash: string; signature: string }[] }>("transactions.json");
-      const proofs = vectors<{ context: string; vectors: { keyIndex: number; message: string; signature: string }[] }>("ownership-proofs.json");
+      const transactions = vectors<{ context: string; vectors: { keyIndex: number; signingHash: string; signature: string }[] }>(
+        "transactions.json",
+      );
+      const proofs = vectors<{ context: string; vectors: { keyIndex: number; message: string; signature: string }[] }>(
+        "ownership-proofs.json",
+      );
       const [transactionContext, proofContext] = [utf8(transactions.context), utf8(proofs.context)];
       const published: PublishedCase[] = [
-        ...transactions.vectors.map((v, i) => ({ name: `transaction ${i}`, signature: hex(v.signature), message: hex(v.signingHash), publicKey: keys[v.keyIndex]!, context: transactionContext, otherContext: proofContext, valid: true })),
-        ...proofs.vectors.map((v, i) => ({ name: `ownership proof ${i}`, signature: hex(v.signature), message: utf8(v.message), publicKey: keys[v.keyIndex]!, context: proofContext, otherContext: transactionContext, valid: true })),
+        ...transactions.vectors.map((v, i) => ({
+          name: `transaction ${i}`,
+          signature: hex(v.signature),
+          message: hex(v.signingHash),
+          publicKey: keys[v.keyIndex]!,
+          context: transactionContext,
+          otherContext: proofContext,
+          valid: true,
+        })),
+        ...proofs.vectors.map((v, i) => ({
+          name: `ownership proof ${i}`,
+          signature: hex(v.signature),
+          message: utf8(v.message),
+          publicKey: keys[v.keyIndex]!,
+          context: proofContext,
+          otherContext: transactionContext,
+          valid: true,
+        })),
       ];
       expect(published.length).toBeGreaterThanOrEqual(4);
       const altered = published.flatMap((c, i): Case[] => [
@@ -105,17 +125,37 @@ describe("native ML-DSA-87 add-on", () => {
         cases.push(
           good,
           // a bit anywhere, and one in each part of the encoding: c~ (64 bytes), z, the hint
-          { ...good, name: `key ${k}, signature bit flipped anywhere`, signature: flipBit(signature, random.int(signatureBits)), valid: false },
+          {
+            ...good,
+            name: `key ${k}, signature bit flipped anywhere`,
+            signature: flipBit(signature, random.int(signatureBits)),
+            valid: false,
+          },
           { ...good, name: `key ${k}, challenge bit flipped`, signature: flipBit(signature, random.int(64 * 8)), valid: false },
           { ...good, name: `key ${k}, z bit flipped`, signature: flipBit(signature, 64 * 8 + random.int(4480 * 8)), valid: false },
-          { ...good, name: `key ${k}, hint byte changed`, signature: flipBit(signature, (4544 + random.int(83)) * 8 + random.int(8)), valid: false },
+          {
+            ...good,
+            name: `key ${k}, hint byte changed`,
+            signature: flipBit(signature, (4544 + random.int(83)) * 8 + random.int(8)),
+            valid: false,
+          },
           { ...good, name: `key ${k}, random signature`, signature: random.bytes(signature.length), valid: false },
           { ...good, name: `key ${k}, signature one byte short`, signature: signature.subarray(0, -1), valid: false },
           { ...good, name: `key ${k}, other key`, publicKey: otherKey, valid: false },
           { ...good, name: `key ${k}, key bit flipped`, publicKey: flipBit(publicKey, random.int(publicKey.length * 8)), valid: false },
           { ...good, name: `key ${k}, key one byte short`, publicKey: publicKey.subarray(0, -1), valid: false },
-          { ...good, name: `key ${k}, message bit flipped`, message: flipBit(message.length ? message : new Uint8Array(1), random.int(Math.max(1, message.length) * 8)), valid: false },
-          { ...good, name: `key ${k}, context bit flipped`, context: flipBit(context.length ? context : new Uint8Array(1), random.int(Math.max(1, context.length) * 8)), valid: false },
+          {
+            ...good,
+            name: `key ${k}, message bit flipped`,
+            message: flipBit(message.length ? message : new Uint8Array(1), random.int(Math.max(1, message.length) * 8)),
+            valid: false,
+          },
+          {
+            ...good,
+            name: `key ${k}, context bit flipped`,
+            context: flipBit(context.length ? context : new Uint8Array(1), random.int(Math.max(1, context.length) * 8)),
+            valid: false,
+          },
           { ...good, name: `key ${k}, context with one more byte`, context: Uint8Array.of(...context, 0), valid: false },
           { ...good, name: `key ${k}, context over 255 bytes`, context: random.bytes(256), valid: false },
         );

@@ -34,7 +34,13 @@ beforeAll(async () => {
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", () => {
       const path = request.url ?? "/";
-      received.push({ method: request.method ?? "", path, headers: request.headers, body: Buffer.concat(chunks), servername: (request.socket as TLSSocket).servername });
+      received.push({
+        method: request.method ?? "",
+        path,
+        headers: request.headers,
+        body: Buffer.concat(chunks),
+        servername: (request.socket as TLSSocket).servername,
+      });
       switch (path) {
         case "/ok":
           return response.writeHead(200, { "content-type": "text/plain" }).end("thanks");
@@ -79,7 +85,12 @@ beforeEach(() => {
   received = [];
 });
 
-const body = JSON.stringify({ id: "01936f8e-7d2a-7c41-9a8e-2f5b6c7d8e9f", type: "webhook.test", timestamp: "2026-11-21T10:00:00.000Z", data: { note: "exact  bytes ✓ ü" } });
+const body = JSON.stringify({
+  id: "01936f8e-7d2a-7c41-9a8e-2f5b6c7d8e9f",
+  type: "webhook.test",
+  timestamp: "2026-11-21T10:00:00.000Z",
+  data: { note: "exact  bytes ✓ ü" },
+});
 const secret = generateWebhookSecret();
 
 function attempt(path: string, overrides: Partial<DeliverWebhookParameters> = {}) {
@@ -97,7 +108,13 @@ function attempt(path: string, overrides: Partial<DeliverWebhookParameters> = {}
 describe("deliverWebhook", () => {
   it("POSTs the exact body bytes with signatures both verifiers accept, and reports delivered", async () => {
     const result = await attempt("/ok");
-    expect(result).toMatchObject({ outcome: "delivered", statusCode: 200, responseExcerpt: "thanks", error: null, retryAfterSeconds: null });
+    expect(result).toMatchObject({
+      outcome: "delivered",
+      statusCode: 200,
+      responseExcerpt: "thanks",
+      error: null,
+      retryAfterSeconds: null,
+    });
     expect(result.durationMs).toBeGreaterThanOrEqual(0);
     expect(received).toHaveLength(1);
     const [request] = received as [ReceivedRequest];
@@ -115,7 +132,8 @@ describe("deliverWebhook", () => {
     await attempt("/ok", { secrets: [secret, previous] });
     const [request] = received as [ReceivedRequest];
     expect(String(request.headers["webhook-signature"]).split(" ")).toHaveLength(2);
-    for (const key of [secret, previous]) expect(verifyWebhook(key, request.headers, request.body).id).toBe("01936f8e-7d2a-7c41-9a8e-2f5b6c7d8e9f");
+    for (const key of [secret, previous])
+      expect(verifyWebhook(key, request.headers, request.body).id).toBe("01936f8e-7d2a-7c41-9a8e-2f5b6c7d8e9f");
   });
 
   it("connects to the vetted address while TLS and Host name the URL's host", async () => {
@@ -164,7 +182,12 @@ describe("deliverWebhook", () => {
   });
 
   it("disables on 410 Gone", async () => {
-    expect(await attempt("/gone")).toMatchObject({ outcome: "disable", statusCode: 410, responseExcerpt: "endpoint removed", error: "HTTP 410" });
+    expect(await attempt("/gone")).toMatchObject({
+      outcome: "disable",
+      statusCode: 410,
+      responseExcerpt: "endpoint removed",
+      error: "HTTP 410",
+    });
   });
 
   it("does not follow a redirect and does not retry it", async () => {
@@ -191,7 +214,11 @@ describe("deliverWebhook", () => {
   });
 
   it("keeps the status of a receiver that answered but never finished its body", async () => {
-    expect(await attempt("/slow-body", { timeoutMs: 300 })).toMatchObject({ outcome: "delivered", statusCode: 200, responseExcerpt: "partial" });
+    expect(await attempt("/slow-body", { timeoutMs: 300 })).toMatchObject({
+      outcome: "delivered",
+      statusCode: 200,
+      responseExcerpt: "partial",
+    });
   });
 
   it("retries a refused connection and an untrusted certificate", async () => {
@@ -212,7 +239,21 @@ describe("deliverWebhook", () => {
 describe("outcomeForStatus and parseRetryAfter", () => {
   it("follow CONTRACT §7", () => {
     expect([200, 201, 299, 301, 400, 401, 404, 408, 409, 410, 422, 429, 500, 502, 599].map(outcomeForStatus)).toEqual([
-      "delivered", "delivered", "delivered", "failed", "failed", "failed", "failed", "retry", "failed", "disable", "failed", "retry", "retry", "retry", "retry",
+      "delivered",
+      "delivered",
+      "delivered",
+      "failed",
+      "failed",
+      "failed",
+      "failed",
+      "retry",
+      "failed",
+      "disable",
+      "failed",
+      "retry",
+      "retry",
+      "retry",
+      "retry",
     ]);
     const now = new Date("2026-11-21T10:00:00.000Z");
     expect(parseRetryAfter("30", now)).toBe(30);

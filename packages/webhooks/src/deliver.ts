@@ -70,7 +70,10 @@ export function parseRetryAfter(value: string | undefined, now: Date): number | 
 /** Node's `lookup` hook, answering only the vetted address: the socket cannot go anywhere else. */
 function pinnedLookup(vetted: VettedWebhookUrl): LookupFunction {
   return (_hostname, options, callback) => {
-    if (options.all) (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address: vetted.address, family: vetted.family }]);
+    if (options.all)
+      (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [
+        { address: vetted.address, family: vetted.family },
+      ]);
     else callback(null, vetted.address, vetted.family);
   };
 }
@@ -124,7 +127,11 @@ function post(
     });
     request.on("response", (response) => {
       const retryAfter = response.headers["retry-after"];
-      answer = { statusCode: response.statusCode ?? 0, retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter, excerpt: Buffer.alloc(0) };
+      answer = {
+        statusCode: response.statusCode ?? 0,
+        retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter,
+        excerpt: Buffer.alloc(0),
+      };
       response.on("data", (chunk: Buffer) => {
         if (kept >= options.maxResponseBytes) return;
         chunks.push(chunk);
@@ -180,11 +187,17 @@ export async function deliverWebhook(parameters: DeliverWebhookParameters): Prom
   try {
     let vetted: VettedWebhookUrl;
     try {
-      const aborted = new Promise<never>((_, reject) => controller.signal.addEventListener("abort", () => reject(new DeliveryTimeoutError()), { once: true }));
-      vetted = await Promise.race([vetWebhookUrl(parameters.url, { allowPrivate: parameters.allowPrivate, resolveHost: parameters.resolveHost }), aborted]);
+      const aborted = new Promise<never>((_, reject) =>
+        controller.signal.addEventListener("abort", () => reject(new DeliveryTimeoutError()), { once: true }),
+      );
+      vetted = await Promise.race([
+        vetWebhookUrl(parameters.url, { allowPrivate: parameters.allowPrivate, resolveHost: parameters.resolveHost }),
+        aborted,
+      ]);
     } catch (error) {
       if (error instanceof DeliveryTimeoutError) return result("retry", { error: `${timedOut()} resolving the host` });
-      if (error instanceof WebhookUrlRefusedError) return result(error.reason === "HOST_NOT_RESOLVED" ? "retry" : "failed", { error: error.message });
+      if (error instanceof WebhookUrlRefusedError)
+        return result(error.reason === "HOST_NOT_RESOLVED" ? "retry" : "failed", { error: error.message });
       throw error;
     }
 
@@ -194,7 +207,11 @@ export async function deliverWebhook(parameters: DeliverWebhookParameters): Prom
 
     let answer: ReceiverAnswer;
     try {
-      answer = await post(vetted, body, headers, { signal: controller.signal, maxResponseBytes, trustedCertificates: parameters.trustedCertificates });
+      answer = await post(vetted, body, headers, {
+        signal: controller.signal,
+        maxResponseBytes,
+        trustedCertificates: parameters.trustedCertificates,
+      });
     } catch (error) {
       return result("retry", { error: error instanceof DeliveryTimeoutError ? timedOut() : describeNetworkError(error) });
     }

@@ -21,7 +21,9 @@ describe("nextAttemptAt", () => {
     expect(RETRY_DELAYS_SECONDS).toEqual([5, 300, 1800, 7200, 18000, 36000, 36000]);
     expect(MAX_DELIVERY_ATTEMPTS).toBe(8);
     const middle = () => 0.5; // no jitter
-    expect(RETRY_DELAYS_SECONDS.map((_, i) => secondsAfterNow(nextAttemptAt({ attemptsMade: i + 1, now, random: middle })))).toEqual([...RETRY_DELAYS_SECONDS]);
+    expect(RETRY_DELAYS_SECONDS.map((_, i) => secondsAfterNow(nextAttemptAt({ attemptsMade: i + 1, now, random: middle })))).toEqual([
+      ...RETRY_DELAYS_SECONDS,
+    ]);
     expect(nextAttemptAt({ attemptsMade: 8, now, random: middle })).toBeNull();
     expect(() => nextAttemptAt({ attemptsMade: 0, now })).toThrow(RangeError);
   });

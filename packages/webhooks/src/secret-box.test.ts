@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { createSecretBox, generateSecretBoxKey, parseSecretBoxKey, SecretBoxError, type SecretBoxErrorReason, secretBoxKeyId } from "./secret-box";
+import {
+  createSecretBox,
+  generateSecretBoxKey,
+  parseSecretBoxKey,
+  SecretBoxError,
+  type SecretBoxErrorReason,
+  secretBoxKeyId,
+} from "./secret-box";
 import { generateWebhookSecret } from "./sign";
 
 function reasonOf(run: () => unknown): SecretBoxErrorReason {

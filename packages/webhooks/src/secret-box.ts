@@ -46,7 +46,8 @@ export function parseSecretBoxKey(text: string): Buffer {
   let key: Buffer | null = null;
   if (/^[0-9a-fA-F]{64}$/.test(trimmed)) key = Buffer.from(trimmed, "hex");
   else if (/^[A-Za-z0-9+/_-]{43}=?$/.test(trimmed)) key = Buffer.from(trimmed, "base64"); // Node's base64 decoder reads both alphabets
-  if (!key || key.length !== KEY_BYTES) throw new SecretBoxError("INVALID_KEY", "the secret key must be 32 bytes as 64 hex digits or base64");
+  if (!key || key.length !== KEY_BYTES)
+    throw new SecretBoxError("INVALID_KEY", "the secret key must be 32 bytes as 64 hex digits or base64");
   return key;
 }
 
@@ -73,7 +74,8 @@ export function createSecretBox(options: { current: Uint8Array; previous?: reado
     const [, keyId, nonce, sealed] = parts as [string, string, string, string];
     const nonceBytes = Buffer.from(nonce, "base64url");
     const sealedBytes = Buffer.from(sealed, "base64url");
-    if (nonceBytes.length !== NONCE_BYTES || sealedBytes.length < TAG_BYTES) throw new SecretBoxError("MALFORMED", "not a v1 secret envelope");
+    if (nonceBytes.length !== NONCE_BYTES || sealedBytes.length < TAG_BYTES)
+      throw new SecretBoxError("MALFORMED", "not a v1 secret envelope");
     return { keyId, nonce: nonceBytes, sealed: sealedBytes };
   }
 

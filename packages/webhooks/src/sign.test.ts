@@ -29,7 +29,9 @@ describe("signWebhook", () => {
     const secret = generateWebhookSecret();
     const theirs = new Webhook(secret).sign("evt_1", new Date(1_790_000_000_000), body);
     expect(signWebhook({ id: "evt_1", timestamp: 1_790_000_000, body, secrets: [secret] })["webhook-signature"]).toBe(theirs);
-    expect(signWebhook({ id: "evt_1", timestamp: 1_790_000_000, body: Buffer.from(body, "utf8"), secrets: [secret] })["webhook-signature"]).toBe(theirs);
+    expect(
+      signWebhook({ id: "evt_1", timestamp: 1_790_000_000, body: Buffer.from(body, "utf8"), secrets: [secret] })["webhook-signature"],
+    ).toBe(theirs);
   });
 
   it("sends both signatures during a rotation, and each secret verifies on its own", () => {

@@ -66,6 +66,8 @@ export function signWebhook(parameters: SignWebhookParameters): SignedWebhookHea
   if (!Number.isSafeInteger(timestamp) || timestamp < 0) throw new TypeError("timestamp must be Unix seconds");
   // A space or comma in the id would split the signed string differently for the receiver.
   if (!/^[^\s,]{1,256}$/.test(id)) throw new TypeError("webhook id must be 1-256 characters without spaces or commas");
-  const signatures = secrets.map((secret) => `v1,${computeWebhookSignature(webhookSecretBytes(secret), id, timestamp, body).toString("base64")}`);
+  const signatures = secrets.map(
+    (secret) => `v1,${computeWebhookSignature(webhookSecretBytes(secret), id, timestamp, body).toString("base64")}`,
+  );
   return { "webhook-id": id, "webhook-timestamp": String(timestamp), "webhook-signature": signatures.join(" ") };
 }

@@ -57,7 +57,9 @@ describe("vetWebhookUrl refuses", () => {
   it("a host name resolving to a private address, naming the address", async () => {
     const error = await refusal("https://hooks.example.com/x", { resolveHost: resolvesTo("10.20.30.40") });
     expect(error.reason).toBe("ADDRESS_NOT_PUBLIC");
-    expect(error.message).toBe('webhook URL host "hooks.example.com" resolves to 10.20.30.40, which is a private (RFC 1918) address; only public addresses are allowed');
+    expect(error.message).toBe(
+      'webhook URL host "hooks.example.com" resolves to 10.20.30.40, which is a private (RFC 1918) address; only public addresses are allowed',
+    );
   });
 
   it("localhost, through the system resolver", async () => {
@@ -118,13 +120,18 @@ describe("vetWebhookUrl accepts", () => {
   });
 
   it("a host name with public answers, returning the first to pin the connection to", async () => {
-    const vetted = await vetWebhookUrl("https://hooks.example.com/x", { resolveHost: resolvesTo("2606:4700::6810:84e5", "104.16.132.229") });
+    const vetted = await vetWebhookUrl("https://hooks.example.com/x", {
+      resolveHost: resolvesTo("2606:4700::6810:84e5", "104.16.132.229"),
+    });
     expect(vetted).toMatchObject({ hostname: "hooks.example.com", address: "2606:4700::6810:84e5", family: 6 });
     expect(vetted.url.pathname).toBe("/x");
   });
 
   it("http and loopback only with allowPrivate (development and tests)", async () => {
-    await expect(vetWebhookUrl("http://127.0.0.1:9000/hook", { allowPrivate: true })).resolves.toMatchObject({ address: "127.0.0.1", hostname: "127.0.0.1" });
+    await expect(vetWebhookUrl("http://127.0.0.1:9000/hook", { allowPrivate: true })).resolves.toMatchObject({
+      address: "127.0.0.1",
+      hostname: "127.0.0.1",
+    });
     await expect(vetWebhookUrl("https://[::1]/hook", { allowPrivate: true })).resolves.toMatchObject({ address: "::1", family: 6 });
     expect((await refusal("https://user:pw@127.0.0.1/", { allowPrivate: true })).reason).toBe("CREDENTIALS_IN_URL");
     expect((await refusal("file:///etc/passwd", { allowPrivate: true })).reason).toBe("SCHEME_NOT_ALLOWED");

@@ -25,7 +25,8 @@ export const systemHostResolver: HostResolver = async (hostname) => {
   return answers.map((answer) => ({ address: answer.address, family: answer.family === 6 ? 6 : 4 }));
 };
 
-export type WebhookUrlRefusalReason = "INVALID_URL" | "SCHEME_NOT_ALLOWED" | "CREDENTIALS_IN_URL" | "HOST_NOT_RESOLVED" | "ADDRESS_NOT_PUBLIC";
+export type WebhookUrlRefusalReason =
+  "INVALID_URL" | "SCHEME_NOT_ALLOWED" | "CREDENTIALS_IN_URL" | "HOST_NOT_RESOLVED" | "ADDRESS_NOT_PUBLIC";
 
 export class WebhookUrlRefusedError extends Error {
   override name = "WebhookUrlRefusedError";
@@ -114,7 +115,8 @@ export function nonPublicRange(address: string): string | null {
 }
 
 function parseUrl(input: string): URL {
-  if (input.length > MAX_WEBHOOK_URL_LENGTH) throw new WebhookUrlRefusedError("INVALID_URL", `webhook URL is longer than ${MAX_WEBHOOK_URL_LENGTH} characters`);
+  if (input.length > MAX_WEBHOOK_URL_LENGTH)
+    throw new WebhookUrlRefusedError("INVALID_URL", `webhook URL is longer than ${MAX_WEBHOOK_URL_LENGTH} characters`);
   try {
     return new URL(input);
   } catch {
@@ -133,7 +135,8 @@ export async function vetWebhookUrl(input: string, options: VetWebhookUrlOptions
   if (!allowedSchemes.includes(url.protocol)) {
     throw new WebhookUrlRefusedError("SCHEME_NOT_ALLOWED", `webhook URL must use https, not ${url.protocol.replace(/:$/, "")}`);
   }
-  if (url.username || url.password) throw new WebhookUrlRefusedError("CREDENTIALS_IN_URL", "webhook URL must not contain a user name or password");
+  if (url.username || url.password)
+    throw new WebhookUrlRefusedError("CREDENTIALS_IN_URL", "webhook URL must not contain a user name or password");
   const hostname = url.hostname.replace(/^\[(.*)\]$/, "$1");
   if (!hostname) throw new WebhookUrlRefusedError("INVALID_URL", "webhook URL has no host");
 
@@ -157,7 +160,9 @@ export async function vetWebhookUrl(input: string, options: VetWebhookUrlOptions
     for (const candidate of candidates) {
       const range = nonPublicRange(candidate.address);
       if (range === null) continue;
-      const subject = literal ? `webhook URL address ${candidate.address}` : `webhook URL host "${hostname}" resolves to ${candidate.address}, which`;
+      const subject = literal
+        ? `webhook URL address ${candidate.address}`
+        : `webhook URL host "${hostname}" resolves to ${candidate.address}, which`;
       throw new WebhookUrlRefusedError("ADDRESS_NOT_PUBLIC", `${subject} is ${describeRange(range)}; only public addresses are allowed`, {
         address: candidate.address,
         range,

@@ -37,7 +37,9 @@ describe("verifyWebhook", () => {
   it("refuses a tampered body, another secret, an altered id and stale or future timestamps", () => {
     expect(reasonOf(() => verifyWebhook(secret, headers, body.replace("1000", "9000"), { nowSeconds: now }))).toBe("NO_MATCHING_SIGNATURE");
     expect(reasonOf(() => verifyWebhook(generateWebhookSecret(), headers, body, { nowSeconds: now }))).toBe("NO_MATCHING_SIGNATURE");
-    expect(reasonOf(() => verifyWebhook(secret, { ...headers, "webhook-id": "evt_10" }, body, { nowSeconds: now }))).toBe("NO_MATCHING_SIGNATURE");
+    expect(reasonOf(() => verifyWebhook(secret, { ...headers, "webhook-id": "evt_10" }, body, { nowSeconds: now }))).toBe(
+      "NO_MATCHING_SIGNATURE",
+    );
     expect(reasonOf(() => verifyWebhook(secret, headers, body, { nowSeconds: now + 301 }))).toBe("TIMESTAMP_TOO_OLD");
     expect(reasonOf(() => verifyWebhook(secret, headers, body, { nowSeconds: now - 301 }))).toBe("TIMESTAMP_TOO_NEW");
     expect(verifyWebhook(secret, headers, body, { nowSeconds: now + 301, toleranceSeconds: 600 }).id).toBe("evt_9");
@@ -51,11 +53,21 @@ describe("verifyWebhook", () => {
   });
 
   it("refuses missing headers, malformed timestamps and signatures, and a bad secret", () => {
-    expect(reasonOf(() => verifyWebhook(secret, { ...headers, "webhook-id": undefined }, body, { nowSeconds: now }))).toBe("MISSING_HEADERS");
-    expect(reasonOf(() => verifyWebhook(secret, { ...headers, "webhook-signature": "" }, body, { nowSeconds: now }))).toBe("MISSING_HEADERS");
-    expect(reasonOf(() => verifyWebhook(secret, { ...headers, "webhook-timestamp": "17e8" }, body, { nowSeconds: now }))).toBe("INVALID_TIMESTAMP");
-    expect(reasonOf(() => verifyWebhook(secret, { ...headers, "webhook-signature": "v1" }, body, { nowSeconds: now }))).toBe("NO_MATCHING_SIGNATURE");
-    expect(reasonOf(() => verifyWebhook(secret, { ...headers, "webhook-signature": "v1,####" }, body, { nowSeconds: now }))).toBe("NO_MATCHING_SIGNATURE");
+    expect(reasonOf(() => verifyWebhook(secret, { ...headers, "webhook-id": undefined }, body, { nowSeconds: now }))).toBe(
+      "MISSING_HEADERS",
+    );
+    expect(reasonOf(() => verifyWebhook(secret, { ...headers, "webhook-signature": "" }, body, { nowSeconds: now }))).toBe(
+      "MISSING_HEADERS",
+    );
+    expect(reasonOf(() => verifyWebhook(secret, { ...headers, "webhook-timestamp": "17e8" }, body, { nowSeconds: now }))).toBe(
+      "INVALID_TIMESTAMP",
+    );
+    expect(reasonOf(() => verifyWebhook(secret, { ...headers, "webhook-signature": "v1" }, body, { nowSeconds: now }))).toBe(
+      "NO_MATCHING_SIGNATURE",
+    );
+    expect(reasonOf(() => verifyWebhook(secret, { ...headers, "webhook-signature": "v1,####" }, body, { nowSeconds: now }))).toBe(
+      "NO_MATCHING_SIGNATURE",
+    );
     expect(reasonOf(() => verifyWebhook("whsec_", headers, body, { nowSeconds: now }))).toBe("INVALID_SECRET");
   });
 

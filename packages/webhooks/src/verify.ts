@@ -62,7 +62,12 @@ function secretKey(secret: string): Buffer {
  * exactly as received (re-serialised JSON would not match). Any of the space-separated `v1`
  * signatures may match (two are sent while a secret rotates). Throws `WebhookVerificationError`.
  */
-export function verifyWebhook(secret: string, headers: WebhookHeaders, body: WebhookBody, options: VerifyWebhookOptions = {}): VerifiedWebhook {
+export function verifyWebhook(
+  secret: string,
+  headers: WebhookHeaders,
+  body: WebhookBody,
+  options: VerifyWebhookOptions = {},
+): VerifiedWebhook {
   const key = secretKey(secret);
   const id = header(headers, "webhook-id");
   const timestampHeader = header(headers, "webhook-timestamp");

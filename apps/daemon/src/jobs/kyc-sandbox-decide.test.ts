@@ -28,9 +28,15 @@ describe("job kyc.sandbox-decide", () => {
     expect(await decideSandboxKyc({ tenantId, reference }, ctx())).toEqual({ applied: true, tenantStatus: "VERIFIED" });
     expect(await tenantStatus(tenantId)).toBe("VERIFIED");
     expect(await decideSandboxKyc({ tenantId, reference }, ctx())).toEqual({ applied: false, tenantStatus: "VERIFIED" });
-    const events = await t.db.select().from(schema.eventOutbox).where(and(eq(schema.eventOutbox.tenantId, tenantId), eq(schema.eventOutbox.type, "tenant.verification_changed")));
+    const events = await t.db
+      .select()
+      .from(schema.eventOutbox)
+      .where(and(eq(schema.eventOutbox.tenantId, tenantId), eq(schema.eventOutbox.type, "tenant.verification_changed")));
     expect(events).toHaveLength(1);
-    const audit = await t.db.select().from(schema.auditEvents).where(and(eq(schema.auditEvents.tenantId, tenantId), eq(schema.auditEvents.action, "kyc.decided")));
+    const audit = await t.db
+      .select()
+      .from(schema.auditEvents)
+      .where(and(eq(schema.auditEvents.tenantId, tenantId), eq(schema.auditEvents.action, "kyc.decided")));
     expect(audit).toEqual([expect.objectContaining({ actorType: "system", targetId: reference })]);
   });
 

@@ -7,7 +7,13 @@ import type { JobContext } from "../context";
  * (`applied: false`); one decided otherwise or gone is a final error the runner dead-letters.
  */
 export async function decideSandboxKyc(payload: ParsedJobPayload<"kyc.sandbox-decide">, ctx: JobContext) {
-  const result = await applyKycDecision(ctx, { tenantId: payload.tenantId, reference: payload.reference, decision: "APPROVED", reason: null, source: "sandbox" });
+  const result = await applyKycDecision(ctx, {
+    tenantId: payload.tenantId,
+    reference: payload.reference,
+    decision: "APPROVED",
+    reason: null,
+    source: "sandbox",
+  });
   ctx.log.info({ tenantId: payload.tenantId, reference: payload.reference, applied: result.applied }, "sandbox KYC decision applied");
   return { applied: result.applied, tenantStatus: result.tenantStatus };
 }

@@ -12,7 +12,6 @@ import { sendEmail } from "./send-email";
 
 const TOKEN_LINK = "https://localhost/verify-email?token=SECRET_TOKEN_abcdefghijklmnopqrstuvwxyz0123456";
 
-
 /** A logger whose JSON lines the test can read. */
 function capturingLogger() {
   const lines: string[] = [];
@@ -33,11 +32,20 @@ describe("job email.send", () => {
   });
 
   const insertEmail = async (to: string) => {
-    const [row] = await t.db.insert(schema.emails).values({ tenantId: null, to, subject: "Verify your email", text: `Follow ${TOKEN_LINK}`, kind: "verify_email" }).returning();
+    const [row] = await t.db
+      .insert(schema.emails)
+      .values({ tenantId: null, to, subject: "Verify your email", text: `Follow ${TOKEN_LINK}`, kind: "verify_email" })
+      .returning();
     return row!;
   };
   const ctx = (config: Partial<JobContext["config"]>, log = createLogger("send-email-test", "silent")): JobContext =>
-    ({ database: t, db: t.db, log, now: () => new Date(), config: { emailFrom: "Custody <no-reply@custody.test>", production: false, ...config } }) as unknown as JobContext;
+    ({
+      database: t,
+      db: t.db,
+      log,
+      now: () => new Date(),
+      config: { emailFrom: "Custody <no-reply@custody.test>", production: false, ...config },
+    }) as unknown as JobContext;
   const rowOf = async (id: string) => (await t.db.select().from(schema.emails).where(eq(schema.emails.id, id)))[0]!;
 
   it("without SMTP_URL (development) marks the email delivered to the dev outbox and writes it to the log (CONTRACT §3)", async () => {

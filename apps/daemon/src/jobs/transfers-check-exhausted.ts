@@ -7,6 +7,9 @@ import type { JobContext } from "../context";
  */
 export async function checkExhaustedJob(payload: ParsedJobPayload<"transfers.check">, ctx: JobContext, lastError?: string) {
   const outcome = await failUncheckedTransfer(ctx, { ...payload, lastError, actor: systemActor("transfers.check") });
-  ctx.log.warn({ tenantId: payload.tenantId, transactionId: payload.transactionId, failed: outcome.moved, lastError }, "transfer checks exhausted");
+  ctx.log.warn(
+    { tenantId: payload.tenantId, transactionId: payload.transactionId, failed: outcome.moved, lastError },
+    "transfer checks exhausted",
+  );
   return { failed: outcome.moved };
 }

@@ -9,6 +9,9 @@ import type { JobContext } from "../context";
 export async function releaseNextTransferJob(payload: ParsedJobPayload<"transfers.release-next">, ctx: JobContext) {
   const outcome = await releaseNextQueued(ctx, payload);
   const transactionId = "transaction" in outcome ? outcome.transaction.id : null;
-  ctx.log.info({ tenantId: payload.tenantId, sourceWalletId: payload.sourceWalletId, status: outcome.status, transactionId }, "release-next ran");
+  ctx.log.info(
+    { tenantId: payload.tenantId, sourceWalletId: payload.sourceWalletId, status: outcome.status, transactionId },
+    "release-next ran",
+  );
   return { status: outcome.status, transactionId };
 }

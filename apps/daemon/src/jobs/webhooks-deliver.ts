@@ -10,7 +10,14 @@ export async function deliverWebhookJob(payload: ParsedJobPayload<"webhooks.deli
   const result = await attemptWebhookDelivery(ctx, payload);
   if (result.attempted) {
     ctx.log.info(
-      { tenantId: payload.tenantId, deliveryId: payload.deliveryId, outcome: result.outcome, status: result.status, statusCode: result.statusCode, nextAttemptAt: result.nextAttemptAt },
+      {
+        tenantId: payload.tenantId,
+        deliveryId: payload.deliveryId,
+        outcome: result.outcome,
+        status: result.status,
+        statusCode: result.statusCode,
+        nextAttemptAt: result.nextAttemptAt,
+      },
       "webhook delivery attempted",
     );
     return { outcome: result.outcome, status: result.status, statusCode: result.statusCode };

@@ -92,7 +92,10 @@ async function admit(chain: ChainContext, rawInput: Hex): Promise<Hex> {
       throw new TransactionRejection("NONCE_TOO_LOW", `next nonce ${stateNonce}, transaction nonce ${tx.nonce}`);
     }
     if (tx.nonce >= stateNonce + MAX_NONCE_GAP) {
-      throw new TransactionRejection("NONCE_TOO_HIGH", `next nonce ${stateNonce}, transaction nonce ${tx.nonce} (max gap ${MAX_NONCE_GAP})`);
+      throw new TransactionRejection(
+        "NONCE_TOO_HIGH",
+        `next nonce ${stateNonce}, transaction nonce ${tx.nonce} (max gap ${MAX_NONCE_GAP})`,
+      );
     }
     const baseFee = chain.nextBaseFee();
     if (tx.maxFeePerGas < baseFee) {

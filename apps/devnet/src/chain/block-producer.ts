@@ -89,7 +89,10 @@ export async function produceBlock(chain: ChainContext, timestamp: bigint, repla
       return { error };
     }
     progress.gasUsed += result.totalGasSpent;
-    const tip = entry.tx.maxPriorityFeePerGas < entry.tx.maxFeePerGas - baseFeePerGas ? entry.tx.maxPriorityFeePerGas : entry.tx.maxFeePerGas - baseFeePerGas;
+    const tip =
+      entry.tx.maxPriorityFeePerGas < entry.tx.maxFeePerGas - baseFeePerGas
+        ? entry.tx.maxPriorityFeePerGas
+        : entry.tx.maxFeePerGas - baseFeePerGas;
     const logs: DevnetLog[] = (result.execResult.logs ?? []).map(([address, topics, data]) => ({
       address: bytesToHex(address) as Address,
       topics: topics.map((t) => bytesToHex(t)),

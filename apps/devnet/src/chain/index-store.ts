@@ -39,7 +39,8 @@ export class IndexStore {
   getBlock(selector: BlockSelector): DevnetBlock | undefined {
     if (selector === "latest" || selector === "pending") return this.head();
     if (selector === "earliest") return this.blocks[0];
-    if (typeof selector === "bigint") return selector < BigInt(this.blocks.length) && selector >= 0n ? this.blocks[Number(selector)] : undefined;
+    if (typeof selector === "bigint")
+      return selector < BigInt(this.blocks.length) && selector >= 0n ? this.blocks[Number(selector)] : undefined;
     return this.blocksByHash.get(selector.hash.toLowerCase() as Hex);
   }
 
@@ -92,7 +93,10 @@ export class IndexStore {
       for (const tx of block.transactions) {
         for (const log of tx.receipt.logs) {
           if (addresses && addresses.length > 0 && !addresses.includes(log.address)) continue;
-          if (topics && !topics.every((want, i) => want === null || want.length === 0 || (log.topics[i] !== undefined && want.includes(log.topics[i]!)))) {
+          if (
+            topics &&
+            !topics.every((want, i) => want === null || want.length === 0 || (log.topics[i] !== undefined && want.includes(log.topics[i]!)))
+          ) {
             continue;
           }
           out.push({ ...log, block, tx });

@@ -88,9 +88,10 @@ export class DevnetNode {
       await replayJournal(chain, entries.slice(1));
     } else {
       const timestamp = BigInt(Math.floor(now() / 1000));
-      const prefund = Object.fromEntries(
-        Object.entries(options.prefund ?? {}).map(([a, v]) => [a.toLowerCase(), v]),
-      ) as Record<Address, bigint>;
+      const prefund = Object.fromEntries(Object.entries(options.prefund ?? {}).map(([a, v]) => [a.toLowerCase(), v])) as Record<
+        Address,
+        bigint
+      >;
       await createGenesis(chain, timestamp, prefund);
       journal.append({
         type: "genesis",

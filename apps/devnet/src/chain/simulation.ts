@@ -28,7 +28,11 @@ export type CallRequest = {
 type Simulate = (gas: bigint) => Promise<RunTxResult>;
 
 /** `eth_call`: executes without a signature, fees or nonce checks, then discards the state. */
-export async function call(chain: ChainContext, request: CallRequest, selector: BlockSelector): Promise<{ returnData: Hex; gasUsed: bigint }> {
+export async function call(
+  chain: ChainContext,
+  request: CallRequest,
+  selector: BlockSelector,
+): Promise<{ returnData: Hex; gasUsed: bigint }> {
   return simulate(chain, request, selector, async (run) => {
     const result = await run(request.gas ?? chain.config.blockGasLimit);
     throwIfFailed(result);

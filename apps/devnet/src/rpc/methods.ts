@@ -44,7 +44,11 @@ function feeHistory(node: DevnetNode, params: unknown[]): Record<string, unknown
   const newest = node.getBlock(blockSelector(params[1]));
   if (!newest) throw new UnknownBlockError("newest block not found");
   const percentiles = params[2] === undefined || params[2] === null ? undefined : (params[2] as unknown[]);
-  if (percentiles && (!Array.isArray(percentiles) || percentiles.some((p, i) => typeof p !== "number" || p < 0 || p > 100 || (i > 0 && p < (percentiles[i - 1] as number))))) {
+  if (
+    percentiles &&
+    (!Array.isArray(percentiles) ||
+      percentiles.some((p, i) => typeof p !== "number" || p < 0 || p > 100 || (i > 0 && p < (percentiles[i - 1] as number))))
+  ) {
     throw invalidParams("rewardPercentiles must be increasing numbers in 0..100");
   }
   const oldest = newest.number + 1n > BigInt(count) ? newest.number + 1n - BigInt(count) : 0n;

@@ -57,7 +57,10 @@ export function accessList(value: unknown): AccessList | undefined {
   return value.map((item, i) => {
     const entry = item as { address?: unknown; storageKeys?: unknown };
     if (!Array.isArray(entry.storageKeys)) throw invalidParams(`accessList[${i}].storageKeys must be an array`);
-    return { address: address(entry.address, `accessList[${i}].address`), storageKeys: entry.storageKeys.map((k) => hash32(k, "storageKey")) };
+    return {
+      address: address(entry.address, `accessList[${i}].address`),
+      storageKeys: entry.storageKeys.map((k) => hash32(k, "storageKey")),
+    };
   });
 }
 

@@ -103,7 +103,7 @@ export function createRpcServer(ctx: RpcContext): Server {
           client: CLIENT_VERSION,
           chainId: ctx.node.chainId,
           head: Number(ctx.node.head().number),
-          usage: "POST JSON-RPC 2.0 here, e.g. {\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"eth_blockNumber\",\"params\":[]}",
+          usage: 'POST JSON-RPC 2.0 here, e.g. {"jsonrpc":"2.0","id":1,"method":"eth_blockNumber","params":[]}',
         });
         return;
       }

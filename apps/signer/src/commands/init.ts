@@ -9,7 +9,8 @@ export function initCommand(): Command {
     .description("create the encrypted keystore in QC_SIGNER_HOME (default ~/.quantum-signer)")
     .addHelpText(
       "after",
-      "\nAsks for a new passphrase on the terminal (QC_SIGNER_PASSPHRASE for automation). Run again on an\nexisting keystore, it only checks the passphrase and changes nothing.",
+      "\nAsks for a new passphrase on the terminal (QC_SIGNER_PASSPHRASE for automation). Run again on an\nexisting " +
+        "keystore, it only checks the passphrase and changes nothing.",
     )
     .action(async () => {
       const env = readSignerEnv();

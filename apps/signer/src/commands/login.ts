@@ -27,7 +27,7 @@ export function loginCommand(): Command {
     .requiredOption("--url <baseUrl>", "the service, e.g. https://localhost:8443 (plain http only for localhost)")
     .requiredOption("--key <keyId:secret>", "an API key with the signer scope, as the dashboard shows it once")
     .option("--ca <pem file>", "trust this certificate (the development server's self-signed one), TLS verification stays on")
-    .addHelpText("after", "\nExample:\n  signer login --url https://localhost:8443 --key \"$QC_TOKEN\" --ca .data/tls/localhost-cert.pem")
+    .addHelpText("after", '\nExample:\n  signer login --url https://localhost:8443 --key "$QC_TOKEN" --ca .data/tls/localhost-cert.pem')
     .action(async (options: { url: string; key: string; ca?: string }) => {
       const url = parseServiceUrl(options.url);
       if (!API_KEY.test(options.key)) throw new UsageError("--key must be <keyId>:<secret>");

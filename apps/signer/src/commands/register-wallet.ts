@@ -11,7 +11,11 @@ export function registerWalletCommand(): Command {
     .requiredOption("--vault <vaultId>", "the vault to register the wallet in", uuidArgument)
     .option("--label <text>", "the wallet's label")
     .option("--seed-file <path>", "import an existing key: a file holding its 32-byte ML-DSA-87 seed as 64 hex digits")
-    .addHelpText("after", "\nSigns the ownership challenge of the address for your tenant and calls\nPOST /v1/vault/accounts/{vaultId}/wallets; the wallet's type is REGISTERED.")
+    .addHelpText(
+      "after",
+      "\nSigns the ownership challenge of the address for your tenant and calls\nPOST " +
+        "/v1/vault/accounts/{vaultId}/wallets; the wallet's type is REGISTERED.",
+    )
     .action(async (options: { vault: string; label?: string; seedFile?: string }) => {
       const seed = options.seedFile === undefined ? undefined : readSeedFile(options.seedFile);
       const { keystore, profile, api } = await connect();
@@ -24,7 +28,9 @@ export function registerWalletCommand(): Command {
           ...(options.label === undefined ? {} : { label: options.label }),
           ...(seed === undefined ? {} : { seed }),
         });
-        print(`Registered wallet ${wallet.id} (${wallet.type}) with address ${wallet.address} in vault ${wallet.vaultId}; its key${imported ? ", imported," : ""} is in this keystore.`);
+        print(
+          `Registered wallet ${wallet.id} (${wallet.type}) with address ${wallet.address} in vault ${wallet.vaultId}; its key${imported ? ", imported," : ""} is in this keystore.`,
+        );
       } finally {
         seed?.fill(0);
         keystore.close();

@@ -33,7 +33,12 @@ async function findPending(api: SignerApi, id: string): Promise<Record<string, u
  * arguments …" from this signer's own catalog, rebuilt here, and signed only after the person
  * types the last 4 characters of the bytecode hash (there is no destination to confirm).
  */
-async function reviewDeployment(api: SignerApi, id: string, transaction: Record<string, unknown>, findKey: Parameters<typeof readDeployment>[0]["findKey"]): Promise<void> {
+async function reviewDeployment(
+  api: SignerApi,
+  id: string,
+  transaction: Record<string, unknown>,
+  findKey: Parameters<typeof readDeployment>[0]["findKey"],
+): Promise<void> {
   const shown = readDeployment({ transaction, findKey });
   for (const line of describeDeployment(shown)) print(line);
   const verified = verifyDeploymentRequest(shown);

@@ -33,7 +33,10 @@ async function warnAboutForeignWallets(api: SignerApi, held: ReadonlySet<string>
 
 export function watchCommand(): Command {
   return new Command("watch")
-    .description("wait for transactions to sign: prints each new one and rings the bell (each still needs `review`); warns about any wallet whose key is not in this keystore")
+    .description(
+      "wait for transactions to sign: prints each new one and rings the bell (each still needs `review`); warns " +
+        "about any wallet whose key is not in this keystore",
+    )
     .option("--interval <seconds>", "seconds between polls (1 to 3600)", integerIn(1, 3600), 5)
     .action(async (options: { interval: number }) => {
       const { keystore, api } = await connect();

@@ -18,7 +18,9 @@ describe("the signer library", () => {
     const files = sources(LIB);
     expect(files.length).toBeGreaterThan(10);
     const offending = files.flatMap((file) =>
-      [...readFileSync(file, "utf8").matchAll(/from\s+["'](@qc\/(?:core|db|api|web|daemon|webhooks)[^"']*)["']/g)].map((m) => `${file}: ${m[1]}`),
+      [...readFileSync(file, "utf8").matchAll(/from\s+["'](@qc\/(?:core|db|api|web|daemon|webhooks)[^"']*)["']/g)].map(
+        (m) => `${file}: ${m[1]}`,
+      ),
     );
     expect(offending).toEqual([]);
   });

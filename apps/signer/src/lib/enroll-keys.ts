@@ -94,7 +94,10 @@ export async function enrollKeys(params: EnrollKeysParameters): Promise<EnrollKe
       }
       const pending = keystore.keys.filter((key) => key.status === "PENDING_ENROLLMENT" && key.tenantId === tenantId).length;
       const summary = `enrolled ${accepted.length} of ${queue.length} keys`;
-      const left = pending > 0 ? `; ${pending} key(s) whose upload may have reached the service are kept as PENDING_ENROLLMENT and are sent again by the next \`signer enroll\`` : "";
+      const left =
+        pending > 0
+          ? `; ${pending} key(s) whose upload may have reached the service are kept as PENDING_ENROLLMENT and are sent again by the next \`signer enroll\``
+          : "";
       throw new SignerError(`${summary}: ${(error as Error).message}${left}`, { cause: error });
     }
     const batchAddresses = new Set(batch.map((key) => key.address));

@@ -14,11 +14,32 @@ export {
   type KeystoreFile,
   type StoredKey,
 } from "./keystore/format";
-export { createKeystore, openKeystore, keystoreExists, UnlockedKeystore, MIN_PASSPHRASE_LENGTH, type KeystoreUpdateOptions } from "./keystore/keystore";
+export {
+  createKeystore,
+  openKeystore,
+  keystoreExists,
+  UnlockedKeystore,
+  MIN_PASSPHRASE_LENGTH,
+  type KeystoreUpdateOptions,
+} from "./keystore/keystore";
 export { keyFromSeed, secretKeyOf, readSeedFile, type KeyMaterial } from "./keystore/signer-key";
 export { readProfile, writeProfile, type Profile } from "./profile";
-export { createServiceClient, parseServiceUrl, ServiceError, type ServiceClient, type ServiceClientOptions } from "./service/service-client";
-export { signerApi, pendingTransactionSchema, assetSchema, type SignerApi, type PendingTransaction, type Asset, type SigningRequest } from "./service/signer-api";
+export {
+  createServiceClient,
+  parseServiceUrl,
+  ServiceError,
+  type ServiceClient,
+  type ServiceClientOptions,
+} from "./service/service-client";
+export {
+  signerApi,
+  pendingTransactionSchema,
+  assetSchema,
+  type SignerApi,
+  type PendingTransaction,
+  type Asset,
+  type SigningRequest,
+} from "./service/signer-api";
 export { isDefiniteRefusal } from "./service/outcome";
 export { readTransfer, type DisplayedTransfer, type ReadTransferParameters } from "./review/read-transfer";
 export { verifySigningRequest, type VerifiedTransfer } from "./review/verify-signing-request";

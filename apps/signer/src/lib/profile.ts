@@ -23,7 +23,8 @@ export function readProfile(path: string): Profile {
   try {
     text = readFileSync(path, "utf8");
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new SignerError("not logged in: run `signer login --url <baseUrl> --key <keyId:secret>` first");
+    if ((error as NodeJS.ErrnoException).code === "ENOENT")
+      throw new SignerError("not logged in: run `signer login --url <baseUrl> --key <keyId:secret>` first");
     throw new SignerError(`cannot read the profile ${path} (${(error as NodeJS.ErrnoException).code ?? "read error"})`);
   }
   let json: unknown;

@@ -14,7 +14,9 @@ export function signTransfer(transfer: Pick<VerifiedTransfer, "sourceKey" | "sig
   try {
     const signature = signQuantumSigningHash({ signingHash: transfer.signingHash, secretKey });
     if (!verifyQuantumSigningHash({ signingHash: transfer.signingHash, signature, publicKey: transfer.sourceKey.publicKey as Hex })) {
-      throw new SignerError(`the signature made with the key of ${transfer.sourceAddress} does not verify; the keystore entry may be damaged`);
+      throw new SignerError(
+        `the signature made with the key of ${transfer.sourceAddress} does not verify; the keystore entry may be damaged`,
+      );
     }
     return signature;
   } finally {

@@ -32,7 +32,10 @@ function isCurrent(pathname: string, href: string) {
 export function ConsoleShell({ children }: { children: ReactNode }) {
   const trpc = useTRPC();
   const pathname = usePathname();
-  const status = useQuery({ ...trpc.onboarding.status.queryOptions(), refetchInterval: (query) => (query.state.data?.nextStep === "AWAIT_KYC_DECISION" ? 2_000 : 30_000) });
+  const status = useQuery({
+    ...trpc.onboarding.status.queryOptions(),
+    refetchInterval: (query) => (query.state.data?.nextStep === "AWAIT_KYC_DECISION" ? 2_000 : 30_000),
+  });
   const logout = useMutation(trpc.auth.logout.mutationOptions({ onSettled: () => window.location.assign("/login") }));
 
   return (
@@ -69,7 +72,9 @@ export function ConsoleShell({ children }: { children: ReactNode }) {
           </div>
         )}
         <main id="main">
-          {status.error && !isUnauthenticated(status.error) ? <ErrorNotice error={status.error} title="Could not check your session" /> : null}
+          {status.error && !isUnauthenticated(status.error) ? (
+            <ErrorNotice error={status.error} title="Could not check your session" />
+          ) : null}
           {status.data ? children : !status.error && <Loading what="your session" />}
           {status.error && isUnauthenticated(status.error) && <p>Your session has ended. Taking you to the login page…</p>}
         </main>

@@ -21,7 +21,11 @@ export default function OverviewPage() {
   const walletsByVault = useQueries({
     queries: (vaults.data?.vaults ?? []).map((vault) => trpc.wallets.listByVault.queryOptions({ vaultAccountId: vault.id, limit: 1 })),
   });
-  const startKyc = useMutation(trpc.onboarding.startKyc.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.onboarding.status.queryKey() }) }));
+  const startKyc = useMutation(
+    trpc.onboarding.startKyc.mutationOptions({
+      onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.onboarding.status.queryKey() }),
+    }),
+  );
 
   if (!status.data) return status.error ? <ErrorNotice error={status.error} /> : <Loading what="the overview" />;
   const s = status.data;
@@ -32,10 +36,31 @@ export default function OverviewPage() {
     { done: s.emailVerified, label: "Email address verified" },
     { done: s.kyc !== null, label: "Identity verification (KYC/KYB) started" },
     { done: s.kyc?.status === "APPROVED" || s.status === "VERIFIED", label: "Identity verification approved: transfers enabled" },
-    { done: (keys.data?.data.length ?? 0) > 0, label: <><Link href="/api-keys">First API key</Link> (for the signer and your systems)</> },
-    { done: (vaults.data?.vaults.length ?? 0) > 0, label: <><Link href="/vaults">First vault</Link></> },
+    {
+      done: (keys.data?.data.length ?? 0) > 0,
+      label: (
+        <>
+          <Link href="/api-keys">First API key</Link> (for the signer and your systems)
+        </>
+      ),
+    },
+    {
+      done: (vaults.data?.vaults.length ?? 0) > 0,
+      label: (
+        <>
+          <Link href="/vaults">First vault</Link>
+        </>
+      ),
+    },
     { done: hasWallet, label: "First wallet (in a vault)" },
-    { done: (webhooks.data?.webhooks.length ?? 0) > 0, label: <><Link href="/webhooks">Webhook endpoint</Link> for status changes</> },
+    {
+      done: (webhooks.data?.webhooks.length ?? 0) > 0,
+      label: (
+        <>
+          <Link href="/webhooks">Webhook endpoint</Link> for status changes
+        </>
+      ),
+    },
   ];
 
   return (

@@ -13,7 +13,8 @@ export function DevMailboxLink({ email }: { email: string }) {
   if (!mailbox.data) return null;
   return (
     <p className="notice">
-      Development: this service writes emails to its <a href={`/dev/mailbox?to=${encodeURIComponent(email)}`}>dev mailbox</a> instead of sending them.
+      Development: this service writes emails to its <a href={`/dev/mailbox?to=${encodeURIComponent(email)}`}>dev mailbox</a> instead of
+      sending them.
     </p>
   );
 }

@@ -17,7 +17,9 @@ export function formFailure(error: unknown, fields: readonly string[], errorFiel
   }
   const named = errorFields[failure.error];
   if (named) byField[named] = failure.message;
-  const unplaced = Object.entries(failure.fields).filter(([path]) => !fields.some((field) => path === field || path.startsWith(`${field}.`)));
+  const unplaced = Object.entries(failure.fields).filter(
+    ([path]) => !fields.some((field) => path === field || path.startsWith(`${field}.`)),
+  );
   const handledByFields = Object.keys(byField).length > 0 && unplaced.length === 0;
   const form = handledByFields
     ? null

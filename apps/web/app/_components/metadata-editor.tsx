@@ -11,7 +11,15 @@ export function toMetadata(rows: MetadataRow[]): Record<string, string> {
   return Object.fromEntries(rows.filter((row) => row.key.trim() !== "").map((row) => [row.key.trim(), row.value]));
 }
 
-export function MetadataEditor({ rows, onChange, error }: { rows: MetadataRow[]; onChange: (rows: MetadataRow[]) => void; error?: string | undefined }) {
+export function MetadataEditor({
+  rows,
+  onChange,
+  error,
+}: {
+  rows: MetadataRow[];
+  onChange: (rows: MetadataRow[]) => void;
+  error?: string | undefined;
+}) {
   const update = (index: number, patch: Partial<MetadataRow>) => onChange(rows.map((row, i) => (i === index ? { ...row, ...patch } : row)));
   return (
     <fieldset className={`field${error ? " has-error" : ""}`}>
@@ -25,7 +33,12 @@ export function MetadataEditor({ rows, onChange, error }: { rows: MetadataRow[];
           </div>
           <div className="field">
             <label htmlFor={`meta-value-${index}`}>Value {index + 1}</label>
-            <input id={`meta-value-${index}`} value={row.value} maxLength={500} onChange={(e) => update(index, { value: e.target.value })} />
+            <input
+              id={`meta-value-${index}`}
+              value={row.value}
+              maxLength={500}
+              onChange={(e) => update(index, { value: e.target.value })}
+            />
           </div>
           <div className="field">
             <button type="button" className="secondary small" onClick={() => onChange(rows.filter((_, i) => i !== index))}>
@@ -34,7 +47,12 @@ export function MetadataEditor({ rows, onChange, error }: { rows: MetadataRow[];
           </div>
         </div>
       ))}
-      <button type="button" className="secondary small" onClick={() => onChange([...rows, { key: "", value: "" }])} disabled={rows.length >= 50}>
+      <button
+        type="button"
+        className="secondary small"
+        onClick={() => onChange([...rows, { key: "", value: "" }])}
+        disabled={rows.length >= 50}
+      >
         Add metadata entry
       </button>
       {error && (

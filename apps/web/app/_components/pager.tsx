@@ -18,7 +18,13 @@ export function usePager() {
   };
 }
 
-export function Pager({ pager, page }: { pager: ReturnType<typeof usePager>; page: { nextCursor: string | null; hasMore: boolean } | undefined }) {
+export function Pager({
+  pager,
+  page,
+}: {
+  pager: ReturnType<typeof usePager>;
+  page: { nextCursor: string | null; hasMore: boolean } | undefined;
+}) {
   return (
     <nav className="pager" aria-label="Pages">
       <button type="button" className="secondary" onClick={pager.previous} disabled={pager.page === 1}>

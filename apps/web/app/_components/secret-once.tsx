@@ -3,7 +3,17 @@
 import { CopyButton } from "./copy-button";
 
 /** A secret the service shows once: copy it now, it cannot be shown again. */
-export function SecretOnce({ title, secret, onDone, children }: { title: string; secret: string; onDone: () => void; children?: React.ReactNode }) {
+export function SecretOnce({
+  title,
+  secret,
+  onDone,
+  children,
+}: {
+  title: string;
+  secret: string;
+  onDone: () => void;
+  children?: React.ReactNode;
+}) {
   return (
     <section className="secret-once" role="region" aria-label={title}>
       <h3>{title}</h3>

@@ -30,7 +30,16 @@ export default function ForgotPasswordPage() {
         </>
       ) : (
         <form onSubmit={submit}>
-          <TextField label="Email" name="email" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} error={failure.field("email")} />
+          <TextField
+            label="Email"
+            name="email"
+            type="email"
+            autoComplete="email"
+            required
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            error={failure.field("email")}
+          />
           <FormError message={failure.form} />
           <button type="submit" disabled={request.isPending}>
             Send reset link

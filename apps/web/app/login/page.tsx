@@ -32,8 +32,26 @@ export default function LoginPage() {
   return (
     <PublicFrame title="Log in">
       <form onSubmit={submit} noValidate>
-        <TextField label="Email" name="email" type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} error={failure.field("email")} />
-        <TextField label="Password" name="password" type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} error={failure.field("password")} />
+        <TextField
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="username"
+          required
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          error={failure.field("email")}
+        />
+        <TextField
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          error={failure.field("password")}
+        />
         <FormError message={failure.form} />
         {notVerified && (
           <p>

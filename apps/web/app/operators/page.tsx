@@ -69,7 +69,10 @@ const DAEMON_COLUMNS: Column<DaemonInstance>[] = [
     header: "Last heartbeat",
     cell: (instance) => (
       <>
-        {age(instance.lastBeatAgeSeconds)} ago <span className="small muted">(<Time at={instance.lastBeatAt} />)</span>
+        {age(instance.lastBeatAgeSeconds)} ago{" "}
+        <span className="small muted">
+          (<Time at={instance.lastBeatAt} />)
+        </span>
       </>
     ),
   },
@@ -113,8 +116,21 @@ function Daemons() {
   return (
     <section aria-labelledby="daemons-heading">
       <h2 id="daemons-heading">Daemon instances</h2>
-      <QueryView query={daemons} what="daemons" errorTitle="Could not load the daemons" empty={(data) => data.instances.length === 0 && "No daemon has reported: nothing is working the queues."}>
-        {(data) => <DataTable testId="daemons" columns={DAEMON_COLUMNS} rows={data.instances} rowKey={(instance) => instance.instanceId} rowProps={() => ({ "data-testid": "daemon-row" })} />}
+      <QueryView
+        query={daemons}
+        what="daemons"
+        errorTitle="Could not load the daemons"
+        empty={(data) => data.instances.length === 0 && "No daemon has reported: nothing is working the queues."}
+      >
+        {(data) => (
+          <DataTable
+            testId="daemons"
+            columns={DAEMON_COLUMNS}
+            rows={data.instances}
+            rowKey={(instance) => instance.instanceId}
+            rowProps={() => ({ "data-testid": "daemon-row" })}
+          />
+        )}
       </QueryView>
     </section>
   );
@@ -155,7 +171,12 @@ function FailedJobs() {
             </button>
           )}
           {job.status !== "FAILED" && (
-            <button type="button" className="secondary small" onClick={() => window.confirm("Cancel this job? It will not run again.") && cancel.mutate({ jobId: job.id })} disabled={cancel.isPending}>
+            <button
+              type="button"
+              className="secondary small"
+              onClick={() => window.confirm("Cancel this job? It will not run again.") && cancel.mutate({ jobId: job.id })}
+              disabled={cancel.isPending}
+            >
               Cancel job
             </button>
           )}
@@ -167,8 +188,21 @@ function FailedJobs() {
     <section aria-labelledby="failed-heading">
       <h2 id="failed-heading">Failed jobs</h2>
       <ErrorNotice error={retry.error ?? cancel.error} />
-      <QueryView query={jobs} what="failed jobs" errorTitle="Could not load failed jobs" empty={(data) => data.jobs.length === 0 && "No failed jobs."}>
-        {(data) => <DataTable testId="failed-jobs" columns={columns} rows={data.jobs} rowKey={(job) => job.id} rowProps={(job) => ({ "data-testid": "failed-job-row", "data-job-id": job.id })} />}
+      <QueryView
+        query={jobs}
+        what="failed jobs"
+        errorTitle="Could not load failed jobs"
+        empty={(data) => data.jobs.length === 0 && "No failed jobs."}
+      >
+        {(data) => (
+          <DataTable
+            testId="failed-jobs"
+            columns={columns}
+            rows={data.jobs}
+            rowKey={(job) => job.id}
+            rowProps={(job) => ({ "data-testid": "failed-job-row", "data-job-id": job.id })}
+          />
+        )}
       </QueryView>
     </section>
   );

@@ -35,8 +35,27 @@ export default function ResetPasswordPage() {
       ) : (
         token && (
           <form onSubmit={submit} noValidate>
-            <TextField label="New password" name="password" type="password" autoComplete="new-password" required value={password} onChange={(e) => setPassword(e.target.value)} error={failure.field("password")} hint="12 to 256 characters." />
-            <TextField label="Repeat the new password" name="confirm" type="password" autoComplete="new-password" required value={confirm} onChange={(e) => setConfirm(e.target.value)} error={mismatch ? "the two passwords differ" : undefined} />
+            <TextField
+              label="New password"
+              name="password"
+              type="password"
+              autoComplete="new-password"
+              required
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+              error={failure.field("password")}
+              hint="12 to 256 characters."
+            />
+            <TextField
+              label="Repeat the new password"
+              name="confirm"
+              type="password"
+              autoComplete="new-password"
+              required
+              value={confirm}
+              onChange={(e) => setConfirm(e.target.value)}
+              error={mismatch ? "the two passwords differ" : undefined}
+            />
             <FormError message={failure.field("token") ?? failure.form} />
             <button type="submit" disabled={reset.isPending}>
               Set new password

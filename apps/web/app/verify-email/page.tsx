@@ -38,8 +38,8 @@ export default function VerifyEmailPage() {
         <div role="alert" data-testid="verify-result">
           <p className="notice error">Could not verify: {describeFailure(verify.error).message}</p>
           <p>
-            Links work once and for 24 hours. <a href="/signup/check-email">Ask for a new link</a>, or <a href="/login">log in</a> if your address is
-            already verified.
+            Links work once and for 24 hours. <a href="/signup/check-email">Ask for a new link</a>, or <a href="/login">log in</a> if your
+            address is already verified.
           </p>
         </div>
       )}

@@ -26,7 +26,12 @@ describe("amounts with decimals, without floating point", () => {
   });
 
   it("round-trips every parsed amount", () => {
-    for (const [text, decimals] of [["1.5", 18], ["0.000001", 6], ["123456789.123456789", 9], ["42", 0]] as const) {
+    for (const [text, decimals] of [
+      ["1.5", 18],
+      ["0.000001", 6],
+      ["123456789.123456789", 9],
+      ["42", 0],
+    ] as const) {
       const parsed = parseUnits(text, decimals);
       expect(parsed.ok && formatUnits(parsed.raw, decimals)).toBe(text);
     }

@@ -13,7 +13,13 @@ export interface ApiFailure {
   retryAfterSeconds: number | null;
 }
 
-type Shape = { error?: string; code?: number; message?: string; requestId?: string; details?: { fields?: { path: string; message: string }[] } };
+type Shape = {
+  error?: string;
+  code?: number;
+  message?: string;
+  requestId?: string;
+  details?: { fields?: { path: string; message: string }[] };
+};
 
 export function describeFailure(cause: unknown): ApiFailure {
   if (cause instanceof TRPCClientError) {
@@ -31,7 +37,14 @@ export function describeFailure(cause: unknown): ApiFailure {
         retryAfterSeconds: retryAfter ? Number(retryAfter) : null,
       };
     }
-    return { error: "NETWORK", code: null, message: `The service did not answer (${cause.message}). Check your connection and try again.`, requestId: null, fields: {}, retryAfterSeconds: null };
+    return {
+      error: "NETWORK",
+      code: null,
+      message: `The service did not answer (${cause.message}). Check your connection and try again.`,
+      requestId: null,
+      fields: {},
+      retryAfterSeconds: null,
+    };
   }
   const message = cause instanceof Error ? cause.message : String(cause);
   return { error: "NETWORK", code: null, message, requestId: null, fields: {}, retryAfterSeconds: null };

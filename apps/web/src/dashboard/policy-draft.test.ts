@@ -3,20 +3,55 @@ import { checkDraft, emptyRule, toDocument, toDrafts } from "./policy-draft";
 
 describe("the policy editor's drafts", () => {
   it("turn into the document the API takes, leaving out blank conditions", () => {
-    const rule = { ...emptyRule(0), id: "big", name: "Large transfers", amountAbove: "1000", destinationAddresses: "0x" + "ab".repeat(20) + "\n\n", networkCodes: ["QUANTUM_SANDBOX" as const] };
+    const rule = {
+      ...emptyRule(0),
+      id: "big",
+      name: "Large transfers",
+      amountAbove: "1000",
+      destinationAddresses: "0x" + "ab".repeat(20) + "\n\n",
+      networkCodes: ["QUANTUM_SANDBOX" as const],
+    };
     expect(toDocument("ALLOW", [rule])).toEqual({
       defaultAction: "ALLOW",
-      rules: [{ id: "big", name: "Large transfers", action: "BLOCK", match: { networkCodes: ["QUANTUM_SANDBOX"], destinationAddresses: ["0x" + "ab".repeat(20)], amountAbove: "1000" } }],
+      rules: [
+        {
+          id: "big",
+          name: "Large transfers",
+          action: "BLOCK",
+          match: { networkCodes: ["QUANTUM_SANDBOX"], destinationAddresses: ["0x" + "ab".repeat(20)], amountAbove: "1000" },
+        },
+      ],
     });
-    const velocity = { ...emptyRule(1), name: "Daily cap", velocity: true, velocityAmount: "5", velocityWindowSeconds: "3600", velocityScope: "VAULT" as const };
-    expect(toDocument("BLOCK", [velocity]).rules[0]).toEqual({ id: "rule-2", name: "Daily cap", action: "BLOCK", match: {}, velocity: { amount: "5", windowSeconds: 3600, scope: "VAULT" } });
+    const velocity = {
+      ...emptyRule(1),
+      name: "Daily cap",
+      velocity: true,
+      velocityAmount: "5",
+      velocityWindowSeconds: "3600",
+      velocityScope: "VAULT" as const,
+    };
+    expect(toDocument("BLOCK", [velocity]).rules[0]).toEqual({
+      id: "rule-2",
+      name: "Daily cap",
+      action: "BLOCK",
+      match: {},
+      velocity: { amount: "5", windowSeconds: 3600, scope: "VAULT" },
+    });
   });
 
   it("round-trip a stored policy", () => {
     const stored = {
       version: 3,
       defaultAction: "ALLOW" as const,
-      rules: [{ id: "a", name: "A", action: "ALLOW" as const, match: { assetIds: ["011620ab-6fee-5894-b105-6c22053cf11e"] }, velocity: { amount: "9", windowSeconds: 60, scope: "TENANT" as const } }],
+      rules: [
+        {
+          id: "a",
+          name: "A",
+          action: "ALLOW" as const,
+          match: { assetIds: ["011620ab-6fee-5894-b105-6c22053cf11e"] },
+          velocity: { amount: "9", windowSeconds: 60, scope: "TENANT" as const },
+        },
+      ],
       updatedAt: null,
       updatedBy: null,
     };
@@ -26,7 +61,17 @@ describe("the policy editor's drafts", () => {
   it("flags what is wrong under the same paths as the service's field errors", () => {
     const rules = [
       { ...emptyRule(0), id: "same", name: "ok" },
-      { ...emptyRule(1), id: "same", name: "", amountAbove: "1.5", sourceWalletIds: "not-a-uuid", destinationAddresses: "0x1234", velocity: true, velocityAmount: "-1", velocityWindowSeconds: "0" },
+      {
+        ...emptyRule(1),
+        id: "same",
+        name: "",
+        amountAbove: "1.5",
+        sourceWalletIds: "not-a-uuid",
+        destinationAddresses: "0x1234",
+        velocity: true,
+        velocityAmount: "-1",
+        velocityWindowSeconds: "0",
+      },
       { ...emptyRule(2), id: "bad id!", name: "x" },
     ];
     expect(checkDraft(rules)).toEqual({

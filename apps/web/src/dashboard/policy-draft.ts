@@ -36,7 +36,11 @@ export function emptyRule(index: number): RuleDraft {
   };
 }
 
-const lines = (text: string) => text.split(/[\s,]+/).map((v) => v.trim()).filter(Boolean);
+const lines = (text: string) =>
+  text
+    .split(/[\s,]+/)
+    .map((v) => v.trim())
+    .filter(Boolean);
 
 export function toDrafts(policy: Policy): RuleDraft[] {
   return policy.rules.map((rule) => ({
@@ -73,7 +77,15 @@ export function toDocument(defaultAction: PolicyAction, rules: RuleDraft[]): Pol
         name: rule.name.trim(),
         action: rule.action,
         match,
-        ...(rule.velocity ? { velocity: { amount: rule.velocityAmount.trim(), windowSeconds: Number(rule.velocityWindowSeconds), scope: rule.velocityScope } } : {}),
+        ...(rule.velocity
+          ? {
+              velocity: {
+                amount: rule.velocityAmount.trim(),
+                windowSeconds: Number(rule.velocityWindowSeconds),
+                scope: rule.velocityScope,
+              },
+            }
+          : {}),
       };
     }),
   } as PolicyDocumentInput;
@@ -97,7 +109,8 @@ export function checkDraft(rules: RuleDraft[]): Record<string, string> {
     else if (seen.has(rule.id.trim())) errors[at("id")] = `duplicate rule id "${rule.id.trim()}"`;
     seen.add(rule.id.trim());
     if (!rule.name.trim()) errors[at("name")] = "required";
-    if (rule.amountAbove.trim() && !AMOUNT.test(rule.amountAbove.trim())) errors[at("match.amountAbove")] = "base units: a whole number without sign, point or exponent";
+    if (rule.amountAbove.trim() && !AMOUNT.test(rule.amountAbove.trim()))
+      errors[at("match.amountAbove")] = "base units: a whole number without sign, point or exponent";
     for (const key of ["sourceVaultIds", "sourceWalletIds", "assetIds"] as const) {
       const bad = lines(rule[key]).find((v) => !UUID.test(v));
       if (bad) errors[at(`match.${key}`)] = `not an id: ${bad}`;
@@ -107,7 +120,8 @@ export function checkDraft(rules: RuleDraft[]): Record<string, string> {
     if (rule.velocity) {
       if (!AMOUNT.test(rule.velocityAmount.trim())) errors[at("velocity.amount")] = "base units: a whole number";
       const window = Number(rule.velocityWindowSeconds);
-      if (!Number.isInteger(window) || window < 1 || window > 31 * 86_400) errors[at("velocity.windowSeconds")] = "1 to 2678400 seconds (31 days)";
+      if (!Number.isInteger(window) || window < 1 || window > 31 * 86_400)
+        errors[at("velocity.windowSeconds")] = "1 to 2678400 seconds (31 days)";
     }
   });
   return errors;

@@ -25,7 +25,13 @@ const HASH_FILE = join(DIST_DIR, "qc-source-hash");
 const LOCK_FILE = join(tmpdir(), `qc-dashboard-build-${createHash("sha256").update(WEB_DIR).digest("hex").slice(0, 12)}.lock`);
 
 const SOURCE_DIRS = [join(WEB_DIR, "app"), join(WEB_DIR, "src/dashboard"), join(ROOT, "packages/domain/src")];
-const SOURCE_FILES = [join(WEB_DIR, "next.config.ts"), join(WEB_DIR, "package.json"), join(WEB_DIR, "tsconfig.json"), join(ROOT, "tsconfig.base.json"), join(ROOT, "pnpm-lock.yaml")];
+const SOURCE_FILES = [
+  join(WEB_DIR, "next.config.ts"),
+  join(WEB_DIR, "package.json"),
+  join(WEB_DIR, "tsconfig.json"),
+  join(ROOT, "tsconfig.base.json"),
+  join(ROOT, "pnpm-lock.yaml"),
+];
 
 function filesUnder(dir: string): string[] {
   if (!existsSync(dir)) return [];
@@ -122,7 +128,8 @@ async function acquireLock(timeoutMs: number): Promise<() => void> {
       rmSync(LOCK_FILE, { force: true });
       continue;
     }
-    if (Date.now() > deadline) throw new Error(`another dashboard build holds ${LOCK_FILE}; gave up after ${Math.round(timeoutMs / 1000)} s`);
+    if (Date.now() > deadline)
+      throw new Error(`another dashboard build holds ${LOCK_FILE}; gave up after ${Math.round(timeoutMs / 1000)} s`);
     await new Promise((r) => setTimeout(r, 1_000));
   }
 }

@@ -1,5 +1,17 @@
 import { isTerminalStatus, SCOPES, TRANSACTION_STATUSES, type VaultStatus, type WalletStatus } from "@qc/domain";
-import type { ApiKey, DaemonInstance, FailedJob, NetworkCode, OnboardingStatus, PolicyDecision, Scope, TransactionStatus, WebhookDelivery, WebhookEndpoint, WebhookEventType } from "./router-types";
+import type {
+  ApiKey,
+  DaemonInstance,
+  FailedJob,
+  NetworkCode,
+  OnboardingStatus,
+  PolicyDecision,
+  Scope,
+  TransactionStatus,
+  WebhookDelivery,
+  WebhookEndpoint,
+  WebhookEventType,
+} from "./router-types";
 
 /**
  * The contract's names the dashboard offers in filters and forms. The transaction lifecycle comes
@@ -9,10 +21,19 @@ import type { ApiKey, DaemonInstance, FailedJob, NetworkCode, OnboardingStatus, 
  * know, and vocabulary.test.ts compares them with the service's own lists.
  */
 export const NETWORKS = ["QUANTUM_SANDBOX", "QUANTUM_MAINNET"] as const satisfies readonly NetworkCode[];
-export const NETWORK_NAMES: Record<NetworkCode, string> = { QUANTUM_SANDBOX: "QUANTUM_SANDBOX (chain 20804)", QUANTUM_MAINNET: "QUANTUM_MAINNET (chain 20803)" };
+export const NETWORK_NAMES: Record<NetworkCode, string> = {
+  QUANTUM_SANDBOX: "QUANTUM_SANDBOX (chain 20804)",
+  QUANTUM_MAINNET: "QUANTUM_MAINNET (chain 20803)",
+};
 
 // The lifecycle is @qc/domain's (dependency-free, so a page may import it).
-export { CANCELLABLE_STATUSES, isCancellableStatus as isCancellable, isTerminalStatus as isTerminal, TERMINAL_STATUSES, TRANSACTION_STATUSES } from "@qc/domain";
+export {
+  CANCELLABLE_STATUSES,
+  isCancellableStatus as isCancellable,
+  isTerminalStatus as isTerminal,
+  TERMINAL_STATUSES,
+  TRANSACTION_STATUSES,
+} from "@qc/domain";
 
 // The API-key scopes are @qc/domain's too.
 export { SCOPES };
@@ -33,7 +54,8 @@ export const WEBHOOK_EVENT_TYPES = [
 export type Tone = "ok" | "bad" | "muted" | "info";
 
 /** A transaction's tone follows the lifecycle: COMPLETED is ok, CANCELLED ended quietly, any other terminal status went wrong. */
-const transactionTone = (status: TransactionStatus): Tone => (status === "COMPLETED" ? "ok" : status === "CANCELLED" ? "muted" : isTerminalStatus(status) ? "bad" : "info");
+const transactionTone = (status: TransactionStatus): Tone =>
+  status === "COMPLETED" ? "ok" : status === "CANCELLED" ? "muted" : isTerminalStatus(status) ? "bad" : "info";
 
 /**
  * The tone of every status a badge shows, one table per vocabulary. Each table is held to its
@@ -41,7 +63,10 @@ const transactionTone = (status: TransactionStatus): Tone => (status === "COMPLE
  * until it has a tone; vocabulary.test.ts checks that tables sharing a name agree on its tone.
  */
 export const STATUS_TONE_TABLES = {
-  transaction: Object.fromEntries(TRANSACTION_STATUSES.map((status) => [status, transactionTone(status)])) as Record<TransactionStatus, Tone>,
+  transaction: Object.fromEntries(TRANSACTION_STATUSES.map((status) => [status, transactionTone(status)])) as Record<
+    TransactionStatus,
+    Tone
+  >,
   vaultOrWallet: { ACTIVE: "ok", ARCHIVED: "muted" } satisfies Record<VaultStatus | WalletStatus, Tone>,
   apiKey: { ACTIVE: "ok", ROTATING: "info", ROTATED: "muted", EXPIRED: "bad", REVOKED: "bad" } satisfies Record<ApiKey["status"], Tone>,
   webhookEndpoint: { ENABLED: "ok", DISABLED: "bad" } satisfies Record<WebhookEndpoint["status"], Tone>,

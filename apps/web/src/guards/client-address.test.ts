@@ -40,7 +40,12 @@ describe("client address behind proxies", () => {
 
   it("defaults TRUSTED_PROXIES to the loopback addresses and refuses a bad entry at boot", () => {
     expect(readWebEnv({ NODE_ENV: "test", QC_DEV_MODE: "true" } as NodeJS.ProcessEnv).TRUSTED_PROXIES).toEqual(["127.0.0.0/8", "::1/128"]);
-    expect(readWebEnv({ NODE_ENV: "test", QC_DEV_MODE: "true", TRUSTED_PROXIES: " 10.0.0.0/8, fd00::/8 ,192.0.2.1" } as NodeJS.ProcessEnv).TRUSTED_PROXIES).toEqual(["10.0.0.0/8", "fd00::/8", "192.0.2.1"]);
-    expect(() => readWebEnv({ NODE_ENV: "test", QC_DEV_MODE: "true", TRUSTED_PROXIES: "10.0.0.0/8,10.0.0.0/33" } as NodeJS.ProcessEnv)).toThrow(/TRUSTED_PROXIES: 10.0.0.0\/33 is not a CIDR/);
+    expect(
+      readWebEnv({ NODE_ENV: "test", QC_DEV_MODE: "true", TRUSTED_PROXIES: " 10.0.0.0/8, fd00::/8 ,192.0.2.1" } as NodeJS.ProcessEnv)
+        .TRUSTED_PROXIES,
+    ).toEqual(["10.0.0.0/8", "fd00::/8", "192.0.2.1"]);
+    expect(() =>
+      readWebEnv({ NODE_ENV: "test", QC_DEV_MODE: "true", TRUSTED_PROXIES: "10.0.0.0/8,10.0.0.0/33" } as NodeJS.ProcessEnv),
+    ).toThrow(/TRUSTED_PROXIES: 10.0.0.0\/33 is not a CIDR/);
   });
 });

@@ -34,5 +34,8 @@ export function rejectCrossSiteRequest(req: IncomingMessage, method: string, exp
   const siteOk = site === undefined || site === "same-origin";
   const originOk = origin === undefined || (allowed !== undefined && origin.toLowerCase() === allowed.toLowerCase());
   if (siteOk && originOk) return;
-  throw new AppError("CROSS_SITE_REQUEST", "cookie-authenticated state changes must come from this site's own pages (Origin / Sec-Fetch-Site)");
+  throw new AppError(
+    "CROSS_SITE_REQUEST",
+    "cookie-authenticated state changes must come from this site's own pages (Origin / Sec-Fetch-Site)",
+  );
 }

@@ -93,7 +93,14 @@ export function createApiReferenceHandler() {
       asset(Buffer.from(PAGE), "text/html; charset=utf-8"),
       loadRenderer().then((body) => asset(body, "text/javascript; charset=utf-8")),
       asset(Buffer.from(START), "text/javascript; charset=utf-8"),
-    ]).then(([page, renderer, start]) => new Map([[API_REFERENCE_PATH, page!], [RENDERER_PATH, renderer!], [START_PATH, start!]])));
+    ]).then(
+      ([page, renderer, start]) =>
+        new Map([
+          [API_REFERENCE_PATH, page!],
+          [RENDERER_PATH, renderer!],
+          [START_PATH, start!],
+        ]),
+    ));
 
   return async (req: IncomingMessage, res: ServerResponse, method: string, path: string): Promise<void> => {
     const file = (await load()).get(path === `${API_REFERENCE_PATH}/` ? API_REFERENCE_PATH : path);

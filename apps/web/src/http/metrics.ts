@@ -45,13 +45,41 @@ function digest(value: string): Buffer {
 /** A registry per scrape: two scrapes at once never see each other's half-set gauges. */
 async function collectMetrics(deps: AppDeps): Promise<Registry> {
   const source = { db: deps.database.db, now: deps.now };
-  const [overview, instances] = await Promise.all([readQueuesOverview(source, { windowMinutes: 60, bucketSeconds: 60 }), listDaemonInstances(source)]);
+  const [overview, instances] = await Promise.all([
+    readQueuesOverview(source, { windowMinutes: 60, bucketSeconds: 60 }),
+    listDaemonInstances(source),
+  ]);
   const registry = new Registry();
-  const jobs = new Gauge({ name: "qc_queue_jobs", help: "Jobs per queue and state (queued includes scheduled ones; deadletter: waiting in the queue's dead-letter queue).", labelNames: ["queue", "state"], registers: [registry] });
-  const oldest = new Gauge({ name: "qc_queue_oldest_ready_job_age_seconds", help: "How long the oldest due, unstarted job of the queue has waited (0 with none).", labelNames: ["queue"], registers: [registry] });
-  const lastHour = new Gauge({ name: "qc_queue_jobs_last_hour", help: "Jobs created, completed and failed in the queue over the last hour.", labelNames: ["queue", "event"], registers: [registry] });
-  const heartbeatAge = new Gauge({ name: "qc_daemon_last_heartbeat_age_seconds", help: "Seconds since the daemon instance's last heartbeat.", labelNames: ["instance", "hostname"], registers: [registry] });
-  const up = new Gauge({ name: "qc_daemon_up", help: "1 while the daemon instance beats on time, 0 when it is silent or stopped.", labelNames: ["instance", "hostname"], registers: [registry] });
+  const jobs = new Gauge({
+    name: "qc_queue_jobs",
+    help: "Jobs per queue and state (queued includes scheduled ones; deadletter: waiting in the queue's dead-letter " + "queue).",
+    labelNames: ["queue", "state"],
+    registers: [registry],
+  });
+  const oldest = new Gauge({
+    name: "qc_queue_oldest_ready_job_age_seconds",
+    help: "How long the oldest due, unstarted job of the queue has waited (0 with none).",
+    labelNames: ["queue"],
+    registers: [registry],
+  });
+  const lastHour = new Gauge({
+    name: "qc_queue_jobs_last_hour",
+    help: "Jobs created, completed and failed in the queue over the last hour.",
+    labelNames: ["queue", "event"],
+    registers: [registry],
+  });
+  const heartbeatAge = new Gauge({
+    name: "qc_daemon_last_heartbeat_age_seconds",
+    help: "Seconds since the daemon instance's last heartbeat.",
+    labelNames: ["instance", "hostname"],
+    registers: [registry],
+  });
+  const up = new Gauge({
+    name: "qc_daemon_up",
+    help: "1 while the daemon instance beats on time, 0 when it is silent or stopped.",
+    labelNames: ["instance", "hostname"],
+    registers: [registry],
+  });
   for (const queue of overview.queues) {
     jobs.set({ queue: queue.name, state: "queued" }, queue.queued);
     jobs.set({ queue: queue.name, state: "ready" }, queue.ready);

@@ -57,7 +57,13 @@ function coerceStrings(input: Record<string, unknown>, fields: Map<string, Scala
   }
 }
 
-function send(res: ServerResponse, status: number, headers: Map<string, string | string[]> | undefined, payload: string | undefined, extra: Record<string, string> = {}) {
+function send(
+  res: ServerResponse,
+  status: number,
+  headers: Map<string, string | string[]> | undefined,
+  payload: string | undefined,
+  extra: Record<string, string> = {},
+) {
   res.statusCode = status;
   res.setHeader("Content-Type", "application/json");
   headers?.forEach((value, name) => res.setHeader(name, value));
@@ -78,7 +84,13 @@ function send(res: ServerResponse, status: number, headers: Map<string, string |
  * status from the one error table.
  */
 export function createRestHandler(router: AnyRouter, deps: AppDeps) {
-  return async (req: IncomingMessage, res: ServerResponse, request: RequestInfo, body: unknown, { route, params }: RouteMatch): Promise<void> => {
+  return async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    request: RequestInfo,
+    body: unknown,
+    { route, params }: RouteMatch,
+  ): Promise<void> => {
     const method = request.method;
     let ctx: ReturnType<typeof createContext> | undefined;
     try {
@@ -86,7 +98,9 @@ export function createRestHandler(router: AnyRouter, deps: AppDeps) {
       let input: Record<string, unknown> | undefined;
       if (route.takesInput) {
         input = { ...((usesBody ? (body ?? {}) : queryParameters(req.url ?? "/")) as object), ...params };
-        if (!usesBody) for (const field of route.arrayFields) if (input[field] !== undefined && !Array.isArray(input[field])) input[field] = [input[field]];
+        if (!usesBody)
+          for (const field of route.arrayFields)
+            if (input[field] !== undefined && !Array.isArray(input[field])) input[field] = [input[field]];
         // Strings from the URL become the declared types; a JSON body keeps its own (a body's
         // `"false"` is a string, and the schema refuses it where a boolean is declared).
         if (route.scalarFields.size > 0) coerceStrings(input, route.scalarFields, usesBody ? Object.keys(params) : Object.keys(input));
@@ -94,7 +108,15 @@ export function createRestHandler(router: AnyRouter, deps: AppDeps) {
       ctx = createContext(deps, request);
       // The procedure with its middlewares and validation, as a server-side caller runs it, without
       // building a caller proxy per request.
-      const data = await callTRPCProcedure({ router, path: route.procedure, type: route.type, ctx, getRawInput: () => Promise.resolve(input), signal: undefined, batchIndex: 0 });
+      const data = await callTRPCProcedure({
+        router,
+        path: route.procedure,
+        type: route.type,
+        ctx,
+        getRawInput: () => Promise.resolve(input),
+        signal: undefined,
+        batchIndex: 0,
+      });
       send(res, ctx.response.status ?? route.successStatus, ctx.responseHeaders, JSON.stringify(data));
     } catch (cause) {
       const error: AppError = appErrorFromTrpc(cause);

@@ -20,8 +20,15 @@ export function createTrpcHandler(router: AnyRouter, routes: RouteTable, deps: A
       const type = routes.procedureType(name);
       const allowed = type === "query" ? "GET" : "POST";
       if (type && (method === allowed || (type === "query" && method === "HEAD"))) continue;
-      const error = type ? new AppError("METHOD_NOT_ALLOWED", `${name} is a ${type}: use ${allowed}`) : new AppError("NOT_FOUND", `no procedure ${name}`);
-      return sendJson(res, error.status, { error: { json: { ...errorBody(error, request.requestId), data: { httpStatus: error.status } } } }, type ? { Allow: allowed } : {});
+      const error = type
+        ? new AppError("METHOD_NOT_ALLOWED", `${name} is a ${type}: use ${allowed}`)
+        : new AppError("NOT_FOUND", `no procedure ${name}`);
+      return sendJson(
+        res,
+        error.status,
+        { error: { json: { ...errorBody(error, request.requestId), data: { httpStatus: error.status } } } },
+        type ? { Allow: allowed } : {},
+      );
     }
     if (method === "POST") req.headers["content-type"] = "application/json";
     req.body = body;
@@ -39,7 +46,8 @@ export function createTrpcHandler(router: AnyRouter, routes: RouteTable, deps: A
         return { headers };
       },
       onError: ({ error }: { error: { code: string; cause?: unknown } }) => {
-        if (error.code === "INTERNAL_SERVER_ERROR") deps.log.error({ err: error.cause ?? error, requestId: request.requestId }, "trpc request failed");
+        if (error.code === "INTERNAL_SERVER_ERROR")
+          deps.log.error({ err: error.cause ?? error, requestId: request.requestId }, "trpc request failed");
       },
     } as never);
   };

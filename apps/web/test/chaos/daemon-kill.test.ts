@@ -1,6 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { idempotencyKey, transfersClient, type TransfersClient } from "../transfers-front-helpers";
-import { asTestServer, chaosRandom, finishScenario, seededRandom, sleep, startScenario, transferPlan, useChaosWorld, type ChaosSource, type DaemonProcess, type SeededRandom } from "./world";
+import {
+  asTestServer,
+  chaosRandom,
+  finishScenario,
+  seededRandom,
+  sleep,
+  startScenario,
+  transferPlan,
+  useChaosWorld,
+  type ChaosSource,
+  type DaemonProcess,
+  type SeededRandom,
+} from "./world";
 
 const TRANSFERS = 200;
 const SOURCES = 20;
@@ -27,28 +39,38 @@ const SETTLE_MS = 150_000;
 describe("chaos: the daemon SIGKILLed at random moments during 200 transfers", () => {
   const world = useChaosWorld({ devnet: { blockTimeMs: 250 } });
 
-  it("completes every transfer exactly once on chain, conserves balances and delivers every status event", { timeout: 300_000 }, async () => {
-    const { seed, random } = chaosRandom("daemon-kill", 160_201);
-    const w = world();
-    const web = await w.startWeb("web", { env: WEB_ENV });
-    const server = () => asTestServer(web.endpoint);
-    const startDaemon = (id: string, options: { crashAfter?: "transfers.broadcast:sent" } = {}) => w.startDaemon(id, { ...options, env: DAEMON_ENV });
-    const daemons: DaemonProcess[] = [await startDaemon(`kill-${seed}-a0`)];
-    const scenario = await startScenario(w.ground, { name: "daemon-kill", server, sources: SOURCES, signerEndpoints: () => [web.endpoint] });
+  it(
+    "completes every transfer exactly once on chain, conserves balances and delivers every status event",
+    { timeout: 300_000 },
+    async () => {
+      const { seed, random } = chaosRandom("daemon-kill", 160_201);
+      const w = world();
+      const web = await w.startWeb("web", { env: WEB_ENV });
+      const server = () => asTestServer(web.endpoint);
+      const startDaemon = (id: string, options: { crashAfter?: "transfers.broadcast:sent" } = {}) =>
+        w.startDaemon(id, { ...options, env: DAEMON_ENV });
+      const daemons: DaemonProcess[] = [await startDaemon(`kill-${seed}-a0`)];
+      const scenario = await startScenario(w.ground, {
+        name: "daemon-kill",
+        server,
+        sources: SOURCES,
+        signerEndpoints: () => [web.endpoint],
+      });
 
-    const load = createTransfers(transfersClient(server, scenario.tenant.authorization), scenario.sources, random);
-    const kills = await killRepeatedly(startDaemon, daemons, seed, load.done);
-    const createdIds = await load.promise;
-    console.log(`[chaos] daemon-kill: ${createdIds.length} transfers created, ${kills} kills in ${scenario.seconds()} s`);
-    expect(kills).toBeGreaterThanOrEqual(KILLS);
+      const load = createTransfers(transfersClient(server, scenario.tenant.authorization), scenario.sources, random);
+      const kills = await killRepeatedly(startDaemon, daemons, seed, load.done);
+      const createdIds = await load.promise;
+      console.log(`[chaos] daemon-kill: ${createdIds.length} transfers created, ${kills} kills in ${scenario.seconds()} s`);
+      expect(kills).toBeGreaterThanOrEqual(KILLS);
 
-    await finishScenario(scenario, {
-      createdIds,
-      transactions: TRANSFERS,
-      timeoutMs: SETTLE_MS,
-      figures: () => ({ daemonUpSeconds: daemons.map((daemon) => Number(seconds(daemon.upMs))).sort((a, b) => a - b) }),
-    });
-  });
+      await finishScenario(scenario, {
+        createdIds,
+        transactions: TRANSFERS,
+        timeoutMs: SETTLE_MS,
+        figures: () => ({ daemonUpSeconds: daemons.map((daemon) => Number(seconds(daemon.upMs))).sort((a, b) => a - b) }),
+      });
+    },
+  );
 });
 
 /** 200 transfers spread over the first part of the run, round-robin over the sources, amounts from the PRNG. */
@@ -135,7 +157,9 @@ async function killRepeatedly(
         current = await start(next);
       }
       kills += 1;
-      console.log(`[chaos] kill ${kills}: ${victim.instanceId} (${overlap ? "after its successor started" : "then restarted"}, successor up in ${seconds(current.upMs)} s, ${seconds(current.selfUpMs)} s by its own clock)`);
+      console.log(
+        `[chaos] kill ${kills}: ${victim.instanceId} (${overlap ? "after its successor started" : "then restarted"}, successor up in ${seconds(current.upMs)} s, ${seconds(current.selfUpMs)} s by its own clock)`,
+      );
       if (kills >= 3 && !armedRun) {
         armedRun = true;
         const armed = await startDaemon(`kill-${seed}-armed`, { crashAfter: "transfers.broadcast:sent" });

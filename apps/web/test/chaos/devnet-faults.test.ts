@@ -32,7 +32,19 @@ import { eventually } from "../identity-helpers";
 import { waitForRecord } from "../transfers-back-helpers";
 import { startTestServer, type TestServer } from "../harness";
 import { idempotencyKey, nativeTransfer, transfersClient, type TransfersClient } from "../transfers-front-helpers";
-import { chaosRandom, finishScenario, fundedSources, sleep, startAutoSigner, startScenario, transferPlan, useChaosWorld, type ChaosSource, type ChaosWorld, type SeededRandom } from "./world";
+import {
+  chaosRandom,
+  finishScenario,
+  fundedSources,
+  sleep,
+  startAutoSigner,
+  startScenario,
+  transferPlan,
+  useChaosWorld,
+  type ChaosSource,
+  type ChaosWorld,
+  type SeededRandom,
+} from "./world";
 
 const TRANSFERS = 60;
 const SOURCES = 20;
@@ -165,7 +177,8 @@ async function runEpisode(ctx: EpisodeContext, episode: FaultEpisode): Promise<s
       await setFault(devnet, { kind: "dropNextTx", count: episode.count });
       return `drop next ${episode.count} tx`;
     case "reorg": {
-      const target = episode.when === "confirming" ? await reorgUnderConfirming(ctx, episode.depth) : await reorgAboveCompleted(ctx, episode.depth);
+      const target =
+        episode.when === "confirming" ? await reorgUnderConfirming(ctx, episode.depth) : await reorgAboveCompleted(ctx, episode.depth);
       ctx.targets.push(target);
       return `reorg depth ${episode.depth} ${episode.when === "confirming" ? "under" : "above"} ${target.id} (block ${target.blockNumber})`;
     }
@@ -186,7 +199,9 @@ async function reorgUnderConfirming(ctx: EpisodeContext, depth: number): Promise
     target = { ...(await confirmingInNewBlock(ctx)), depth, when: "confirming" };
     if (depth > 1) await devnet.mine(depth - 1);
     const reorg = await reorgToOtherBlocks(devnet, depth);
-    expect(lower(reorg.removedBlocks), `block ${target.blockNumber} of ${target.id} dropped by a reorg of depth ${depth}`).toContain(target.blockHash);
+    expect(lower(reorg.removedBlocks), `block ${target.blockNumber} of ${target.id} dropped by a reorg of depth ${depth}`).toContain(
+      target.blockHash,
+    );
     expect(lower(reorg.returnedTransactions)).toContain(target.chainTxHash);
   } finally {
     ctx.miner.resume();
@@ -254,7 +269,13 @@ async function confirmingInNewBlock(ctx: EpisodeContext): Promise<Omit<ReorgTarg
       20_000,
       50,
     ).catch(() => undefined);
-    if (row) return { id: row.id, chainTxHash: row.chainTxHash!.toLowerCase(), blockNumber: row.blockNumber!, blockHash: row.blockHash!.toLowerCase() };
+    if (row)
+      return {
+        id: row.id,
+        chainTxHash: row.chainTxHash!.toLowerCase(),
+        blockNumber: row.blockNumber!,
+        blockHash: row.blockHash!.toLowerCase(),
+      };
   }
   throw new Error("no transfer was recorded CONFIRMING in a block mined for the reorg episode within 45 s");
 }
@@ -314,7 +335,10 @@ async function createOnce(api: TransfersClient, body: unknown, stats: { retried:
 function startServer(w: ChaosWorld, requiredConfirmations: number): Promise<TestServer> {
   return startTestServer({
     database: w.database,
-    config: { ...w.serviceConfig(), transfers: { ...defaultTransferConfig(), requiredConfirmations: { QUANTUM_SANDBOX: requiredConfirmations, QUANTUM_MAINNET: 12 } } },
+    config: {
+      ...w.serviceConfig(),
+      transfers: { ...defaultTransferConfig(), requiredConfirmations: { QUANTUM_SANDBOX: requiredConfirmations, QUANTUM_MAINNET: 12 } },
+    },
     rateLimits: { ...DEFAULT_RATE_LIMITS, tenantPerSecond: 5_000, tenantBurstExtra: 5_000 },
   });
 }
@@ -323,103 +347,124 @@ describe("chaos: transfers under devnet faults", () => {
   // Blocks only on `devnet_mine`: each test drives production with startMiner (a block every 250 ms).
   const world = useChaosWorld({ devnet: { blockTimeMs: 0 } });
 
-  it("ends every transfer COMPLETED or in a documented failure state, none stuck, on chain exactly once", { timeout: 240_000 }, async () => {
-    const { seed, random } = chaosRandom("devnet-faults", 160_401);
-    const w = world();
-    const server = await startServer(w, REQUIRED_CONFIRMATIONS);
-    const miner = startMiner(w.devnet, BLOCK_TIME_MS);
-    try {
-      // Also the daemon of the next test: the world kills it when the file ends.
-      await w.startDaemon(`faults-${seed}`, { env: { CONFIRMATIONS_QUANTUM_SANDBOX: String(REQUIRED_CONFIRMATIONS) } });
-      const scenario = await startScenario(w.ground, { name: "devnet-faults", server: () => server, sources: SOURCES, signerEndpoints: () => [server] });
-      const { sources, tenant } = scenario;
-      const api = transfersClient(() => server, tenant.authorization);
-
-      const load = createTransfers(api, sources, random);
-      const extraIds: string[] = [];
-      const ctx: EpisodeContext = {
-        w,
-        tenantId: tenant.tenantId,
-        miner,
-        targets: [],
-        createExtra: async () => {
-          const id = await createOnce(api, nativeTransfer(sources[extraIds.length % sources.length]!, Q / 1_000n), load.stats);
-          extraIds.push(id);
-          return id;
-        },
-      };
-      const done: string[] = [];
+  it(
+    "ends every transfer COMPLETED or in a documented failure state, none stuck, on chain exactly once",
+    { timeout: 240_000 },
+    async () => {
+      const { seed, random } = chaosRandom("devnet-faults", 160_401);
+      const w = world();
+      const server = await startServer(w, REQUIRED_CONFIRMATIONS);
+      const miner = startMiner(w.devnet, BLOCK_TIME_MS);
       try {
-        for (const { episode, gapMs } of faultPlan(random)) {
-          await sleep(gapMs);
-          done.push(await runEpisode(ctx, episode));
+        // Also the daemon of the next test: the world kills it when the file ends.
+        await w.startDaemon(`faults-${seed}`, { env: { CONFIRMATIONS_QUANTUM_SANDBOX: String(REQUIRED_CONFIRMATIONS) } });
+        const scenario = await startScenario(w.ground, {
+          name: "devnet-faults",
+          server: () => server,
+          sources: SOURCES,
+          signerEndpoints: () => [server],
+        });
+        const { sources, tenant } = scenario;
+        const api = transfersClient(() => server, tenant.authorization);
+
+        const load = createTransfers(api, sources, random);
+        const extraIds: string[] = [];
+        const ctx: EpisodeContext = {
+          w,
+          tenantId: tenant.tenantId,
+          miner,
+          targets: [],
+          createExtra: async () => {
+            const id = await createOnce(api, nativeTransfer(sources[extraIds.length % sources.length]!, Q / 1_000n), load.stats);
+            extraIds.push(id);
+            return id;
+          },
+        };
+        const done: string[] = [];
+        try {
+          for (const { episode, gapMs } of faultPlan(random)) {
+            await sleep(gapMs);
+            done.push(await runEpisode(ctx, episode));
+          }
+        } finally {
+          await sleep(500);
+          await clearFaults(w.devnet);
         }
+        const createdIds = [...(await load.promise), ...extraIds];
+        console.log(`[chaos] devnet-faults: ${done.length} faults in ${scenario.seconds()} s: ${done.join("; ")}`);
+
+        await finishScenario(scenario, {
+          createdIds,
+          transactions: TRANSFERS + extraIds.length,
+          alsoAllowed: ["FAILED"],
+          timeoutMs: 120_000,
+          figures: () => ({ extraTransfers: extraIds.length, createRetries: load.stats.retried }),
+        });
+        // A failure is only one the contract documents, with its reason recorded.
+        const failed = await w.database.db
+          .select()
+          .from(schema.transactions)
+          .where(and(inArray(schema.transactions.id, createdIds), eq(schema.transactions.status, "FAILED")));
+        for (const row of failed) {
+          expect(DOCUMENTED_FAILURES, `${row.id} FAILED/${row.subStatus}: ${row.statusReason}`).toContain(`FAILED/${row.subStatus}`);
+          expect(row.statusReason, `${row.id} records why it failed`).toMatch(/\S/);
+        }
+        await expectReorgOutcomes(w, ctx.targets);
       } finally {
-        await sleep(500);
-        await clearFaults(w.devnet);
+        await miner.stop();
+        await server.close();
       }
-      const createdIds = [...(await load.promise), ...extraIds];
-      console.log(`[chaos] devnet-faults: ${done.length} faults in ${scenario.seconds()} s: ${done.join("; ")}`);
+    },
+  );
 
-      await finishScenario(scenario, {
-        createdIds,
-        transactions: TRANSFERS + extraIds.length,
-        alsoAllowed: ["FAILED"],
-        timeoutMs: 120_000,
-        figures: () => ({ extraTransfers: extraIds.length, createRetries: load.stats.retried }),
-      });
-      // A failure is only one the contract documents, with its reason recorded.
-      const failed = await w.database.db.select().from(schema.transactions).where(and(inArray(schema.transactions.id, createdIds), eq(schema.transactions.status, "FAILED")));
-      for (const row of failed) {
-        expect(DOCUMENTED_FAILURES, `${row.id} FAILED/${row.subStatus}: ${row.statusReason}`).toContain(`FAILED/${row.subStatus}`);
-        expect(row.statusReason, `${row.id} records why it failed`).toMatch(/\S/);
+  it(
+    "a reorg deeper than the confirmations after COMPLETED: the transfer stays COMPLETED, its transaction is mined " +
+      "again (same hash) in a new block, the record keeps the block it completed in",
+    { timeout: 120_000 },
+    async () => {
+      const w = world();
+      const server = await startServer(w, 2);
+      const miner = startMiner(w.devnet, BLOCK_TIME_MS);
+      try {
+        const [source] = await fundedSources(() => server, w.database.db, w.devnet, 1, 10n * Q);
+        const signer = startAutoSigner({ endpoints: () => [server], tenant: source!.tenant, keys: [source!.key] });
+        const api = transfersClient(() => server, source!.tenant.authorization);
+        const id = await createOnce(api, nativeTransfer(source!, Q), { retried: 0 });
+        const completed = await waitForRecord(api, id, ["COMPLETED", "FAILED"], 90_000);
+        await signer.stop();
+        expect(completed.status).toBe("COMPLETED");
+        // Deep enough to drop the block it completed in, however far the chain has moved since.
+        await miner.pause();
+        const depth = Number(w.devnet.node.head().number) - completed.blockNumber + 1;
+        const reorg = await reorgToOtherBlocks(w.devnet, depth);
+        miner.resume();
+        expect(lower(reorg.returnedTransactions)).toContain(completed.chainTxHash.toLowerCase());
+
+        // The same bytes are mined again (one transaction, one hash), in another block.
+        const client = w.devnet.publicClient();
+        const receipt = await eventually(
+          () => client.getTransactionReceipt({ hash: completed.chainTxHash }).catch(() => undefined),
+          30_000,
+          100,
+        );
+        expect(receipt.status).toBe("success");
+        const recorded = (await transactionRow(w, id))!;
+        expect(receipt.blockHash.toLowerCase(), "mined again in a block with another hash").not.toBe(recorded.blockHash?.toLowerCase());
+        expect(await client.getTransactionCount({ address: source!.wallet.address, blockTag: "latest" })).toBe(1);
+        // COMPLETED is terminal: nothing watches it any more, so the record keeps the block it
+        // completed in. Finality is the confirmation depth (CONTRACT §6); an operator sets it deeper
+        // than the deepest reorg the network can have, as the scenario above does.
+        await sleep(2_000);
+        const after = (await api.get(`/v1/transactions/${id}`)).json();
+        expect(after).toMatchObject({ status: "COMPLETED", chainTxHash: completed.chainTxHash, blockNumber: completed.blockNumber });
+        expect((await transactionRow(w, id))!.blockHash).toBe(recorded.blockHash);
+        console.log(`[chaos] deep reorg after COMPLETED: recorded block ${after.blockNumber}, mined again in block ${receipt.blockNumber}`);
+      } finally {
+        await miner.stop();
+        await server.close();
       }
-      await expectReorgOutcomes(w, ctx.targets);
-    } finally {
-      await miner.stop();
-      await server.close();
-    }
-  });
-
-  it("a reorg deeper than the confirmations after COMPLETED: the transfer stays COMPLETED, its transaction is mined again (same hash) in a new block, the record keeps the block it completed in", { timeout: 120_000 }, async () => {
-    const w = world();
-    const server = await startServer(w, 2);
-    const miner = startMiner(w.devnet, BLOCK_TIME_MS);
-    try {
-      const [source] = await fundedSources(() => server, w.database.db, w.devnet, 1, 10n * Q);
-      const signer = startAutoSigner({ endpoints: () => [server], tenant: source!.tenant, keys: [source!.key] });
-      const api = transfersClient(() => server, source!.tenant.authorization);
-      const id = await createOnce(api, nativeTransfer(source!, Q), { retried: 0 });
-      const completed = await waitForRecord(api, id, ["COMPLETED", "FAILED"], 90_000);
-      await signer.stop();
-      expect(completed.status).toBe("COMPLETED");
-      // Deep enough to drop the block it completed in, however far the chain has moved since.
-      await miner.pause();
-      const depth = Number(w.devnet.node.head().number) - completed.blockNumber + 1;
-      const reorg = await reorgToOtherBlocks(w.devnet, depth);
-      miner.resume();
-      expect(lower(reorg.returnedTransactions)).toContain(completed.chainTxHash.toLowerCase());
-
-      // The same bytes are mined again (one transaction, one hash), in another block.
-      const client = w.devnet.publicClient();
-      const receipt = await eventually(() => client.getTransactionReceipt({ hash: completed.chainTxHash }).catch(() => undefined), 30_000, 100);
-      expect(receipt.status).toBe("success");
-      const recorded = (await transactionRow(w, id))!;
-      expect(receipt.blockHash.toLowerCase(), "mined again in a block with another hash").not.toBe(recorded.blockHash?.toLowerCase());
-      expect(await client.getTransactionCount({ address: source!.wallet.address, blockTag: "latest" })).toBe(1);
-      // COMPLETED is terminal: nothing watches it any more, so the record keeps the block it
-      // completed in. Finality is the confirmation depth (CONTRACT §6); an operator sets it deeper
-      // than the deepest reorg the network can have, as the scenario above does.
-      await sleep(2_000);
-      const after = (await api.get(`/v1/transactions/${id}`)).json();
-      expect(after).toMatchObject({ status: "COMPLETED", chainTxHash: completed.chainTxHash, blockNumber: completed.blockNumber });
-      expect((await transactionRow(w, id))!.blockHash).toBe(recorded.blockHash);
-      console.log(`[chaos] deep reorg after COMPLETED: recorded block ${after.blockNumber}, mined again in block ${receipt.blockNumber}`);
-    } finally {
-      await miner.stop();
-      await server.close();
-    }
-  });
+    },
+  );
 });
 
 /**
@@ -447,7 +492,10 @@ async function expectReorgOutcomes(w: ChaosWorld, targets: ReorgTarget[]) {
     const backToBroadcasting = history.filter((h) => h.fromStatus === "CONFIRMING" && h.toStatus === "BROADCASTING");
     if (target.when === "confirming") {
       expect(row.blockHash?.toLowerCase(), `${target.id} left block ${target.blockHash}`).not.toBe(target.blockHash);
-      expect(backToBroadcasting.map((h) => h.reason).join("\n"), `${target.id} went back to BROADCASTING naming its dropped block`).toContain(target.blockHash);
+      expect(
+        backToBroadcasting.map((h) => h.reason).join("\n"),
+        `${target.id} went back to BROADCASTING naming its dropped block`,
+      ).toContain(target.blockHash);
       expect(history.at(-1)).toMatchObject({ fromStatus: "CONFIRMING", toStatus: "COMPLETED" });
     } else {
       expect(row).toMatchObject({ blockNumber: target.blockNumber });

@@ -2,7 +2,19 @@ import { and, eq, inArray, schema } from "@qc/db";
 import { describe, expect, it } from "vitest";
 import type { TestResponse } from "../harness";
 import { nativeTransfer, transfersClient, type TransfersClient } from "../transfers-front-helpers";
-import { asTestServer, chaosRandom, conflictingBroadcasts, destinations, finishScenario, sleep, startScenario, useChaosWorld, type ChaosSource, type SeededRandom, type WebProcess } from "./world";
+import {
+  asTestServer,
+  chaosRandom,
+  conflictingBroadcasts,
+  destinations,
+  finishScenario,
+  sleep,
+  startScenario,
+  useChaosWorld,
+  type ChaosSource,
+  type SeededRandom,
+  type WebProcess,
+} from "./world";
 
 const TRANSFERS = 100;
 const SOURCES = 15;
@@ -20,9 +32,7 @@ const SETTLE_MS = 150_000;
 
 /** What CONTRACT §2/§6 allow for a create racing another with the same key: the result, "still running", or "not executed, retry". */
 type CreateAnswer =
-  | { status: 201; id: string; replayed: boolean }
-  | { status: 409; error: "IDEMPOTENCY_KEY_IN_USE" }
-  | { status: 503; error: "UNAVAILABLE" };
+  { status: 201; id: string; replayed: boolean } | { status: 409; error: "IDEMPOTENCY_KEY_IN_USE" } | { status: 503; error: "UNAVAILABLE" };
 
 /**
  * Issue 16 §2: two web processes and three daemon processes (each as `./qc start` runs it) on one
@@ -46,7 +56,10 @@ describe("chaos: two web instances and three daemons on one database", () => {
       signerEndpoints: () => webs.map((web) => web.endpoint),
     });
     const { tenant } = scenario;
-    const apis = webs.map((web) => transfersClient(() => asTestServer(web.endpoint), tenant.authorization)) as [TransfersClient, TransfersClient];
+    const apis = webs.map((web) => transfersClient(() => asTestServer(web.endpoint), tenant.authorization)) as [
+      TransfersClient,
+      TransfersClient,
+    ];
 
     const plan = planTransfers(scenario.sources, random, seed);
     const outcomes = await runConcurrently(plan, 8, (step) => createTwice(apis, step.key, step.body));
@@ -79,7 +92,15 @@ describe("chaos: two web instances and three daemons on one database", () => {
     const keys = await w.database.db
       .select({ key: schema.idempotencyKeys.key, status: schema.idempotencyKeys.responseStatus })
       .from(schema.idempotencyKeys)
-      .where(and(eq(schema.idempotencyKeys.tenantId, tenant.tenantId), inArray(schema.idempotencyKeys.key, plan.map((step) => step.key))));
+      .where(
+        and(
+          eq(schema.idempotencyKeys.tenantId, tenant.tenantId),
+          inArray(
+            schema.idempotencyKeys.key,
+            plan.map((step) => step.key),
+          ),
+        ),
+      );
     expect(keys).toHaveLength(plan.length);
     expect(keys.every((key) => key.status === 201)).toBe(true);
 
@@ -106,7 +127,13 @@ function planTransfers(sources: ChaosSource[], random: SeededRandom, seed: numbe
   const targets = destinations(random, 5);
   return Array.from({ length: TRANSFERS }, (_, i) => {
     const key = `many-${seed}-${i}`;
-    return { key, body: nativeTransfer(sources[i % sources.length]!, BigInt(random.int(1, 1_000_000)) * 10n ** 9n, { destinationAddress: random.pick(targets), note: key }) };
+    return {
+      key,
+      body: nativeTransfer(sources[i % sources.length]!, BigInt(random.int(1, 1_000_000)) * 10n ** 9n, {
+        destinationAddress: random.pick(targets),
+        note: key,
+      }),
+    };
   });
 }
 
@@ -144,7 +171,10 @@ function readAnswer(res: TestResponse): CreateAnswer {
     expect(res.json(), res.text).toMatchObject({ error: "UNAVAILABLE", code: 1070 });
     return { status: 503, error: "UNAVAILABLE" };
   }
-  expect({ status: res.status, body: res.json() }, res.text).toMatchObject({ status: 409, body: { error: "IDEMPOTENCY_KEY_IN_USE", code: 1041 } });
+  expect({ status: res.status, body: res.json() }, res.text).toMatchObject({
+    status: 409,
+    body: { error: "IDEMPOTENCY_KEY_IN_USE", code: 1041 },
+  });
   return { status: 409, error: "IDEMPOTENCY_KEY_IN_USE" };
 }
 

@@ -21,7 +21,18 @@ import { call, startTestServer, type TestResponse, type TestServer } from "../ha
 import { eventually } from "../identity-helpers";
 import { idempotencyKey, nativeTransfer } from "../transfers-front-helpers";
 import { startReceiver, type TestReceiver } from "../webhooks-receiver";
-import { chaosRandom, destinations, finishScenario, serviceEnvironment, sleep, startDaemonProcess, startScenario, type ChaosSource, type DaemonProcess, type SeededRandom } from "./world";
+import {
+  chaosRandom,
+  destinations,
+  finishScenario,
+  serviceEnvironment,
+  sleep,
+  startDaemonProcess,
+  startScenario,
+  type ChaosSource,
+  type DaemonProcess,
+  type SeededRandom,
+} from "./world";
 
 const TEST_HANDLE = "the test's database handle";
 
@@ -60,7 +71,9 @@ async function boundedCall(server: TestServer, path: string, options: Parameters
       (response) => ({ status: response.status as number | "hang" | "network-error", response }),
       () => ({ status: "network-error" as const, response: undefined }),
     ),
-    new Promise<{ status: "hang"; response: undefined }>((resolve) => (timer = setTimeout(() => resolve({ status: "hang", response: undefined }), boundMs))),
+    new Promise<{ status: "hang"; response: undefined }>(
+      (resolve) => (timer = setTimeout(() => resolve({ status: "hang", response: undefined }), boundMs)),
+    ),
   ]);
   clearTimeout(timer);
   return { ...outcome, elapsedMs: Math.round(performance.now() - started) };
@@ -122,7 +135,10 @@ describe("chaos: PostgreSQL restarted mid-load", () => {
       if (!closing) return;
       let timer: NodeJS.Timeout | undefined;
       const closed = await Promise.race([
-        closing().then(() => true, () => true),
+        closing().then(
+          () => true,
+          () => true,
+        ),
         new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), 25_000))),
       ]);
       clearTimeout(timer);
@@ -136,7 +152,9 @@ describe("chaos: PostgreSQL restarted mid-load", () => {
     await close("the PostgreSQL cluster", postgres && (() => postgres!.stop()));
     rmSync(work, { recursive: true, force: true });
     if (unclosed.includes(TEST_HANDLE)) {
-      console.error(`[chaos] postgres-restart: ${TEST_HANDLE} did not close within 25 s; connections still checked out:\n${[...checkedOut.values()].join("\n---\n")}`);
+      console.error(
+        `[chaos] postgres-restart: ${TEST_HANDLE} did not close within 25 s; connections still checked out:\n${[...checkedOut.values()].join("\n---\n")}`,
+      );
     }
     expect(unclosed, "parts that did not close within 25 s").toEqual([]);
   }, 150_000);
@@ -148,86 +166,129 @@ describe("chaos: PostgreSQL restarted mid-load", () => {
       instanceId: "chaos-pg",
       db: database.db,
       env: {
-        ...serviceEnvironment({ dataDir: work, devnetUrl: devnet().url, webhookKey, receiverCaFile: join(work, "receiver-ca.pem"), logLevel: "fatal" }),
+        ...serviceEnvironment({
+          dataDir: work,
+          devnetUrl: devnet().url,
+          webhookKey,
+          receiverCaFile: join(work, "receiver-ca.pem"),
+          logLevel: "fatal",
+        }),
         NODE_ENV: "test",
         WEBHOOK_DELIVERY_TIMEOUT_MS: "3000",
       },
     });
   }
 
-  it("answers 503 UNAVAILABLE during the outage, loses no 201, resumes by itself and delivers every status event", { timeout: 300_000 }, async () => {
-    const { random } = chaosRandom("postgres-restart", 160_301);
-    daemon = await startDaemon();
-    const ground = { db: database.db, devnet: devnet(), receiver };
-    const scenario = await startScenario(ground, { name: "postgres-restart", server: () => server, sources: SOURCES, signerEndpoints: () => [server], signerPollIntervalMs: 100 });
-    const { sources, tenant, signer } = scenario;
-    const daemonDied = () => (daemon!.hasExited() ? `the daemon died: ${daemon!.stderr()}` : undefined);
+  it(
+    "answers 503 UNAVAILABLE during the outage, loses no 201, resumes by itself and delivers every status event",
+    { timeout: 300_000 },
+    async () => {
+      const { random } = chaosRandom("postgres-restart", 160_301);
+      daemon = await startDaemon();
+      const ground = { db: database.db, devnet: devnet(), receiver };
+      const scenario = await startScenario(ground, {
+        name: "postgres-restart",
+        server: () => server,
+        sources: SOURCES,
+        signerEndpoints: () => [server],
+        signerPollIntervalMs: 100,
+      });
+      const { sources, tenant, signer } = scenario;
+      const daemonDied = () => (daemon!.hasExited() ? `the daemon died: ${daemon!.stderr()}` : undefined);
 
-    // The plan, from the seed: load before, outage length, load after.
-    const plan = { beforeMs: random.int(2_000, 4_000), outageMs: random.int(3_000, 6_000), afterMs: random.int(2_000, 4_000) };
-    console.log(`[chaos] postgres-restart plan: ${JSON.stringify(plan)}`);
-    let phase: Phase = "before";
-    const load = startLoad(server, tenant.authorization, sources, random, () => phase);
-    const readiness: Readiness[] = [];
-    try {
-      await sleep(plan.beforeMs);
-      phase = "outage";
-      await postgres!.stop();
-      scenario.mark("stopped");
-      const outageEnds = performance.now() + plan.outageMs;
-      while (performance.now() < outageEnds) {
-        const ready = await boundedCall(server, "/readyz", {});
-        readiness.push({ phase: "outage", status: ready.status, body: ready.response?.json() });
-        await sleep(400);
+      // The plan, from the seed: load before, outage length, load after.
+      const plan = { beforeMs: random.int(2_000, 4_000), outageMs: random.int(3_000, 6_000), afterMs: random.int(2_000, 4_000) };
+      console.log(`[chaos] postgres-restart plan: ${JSON.stringify(plan)}`);
+      let phase: Phase = "before";
+      const load = startLoad(server, tenant.authorization, sources, random, () => phase);
+      const readiness: Readiness[] = [];
+      try {
+        await sleep(plan.beforeMs);
+        phase = "outage";
+        await postgres!.stop();
+        scenario.mark("stopped");
+        const outageEnds = performance.now() + plan.outageMs;
+        while (performance.now() < outageEnds) {
+          const ready = await boundedCall(server, "/readyz", {});
+          readiness.push({ phase: "outage", status: ready.status, body: ready.response?.json() });
+          await sleep(400);
+        }
+        postgres = await startEmbeddedPostgres({ dataDir, port, persistent: true });
+        scenario.mark("restarted");
+        // Ready again without restarting anything: the pools reconnect on their own.
+        const back = await eventually(
+          async () => {
+            const ready = await boundedCall(server, "/readyz", {});
+            return ready.status === 200 ? ready : undefined;
+          },
+          30_000,
+          200,
+        );
+        readiness.push({ phase: "after", status: back.status, body: back.response!.json() });
+        scenario.mark("ready");
+        phase = "after";
+        await sleep(plan.afterMs);
+      } finally {
+        await load.stop();
       }
-      postgres = await startEmbeddedPostgres({ dataDir, port, persistent: true });
-      scenario.mark("restarted");
-      // Ready again without restarting anything: the pools reconnect on their own.
-      const back = await eventually(async () => {
-        const ready = await boundedCall(server, "/readyz", {});
-        return ready.status === 200 ? ready : undefined;
-      }, 30_000, 200);
-      readiness.push({ phase: "after", status: back.status, body: back.response!.json() });
-      scenario.mark("ready");
-      phase = "after";
-      await sleep(plan.afterMs);
-    } finally {
-      await load.stop();
-    }
-    scenario.mark("load stopped");
-    console.log("[chaos] postgres-restart creates by phase:", summarise(load.attempts));
+      scenario.mark("load stopped");
+      console.log("[chaos] postgres-restart creates by phase:", summarise(load.attempts));
 
-    expectOnlyCreatedOrUnavailable(load.attempts);
-    expect(load.attempts.filter((a) => a.phase === "outage" && a.status === 503).length, "creates refused during the outage").toBeGreaterThan(0);
-    expect(load.attempts.filter((a) => a.phase === "before" && a.status === 201).length).toBeGreaterThan(0);
-    expect(load.attempts.filter((a) => a.phase === "after" && a.status === 201).length, "creates accepted after the restart").toBeGreaterThan(0);
+      expectOnlyCreatedOrUnavailable(load.attempts);
+      expect(
+        load.attempts.filter((a) => a.phase === "outage" && a.status === 503).length,
+        "creates refused during the outage",
+      ).toBeGreaterThan(0);
+      expect(load.attempts.filter((a) => a.phase === "before" && a.status === 201).length).toBeGreaterThan(0);
+      expect(
+        load.attempts.filter((a) => a.phase === "after" && a.status === 201).length,
+        "creates accepted after the restart",
+      ).toBeGreaterThan(0);
 
-    // /readyz: not ready (503, database failing) during the outage, ready after.
-    const down = readiness.filter((r) => r.phase === "outage");
-    expect(down.length).toBeGreaterThan(0);
-    for (const r of down) expect(r).toMatchObject({ status: 503, body: { status: "not_ready", checks: { database: { status: "fail" } } } });
-    expect(readiness.at(-1)).toMatchObject({ phase: "after", status: 200, body: { status: "ready" } });
+      // /readyz: not ready (503, database failing) during the outage, ready after.
+      const down = readiness.filter((r) => r.phase === "outage");
+      expect(down.length).toBeGreaterThan(0);
+      for (const r of down)
+        expect(r).toMatchObject({ status: 503, body: { status: "not_ready", checks: { database: { status: "fail" } } } });
+      expect(readiness.at(-1)).toMatchObject({ phase: "after", status: 200, body: { status: "ready" } });
 
-    // A 503'd create stored no answer (CONTRACT §6: failures free the key), so the client's retry
-    // with the same key executes exactly once: 201, or the stored 201 replayed if the first did commit.
-    const retried = await retryRefused(server, tenant.authorization, load.attempts);
-    const accepted = [...load.attempts.filter((a) => a.status === 201), ...retried];
-    const createdIds = accepted.map((a) => a.response!.json().id as string);
-    expect(new Set(createdIds).size, "one transaction per idempotency key").toBe(new Set(accepted.map((a) => a.key)).size);
+      // A 503'd create stored no answer (CONTRACT §6: failures free the key), so the client's retry
+      // with the same key executes exactly once: 201, or the stored 201 replayed if the first did commit.
+      const retried = await retryRefused(server, tenant.authorization, load.attempts);
+      const accepted = [...load.attempts.filter((a) => a.status === 201), ...retried];
+      const createdIds = accepted.map((a) => a.response!.json().id as string);
+      expect(new Set(createdIds).size, "one transaction per idempotency key").toBe(new Set(accepted.map((a) => a.key)).size);
 
-    // Every 201 exists and reaches COMPLETED with nobody restarting anything; on chain exactly
-    // once, balances conserved, every status event delivered.
-    await until(async () => (await settled(database, tenant.tenantId, createdIds)), 150_000, () => daemonDied() ?? signer.fatal?.message);
-    scenario.mark("settled");
-    await finishScenario(scenario, { createdIds, transactions: createdIds.length, timeoutMs: 60_000, figures: () => ({ retriedAfterOutage: retried.length }) });
-    expect(daemon!.hasExited(), "the daemon kept running").toBe(false);
-  });
+      // Every 201 exists and reaches COMPLETED with nobody restarting anything; on chain exactly
+      // once, balances conserved, every status event delivered.
+      await until(
+        async () => await settled(database, tenant.tenantId, createdIds),
+        150_000,
+        () => daemonDied() ?? signer.fatal?.message,
+      );
+      scenario.mark("settled");
+      await finishScenario(scenario, {
+        createdIds,
+        transactions: createdIds.length,
+        timeoutMs: 60_000,
+        figures: () => ({ retriedAfterOutage: retried.length }),
+      });
+      expect(daemon!.hasExited(), "the daemon kept running").toBe(false);
+    },
+  );
 });
 
 type Readiness = { phase: Phase; status: number | "hang" | "network-error"; body?: any };
 
 /** A steady stream of creates from `workers` concurrent clients, round-robin over the sources, amounts and pauses from the PRNG. */
-function startLoad(server: TestServer, authorization: string, sources: ChaosSource[], random: SeededRandom, phase: () => Phase, workers = 2) {
+function startLoad(
+  server: TestServer,
+  authorization: string,
+  sources: ChaosSource[],
+  random: SeededRandom,
+  phase: () => Phase,
+  workers = 2,
+) {
   const attempts: CreateAttempt[] = [];
   const targets = destinations(random, 4);
   let running = true;
@@ -264,9 +325,16 @@ function startLoad(server: TestServer, authorization: string, sources: ChaosSour
 /** Never a 500, never a hang, never a dropped connection: a 201, or the contract's 503 with its flat body. */
 function expectOnlyCreatedOrUnavailable(attempts: CreateAttempt[]) {
   for (const attempt of attempts) {
-    expect([201, 503], `${attempt.key} (${attempt.phase}, ${attempt.elapsedMs} ms): ${attempt.response?.text ?? attempt.status}`).toContain(attempt.status);
+    expect([201, 503], `${attempt.key} (${attempt.phase}, ${attempt.elapsedMs} ms): ${attempt.response?.text ?? attempt.status}`).toContain(
+      attempt.status,
+    );
     if (attempt.status !== 503) continue;
-    expect(attempt.response!.json()).toEqual({ error: "UNAVAILABLE", code: 1070, message: expect.any(String), requestId: attempt.response!.headers["x-request-id"] });
+    expect(attempt.response!.json()).toEqual({
+      error: "UNAVAILABLE",
+      code: 1070,
+      message: expect.any(String),
+      requestId: attempt.response!.headers["x-request-id"],
+    });
   }
 }
 
@@ -286,13 +354,23 @@ async function retryRefused(server: TestServer, authorization: string, attempts:
 }
 
 async function settled(database: DatabaseHandle, tenantId: string, ids: string[]): Promise<boolean> {
-  const rows = await database.db.select({ id: schema.transactions.id, status: schema.transactions.status }).from(schema.transactions).where(eq(schema.transactions.tenantId, tenantId));
+  const rows = await database.db
+    .select({ id: schema.transactions.id, status: schema.transactions.status })
+    .from(schema.transactions)
+    .where(eq(schema.transactions.tenantId, tenantId));
   const status = new Map(rows.map((r) => [r.id, r.status]));
   return ids.every((id) => status.get(id) === "COMPLETED");
 }
 
 function summarise(attempts: CreateAttempt[]) {
   const count = (phase: Phase) =>
-    attempts.filter((a) => a.phase === phase).reduce<Record<string, number>>((acc, a) => ({ ...acc, [a.status]: (acc[a.status] ?? 0) + 1 }), {});
-  return { before: count("before"), outage: count("outage"), after: count("after"), slowestMs: Math.max(...attempts.map((a) => a.elapsedMs)) };
+    attempts
+      .filter((a) => a.phase === phase)
+      .reduce<Record<string, number>>((acc, a) => ({ ...acc, [a.status]: (acc[a.status] ?? 0) + 1 }), {});
+  return {
+    before: count("before"),
+    outage: count("outage"),
+    after: count("after"),
+    slowestMs: Math.max(...attempts.map((a) => a.elapsedMs)),
+  };
 }

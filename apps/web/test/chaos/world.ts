@@ -192,7 +192,8 @@ export async function startDaemonProcess(options: DaemonProcessOptions): Promise
   if (options.waitUntilUp === false) return daemon;
   const heartbeat = await untilUp(handle, () =>
     eventually(
-      async () => (await options.db.select().from(schema.daemonHeartbeats).where(eq(schema.daemonHeartbeats.instanceId, options.instanceId)))[0],
+      async () =>
+        (await options.db.select().from(schema.daemonHeartbeats).where(eq(schema.daemonHeartbeats.instanceId, options.instanceId)))[0],
       options.upTimeoutMs ?? 90_000,
       100,
     ),
@@ -271,7 +272,10 @@ export interface ChaosWorld {
   /** The same configuration for an in-process server (startTestServer's `config`). */
   serviceConfig(): NonNullable<Parameters<typeof startTestServer>[0]["config"]>;
   /** A daemon process; `env` adds to (or overrides) the service environment. */
-  startDaemon(instanceId: string, options?: Partial<Omit<DaemonProcessOptions, "db" | "instanceId" | "databaseUrl">>): Promise<DaemonProcess>;
+  startDaemon(
+    instanceId: string,
+    options?: Partial<Omit<DaemonProcessOptions, "db" | "instanceId" | "databaseUrl">>,
+  ): Promise<DaemonProcess>;
   /** A web process (apps/web/server.ts) on this database. */
   startWeb(name: string, options?: { env?: Record<string, string> }): Promise<WebProcess>;
   /** An in-process web server (own deps and pool) on this database, rate limits raised for load. */
@@ -325,7 +329,12 @@ export function useChaosWorld(options: ChaosWorldOptions = {}): () => ChaosWorld
       serviceEnv,
       serviceConfig: () => ({
         rpcUrls: { QUANTUM_SANDBOX: [devnet().url] },
-        webhooks: { ...defaultWebhookConfig(), allowPrivateUrls: true, secretKeys: { current: webhookKey, previous: [] }, sweepIntervalMs: 500 },
+        webhooks: {
+          ...defaultWebhookConfig(),
+          allowPrivateUrls: true,
+          secretKeys: { current: webhookKey, previous: [] },
+          sweepIntervalMs: 500,
+        },
       }),
       async startDaemon(instanceId, extra = {}) {
         const daemon = await startDaemonProcess({
@@ -512,7 +521,12 @@ export interface PlannedTransfer {
  * 1–1,000,000 Gwei, with a pause after it in `pauseMs` (inclusive): all drawn from the PRNG, in an
  * order a replay (CHAOS_SEED) depends on.
  */
-export function transferPlan(sources: ChaosSource[], random: SeededRandom, count: number, pauseMs: [min: number, max: number]): PlannedTransfer[] {
+export function transferPlan(
+  sources: ChaosSource[],
+  random: SeededRandom,
+  count: number,
+  pauseMs: [min: number, max: number],
+): PlannedTransfer[] {
   const targets = destinations(random, 5);
   return Array.from({ length: count }, (_, i) => {
     const source = sources[i % sources.length]!;
@@ -561,7 +575,9 @@ export function startAutoSigner(options: AutoSignerOptions): AutoSigner {
   const storedKey = (address: Address): StoredKey | undefined => {
     const key = secretKeys.get(address.toLowerCase());
     // readTransfer only looks a key up by address; the seed is never read on this path.
-    return key ? ({ address: key.address.toLowerCase(), publicKey: key.publicKey, tenantId: options.tenant.tenantId } as StoredKey) : undefined;
+    return key
+      ? ({ address: key.address.toLowerCase(), publicKey: key.publicKey, tenantId: options.tenant.tenantId } as StoredKey)
+      : undefined;
   };
   const apiKey = `${options.tenant.keyId}:${options.tenant.secret}`;
   const state: AutoSigner = { signed: new Set(), refusals: [], transientErrors: 0, fatal: undefined, stop: async () => {} };
@@ -572,7 +588,9 @@ export function startAutoSigner(options: AutoSignerOptions): AutoSigner {
   const signOnce = async () => {
     const endpoints = options.endpoints();
     const endpoint = endpoints[turn++ % endpoints.length]!;
-    const api = signerApi(createServiceClient({ url: `https://127.0.0.1:${endpoint.httpsPort}`, apiKey, ca: endpoint.tls.cert, timeoutMs: 10_000 }));
+    const api = signerApi(
+      createServiceClient({ url: `https://127.0.0.1:${endpoint.httpsPort}`, apiKey, ca: endpoint.tls.cert, timeoutMs: 10_000 }),
+    );
     assets ??= await api.assets("QUANTUM_SANDBOX");
     const { transactions } = await api.pendingTransactions();
     for (const transaction of transactions) {
@@ -638,7 +656,12 @@ export interface WebhookSink {
 }
 
 /** Subscribes the tenant to every event, delivered to the world's receiver on its own path. */
-export async function startWebhookSink(server: () => TestServer, tenant: TenantFixture, receiver: TestReceiver, path = "/chaos"): Promise<WebhookSink> {
+export async function startWebhookSink(
+  server: () => TestServer,
+  tenant: TenantFixture,
+  receiver: TestReceiver,
+  path = "/chaos",
+): Promise<WebhookSink> {
   const api = transfersClient(server, tenant.authorization);
   const created = await api.post("/v1/webhooks", { url: receiver.url(path) });
   expect(created.status, created.text).toBe(201);
@@ -708,7 +731,12 @@ export async function startScenario(ground: ScenarioGround, options: ScenarioOpt
   const sources = await fundedSources(options.server, db, devnet, options.sources, options.funds ?? 1_000n * Q);
   const tenant = sources[0]!.tenant;
   const sink = await startWebhookSink(options.server, tenant, receiver);
-  const signer = startAutoSigner({ endpoints: options.signerEndpoints, tenant, keys: sources.map((source) => source.key), pollIntervalMs: options.signerPollIntervalMs });
+  const signer = startAutoSigner({
+    endpoints: options.signerEndpoints,
+    tenant,
+    keys: sources.map((source) => source.key),
+    pollIntervalMs: options.signerPollIntervalMs,
+  });
   const stopProgress = logProgress(options.name, db, [tenant.tenantId], sink);
   const started = performance.now();
   const sinceStart = () => performance.now() - started;
@@ -766,7 +794,13 @@ export async function finishScenario(scenario: ChaosScenario, options: FinishSce
   expect(signer.fatal).toBeUndefined();
   console.log(
     `[chaos] ${scenario.name}: settled after ${scenario.seconds()} s`,
-    JSON.stringify({ ...report, fees: String(report.fees), ...options.figures?.(), signerRetries: signer.transientErrors, timeline: scenario.timeline }),
+    JSON.stringify({
+      ...report,
+      fees: String(report.fees),
+      ...options.figures?.(),
+      signerRetries: signer.transientErrors,
+      timeline: scenario.timeline,
+    }),
   );
   expect(report.transactions, "no transaction beyond the created ones").toBe(options.transactions);
   if (!options.alsoAllowed?.length) expect(report.byStatus).toEqual({ COMPLETED: options.transactions });
@@ -815,15 +849,23 @@ export async function expectEndState(options: EndStateOptions): Promise<EndState
   const remaining = () => Math.max(1_000, deadline - performance.now());
 
   // 1. Everything settles (bounded): no transaction left in a non-terminal status.
-  const rows = await eventually(async () => {
-    const all = await options.db.select().from(schema.transactions).where(inArray(schema.transactions.tenantId, options.tenantIds));
-    return all.every((row) => (TERMINAL_STATUSES as readonly string[]).includes(row.status)) ? all : undefined;
-  }, remaining(), 250).catch(async (error: unknown) => {
-    const stuck = (await options.db.select().from(schema.transactions).where(inArray(schema.transactions.tenantId, options.tenantIds))).filter(
-      (row) => !(TERMINAL_STATUSES as readonly string[]).includes(row.status),
+  const rows = await eventually(
+    async () => {
+      const all = await options.db.select().from(schema.transactions).where(inArray(schema.transactions.tenantId, options.tenantIds));
+      return all.every((row) => (TERMINAL_STATUSES as readonly string[]).includes(row.status)) ? all : undefined;
+    },
+    remaining(),
+    250,
+  ).catch(async (error: unknown) => {
+    const stuck = (
+      await options.db.select().from(schema.transactions).where(inArray(schema.transactions.tenantId, options.tenantIds))
+    ).filter((row) => !(TERMINAL_STATUSES as readonly string[]).includes(row.status));
+    const sample = stuck
+      .slice(0, 5)
+      .map((row) => `${row.id} ${row.status} nonce=${row.nonce} hash=${row.chainTxHash} updated=${row.updatedAt.toISOString()}`);
+    throw new Error(
+      `${stuck.length} transactions still not terminal: ${JSON.stringify(await statusCounts(options.db, options.tenantIds))}; e.g. ${sample.join("; ")} (${String(error)})`,
     );
-    const sample = stuck.slice(0, 5).map((row) => `${row.id} ${row.status} nonce=${row.nonce} hash=${row.chainTxHash} updated=${row.updatedAt.toISOString()}`);
-    throw new Error(`${stuck.length} transactions still not terminal: ${JSON.stringify(await statusCounts(options.db, options.tenantIds))}; e.g. ${sample.join("; ")} (${String(error)})`);
   });
   const byStatus = countBy(rows, (row) => (row.subStatus ? `${row.status}/${row.subStatus}` : row.status));
   const byId = new Map(rows.map((row) => [row.id, row]));
@@ -832,7 +874,8 @@ export async function expectEndState(options: EndStateOptions): Promise<EndState
     expect(row, `transaction ${id} got a 201 but is not in the database`).toBeDefined();
     expect(allowed, `transaction ${id} ended ${row!.status}/${row!.subStatus ?? ""}: ${row!.statusReason ?? ""}`).toContain(row!.status);
   }
-  for (const row of rows) expect(allowed, `transaction ${row.id} ended ${row.status}/${row.subStatus ?? ""}: ${row.statusReason ?? ""}`).toContain(row.status);
+  for (const row of rows)
+    expect(allowed, `transaction ${row.id} ended ${row.status}/${row.subStatus ?? ""}: ${row.statusReason ?? ""}`).toContain(row.status);
 
   // 2. On chain exactly once, and 3. balances conserved to the Qwei.
   const chain = await expectOnChainExactlyOnce(options.devnet, options.sources, rows);
@@ -853,10 +896,14 @@ export async function expectEndState(options: EndStateOptions): Promise<EndState
     const grouped = options.sink.byWebhookId();
     const missing = events.filter((event) => !grouped.has(event.id)).map((event) => event.id);
     const deliveries = missing.length
-      ? await options.db.select().from(schema.webhookDeliveries).where(inArray(schema.webhookDeliveries.eventId, missing.slice(0, 5)))
+      ? await options.db
+          .select()
+          .from(schema.webhookDeliveries)
+          .where(inArray(schema.webhookDeliveries.eventId, missing.slice(0, 5)))
       : [];
     const states = deliveries.map(
-      (d) => `${d.eventId}: ${d.status} attempts=${d.attemptCount} last=${d.lastStatusCode ?? d.lastError ?? "-"} next=${d.nextAttemptAt?.toISOString() ?? "-"}`,
+      (d) =>
+        `${d.eventId}: ${d.status} attempts=${d.attemptCount} last=${d.lastStatusCode ?? d.lastError ?? "-"} next=${d.nextAttemptAt?.toISOString() ?? "-"}`,
     );
     throw new Error(
       `${missing.length} of ${events.length} status events never reached the receiver; deliveries of the first: ${states.join("; ") || "none created"} (${String(error)})`,
@@ -901,7 +948,10 @@ export function logProgress(scenario: string, db: Database, tenantIds: string[],
 
 /** Statuses counted, for a failure message. */
 export async function statusCounts(db: Database, tenantIds: string[]): Promise<Record<string, number>> {
-  const rows = await db.select({ status: schema.transactions.status }).from(schema.transactions).where(inArray(schema.transactions.tenantId, tenantIds));
+  const rows = await db
+    .select({ status: schema.transactions.status })
+    .from(schema.transactions)
+    .where(inArray(schema.transactions.tenantId, tenantIds));
   return countBy(rows, (row) => row.status);
 }
 
@@ -912,7 +962,8 @@ function countBy<T>(items: readonly T[], key: (item: T) => string): Record<strin
 }
 
 /** Mined on the devnet: a COMPLETED transfer, or one that reverted there. */
-const minedOnChain = (row: TransactionRow) => row.status === "COMPLETED" || (row.status === "FAILED" && row.subStatus === "REVERTED_ON_CHAIN");
+const minedOnChain = (row: TransactionRow) =>
+  row.status === "COMPLETED" || (row.status === "FAILED" && row.subStatus === "REVERTED_ON_CHAIN");
 
 async function expectOnChainExactlyOnce(devnet: TestDevnet, sources: ChaosSource[], rows: TransactionRow[]) {
   const client = devnet.publicClient();
@@ -939,7 +990,10 @@ async function expectOnChainExactlyOnce(devnet: TestDevnet, sources: ChaosSource
     const own = rows.filter((row) => row.sourceWalletId === source.wallet.id && minedOnChain(row));
     const nonce = await client.getTransactionCount({ address: source.wallet.address, blockTag: "latest" });
     expect(nonce, `account nonce of ${source.wallet.address}`).toBe(own.length);
-    expect(own.map((row) => row.nonce).sort((a, b) => a! - b!), `nonces of ${source.wallet.address}`).toEqual(own.map((_, i) => i));
+    expect(
+      own.map((row) => row.nonce).sort((a, b) => a! - b!),
+      `nonces of ${source.wallet.address}`,
+    ).toEqual(own.map((_, i) => i));
     let spent = 0n;
     for (const row of own) {
       const receipt = await client.getTransactionReceipt({ hash: row.chainTxHash as Hex });

@@ -29,5 +29,10 @@ export function launchChromium(): Promise<Browser> {
 /** A screenshot under docs/screenshots with a fixed name, so each run replaces the last. */
 export async function screenshot(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: options.fullPage ?? true, animations: "disabled", caret: "hide" });
+  await page.screenshot({
+    path: join(SCREENSHOTS, `${name}.png`),
+    fullPage: options.fullPage ?? true,
+    animations: "disabled",
+    caret: "hide",
+  });
 }

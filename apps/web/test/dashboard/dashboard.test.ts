@@ -9,7 +9,16 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // The signer's library, as a customer's signer uses it (apps/signer exports no package entry for
 // @qc/web to depend on; it is reached by path, like the signer's tests reach this app's harness).
-import { createKeystore, createServiceClient, enrollKeys, readTransfer, signerApi, signTransfer, verifySigningRequest, type UnlockedKeystore } from "../../../signer/src/lib";
+import {
+  createKeystore,
+  createServiceClient,
+  enrollKeys,
+  readTransfer,
+  signerApi,
+  signTransfer,
+  verifySigningRequest,
+  type UnlockedKeystore,
+} from "../../../signer/src/lib";
 import { launchChromium, screenshot } from "./browser";
 import { fetchText, startStack, type Stack } from "./stack";
 
@@ -38,7 +47,13 @@ describe("the dashboard in a real browser", () => {
 
   beforeAll(async () => {
     [stack, browser] = await Promise.all([startStack(t.url), launchChromium()]);
-    context = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1280, height: 900 }, locale: "en-GB", timezoneId: "UTC", colorScheme: "light" });
+    context = await browser.newContext({
+      ignoreHTTPSErrors: true,
+      viewport: { width: 1280, height: 900 },
+      locale: "en-GB",
+      timezoneId: "UTC",
+      colorScheme: "light",
+    });
     page = await context.newPage();
     page.setDefaultTimeout(20_000);
     page.on("dialog", (dialog) => void dialog.accept());
@@ -118,7 +133,11 @@ describe("the dashboard in a real browser", () => {
     expect(await page.content()).not.toContain(secret.split(":")[1]);
     shared.apiKey = secret;
 
-    keystore = await createKeystore(join(mkdtempSync(join(tmpdir(), "qc-dashboard-signer-")), "keystore.json"), "dashboard test keystore passphrase", { kdf: FAST_KDF });
+    keystore = await createKeystore(
+      join(mkdtempSync(join(tmpdir(), "qc-dashboard-signer-")), "keystore.json"),
+      "dashboard test keystore passphrase",
+      { kdf: FAST_KDF },
+    );
     const api = signerApi(createServiceClient({ url: stack.baseUrl, apiKey: secret, ca: stack.cert }));
     const enrolled = await enrollKeys({ keystore, api, tenantId: await api.tenantId(), count: 2 });
     expect(enrolled.available).toBe(2);
@@ -183,7 +202,9 @@ describe("the dashboard in a real browser", () => {
     const { transactions } = await api.pendingTransactions();
     const pending = transactions.find((tx) => tx.id === id);
     expect(pending).toBeDefined();
-    const verified = verifySigningRequest(readTransfer({ transaction: pending, assets: await api.assets("QUANTUM_SANDBOX"), findKey: (a) => keystore.findKey(a) }));
+    const verified = verifySigningRequest(
+      readTransfer({ transaction: pending, assets: await api.assets("QUANTUM_SANDBOX"), findKey: (a) => keystore.findKey(a) }),
+    );
     expect(verified.destinationAddress.toLowerCase()).toBe(destination);
     await api.submitSignature(id, signTransfer(verified));
 
@@ -194,7 +215,8 @@ describe("the dashboard in a real browser", () => {
     // polled), so it catches up with the status instead of stopping where its last poll was.
     const timeline = page.getByTestId("timeline");
     await expect.poll(() => timeline.textContent(), { timeout: 10_000 }).toContain("COMPLETED from CONFIRMING");
-    for (const step of ["SUBMITTED", "PENDING_SIGNATURE", "SIGNED", "BROADCASTING", "CONFIRMING", "COMPLETED"]) expect(await timeline.textContent()).toContain(step);
+    for (const step of ["SUBMITTED", "PENDING_SIGNATURE", "SIGNED", "BROADCASTING", "CONFIRMING", "COMPLETED"])
+      expect(await timeline.textContent()).toContain(step);
     await screenshot(page, "transaction");
 
     await go("/transactions");
@@ -212,7 +234,9 @@ describe("the dashboard in a real browser", () => {
     await field("Amount above").fill("2x");
     await button("Save policy").click();
     // Refused before it is sent, next to the field.
-    await expect.poll(() => page.getByRole("alert").allTextContents()).toContain("base units: a whole number without sign, point or exponent");
+    await expect
+      .poll(() => page.getByRole("alert").allTextContents())
+      .toContain("base units: a whole number without sign, point or exponent");
     await field("Amount above").fill(String(2n * Q));
     await button("Save policy").click();
     await page.getByText("Saved as version 1.").waitFor();
@@ -276,8 +300,11 @@ describe("the dashboard in a real browser", () => {
     await go("/operators");
     await page.waitForURL(/\/operators\/login/);
     const created = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
-      execFile(process.execPath, ["--import", "tsx", "scripts/create-operator.ts", "--email", "ops@example.com", "--name", "Ops"], { cwd: ROOT, env: { ...stack.env, OPERATOR_PASSWORD } }, (error, stdout, stderr) =>
-        resolve({ code: error ? 1 : 0, stdout, stderr }),
+      execFile(
+        process.execPath,
+        ["--import", "tsx", "scripts/create-operator.ts", "--email", "ops@example.com", "--name", "Ops"],
+        { cwd: ROOT, env: { ...stack.env, OPERATOR_PASSWORD } },
+        (error, stdout, stderr) => resolve({ code: error ? 1 : 0, stdout, stderr }),
       ),
     );
     expect(created.stderr).toBe("");
@@ -294,7 +321,15 @@ describe("the dashboard in a real browser", () => {
     await page.waitForURL((url) => url.pathname === "/operators");
 
     const row = (queue: string) => page.locator(`[data-testid="queue-row"][data-queue="${queue}"]`);
-    for (const queue of ["email.send", "kyc.sandbox-decide", "transfers.check", "transfers.broadcast", "transfers.watch", "webhooks.deliver"]) await row(queue).waitFor();
+    for (const queue of [
+      "email.send",
+      "kyc.sandbox-decide",
+      "transfers.check",
+      "transfers.broadcast",
+      "transfers.watch",
+      "webhooks.deliver",
+    ])
+      await row(queue).waitFor();
     await expect.poll(() => row("email.send").locator('[data-count="deadLettered"]').textContent(), { timeout: 20_000 }).toBe("1");
     await page.locator('[data-testid="daemon-row"]').first().waitFor();
     expect(await page.locator('[data-testid="daemon-row"]').first().textContent()).toContain("RUNNING");

@@ -91,7 +91,15 @@ export async function startStack(databaseUrl: string): Promise<Stack> {
     // The first test's KYC is decided by the daemon's job: on a loaded machine the daemon can boot
     // well after the web server, so the stack is ready once the daemon beats too.
     await waitDaemon(databaseUrl, 90_000, () => output);
-    return { baseUrl, cert: readFileSync(join(dataDir, "tls/localhost-cert.pem"), "utf8"), devnet, metricsToken, env, output: () => output, close };
+    return {
+      baseUrl,
+      cert: readFileSync(join(dataDir, "tls/localhost-cert.pem"), "utf8"),
+      devnet,
+      metricsToken,
+      env,
+      output: () => output,
+      close,
+    };
   } catch (error) {
     await close();
     throw error;
@@ -132,14 +140,21 @@ async function waitDaemon(databaseUrl: string, timeoutMs: number, output: () => 
 }
 
 /** One HTTPS exchange verified against the stack's certificate. */
-export function fetchText(stack: Stack, path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }> {
+export function fetchText(
+  stack: Stack,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }> {
   const url = new URL(path, stack.baseUrl);
   return new Promise((resolve, reject) => {
-    const req = request({ host: "127.0.0.1", servername: "localhost", port: url.port, path: url.pathname + url.search, ca: stack.cert, headers }, (res) => {
-      let text = "";
-      res.on("data", (c: Buffer) => (text += c.toString()));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
-    });
+    const req = request(
+      { host: "127.0.0.1", servername: "localhost", port: url.port, path: url.pathname + url.search, ca: stack.cert, headers },
+      (res) => {
+        let text = "";
+        res.on("data", (c: Buffer) => (text += c.toString()));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+      },
+    );
     req.on("error", reject);
     req.end();
   });

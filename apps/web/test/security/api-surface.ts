@@ -77,13 +77,21 @@ const SESSION_ONLY = (sessionProcedure as unknown as ProcedureDef)._def.middlewa
 
 /** Every procedure of `appRouter`, with how it is reached, read from its middlewares. */
 export function trpcProcedures(): TrpcProcedure[] {
-  return Object.entries((appRouter as unknown as { _def: { procedures: Record<string, ProcedureDef> } })._def.procedures).map(([path, procedure]) => {
-    const tier = procedureTier(procedure);
-    const { meta, type, middlewares } = procedure._def;
-    // Operators' procedures authenticate in their own middleware (the operator cookie), never a tenant's credentials.
-    const access: ProcedureAccess = tier.authenticated ? (middlewares.includes(SESSION_ONLY) ? "session" : "authenticated") : path.startsWith("operators.") && !path.endsWith(".login") ? "operator" : "public";
-    return { path, type, meta, access, scope: meta?.scope ?? "admin" };
-  });
+  return Object.entries((appRouter as unknown as { _def: { procedures: Record<string, ProcedureDef> } })._def.procedures).map(
+    ([path, procedure]) => {
+      const tier = procedureTier(procedure);
+      const { meta, type, middlewares } = procedure._def;
+      // Operators' procedures authenticate in their own middleware (the operator cookie), never a tenant's credentials.
+      const access: ProcedureAccess = tier.authenticated
+        ? middlewares.includes(SESSION_ONLY)
+          ? "session"
+          : "authenticated"
+        : path.startsWith("operators.") && !path.endsWith(".login")
+          ? "operator"
+          : "public";
+      return { path, type, meta, access, scope: meta?.scope ?? "admin" };
+    },
+  );
 }
 
 /** A tRPC call over HTTPS as the dashboard sends it: superjson's `{json, meta?}` envelope. */
@@ -97,7 +105,11 @@ export function callTrpc(
     const query = envelope === undefined ? "" : `?input=${encodeURIComponent(envelope)}`;
     return call(server, `/api/trpc/${procedure.path}${query}`, { headers });
   }
-  return call(server, `/api/trpc/${procedure.path}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: envelope ?? "" });
+  return call(server, `/api/trpc/${procedure.path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: envelope ?? "",
+  });
 }
 
 const FLAT_KEYS = ["code", "error", "message", "requestId"];
@@ -114,7 +126,8 @@ export function contractViolations(res: TestResponse, options: { trpc?: boolean;
   const requestId = res.headers["x-request-id"];
   if (res.status >= 500) problems.push(`status ${res.status}`);
   if (typeof requestId !== "string" || requestId.length === 0) problems.push("no X-Request-ID");
-  if (options.sentRequestId !== undefined && requestId !== options.sentRequestId) problems.push(`X-Request-ID ${String(requestId)} is not the valid one sent`);
+  if (options.sentRequestId !== undefined && requestId !== options.sentRequestId)
+    problems.push(`X-Request-ID ${String(requestId)} is not the valid one sent`);
   let parsed: unknown;
   try {
     parsed = JSON.parse(res.text);
@@ -133,7 +146,8 @@ export function contractViolations(res: TestResponse, options: { trpc?: boolean;
   const keys = Object.keys(body ?? {});
   const missing = FLAT_KEYS.filter((k) => !keys.includes(k));
   const extra = keys.filter((k) => !allowed.has(k));
-  if (missing.length || extra.length) problems.push(`error body keys ${keys.join(",")} (missing ${missing.join(",")}; extra ${extra.join(",")})`);
+  if (missing.length || extra.length)
+    problems.push(`error body keys ${keys.join(",")} (missing ${missing.join(",")}; extra ${extra.join(",")})`);
   const known = ERROR_CODES[body.error as keyof typeof ERROR_CODES];
   if (!known) problems.push(`unknown error name ${String(body.error)}`);
   else {
@@ -142,7 +156,8 @@ export function contractViolations(res: TestResponse, options: { trpc?: boolean;
   }
   if (typeof body.message !== "string") problems.push("message is not a string");
   if (body.requestId !== requestId) problems.push(`requestId ${String(body.requestId)} is not the X-Request-ID ${String(requestId)}`);
-  if (body.details !== undefined && (typeof body.details !== "object" || body.details === null || Array.isArray(body.details))) problems.push("details is not an object");
+  if (body.details !== undefined && (typeof body.details !== "object" || body.details === null || Array.isArray(body.details)))
+    problems.push("details is not an object");
   return problems;
 }
 
@@ -164,5 +179,7 @@ export function fillPath(path: string, ids: Record<string, string>): string {
 }
 
 function percentEncode(value: string): string {
-  return Array.from(Buffer.from(value, "utf8"), (byte) => (/[A-Za-z0-9._~-]/.test(String.fromCharCode(byte)) ? String.fromCharCode(byte) : `%${byte.toString(16).padStart(2, "0")}`)).join("");
+  return Array.from(Buffer.from(value, "utf8"), (byte) =>
+    /[A-Za-z0-9._~-]/.test(String.fromCharCode(byte)) ? String.fromCharCode(byte) : `%${byte.toString(16).padStart(2, "0")}`,
+  ).join("");
 }

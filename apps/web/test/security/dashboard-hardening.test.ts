@@ -28,7 +28,12 @@ describe("the web process with the dashboard", () => {
   }, 30_000);
 
   const get = async (path: string) => {
-    const { bytes } = await rawExchange({ port: web.httpsPort, tls: { ca: web.cert } }, [Buffer.from(`GET ${path} HTTP/1.1\r\nHost: localhost:${web.httpsPort}\r\nConnection: close\r\n\r\n`)], 30_000, { halfClose: false });
+    const { bytes } = await rawExchange(
+      { port: web.httpsPort, tls: { ca: web.cert } },
+      [Buffer.from(`GET ${path} HTTP/1.1\r\nHost: localhost:${web.httpsPort}\r\nConnection: close\r\n\r\n`)],
+      30_000,
+      { halfClose: false },
+    );
     return parseFirstResponse(bytes);
   };
 

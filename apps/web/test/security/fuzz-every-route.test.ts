@@ -7,7 +7,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, startTestServer, type TestResponse, type TestServer } from "../harness";
 import { startTransfersDaemon } from "../transfers-front-helpers";
 import { callTrpc, contractViolations, fetchRestOperations, fillPath, trpcProcedures, type RestOperation } from "./api-surface";
-import { hostileBody, hostileHeaders, hostileId, hostileQuery, hostileTrpcEnvelope, VALID_REQUEST_ID, type Credentials, type IdPools } from "./hostile-requests";
+import {
+  hostileBody,
+  hostileHeaders,
+  hostileId,
+  hostileQuery,
+  hostileTrpcEnvelope,
+  VALID_REQUEST_ID,
+  type Credentials,
+  type IdPools,
+} from "./hostile-requests";
 import { createTenantWorld, type TenantWorld } from "./tenant-world";
 
 /**
@@ -57,7 +66,14 @@ describe("fuzzing every route with hostile input", () => {
       // Every request comes from its own address (X-Forwarded-For): garbage credentials would
       // otherwise lock the one test address out, and the fuzz would stop reaching the routes.
       trustProxyHops: 1,
-      rateLimits: { tenantPerSecond: 1_000_000, tenantBurstExtra: 1_000_000, signupPerHour: 1_000_000, signupLockSeconds: 1, resendPerHourPerIp: 1_000_000, resendPerHourPerEmail: 1_000_000 },
+      rateLimits: {
+        tenantPerSecond: 1_000_000,
+        tenantBurstExtra: 1_000_000,
+        signupPerHour: 1_000_000,
+        signupLockSeconds: 1,
+        resendPerHourPerIp: 1_000_000,
+        resendPerHourPerEmail: 1_000_000,
+      },
     });
     daemon = await startTransfersDaemon(t.url, config);
     own = await createTenantWorld(() => server, t.db, sandbox());
@@ -82,7 +98,12 @@ describe("fuzzing every route with hostile input", () => {
       own: [...Object.values(own.ids), own.mainnetVaultId, own.watchOnlyWalletId],
       other: [...Object.values(other.ids), other.mainnetVaultId],
     };
-    const credentials: Credentials = { admin: own.tenant.authorization, session: own.session, otherTenant: other.tenant.authorization, keyId: own.keyId };
+    const credentials: Credentials = {
+      admin: own.tenant.authorization,
+      session: own.session,
+      otherTenant: other.tenant.authorization,
+      keyId: own.keyId,
+    };
     const cases: Case[] = [];
 
     operations.forEach((op, index) => {
@@ -111,7 +132,10 @@ describe("fuzzing every route with hostile input", () => {
     trpcProcedures().forEach((procedure, index) => {
       const request = fc.record({
         envelope: hostileTrpcEnvelope(procedure, pools),
-        headers: hostileHeaders(credentials, { takesBody: procedure.type === "mutation", idempotency: procedure.meta?.idempotencyKey !== undefined }),
+        headers: hostileHeaders(credentials, {
+          takesBody: procedure.type === "mutation",
+          idempotency: procedure.meta?.idempotencyKey !== undefined,
+        }),
       });
       const samples = fc.sample(request, { seed: SEED + 10_000 + index, numRuns: CASES_PER_PROCEDURE });
       samples.forEach((sample, i) => {
@@ -148,15 +172,20 @@ describe("fuzzing every route with hostile input", () => {
         answered += 1;
         statuses.set(current.route, (statuses.get(current.route) ?? new Set()).add(res.status));
         const problems = contractViolations(res, { trpc: current.trpc, sentRequestId: current.sentRequestId });
-        if (problems.length) failures.push(`${current.route}: ${problems.join("; ")} — ${res.status} ${res.text.slice(0, 200)} — for ${current.describe}`);
+        if (problems.length)
+          failures.push(`${current.route}: ${problems.join("; ")} — ${res.status} ${res.text.slice(0, 200)} — for ${current.describe}`);
       }
     };
     await Promise.all(Array.from({ length: CONCURRENCY }, worker));
 
     // Deep enough: every authenticated REST operation got past the guards and the credentials at
     // least once (a status other than 400/401/403/415), so the fuzz reached the procedures.
-    const shallow = operations.filter((op) => op.scope && ![...(statuses.get(op.key) ?? [])].some((s) => s < 400 || s === 404 || s === 409 || s === 422));
-    console.log(`fuzz: ${answered} answers from ${operations.length} operations and ${trpcProcedures().length} procedures, ${failures.length} failing`);
+    const shallow = operations.filter(
+      (op) => op.scope && ![...(statuses.get(op.key) ?? [])].some((s) => s < 400 || s === 404 || s === 409 || s === 422),
+    );
+    console.log(
+      `fuzz: ${answered} answers from ${operations.length} operations and ${trpcProcedures().length} procedures, ${failures.length} failing`,
+    );
     expect(answered).toBeGreaterThanOrEqual(MIN_TOTAL_CASES);
     expect(failures.slice(0, 30), `${failures.length} failing cases`).toEqual([]);
     expect(shallow.map((op) => `${op.key}: ${[...(statuses.get(op.key) ?? [])].join(",")}`)).toEqual([]);

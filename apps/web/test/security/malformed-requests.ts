@@ -25,7 +25,26 @@ export interface MalformedRequest {
   mustRefuse: boolean;
 }
 
-const METHODS = ["GET", "POST", "PUT", "DELETE", "HEAD", "OPTIONS", "PATCH", "TRACE", "CONNECT", "PRI", "G\u0000ET", "GE T", "get", "", "X".repeat(300), "M-SEARCH", "GET\t", "\u00e9"];
+const METHODS = [
+  "GET",
+  "POST",
+  "PUT",
+  "DELETE",
+  "HEAD",
+  "OPTIONS",
+  "PATCH",
+  "TRACE",
+  "CONNECT",
+  "PRI",
+  "G\u0000ET",
+  "GE T",
+  "get",
+  "",
+  "X".repeat(300),
+  "M-SEARCH",
+  "GET\t",
+  "\u00e9",
+];
 
 /** Request targets that once reached, or could reach, a throw outside a try. */
 const HOSTILE_TARGETS = [
@@ -72,9 +91,36 @@ const HOSTILE_TARGETS = [
   "",
 ];
 
-const VERSIONS = ["HTTP/1.1", "HTTP/1.0", "HTTP/2.0", "HTTP/0.9", "HTTP/1.1 extra", "HTTP/9.9", "HTTP/1.", "http/1.1", "HTTP/1.1\u0000", ""];
+const VERSIONS = [
+  "HTTP/1.1",
+  "HTTP/1.0",
+  "HTTP/2.0",
+  "HTTP/0.9",
+  "HTTP/1.1 extra",
+  "HTTP/9.9",
+  "HTTP/1.",
+  "http/1.1",
+  "HTTP/1.1\u0000",
+  "",
+];
 
-const HEADER_NAMES = ["Host", "Content-Length", "Transfer-Encoding", "Authorization", "Cookie", "X-Request-ID", "X-Forwarded-For", "X-Forwarded-Proto", "Content-Type", "Origin", "Sec-Fetch-Site", "Connection", "Expect", "Upgrade", "X-Idempotency-Key"];
+const HEADER_NAMES = [
+  "Host",
+  "Content-Length",
+  "Transfer-Encoding",
+  "Authorization",
+  "Cookie",
+  "X-Request-ID",
+  "X-Forwarded-For",
+  "X-Forwarded-Proto",
+  "Content-Type",
+  "Origin",
+  "Sec-Fetch-Site",
+  "Connection",
+  "Expect",
+  "Upgrade",
+  "X-Idempotency-Key",
+];
 
 const HEADER_VALUES = [
   "localhost",
@@ -156,7 +202,18 @@ function split(random: () => number, bytes: Buffer): Buffer[] {
 /** Case `index` of the corpus for `seed`. */
 export function malformedRequest(seed: number, index: number): MalformedRequest {
   const random = seededRandom((seed ^ Math.imul(index + 1, 0x9e3779b1)) >>> 0);
-  const kind = pick(random, ["hostile-target", "hostile-target", "request-line", "header-flood", "duplicate-headers", "control-bytes", "byte-mutation", "byte-mutation", "truncated", "body-framing"]);
+  const kind = pick(random, [
+    "hostile-target",
+    "hostile-target",
+    "request-line",
+    "header-flood",
+    "duplicate-headers",
+    "control-bytes",
+    "byte-mutation",
+    "byte-mutation",
+    "truncated",
+    "body-framing",
+  ]);
   let text: string | undefined;
   let bytes: Buffer | undefined;
   let mustRefuse: boolean;
@@ -203,7 +260,9 @@ export function malformedRequest(seed: number, index: number): MalformedRequest 
       mustRefuse = false;
       break;
     case "truncated": {
-      const full = latin1(`POST /v1/vault/accounts HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 64\r\n\r\n{"name":"x"}`);
+      const full = latin1(
+        `POST /v1/vault/accounts HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 64\r\n\r\n{"name":"x"}`,
+      );
       bytes = full.subarray(0, 1 + Math.floor(random() * (full.length - 1)));
       // Half-closed before the headers are complete: nothing to answer but a refusal. Cut inside
       // the body, the redirector may still answer 308 (it reads no body).

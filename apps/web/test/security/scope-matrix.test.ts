@@ -19,7 +19,12 @@ import { callTrpc, errorName, fetchRestOperations, trpcProcedures, type TrpcProc
  * matrix checks the middleware against the documented rule (docs/decisions/access-control.md):
  * `read` ⊂ `write` ⊂ `admin`, and `signer` beside them with `read`, implied by neither.
  */
-const GRANTS: Record<Scope, readonly Scope[]> = { read: ["read"], write: ["read", "write"], admin: ["read", "write", "admin"], signer: ["read", "signer"] };
+const GRANTS: Record<Scope, readonly Scope[]> = {
+  read: ["read"],
+  write: ["read", "write"],
+  admin: ["read", "write", "admin"],
+  signer: ["read", "signer"],
+};
 const SCOPES = Object.keys(GRANTS) as Scope[];
 
 /**
@@ -37,12 +42,26 @@ describe("scope matrix over every tRPC procedure", () => {
   const t = useTestDatabase();
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer({ database: t, rateLimits: { tenantPerSecond: 100_000, tenantBurstExtra: 100_000, signupPerHour: 1_000, signupLockSeconds: 1, resendPerHourPerIp: 1_000, resendPerHourPerEmail: 1_000 } });
+    server = await startTestServer({
+      database: t,
+      rateLimits: {
+        tenantPerSecond: 100_000,
+        tenantBurstExtra: 100_000,
+        signupPerHour: 1_000,
+        signupLockSeconds: 1,
+        resendPerHourPerIp: 1_000,
+        resendPerHourPerEmail: 1_000,
+      },
+    });
   });
   afterAll(() => server?.close());
 
   it("the document's x-scope of each operation is the scope its procedure's meta declares", async () => {
-    const byPath = new Map(trpcProcedures().filter((p) => p.meta?.openapi).map((p) => [`${p.meta!.openapi!.method.toUpperCase()} ${p.meta!.openapi!.path}`, p]));
+    const byPath = new Map(
+      trpcProcedures()
+        .filter((p) => p.meta?.openapi)
+        .map((p) => [`${p.meta!.openapi!.method.toUpperCase()} ${p.meta!.openapi!.path}`, p]),
+    );
     const mismatches = (await fetchRestOperations(server)).flatMap((op) => {
       const procedure = byPath.get(op.key);
       if (!procedure) return [`${op.key}: no procedure`];
@@ -54,7 +73,12 @@ describe("scope matrix over every tRPC procedure", () => {
 
   it("the signer's routes need the signer scope, the policy needs admin, and generating a wallet stays write", () => {
     const byPath = new Map(trpcProcedures().map((p) => [p.path, p]));
-    expect(trpcProcedures().filter((p) => p.access === "authenticated" && p.scope === "signer").map((p) => p.path).sort()).toEqual([...SIGNER_ONLY].sort());
+    expect(
+      trpcProcedures()
+        .filter((p) => p.access === "authenticated" && p.scope === "signer")
+        .map((p) => p.path)
+        .sort(),
+    ).toEqual([...SIGNER_ONLY].sort());
     expect(byPath.get("policies.get")?.scope).toBe("admin");
     expect(byPath.get("wallets.generate")?.scope).toBe("write");
     expect(byPath.get("signer.keyCounts")?.scope).toBe("read");
@@ -62,7 +86,11 @@ describe("scope matrix over every tRPC procedure", () => {
 
   it("a key below the declared scope gets 403 INSUFFICIENT_SCOPE; with it, never a scope or credential refusal", async () => {
     const tenant = await createTenantFixture({ db: t.db, pepper: TEST_PEPPER });
-    const keys = Object.fromEntries(await Promise.all(SCOPES.map(async (s) => [s, (await createKeyFixture({ db: t.db, pepper: TEST_PEPPER }, tenant, [s])).authorization] as const))) as Record<Scope, string>;
+    const keys = Object.fromEntries(
+      await Promise.all(
+        SCOPES.map(async (s) => [s, (await createKeyFixture({ db: t.db, pepper: TEST_PEPPER }, tenant, [s])).authorization] as const),
+      ),
+    ) as Record<Scope, string>;
     const send = (procedure: TrpcProcedure, authorization?: string): Promise<TestResponse> =>
       callTrpc(server, procedure, JSON.stringify({ json: {} }), authorization ? { authorization } : {});
     const answer = (res: TestResponse) => (res.status < 400 ? String(res.status) : `${res.status} ${errorName(res)}`);
@@ -79,7 +107,8 @@ describe("scope matrix over every tRPC procedure", () => {
       const session = (await createSessionFixture({ db: t.db }, tenant)).authorization;
       switch (procedure.access) {
         case "public":
-          if (SIGNED_PUBLIC[procedure.path]) expectThat(procedure, "anonymous", await send(procedure), (a) => a === "401 UNAUTHENTICATED", "401 UNAUTHENTICATED");
+          if (SIGNED_PUBLIC[procedure.path])
+            expectThat(procedure, "anonymous", await send(procedure), (a) => a === "401 UNAUTHENTICATED", "401 UNAUTHENTICATED");
           else expectThat(procedure, "anonymous", await send(procedure), (a) => !refused(a), "no credential or scope refusal");
           break;
         case "operator":
@@ -88,18 +117,43 @@ describe("scope matrix over every tRPC procedure", () => {
           expectThat(procedure, "session", await send(procedure, session), (a) => a === "401 UNAUTHENTICATED", "401 UNAUTHENTICATED");
           break;
         case "session":
-          for (const scope of SCOPES) expectThat(procedure, `${scope} key`, await send(procedure, keys[scope]), (a) => a === "403 INSUFFICIENT_SCOPE", "403 INSUFFICIENT_SCOPE");
-          expectThat(procedure, "full-access key", await send(procedure, tenant.authorization), (a) => a === "403 INSUFFICIENT_SCOPE", "403 INSUFFICIENT_SCOPE");
+          for (const scope of SCOPES)
+            expectThat(
+              procedure,
+              `${scope} key`,
+              await send(procedure, keys[scope]),
+              (a) => a === "403 INSUFFICIENT_SCOPE",
+              "403 INSUFFICIENT_SCOPE",
+            );
+          expectThat(
+            procedure,
+            "full-access key",
+            await send(procedure, tenant.authorization),
+            (a) => a === "403 INSUFFICIENT_SCOPE",
+            "403 INSUFFICIENT_SCOPE",
+          );
           expectThat(procedure, "session", await send(procedure, session), (a) => !refused(a), "no credential or scope refusal");
           break;
         case "authenticated":
           expectThat(procedure, "anonymous", await send(procedure), (a) => a === "401 UNAUTHENTICATED", "401 UNAUTHENTICATED");
           for (const scope of SCOPES) {
             const below = !GRANTS[scope].includes(procedure.scope);
-            expectThat(procedure, `${scope} key`, await send(procedure, keys[scope]), below ? (a) => a === "403 INSUFFICIENT_SCOPE" : (a) => !refused(a), below ? "403 INSUFFICIENT_SCOPE" : "no credential or scope refusal");
+            expectThat(
+              procedure,
+              `${scope} key`,
+              await send(procedure, keys[scope]),
+              below ? (a) => a === "403 INSUFFICIENT_SCOPE" : (a) => !refused(a),
+              below ? "403 INSUFFICIENT_SCOPE" : "no credential or scope refusal",
+            );
           }
           // No scopes = full access (CONTRACT §3).
-          expectThat(procedure, "full-access key", await send(procedure, tenant.authorization), (a) => !refused(a), "no credential or scope refusal");
+          expectThat(
+            procedure,
+            "full-access key",
+            await send(procedure, tenant.authorization),
+            (a) => !refused(a),
+            "no credential or scope refusal",
+          );
           expectThat(procedure, "session", await send(procedure, session), (a) => !refused(a), "no credential or scope refusal");
           break;
       }

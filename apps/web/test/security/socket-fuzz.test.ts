@@ -45,7 +45,11 @@ function judge(request: MalformedRequest, { bytes, timedOut, errorCode }: RawExc
       const parsed = JSON.parse(response.body.toString("utf8")) as Record<string, unknown> & { error?: { json?: Record<string, unknown> } };
       // tRPC answers keep tRPC's envelope around the same flat body (docs/decisions/foundation.md).
       const body = typeof parsed.error === "object" && parsed.error?.json ? parsed.error.json : parsed;
-      expect(Object.keys(body).filter((k) => k !== "details" && k !== "data").sort()).toEqual(ERROR_KEYS);
+      expect(
+        Object.keys(body)
+          .filter((k) => k !== "details" && k !== "data")
+          .sort(),
+      ).toEqual(ERROR_KEYS);
       if (response.headers["x-request-id"] !== undefined) expect(body.requestId).toBe(response.headers["x-request-id"]);
     }
   } catch (error) {
@@ -69,7 +73,12 @@ async function fuzz(target: { port: number; ca?: string }, transport: "tls" | "p
 }
 
 async function healthz(web: WebProcess): Promise<number> {
-  const { bytes } = await rawExchange({ port: web.httpsPort, tls: { ca: web.cert } }, [Buffer.from("GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")], 10_000, { halfClose: false });
+  const { bytes } = await rawExchange(
+    { port: web.httpsPort, tls: { ca: web.cert } },
+    [Buffer.from("GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")],
+    10_000,
+    { halfClose: false },
+  );
   return parseFirstResponse(bytes).status;
 }
 
@@ -78,7 +87,9 @@ function uncaught(web: WebProcess): string[] {
   return web
     .output()
     .split("\n")
-    .filter((line) => /unhandled promise rejection|uncaught exception|uncaughtException|unhandledRejection|request handler failed/i.test(line));
+    .filter((line) =>
+      /unhandled promise rejection|uncaught exception|uncaughtException|unhandledRejection|request handler failed/i.test(line),
+    );
 }
 
 describe("the web process under a socket-level fuzz", () => {
@@ -94,7 +105,11 @@ describe("the web process under a socket-level fuzz", () => {
   }, 30_000);
 
   it("answers `GET http://[ HTTP/1.1` over TLS with 400 and keeps serving", async () => {
-    const { bytes, timedOut } = await rawExchange({ port: web.httpsPort, tls: { ca: web.cert } }, [Buffer.from("GET http://[ HTTP/1.1\r\nHost: x\r\n\r\n")], 10_000);
+    const { bytes, timedOut } = await rawExchange(
+      { port: web.httpsPort, tls: { ca: web.cert } },
+      [Buffer.from("GET http://[ HTTP/1.1\r\nHost: x\r\n\r\n")],
+      10_000,
+    );
     expect(timedOut).toBe(false);
     const response = parseFirstResponse(bytes);
     expect(response.status).toBe(400);
@@ -114,7 +129,10 @@ describe("the web process under a socket-level fuzz", () => {
 
   it(`answers ${TLS_CASES + PLAIN_CASES} malformed requests (TLS and plain HTTP) with a 4xx or a close, never a 5xx or a hang`, async () => {
     const started = performance.now();
-    const [overTls, overHttp] = [await fuzz({ port: web.httpsPort, ca: web.cert }, "tls", 0, TLS_CASES), await fuzz({ port: web.httpPort }, "plain", TLS_CASES, PLAIN_CASES)];
+    const [overTls, overHttp] = [
+      await fuzz({ port: web.httpsPort, ca: web.cert }, "tls", 0, TLS_CASES),
+      await fuzz({ port: web.httpPort }, "plain", TLS_CASES, PLAIN_CASES),
+    ];
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     process.stdout.write(
       `socket fuzz (FUZZ_SEED=${SEED}) in ${seconds} s — TLS: ${overTls.answered} answered ${JSON.stringify(overTls.byStatus)}, ${overTls.closed} closed; ` +

@@ -92,7 +92,14 @@ describe("tenant isolation matrix, generated from the OpenAPI document", () => {
     server = await startTestServer({
       database: t,
       config,
-      rateLimits: { tenantPerSecond: 100_000, tenantBurstExtra: 100_000, signupPerHour: 1_000, signupLockSeconds: 1, resendPerHourPerIp: 1_000, resendPerHourPerEmail: 1_000 },
+      rateLimits: {
+        tenantPerSecond: 100_000,
+        tenantBurstExtra: 100_000,
+        signupPerHour: 1_000,
+        signupLockSeconds: 1,
+        resendPerHourPerIp: 1_000,
+        resendPerHourPerEmail: 1_000,
+      },
     });
     daemon = await startTransfersDaemon(t.url, config);
     a = await createTenantWorld(() => server, t.db, sandbox());
@@ -106,14 +113,18 @@ describe("tenant isolation matrix, generated from the OpenAPI document", () => {
 
   /** B's request: B's own valid body (ids swapped to B's), with the given path ids and body overrides. */
   const asB = (op: RestOperation, pathIds: Record<string, string>, bodyOverrides: Record<string, unknown> = {}) => {
-    const body = op.takesBody ? JSON.stringify({ ...(wellFormed(op.bodyExample ?? {}) as Record<string, unknown>), ...ownBodyIds(op, b), ...bodyOverrides }) : undefined;
+    const body = op.takesBody
+      ? JSON.stringify({ ...(wellFormed(op.bodyExample ?? {}) as Record<string, unknown>), ...ownBodyIds(op, b), ...bodyOverrides })
+      : undefined;
     const headers: Record<string, string> = { authorization: b.tenant.authorization };
     if (body !== undefined) headers["content-type"] = "application/json";
     if (op.headerParameters.some((p) => p.name === "X-Idempotency-Key")) headers["x-idempotency-key"] = idempotencyKey("isolation");
     return call(server, fillPath(op.path, pathIds), { method: op.method, headers, body });
   };
   const ownBodyIds = (op: RestOperation, world: TenantWorld) =>
-    Object.fromEntries(Object.keys(op.bodyExample ?? {}).flatMap((field) => (BODY_ID_KIND[field] ? [[field, BODY_ID_KIND[field]!(world)]] : [])));
+    Object.fromEntries(
+      Object.keys(op.bodyExample ?? {}).flatMap((field) => (BODY_ID_KIND[field] ? [[field, BODY_ID_KIND[field]!(world)]] : [])),
+    );
 
   const leaks = (res: TestResponse, owner: TenantWorld) => owner.allIds().filter((id) => res.text.toLowerCase().includes(id.toLowerCase()));
 
@@ -132,8 +143,10 @@ describe("tenant isolation matrix, generated from the OpenAPI document", () => {
       const pathIds = Object.fromEntries(names.map((name) => [name, a.ids[name as keyof ResourceIds]]));
       const res = await asB(op, pathIds);
       driven += 1;
-      if (res.status !== 404 || errorName(res) !== "NOT_FOUND") wrong.push(`${op.key}: ${res.status} ${errorName(res) ?? res.text.slice(0, 120)}`);
-      else if (leaks(res, a).some((id) => id !== pathIds[names[0]!] && !Object.values(pathIds).includes(id))) wrong.push(`${op.key}: the 404 names other ids of A`);
+      if (res.status !== 404 || errorName(res) !== "NOT_FOUND")
+        wrong.push(`${op.key}: ${res.status} ${errorName(res) ?? res.text.slice(0, 120)}`);
+      else if (leaks(res, a).some((id) => id !== pathIds[names[0]!] && !Object.values(pathIds).includes(id)))
+        wrong.push(`${op.key}: the 404 names other ids of A`);
     }
     expect(undriven).toEqual([]);
     expect(wrong).toEqual([]);
@@ -155,7 +168,8 @@ describe("tenant isolation matrix, generated from the OpenAPI document", () => {
         const pathIds = Object.fromEntries(op.pathParameters.map((p) => [p.name, b.ids[p.name as keyof ResourceIds]]));
         const res = await asB(op, pathIds, { [field]: BODY_ID_KIND[field]!(a) });
         driven += 1;
-        if (res.status !== 404 || errorName(res) !== "NOT_FOUND") wrong.push(`${op.key} with A's ${field}: ${res.status} ${errorName(res) ?? res.text.slice(0, 120)}`);
+        if (res.status !== 404 || errorName(res) !== "NOT_FOUND")
+          wrong.push(`${op.key} with A's ${field}: ${res.status} ${errorName(res) ?? res.text.slice(0, 120)}`);
       }
     }
     expect(unclassified).toEqual([]);
@@ -173,7 +187,8 @@ describe("tenant isolation matrix, generated from the OpenAPI document", () => {
         const res = await asB(op, {}, { [field]: taken });
         lastTaken = taken;
         driven += 1;
-        if (res.status >= 500 || errorName(res) === "DUPLICATE_EXTERNAL_ID") wrong.push(`${op.key} with A's ${field}: ${res.status} ${errorName(res)}`);
+        if (res.status >= 500 || errorName(res) === "DUPLICATE_EXTERNAL_ID")
+          wrong.push(`${op.key} with A's ${field}: ${res.status} ${errorName(res)}`);
         if (leaks(res, a).length) wrong.push(`${op.key} with A's ${field} shows A's ${leaks(res, a).join(", ")}`);
       }
     }
@@ -196,17 +211,32 @@ describe("tenant isolation matrix, generated from the OpenAPI document", () => {
       const seen = leaks(res, a);
       if (seen.length) wrong.push(`${op.key} shows A's ${seen.join(", ")}`);
       // The list must show B's own rows, or the check above proves nothing.
-      if (res.status === 200 && op.pathParameters.length === 0 && /\/(vault\/accounts|transactions|webhooks)$/.test(op.path) && leaks(res, b).length === 0) wrong.push(`${op.key} shows none of B's own rows`);
+      if (
+        res.status === 200 &&
+        op.pathParameters.length === 0 &&
+        /\/(vault\/accounts|transactions|webhooks)$/.test(op.path) &&
+        leaks(res, b).length === 0
+      )
+        wrong.push(`${op.key} shows none of B's own rows`);
     }
     expect(wrong).toEqual([]);
     expect(listed).toBeGreaterThanOrEqual(15);
   });
 
   it("covers every tRPC-only procedure: B's session cannot revoke A's key", async () => {
-    const restPaths = new Set(trpcProcedures().filter((p) => p.meta?.openapi).map((p) => p.path));
-    const trpcOnly = trpcProcedures().filter((p) => !restPaths.has(p.path)).map((p) => p.path).sort();
+    const restPaths = new Set(
+      trpcProcedures()
+        .filter((p) => p.meta?.openapi)
+        .map((p) => p.path),
+    );
+    const trpcOnly = trpcProcedures()
+      .filter((p) => !restPaths.has(p.path))
+      .map((p) => p.path)
+      .sort();
     expect(trpcOnly).toEqual(Object.keys(TRPC_ONLY).sort());
-    const res = await callTrpc(server, { path: "credentials.revoke", type: "mutation" }, JSON.stringify({ json: { keyId: a.keyId } }), { authorization: b.session });
+    const res = await callTrpc(server, { path: "credentials.revoke", type: "mutation" }, JSON.stringify({ json: { keyId: a.keyId } }), {
+      authorization: b.session,
+    });
     expect({ status: res.status, error: errorName(res) }).toEqual({ status: 404, error: "NOT_FOUND" });
     const stillWorks = await a.api.get("/v1/credentials");
     expect(stillWorks.status).toBe(200);

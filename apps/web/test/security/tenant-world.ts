@@ -45,7 +45,9 @@ export async function createTenantWorld(server: () => TestServer, db: Database, 
   const source = await fundedSource(server, db, devnet, 10n * Q, { tenant });
   const { api } = source;
   const mainnet = await createVault(api, { name: "Cold", networkCode: "QUANTUM_MAINNET" });
-  const watchOnly = await api.post(`/v1/vault/accounts/${source.vault.id}/wallets/watch-only`, { address: `0x${tenant.tenantId.replace(/-/g, "").slice(0, 32)}00000001` });
+  const watchOnly = await api.post(`/v1/vault/accounts/${source.vault.id}/wallets/watch-only`, {
+    address: `0x${tenant.tenantId.replace(/-/g, "").slice(0, 32)}00000001`,
+  });
   expect(watchOnly.status, watchOnly.text).toBe(201);
   const externalId = `payout-${randomUUID().slice(0, 8)}`;
   const transfer = await api.createTransfer(nativeTransfer(source, 1n, { externalId }));
@@ -78,6 +80,14 @@ export async function createTenantWorld(server: () => TestServer, db: Database, 
     watchOnlyWalletId,
     keyId: tenant.keyId,
     externalId,
-    allIds: () => [tenant.tenantId, tenant.userId, tenant.keyId, ...Object.values(ids), mainnetVaultId, watchOnlyWalletId, source.wallet.address.toLowerCase()],
+    allIds: () => [
+      tenant.tenantId,
+      tenant.userId,
+      tenant.keyId,
+      ...Object.values(ids),
+      mainnetVaultId,
+      watchOnlyWalletId,
+      source.wallet.address.toLowerCase(),
+    ],
   };
 }

@@ -65,7 +65,11 @@ export async function startWebProcess(databaseUrl: string, extraEnv: Record<stri
       await close();
       throw new Error(`the web process exited (${child.exitCode}) while starting:\n${output}`);
     }
-    const probe = await rawExchange({ port: httpsPort, tls: { rejectUnauthorized: false } }, [Buffer.from("GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")], 2_000);
+    const probe = await rawExchange(
+      { port: httpsPort, tls: { rejectUnauthorized: false } },
+      [Buffer.from("GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")],
+      2_000,
+    );
     if (probe.bytes.subarray(0, 12).toString() === "HTTP/1.1 200") break;
     if (performance.now() > deadline) {
       await close();
@@ -92,7 +96,10 @@ export interface RawExchange {
  * `halfClose: false` keeps the connection open for a request that must be answered.
  */
 export function rawExchange(
-  target: { port: number; tls?: SecureContextOptions & { rejectUnauthorized?: boolean; session?: Buffer; onSession?: (s: Buffer) => void } },
+  target: {
+    port: number;
+    tls?: SecureContextOptions & { rejectUnauthorized?: boolean; session?: Buffer; onSession?: (s: Buffer) => void };
+  },
   chunks: Buffer[],
   timeoutMs: number,
   options: { halfClose?: boolean } = {},

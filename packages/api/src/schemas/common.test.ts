@@ -31,7 +31,9 @@ describe("the string rule", () => {
   });
 
   it("names the broken rule in the message", () => {
-    expect(line.safeParse("a\u0000").error?.issues.map((i) => i.message)).toEqual(["must not contain control characters (U+0000–U+001F, U+007F)"]);
+    expect(line.safeParse("a\u0000").error?.issues.map((i) => i.message)).toEqual([
+      "must not contain control characters (U+0000–U+001F, U+007F)",
+    ]);
     expect(line.safeParse("a\ud800").error?.issues.map((i) => i.message)).toEqual(["must be well-formed Unicode (no unpaired surrogate)"]);
   });
 });

@@ -6,7 +6,9 @@ import { z } from "zod";
 export const timestamp = z.string().meta({ description: "RFC 3339 timestamp, UTC, milliseconds", example: "2026-11-21T10:00:00.000Z" });
 export const uuid = z.uuid();
 export const scope = z.enum(SCOPES);
-export const networkCode = z.enum(NETWORK_CODES as [NetworkCode, ...NetworkCode[]]).meta({ description: "QUANTUM_MAINNET (20803) or QUANTUM_SANDBOX (20804)" });
+export const networkCode = z
+  .enum(NETWORK_CODES as [NetworkCode, ...NetworkCode[]])
+  .meta({ description: "QUANTUM_MAINNET (20803) or QUANTUM_SANDBOX (20804)" });
 /** A vault id in a path (vaults and the wallets under them). */
 export const vaultIdParam = z.uuid().meta({ description: "the vault's id" });
 

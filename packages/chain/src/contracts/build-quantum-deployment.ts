@@ -28,7 +28,10 @@ export type BuildQuantumDeploymentReturnType = {
  * bytes someone else stored.
  */
 export function buildQuantumDeployment(params: BuildQuantumDeploymentParameters): BuildQuantumDeploymentReturnType {
-  const { data, constructorArgs, bytecodeHash } = encodeTemplateDeployment({ template: params.template, constructorArgs: params.constructorArgs });
+  const { data, constructorArgs, bytecodeHash } = encodeTemplateDeployment({
+    template: params.template,
+    constructorArgs: params.constructorArgs,
+  });
   return {
     transaction: {
       chainId: params.chainId,

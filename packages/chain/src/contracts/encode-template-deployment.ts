@@ -74,11 +74,17 @@ type Parsed = { ok: true; canonical: string | boolean; value: unknown } | { ok: 
  * Throws `InvalidConstructorArgumentsError` (every bad argument named as `constructorArgs.<name>`)
  * or `TemplateBytecodeMismatchError`.
  */
-export function encodeTemplateDeployment({ template, constructorArgs }: EncodeTemplateDeploymentParameters): EncodeTemplateDeploymentReturnType {
+export function encodeTemplateDeployment({
+  template,
+  constructorArgs,
+}: EncodeTemplateDeploymentParameters): EncodeTemplateDeploymentReturnType {
   const bytecodeHash = keccak256(template.artifact.bytecode);
-  if (bytecodeHash !== template.bytecodeHash) throw new TemplateBytecodeMismatchError({ templateId: template.id, expected: template.bytecodeHash, actual: bytecodeHash });
+  if (bytecodeHash !== template.bytecodeHash)
+    throw new TemplateBytecodeMismatchError({ templateId: template.id, expected: template.bytecodeHash, actual: bytecodeHash });
   const { canonical, values } = parseConstructorArgs(template, constructorArgs);
-  const data = encodeDeployData({ abi: template.artifact.abi as Abi, bytecode: template.artifact.bytecode, args: values } as Parameters<typeof encodeDeployData>[0]);
+  const data = encodeDeployData({ abi: template.artifact.abi as Abi, bytecode: template.artifact.bytecode, args: values } as Parameters<
+    typeof encodeDeployData
+  >[0]);
   return { data, constructorArgs: canonical, bytecodeHash };
 }
 
@@ -125,7 +131,8 @@ function parseArgument(input: ConstructorInput, raw: unknown): Parsed {
     const unsigned = integer[1] === "u";
     const bits = Number(integer[2] || "256");
     const expected = `expected a decimal ${type} string`;
-    if (typeof raw !== "string" || raw.length > 80 || !(unsigned ? DECIMAL_UINT : DECIMAL_INT).test(raw) || raw === "-0") return { ok: false, message: expected };
+    if (typeof raw !== "string" || raw.length > 80 || !(unsigned ? DECIMAL_UINT : DECIMAL_INT).test(raw) || raw === "-0")
+      return { ok: false, message: expected };
     const value = BigInt(raw);
     const min = unsigned ? 0n : -(2n ** BigInt(bits - 1));
     const max = unsigned ? 2n ** BigInt(bits) - 1n : 2n ** BigInt(bits - 1) - 1n;
@@ -137,9 +144,11 @@ function parseArgument(input: ConstructorInput, raw: unknown): Parsed {
     return { ok: true, canonical: value.toString(), value };
   }
   if (type === "address") {
-    if (!isAddressInput(raw)) return { ok: false, message: "expected an address: 40 hex digits with optional 0x; mixed case must pass EIP-55" };
+    if (!isAddressInput(raw))
+      return { ok: false, message: "expected an address: 40 hex digits with optional 0x; mixed case must pass EIP-55" };
     const address = parseAddress(raw);
-    if (rule?.kind === "address" && !rule.zeroAllowed && address === ZERO_ADDRESS) return { ok: false, message: "must not be the zero address" };
+    if (rule?.kind === "address" && !rule.zeroAllowed && address === ZERO_ADDRESS)
+      return { ok: false, message: "must not be the zero address" };
     return { ok: true, canonical: address, value: address };
   }
   if (type === "bool") {
@@ -154,7 +163,8 @@ function parseArgument(input: ConstructorInput, raw: unknown): Parsed {
     if (encoder.encode(raw).length > MAX_STRING_BYTES) return { ok: false, message: `must be at most ${MAX_STRING_BYTES} bytes of UTF-8` };
     if (rule?.kind === "string") {
       const length = [...raw].length;
-      if (length < rule.minLength || length > rule.maxLength) return { ok: false, message: `must be ${rule.minLength} to ${rule.maxLength} characters` };
+      if (length < rule.minLength || length > rule.maxLength)
+        return { ok: false, message: `must be ${rule.minLength} to ${rule.maxLength} characters` };
     }
     return { ok: true, canonical: raw, value: raw };
   }

@@ -1,7 +1,14 @@
 import type { CompiledContract } from "./compile";
 import { loadArtifact } from "./load-artifact";
 
-export { compileContract, compileContractReport, COMPILER_SETTINGS, SOLC_VERSION, type CompiledContract, type CompileReport } from "./compile";
+export {
+  compileContract,
+  compileContractReport,
+  COMPILER_SETTINGS,
+  SOLC_VERSION,
+  type CompiledContract,
+  type CompileReport,
+} from "./compile";
 export {
   CONTRACT_TEMPLATE_KINDS,
   CONTRACT_TEMPLATES,
@@ -31,4 +38,8 @@ export {
   type InvalidConstructorArgumentsErrorType,
   type TemplateBytecodeMismatchErrorType,
 } from "./encode-template-deployment";
-export { buildQuantumDeployment, type BuildQuantumDeploymentParameters, type BuildQuantumDeploymentReturnType } from "./build-quantum-deployment";
+export {
+  buildQuantumDeployment,
+  type BuildQuantumDeploymentParameters,
+  type BuildQuantumDeploymentReturnType,
+} from "./build-quantum-deployment";

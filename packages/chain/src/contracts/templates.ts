@@ -50,7 +50,8 @@ type TemplateDefinition = Omit<ContractTemplate, "id" | "artifact" | "constructo
 const ZERO_ADDRESS = "0x0000000000000000000000000000000000000000";
 
 /** The only ABI types the argument validator understands; a template using another is a build error. */
-const SUPPORTED_TYPE = /^(?:address|bool|string|bytes|bytes(?:[1-9]|[12][0-9]|3[0-2])|u?int(?:8|16|24|32|40|48|56|64|72|80|88|96|104|112|120|128|136|144|152|160|168|176|184|192|200|208|216|224|232|240|248|256)?)$/;
+const SUPPORTED_TYPE =
+  /^(?:address|bool|string|bytes|bytes(?:[1-9]|[12][0-9]|3[0-2])|u?int(?:8|16|24|32|40|48|56|64|72|80|88|96|104|112|120|128|136|144|152|160|168|176|184|192|200|208|216|224|232|240|248|256)?)$/;
 
 const TOKEN_NAME: InputDoc = {
   description: "the token's name, as `name()` returns it (1 to 64 characters)",
@@ -61,7 +62,7 @@ const TOKEN_SYMBOL: InputDoc = {
   rule: { kind: "string", minLength: 1, maxLength: 16 },
 };
 const TOKEN_DECIMALS: InputDoc = {
-  description: "decimal places of one whole token, as a decimal string (\"18\" like Q, \"6\" like most fiat tokens); 0 to 36",
+  description: 'decimal places of one whole token, as a decimal string ("18" like Q, "6" like most fiat tokens); 0 to 36',
   rule: { kind: "integer", max: 36n },
 };
 
@@ -74,7 +75,8 @@ const DEFINITIONS: readonly TemplateDefinition[] = [
     name: "Fixed-supply ERC-20",
     version: "1.0.0",
     description:
-      "An ERC-20 token whose whole supply is minted once, at deployment, to one holder. Nobody has any privilege afterwards: no owner, no minting, no burning, no pausing, no upgrade.",
+      "An ERC-20 token whose whole supply is minted once, at deployment, to one holder. Nobody has any privilege " +
+      "afterwards: no owner, no minting, no burning, no pausing, no upgrade.",
     kind: "TOKEN",
     bytecodeHash: "0xec750c062e7420e66808f9dc8eaca13d37692e525a406da63fa9a6cec9e2867d",
     inputs: {
@@ -94,17 +96,20 @@ const DEFINITIONS: readonly TemplateDefinition[] = [
     name: "Mintable and burnable ERC-20 with roles",
     version: "1.0.0",
     description:
-      "An ERC-20 token with a managed supply: holders of MINTER_ROLE mint, holders of BURNER_ROLE burn their own tokens (or others' within an allowance). The admin (DEFAULT_ADMIN_ROLE) grants and revokes the roles; the last admin cannot be removed.",
+      "An ERC-20 token with a managed supply: holders of MINTER_ROLE mint, holders of BURNER_ROLE burn their own " +
+      "tokens (or others' within an allowance). The admin (DEFAULT_ADMIN_ROLE) grants and revokes the roles; the " +
+      "last admin cannot be removed.",
     kind: "TOKEN",
     bytecodeHash: "0x9be9c2905c8144878d60f51108298ca04ec3e845ee199096d14dcb2e4e7778ce",
     inputs: {
       tokenName: TOKEN_NAME,
       tokenSymbol: TOKEN_SYMBOL,
       tokenDecimals: TOKEN_DECIMALS,
-      initialSupply: { description: "minted to the admin at deployment, in base units, as a decimal string (\"0\" for none)" },
+      initialSupply: { description: 'minted to the admin at deployment, in base units, as a decimal string ("0" for none)' },
       admin: {
         description:
-          "holds DEFAULT_ADMIN_ROLE and receives the initial supply; grants MINTER_ROLE and BURNER_ROLE afterwards. Optional, default (or the zero address): the deploying wallet",
+          "holds DEFAULT_ADMIN_ROLE and receives the initial supply; grants MINTER_ROLE and BURNER_ROLE afterwards. " +
+          "Optional, default (or the zero address): the deploying wallet",
         default: ZERO_ADDRESS,
         rule: { kind: "address", zeroAllowed: true },
       },
@@ -115,7 +120,9 @@ const DEFINITIONS: readonly TemplateDefinition[] = [
     name: "Timelocked vault",
     version: "1.0.0",
     description:
-      "Holds native Q for one beneficiary until a release time. Anyone can deposit (a plain transfer to the contract is a deposit); only the beneficiary can withdraw, and only from the first block whose timestamp is at or after the release time. Both are fixed at deployment.",
+      "Holds native Q for one beneficiary until a release time. Anyone can deposit (a plain transfer to the contract " +
+      "is a deposit); only the beneficiary can withdraw, and only from the first block whose timestamp is at or " +
+      "after the release time. Both are fixed at deployment.",
     kind: "OTHER",
     bytecodeHash: "0x1945dfe184d6b6c2aa2a2ba3bcce93d919ab6d2fd9beec5c4374e211a579628a",
     inputs: {
@@ -125,7 +132,8 @@ const DEFINITIONS: readonly TemplateDefinition[] = [
       },
       vaultReleaseTime: {
         description:
-          "Unix time in seconds (not milliseconds), as a decimal string, from which the beneficiary can withdraw; at most 253402300799 (9999-12-31T23:59:59Z)",
+          "Unix time in seconds (not milliseconds), as a decimal string, from which the beneficiary can withdraw; at " +
+          "most 253402300799 (9999-12-31T23:59:59Z)",
         // The upper bound catches a time given in milliseconds, which would lock the value for millennia.
         rule: { kind: "integer", min: 1n, max: 253_402_300_799n },
       },
@@ -141,7 +149,8 @@ function constructorInputsOf(definition: TemplateDefinition, artifact: CompiledC
   const inputs = abiInputs.map((parameter, index) => {
     const name = parameter.name;
     if (!name) throw new Error(`${definition.id}: constructor input ${index} has no name`);
-    if (!SUPPORTED_TYPE.test(parameter.type)) throw new Error(`${definition.id}: constructor input ${name} has unsupported type ${parameter.type}`);
+    if (!SUPPORTED_TYPE.test(parameter.type))
+      throw new Error(`${definition.id}: constructor input ${name} has unsupported type ${parameter.type}`);
     const doc = definition.inputs[name];
     if (!doc) throw new Error(`${definition.id}: constructor input ${name} is not documented`);
     documented.delete(name);

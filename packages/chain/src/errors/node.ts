@@ -168,7 +168,15 @@ type RpcErrorInfo = {
 };
 
 function inspect(error: unknown): RpcErrorInfo {
-  const info: RpcErrorInfo = { code: undefined, reason: undefined, data: undefined, names: [], text: "", status: undefined, hash: undefined };
+  const info: RpcErrorInfo = {
+    code: undefined,
+    reason: undefined,
+    data: undefined,
+    names: [],
+    text: "",
+    status: undefined,
+    hash: undefined,
+  };
   const texts: string[] = [];
   walkCauses(error, (e) => {
     if (!e || typeof e !== "object") {

@@ -23,7 +23,8 @@ describe("parseAddress", () => {
     // flip the case of the first letter that has case
     const idx = [...checksummed].findIndex((c, i) => i > 1 && /[a-fA-F]/.test(c));
     const ch = checksummed[idx]!;
-    const flipped = checksummed.slice(0, idx) + (ch === ch.toUpperCase() ? ch.toLowerCase() : ch.toUpperCase()) + checksummed.slice(idx + 1);
+    const flipped =
+      checksummed.slice(0, idx) + (ch === ch.toUpperCase() ? ch.toLowerCase() : ch.toUpperCase()) + checksummed.slice(idx + 1);
     const error = (() => {
       try {
         parseAddress(flipped);
@@ -36,13 +37,19 @@ describe("parseAddress", () => {
     expect(isAddressInput(flipped)).toBe(false);
   });
 
-  test.each(["", "0x", "0x1234", `${lower}00`, `0X${lower.slice(2)}`, ` ${lower}`, `${lower} `, "0xg2908400098527886e0f7030069857d2e4169ee7"])(
-    "rejects %j",
-    (input) => {
-      expect(() => parseAddress(input)).toThrow(InvalidAddressError);
-      expect(isAddressInput(input)).toBe(false);
-    },
-  );
+  test.each([
+    "",
+    "0x",
+    "0x1234",
+    `${lower}00`,
+    `0X${lower.slice(2)}`,
+    ` ${lower}`,
+    `${lower} `,
+    "0xg2908400098527886e0f7030069857d2e4169ee7",
+  ])("rejects %j", (input) => {
+    expect(() => parseAddress(input)).toThrow(InvalidAddressError);
+    expect(isAddressInput(input)).toBe(false);
+  });
 
   test("non-strings are not addresses", () => {
     expect(isAddressInput(42)).toBe(false);

@@ -29,7 +29,14 @@ describe("ownership proof", () => {
 
   test("valid proof verifies, also with unprefixed hex, bytes and upper-case address", () => {
     expect(verifyOwnershipProof({ tenantId, address, publicKey, signature })).toBe(true);
-    expect(verifyOwnershipProof({ tenantId, address: address.slice(2).toUpperCase(), publicKey: publicKey.slice(2), signature: signature.slice(2) })).toBe(true);
+    expect(
+      verifyOwnershipProof({
+        tenantId,
+        address: address.slice(2).toUpperCase(),
+        publicKey: publicKey.slice(2),
+        signature: signature.slice(2),
+      }),
+    ).toBe(true);
   });
 
   test.each([

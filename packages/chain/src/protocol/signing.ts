@@ -1,10 +1,6 @@
 import { ml_dsa87 } from "@noble/post-quantum/ml-dsa.js";
 import { bytesToHex, hexToBytes, type Address, type Hex } from "viem";
-import {
-  MLDSA87_PUBLIC_KEY_LENGTH,
-  MLDSA87_SIGNATURE_LENGTH,
-  TRANSACTION_SIGNATURE_CONTEXT_BYTES,
-} from "./constants";
+import { MLDSA87_PUBLIC_KEY_LENGTH, MLDSA87_SIGNATURE_LENGTH, TRANSACTION_SIGNATURE_CONTEXT_BYTES } from "./constants";
 import { bytesFromInput } from "./encoding";
 import { addressFromPublicKey } from "./address";
 import { publicKeyFromSecretKey, secretKeyBytes } from "./keys";

@@ -1,22 +1,7 @@
-import {
-  concatHex,
-  fromRlp,
-  hexToBigInt,
-  keccak256,
-  toRlp,
-  type AccessList,
-  type Address,
-  type Hex,
-} from "viem";
+import { concatHex, fromRlp, hexToBigInt, keccak256, toRlp, type AccessList, type Address, type Hex } from "viem";
 import { InvalidSerializedTransactionError, InvalidTransactionFieldError } from "../errors/transaction";
 import { addressFromPublicKey } from "./address";
-import {
-  MLDSA87_DESCRIPTOR,
-  MLDSA87_PUBLIC_KEY_LENGTH,
-  MLDSA87_SIGNATURE_LENGTH,
-  QUANTUM_TX_TYPE,
-  QUANTUM_TX_TYPE_HEX,
-} from "./constants";
+import { MLDSA87_DESCRIPTOR, MLDSA87_PUBLIC_KEY_LENGTH, MLDSA87_SIGNATURE_LENGTH, QUANTUM_TX_TYPE, QUANTUM_TX_TYPE_HEX } from "./constants";
 import { bytesFromInput, encodeRlpUint, toLowerHex } from "./encoding";
 
 type RlpItem = Hex | RlpItem[];

@@ -16,7 +16,11 @@ export type NativeVerifyUnavailableErrorType = NativeVerifyUnavailableError & { 
 export class NativeVerifyUnavailableError extends BaseError {
   constructor({ path, reason }: { path: string; reason: string }) {
     super("The native ML-DSA-87 verify add-on was required (QC_VERIFY_IMPL=native) but cannot be used.", {
-      metaMessages: [`add-on: ${path}`, `reason: ${reason}`, "Build it with `./qc pnpm --filter @qc/mldsa-native build` (needs a C compiler), or choose QC_VERIFY_IMPL=auto or noble."],
+      metaMessages: [
+        `add-on: ${path}`,
+        `reason: ${reason}`,
+        "Build it with `./qc pnpm --filter @qc/mldsa-native build` (needs a C compiler), or choose QC_VERIFY_IMPL=auto " + "or noble.",
+      ],
       name: "NativeVerifyUnavailableError",
     });
   }

@@ -18,7 +18,12 @@ const utf8 = new TextEncoder();
 
 /** noble on this thread: the reference the pool must agree with, request for request. */
 function nobleVerify(request: VerifyRequest): boolean {
-  const message = request.signingHash !== undefined ? toBytes(request.signingHash) : typeof request.message === "string" ? utf8.encode(request.message) : request.message!;
+  const message =
+    request.signingHash !== undefined
+      ? toBytes(request.signingHash)
+      : typeof request.message === "string"
+        ? utf8.encode(request.message)
+        : request.message!;
   const context = typeof request.context === "string" ? utf8.encode(request.context) : request.context;
   try {
     return ml_dsa87.verify(toBytes(request.signature), message, toBytes(request.publicKey), { context });
@@ -49,8 +54,18 @@ describe.each(implementations)("verify pool on %s", (implementation) => {
 
   it("accepts every published vector, as noble does", async () => {
     const requests: VerifyRequest[] = [
-      ...transactions.map((v) => ({ publicKey: keys[v.keyIndex]!.publicKey, signature: v.signature, signingHash: v.signingHash, context: TRANSACTION_SIGNATURE_CONTEXT })),
-      ...proofs.map((v) => ({ publicKey: keys[v.keyIndex]!.publicKey, signature: v.signature, message: v.message, context: OWNERSHIP_PROOF_CONTEXT })),
+      ...transactions.map((v) => ({
+        publicKey: keys[v.keyIndex]!.publicKey,
+        signature: v.signature,
+        signingHash: v.signingHash,
+        context: TRANSACTION_SIGNATURE_CONTEXT,
+      })),
+      ...proofs.map((v) => ({
+        publicKey: keys[v.keyIndex]!.publicKey,
+        signature: v.signature,
+        message: v.message,
+        context: OWNERSHIP_PROOF_CONTEXT,
+      })),
     ];
     expect(requests.length).toBeGreaterThanOrEqual(4);
     const results = await Promise.all(requests.map((r) => pool.verify(r)));
@@ -60,10 +75,20 @@ describe.each(implementations)("verify pool on %s", (implementation) => {
 
   it("refuses the vectors under the other context, another key, another message or a flipped signature bit", async () => {
     const vector = transactions[0]!;
-    const good = { publicKey: keys[vector.keyIndex]!.publicKey, signature: vector.signature, signingHash: vector.signingHash, context: TRANSACTION_SIGNATURE_CONTEXT };
+    const good = {
+      publicKey: keys[vector.keyIndex]!.publicKey,
+      signature: vector.signature,
+      signingHash: vector.signingHash,
+      context: TRANSACTION_SIGNATURE_CONTEXT,
+    };
     const otherKey = keys.find((_, i) => i !== vector.keyIndex)!.publicKey;
     const proof = proofs[0]!;
-    const goodProof = { publicKey: keys[proof.keyIndex]!.publicKey, signature: proof.signature, message: proof.message, context: OWNERSHIP_PROOF_CONTEXT };
+    const goodProof = {
+      publicKey: keys[proof.keyIndex]!.publicKey,
+      signature: proof.signature,
+      message: proof.message,
+      context: OWNERSHIP_PROOF_CONTEXT,
+    };
     const bad: VerifyRequest[] = [
       { ...good, context: OWNERSHIP_PROOF_CONTEXT },
       { ...good, context: "" },
@@ -103,7 +128,12 @@ describe.each(implementations)("verify pool on %s", (implementation) => {
 
   it("answers false for malformed input without reaching a thread", async () => {
     const v = transactions[0]!;
-    const good = { publicKey: keys[v.keyIndex]!.publicKey, signature: v.signature, signingHash: v.signingHash, context: TRANSACTION_SIGNATURE_CONTEXT };
+    const good = {
+      publicKey: keys[v.keyIndex]!.publicKey,
+      signature: v.signature,
+      signingHash: v.signingHash,
+      context: TRANSACTION_SIGNATURE_CONTEXT,
+    };
     const completed = pool.stats().completed;
     const malformed: VerifyRequest[] = [
       { ...good, signature: v.signature.slice(0, -2) },
@@ -124,7 +154,12 @@ describe.each(implementations)("verify pool on %s", (implementation) => {
 
   it("runs off the event loop: the loop turns while verifications are running", async () => {
     const v = proofs[0]!;
-    const request = { publicKey: keys[v.keyIndex]!.publicKey, signature: v.signature, message: v.message, context: OWNERSHIP_PROOF_CONTEXT };
+    const request = {
+      publicKey: keys[v.keyIndex]!.publicKey,
+      signature: v.signature,
+      message: v.message,
+      context: OWNERSHIP_PROOF_CONTEXT,
+    };
     const order: string[] = [];
     const running = Promise.all(Array.from({ length: 8 }, () => pool.verify(request))).then(() => order.push("verified"));
     await new Promise((resolve) => setImmediate(resolve));
@@ -136,7 +171,12 @@ describe.each(implementations)("verify pool on %s", (implementation) => {
 
 describe("verify pool limits and failures", () => {
   const v = transactions[1]!;
-  const request = { publicKey: keys[v.keyIndex]!.publicKey, signature: v.signature, signingHash: v.signingHash, context: TRANSACTION_SIGNATURE_CONTEXT };
+  const request = {
+    publicKey: keys[v.keyIndex]!.publicKey,
+    signature: v.signature,
+    signingHash: v.signingHash,
+    context: TRANSACTION_SIGNATURE_CONTEXT,
+  };
   const pools: VerifyPool[] = [];
   afterAll(() => Promise.all(pools.map((p) => p.close())));
   const newPool = (...args: Parameters<typeof createVerifyPool>) => {
@@ -188,7 +228,10 @@ describe("choosing the implementation", () => {
   const missing = () => loadNativeMlDsa87("/nonexistent/mldsa87.node");
 
   it("falls back to noble under auto when the add-on is absent, and says why", () => {
-    expect(resolveVerifyImplementation("auto", missing)).toEqual({ implementation: "noble", nativeUnavailable: expect.stringContaining("not built") });
+    expect(resolveVerifyImplementation("auto", missing)).toEqual({
+      implementation: "noble",
+      nativeUnavailable: expect.stringContaining("not built"),
+    });
     expect(resolveVerifyImplementation("noble")).toEqual({ implementation: "noble" });
   });
 
@@ -209,8 +252,17 @@ describe("choosing the implementation", () => {
 
   it("logs the implementation once, at creation", async () => {
     const lines: { details: object; message: string }[] = [];
-    const pool = createVerifyPool({ size: 1, implementation: "noble", log: { info: (details, message) => lines.push({ details, message }) } });
+    const pool = createVerifyPool({
+      size: 1,
+      implementation: "noble",
+      log: { info: (details, message) => lines.push({ details, message }) },
+    });
     await pool.close();
-    expect(lines).toEqual([{ details: expect.objectContaining({ verifyImplementation: "noble", verifyThreads: 1 }), message: expect.stringContaining("@noble/post-quantum") }]);
+    expect(lines).toEqual([
+      {
+        details: expect.objectContaining({ verifyImplementation: "noble", verifyThreads: 1 }),
+        message: expect.stringContaining("@noble/post-quantum"),
+      },
+    ]);
   });
 });

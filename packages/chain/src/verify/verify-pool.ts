@@ -107,7 +107,12 @@ export function createVerifyPool(parameters: CreateVerifyPoolParameters = {}): V
   const resolved = resolveVerifyImplementation(parameters.implementation ?? verifyImplementationFromEnv());
   const { implementation } = resolved;
   parameters.log?.info(
-    { verifyImplementation: implementation, verifyThreads: size, nativeAddon: resolved.addonPath, nativeUnavailable: resolved.nativeUnavailable },
+    {
+      verifyImplementation: implementation,
+      verifyThreads: size,
+      nativeAddon: resolved.addonPath,
+      nativeUnavailable: resolved.nativeUnavailable,
+    },
     `ML-DSA-87 verify pool: ${implementation === "native" ? "native PQClean add-on" : "@noble/post-quantum"} on up to ${size} threads`,
   );
   const piscina = new Piscina<VerifyBytes, boolean>({
@@ -151,7 +156,14 @@ export function createVerifyPool(parameters: CreateVerifyPoolParameters = {}): V
       return run(task);
     },
     threads: () => piscina.threads,
-    stats: () => ({ size, implementation, threads: piscina.threads.length, queued: piscina.queueSize, completed: piscina.completed, retried }),
+    stats: () => ({
+      size,
+      implementation,
+      threads: piscina.threads.length,
+      queued: piscina.queueSize,
+      completed: piscina.completed,
+      retried,
+    }),
     async close() {
       if (closing) return;
       closing = true;

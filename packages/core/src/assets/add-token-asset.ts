@@ -51,12 +51,17 @@ export async function addTokenAsset(
         contractAddress,
         createdAt: deps.now(),
       });
-      await auditAction(tx, input.actor, { tenantId: input.tenantId, action: "asset.created", target: { type: "asset", id: row.id }, details: {
-        networkCode: input.networkCode,
-        contractAddress,
-        symbol: metadata.symbol,
-        decimals: metadata.decimals,
-      } });
+      await auditAction(tx, input.actor, {
+        tenantId: input.tenantId,
+        action: "asset.created",
+        target: { type: "asset", id: row.id },
+        details: {
+          networkCode: input.networkCode,
+          contractAddress,
+          symbol: metadata.symbol,
+          decimals: metadata.decimals,
+        },
+      });
       return toAssetRecord(row);
     });
     return { asset, created: true };
@@ -69,7 +74,12 @@ export async function addTokenAsset(
   }
 }
 
-async function findToken(db: Executor, tenantId: string, networkCode: NetworkCode, contractAddress: string): Promise<AssetRecord | undefined> {
+async function findToken(
+  db: Executor,
+  tenantId: string,
+  networkCode: NetworkCode,
+  contractAddress: string,
+): Promise<AssetRecord | undefined> {
   const row = await findTokenAsset(db, { tenantId, networkCode, contractAddress });
   return row ? toAssetRecord(row) : undefined;
 }

@@ -38,7 +38,12 @@ export async function findVisibleAsset(db: Executor, tenantId: string, assetId: 
  * tenant sees on that network (400 UNKNOWN_ASSET naming the first that is not). Deduplicated,
  * order kept.
  */
-export async function resolveWalletAssetIds(db: Executor, tenantId: string, networkCode: NetworkCode, assetIds: string[]): Promise<string[]> {
+export async function resolveWalletAssetIds(
+  db: Executor,
+  tenantId: string,
+  networkCode: NetworkCode,
+  assetIds: string[],
+): Promise<string[]> {
   const unique = [...new Set(assetIds)];
   if (unique.length === 0) return [];
   const known = new Set(await listVisibleAssetIds(db, { tenantId, networkCode, assetIds: unique }));

@@ -18,7 +18,8 @@ describe("native assets", () => {
     expect(NETWORK_CODES).toHaveLength(2);
     for (const networkCode of NETWORK_CODES) expect(NATIVE_ASSET_IDS[networkCode]).toBe(uuidv5(`${networkCode}:native`, uuidv5.URL));
     const seed = readFileSync(new URL("../../../db/sql/020_seed_native_assets.sql", import.meta.url), "utf8");
-    for (const networkCode of NETWORK_CODES) expect(seed).toContain(`('${uuidv5(`${networkCode}:native`, uuidv5.URL)}', NULL, '${networkCode}', 'NATIVE'`);
+    for (const networkCode of NETWORK_CODES)
+      expect(seed).toContain(`('${uuidv5(`${networkCode}:native`, uuidv5.URL)}', NULL, '${networkCode}', 'NATIVE'`);
   });
 
   it("are seeded by the migrations: Q, Quantum, 18 decimals, no contract, global", async () => {

@@ -17,10 +17,18 @@ export const AUDIT_ACTIONS = {
   "auth.logged_out": { write: "sync", doc: "a dashboard session was ended by its user" },
 
   // Refused authentication and authorisation: no state change
-  "auth.failed": { write: "buffered", doc: "credentials, a session, a password or a provider signature were refused; `details.reason` says which; `details.aggregated.count` when the row counts several (refusals naming no tenant, per source and minute)" },
+  "auth.failed": {
+    write: "buffered",
+    doc:
+      "credentials, a session, a password or a provider signature were refused; `details.reason` says which; " +
+      "`details.aggregated.count` when the row counts several (refusals naming no tenant, per source and minute)",
+  },
   "auth.ip_not_allowed": { write: "buffered", doc: "a valid key was used from an address outside the tenant's allowlist" },
   "auth.insufficient_scope": { write: "buffered", doc: "a valid key or session lacked the route's scope" },
-  "request.key_material_rejected": { write: "buffered", doc: "a body held private key material and was refused before any handler (CONTRACT §9)" },
+  "request.key_material_rejected": {
+    write: "buffered",
+    doc: "a body held private key material and was refused before any handler (CONTRACT §9)",
+  },
 
   // API keys (packages/core/src/credentials)
   "credential.created": { write: "sync", doc: "an API key was issued" },
@@ -61,11 +69,17 @@ export const AUDIT_ACTIONS = {
   // Written at once although nothing moved: the caller passed authentication, its tenant's rate
   // limit and the value-moving rule, so it cannot flood anonymously, and each refused signature
   // on a transfer matters on its own.
-  "transaction.signature_rejected": { write: "sync", doc: "a submitted signature was malformed or did not verify; the transaction did not move" },
+  "transaction.signature_rejected": {
+    write: "sync",
+    doc: "a submitted signature was malformed or did not verify; the transaction did not move",
+  },
 
   // Operators' console (no tenant)
   "operator.created": { write: "sync", doc: "an operator account was created from the command line" },
-  "operator.password_reset": { write: "sync", doc: "an operator's password was set from the command line; every console session of theirs ended" },
+  "operator.password_reset": {
+    write: "sync",
+    doc: "an operator's password was set from the command line; every console session of theirs ended",
+  },
   "operator.logged_in": { write: "sync", doc: "an operator session was created" },
   "operator.logged_out": { write: "sync", doc: "an operator session was ended" },
   // Written at once: the operators' console is internal and every failed operator login matters.

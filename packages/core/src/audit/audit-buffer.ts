@@ -17,7 +17,13 @@ export interface AuditBufferOptions {
   maxGroupsPerWindow: number;
 }
 
-export const DEFAULT_AUDIT_BUFFER_OPTIONS: AuditBufferOptions = { intervalMs: 100, maxBatch: 500, windowMs: 60_000, namedPerWindow: 20, maxGroupsPerWindow: 256 };
+export const DEFAULT_AUDIT_BUFFER_OPTIONS: AuditBufferOptions = {
+  intervalMs: 100,
+  maxBatch: 500,
+  windowMs: 60_000,
+  namedPerWindow: 20,
+  maxGroupsPerWindow: 256,
+};
 
 /** How many request ids an aggregated row keeps, to find the requests in the logs. */
 const SAMPLE_REQUEST_IDS = 5;
@@ -90,7 +96,9 @@ export class AuditBuffer {
     const named = event.tenantId !== undefined && event.tenantId !== null;
     const reason = String(event.details?.reason ?? event.details?.kind ?? "");
     const source = event.ip ? sourceKey(event.ip) : null;
-    let key = named ? `t|${event.tenantId}|${event.action}|${reason}|${event.actorId ?? ""}` : `a|${event.action}|${reason}|${source ?? ""}`;
+    let key = named
+      ? `t|${event.tenantId}|${event.action}|${reason}|${event.actorId ?? ""}`
+      : `a|${event.action}|${reason}|${source ?? ""}`;
     let otherSources = false;
     if (!this.groups.has(key) && this.groups.size >= this.options.maxGroupsPerWindow) {
       key = `o|${event.tenantId ?? ""}|${event.action}|${reason}`;
@@ -98,7 +106,16 @@ export class AuditBuffer {
     }
     let group = this.groups.get(key);
     if (!group) {
-      group = { first: event, source: otherSources ? null : source, otherSources, seen: 0, counted: 0, firstAt: now, lastAt: now, requestIds: [] };
+      group = {
+        first: event,
+        source: otherSources ? null : source,
+        otherSources,
+        seen: 0,
+        counted: 0,
+        firstAt: now,
+        lastAt: now,
+        requestIds: [],
+      };
       this.groups.set(key, group);
     }
     group.seen++;

@@ -11,7 +11,9 @@ export class AllowlistCache {
 
   /** The tenant's allowlist CIDRs (empty: all allowed). */
   async entries(tenantId: string): Promise<string[]> {
-    const entries = await this.cache.get(tenantId, async () => (await listIpAllowlistEntries(this.db, { tenantId })).map((entry) => entry.cidr));
+    const entries = await this.cache.get(tenantId, async () =>
+      (await listIpAllowlistEntries(this.db, { tenantId })).map((entry) => entry.cidr),
+    );
     return entries ?? [];
   }
 }

@@ -29,8 +29,13 @@ export class ApiKeyVerifier {
   private readonly lastUsed = new Map<string, Date>();
   private readonly flushTimer: NodeJS.Timeout;
 
-  constructor(private readonly options: { db: Database; pepper: Buffer; now(): Date; log: Logger; cache: CredentialCache<ApiKeyCredential> }) {
-    this.flushTimer = setInterval(() => void this.flushLastUsed().catch((err: unknown) => options.log.error({ err }, "lastUsedAt flush failed")), LAST_USED_FLUSH_MS);
+  constructor(
+    private readonly options: { db: Database; pepper: Buffer; now(): Date; log: Logger; cache: CredentialCache<ApiKeyCredential> },
+  ) {
+    this.flushTimer = setInterval(
+      () => void this.flushLastUsed().catch((err: unknown) => options.log.error({ err }, "lastUsedAt flush failed")),
+      LAST_USED_FLUSH_MS,
+    );
     this.flushTimer.unref();
   }
 
@@ -42,11 +47,17 @@ export class ApiKeyVerifier {
     const presented = hashApiSecret(this.options.pepper, secret);
     // The same comparison runs whether or not the key exists, so timing does not tell them apart.
     const matches = digestsEqual(presented, key?.secretHash ?? "0".repeat(64)) && key !== undefined;
-    if (!key || !matches) return { failure: { reason: "bad_key_or_secret", counts: true, error: new AppError("UNAUTHENTICATED", "invalid credentials"), keyId } };
+    if (!key || !matches)
+      return {
+        failure: { reason: "bad_key_or_secret", counts: true, error: new AppError("UNAUTHENTICATED", "invalid credentials"), keyId },
+      };
     const now = this.options.now();
-    const refused = (reason: string, error: AppError): Verification => ({ failure: { reason, counts: false, error, keyId, tenantId: key.tenantId } });
+    const refused = (reason: string, error: AppError): Verification => ({
+      failure: { reason, counts: false, error, keyId, tenantId: key.tenantId },
+    });
     if (key.status === "REVOKED") return refused("revoked", new AppError("CREDENTIAL_REVOKED", "credential revoked"));
-    if (key.graceEndsAt && key.graceEndsAt <= now) return refused("rotated", new AppError("CREDENTIAL_ROTATED", "credential rotated and grace period expired"));
+    if (key.graceEndsAt && key.graceEndsAt <= now)
+      return refused("rotated", new AppError("CREDENTIAL_ROTATED", "credential rotated and grace period expired"));
     if (key.expiresAt && key.expiresAt <= now) return refused("expired", new AppError("CREDENTIAL_EXPIRED", "credential expired"));
     this.lastUsed.set(keyId, now);
     return { principal: { kind: "api_key", tenantId: key.tenantId, scopes: key.scopes, keyId } };

@@ -94,7 +94,8 @@ export class AuthCacheInvalidation implements CacheCoherence {
    */
   changing(subject: AuthSubject): void {
     const now = Date.now();
-    if (this.localChanges.size >= 10_000) for (const [changed, until] of this.localChanges) if (until <= now) this.localChanges.delete(changed);
+    if (this.localChanges.size >= 10_000)
+      for (const [changed, until] of this.localChanges) if (until <= now) this.localChanges.delete(changed);
     this.localChanges.set(subject, now + LOCAL_CHANGE_MS);
     this.invalidate(subject);
   }

@@ -40,7 +40,10 @@ describe("Authenticator caches", () => {
   it("applies a new allowlist on the very next request after this instance replaced it", async () => {
     expect(await authenticator.allowlist(tenant.tenantId)).toEqual([]);
     const replace = (cidr: string) =>
-      replaceIpAllowlist({ db: t.db, now, authenticator }, { tenantId: tenant.tenantId, actor: systemActor("test"), callerIp: "127.0.0.1", entries: [{ cidr, label: "" }] });
+      replaceIpAllowlist(
+        { db: t.db, now, authenticator },
+        { tenantId: tenant.tenantId, actor: systemActor("test"), callerIp: "127.0.0.1", entries: [{ cidr, label: "" }] },
+      );
     await replace("192.0.2.0/24");
     expect(await authenticator.allowlist(tenant.tenantId)).toEqual(["192.0.2.0/24"]);
     await replace("198.51.100.0/24");

@@ -76,7 +76,11 @@ export class Authenticator {
   async authenticate(request: CredentialRequest): Promise<Principal> {
     const credentials = parseCredentials(request.authorization, request.cookie);
     if (credentials.kind === "missing") {
-      await this.fail(request, { reason: "missing", counts: false, error: new AppError("UNAUTHENTICATED", "authentication required: send Authorization: Bearer <keyId>:<secret>") });
+      await this.fail(request, {
+        reason: "missing",
+        counts: false,
+        error: new AppError("UNAUTHENTICATED", "authentication required: send Authorization: Bearer <keyId>:<secret>"),
+      });
     }
     await this.lockout.refuseIfLockedOut(request.ip);
     if (credentials.kind === "malformed") {
@@ -84,7 +88,8 @@ export class Authenticator {
     }
     let verified: Verification;
     if (credentials.kind === "api_key") verified = await this.keys.verify(credentials.keyId, credentials.secret);
-    else if (credentials.kind === "session") verified = await verifySession({ db: this.options.database.db, now: this.options.now }, credentials.token);
+    else if (credentials.kind === "session")
+      verified = await verifySession({ db: this.options.database.db, now: this.options.now }, credentials.token);
     else throw new AppError("UNAUTHENTICATED", "authentication required");
     if ("failure" in verified) return this.fail(request, verified.failure);
     return verified.principal;

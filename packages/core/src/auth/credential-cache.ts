@@ -28,14 +28,16 @@ export class CredentialCache<T> {
   async get(id: string, load: () => Promise<T | undefined>): Promise<T | undefined> {
     const subject = `${this.prefix}:${id}`;
     const cached = this.entries.get(id);
-    if (cached && this.coherence.usable() && Date.now() - cached.loadedAt < CACHE_TTL_MS && !this.coherence.changedHere(subject)) return cached.value;
+    if (cached && this.coherence.usable() && Date.now() - cached.loadedAt < CACHE_TTL_MS && !this.coherence.changedHere(subject))
+      return cached.value;
     const generation = this.coherence.generation;
     const value = await load();
     if (value === undefined) {
       this.entries.delete(id);
       return undefined;
     }
-    if (generation === this.coherence.generation && !this.coherence.changedHere(subject)) this.entries.set(id, { value, loadedAt: Date.now() });
+    if (generation === this.coherence.generation && !this.coherence.changedHere(subject))
+      this.entries.set(id, { value, loadedAt: Date.now() });
     return value;
   }
 

@@ -8,11 +8,16 @@ const at = (ms: number) => new Date(login.getTime() + ms);
 
 describe("judgeSession (the sliding + absolute lifetime of tenant and operator sessions)", () => {
   it("keeps a session used within the last minute without writing it back", () => {
-    expect(judgeSession({ createdAt: login, lastSeenAt: at(HOUR), expiresAt: at(9 * HOUR) }, at(HOUR + 60_000), lifetime)).toEqual({ live: true });
+    expect(judgeSession({ createdAt: login, lastSeenAt: at(HOUR), expiresAt: at(9 * HOUR) }, at(HOUR + 60_000), lifetime)).toEqual({
+      live: true,
+    });
   });
 
   it("slides the expiry forward once more than a minute has passed since the last write", () => {
-    expect(judgeSession({ createdAt: login, lastSeenAt: at(HOUR), expiresAt: at(9 * HOUR) }, at(HOUR + 60_001), lifetime)).toEqual({ live: true, slideTo: at(9 * HOUR + 60_001) });
+    expect(judgeSession({ createdAt: login, lastSeenAt: at(HOUR), expiresAt: at(9 * HOUR) }, at(HOUR + 60_001), lifetime)).toEqual({
+      live: true,
+      slideTo: at(9 * HOUR + 60_001),
+    });
   });
 
   it("never slides past the absolute end, and ends there however much it is used", () => {

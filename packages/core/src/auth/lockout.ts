@@ -71,14 +71,18 @@ export class Lockout {
     const lockedUntil = await this.lockedUntil(this.sources, source, source);
     const now = Date.now();
     if (lockedUntil > now) {
-      throw new AppError("LOCKED_OUT", "too many failed authentication attempts from this address", { retryAfter: (lockedUntil - now) / 1000 });
+      throw new AppError("LOCKED_OUT", "too many failed authentication attempts from this address", {
+        retryAfter: (lockedUntil - now) / 1000,
+      });
     }
     if (account === undefined) return;
     const key = this.accountKey(account);
     const accountLockedUntil = await this.lockedUntil(this.accounts, key, `account:${key}`);
     if (accountLockedUntil > now) {
       // The same answer for an address that has no account: unknown addresses are counted too.
-      throw new AppError("LOCKED_OUT", "too many failed log-in attempts for this account; try again later", { retryAfter: (accountLockedUntil - now) / 1000 });
+      throw new AppError("LOCKED_OUT", "too many failed log-in attempts for this account; try again later", {
+        retryAfter: (accountLockedUntil - now) / 1000,
+      });
     }
   }
 
@@ -122,7 +126,9 @@ export class Lockout {
    * no addresses (people type passwords into the email field) and cannot be reversed offline.
    */
   private accountKey(account: LoginAccount): string {
-    return createHmac("sha256", this.pepper).update(`login-account:${account.realm}:${account.email.trim().toLowerCase()}`, "utf8").digest("hex");
+    return createHmac("sha256", this.pepper)
+      .update(`login-account:${account.realm}:${account.email.trim().toLowerCase()}`, "utf8")
+      .digest("hex");
   }
 
   private remember(key: string, state: LockState) {

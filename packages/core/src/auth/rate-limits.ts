@@ -50,9 +50,22 @@ export class RateLimits {
   private readonly passwordResetIp: RateLimiterPostgres;
   private readonly passwordResetEmail: RateLimiterPostgres;
 
-  constructor(pool: DatabaseHandle["pool"], readonly policy: RateLimitPolicy = DEFAULT_RATE_LIMITS) {
+  constructor(
+    pool: DatabaseHandle["pool"],
+    readonly policy: RateLimitPolicy = DEFAULT_RATE_LIMITS,
+  ) {
     const store = (keyPrefix: string, points: number, duration: number, blockDuration = 0) =>
-      new RateLimiterPostgres({ storeClient: pool, storeType: "pool", tableName: "rate_limits", tableCreated: true, clearExpiredByTimeout: false, keyPrefix, points, duration, blockDuration });
+      new RateLimiterPostgres({
+        storeClient: pool,
+        storeType: "pool",
+        tableName: "rate_limits",
+        tableCreated: true,
+        clearExpiredByTimeout: false,
+        keyPrefix,
+        points,
+        duration,
+        blockDuration,
+      });
     // The token bucket as two windows: the sustained rate per second, and on top of it a burst
     // allowance that refills over ten seconds.
     // Reserved by each instance a few tokens at a time, not one write per request (see ReservedTokenBucket).

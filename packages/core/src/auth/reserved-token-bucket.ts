@@ -102,7 +102,11 @@ export class ReservedTokenBucket {
  * window had `points - (consumed - wanted)` left) is this instance's, and the rest only marks
  * the window as spent, which it is.
  */
-async function take(limiter: RateLimiterPostgres, key: string, wanted: number): Promise<{ granted: number; remaining: number; msBeforeNext: number }> {
+async function take(
+  limiter: RateLimiterPostgres,
+  key: string,
+  wanted: number,
+): Promise<{ granted: number; remaining: number; msBeforeNext: number }> {
   let res: RateLimiterRes;
   try {
     res = await limiter.consume(key, wanted);

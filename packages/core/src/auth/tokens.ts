@@ -39,10 +39,7 @@ export function digestsEqual(a: string, b: string): boolean {
 }
 
 export type ParsedCredentials =
-  | { kind: "missing" }
-  | { kind: "malformed" }
-  | { kind: "api_key"; keyId: string; secret: string }
-  | { kind: "session"; token: string };
+  { kind: "missing" } | { kind: "malformed" } | { kind: "api_key"; keyId: string; secret: string } | { kind: "session"; token: string };
 
 /**
  * `Authorization: Bearer <keyId>:<secret>` or `Bearer qs_…`; the session cookie as fallback.

@@ -21,6 +21,7 @@ export async function verifySession(deps: { db: Database; now(): Date }, token: 
     const error = new AppError("UNAUTHENTICATED", "session expired; log in again");
     return { failure: { reason: "session_expired", counts: false, error, tenantId: row.tenantId, userId: row.userId } };
   }
-  if (standing.slideTo) await touchSession(deps.db, { tenantId: row.tenantId, sessionId: row.id, lastSeenAt: now, expiresAt: standing.slideTo });
+  if (standing.slideTo)
+    await touchSession(deps.db, { tenantId: row.tenantId, sessionId: row.id, lastSeenAt: now, expiresAt: standing.slideTo });
   return { principal: { kind: "session", tenantId: row.tenantId, scopes: [], userId: row.userId, sessionId: row.id } };
 }

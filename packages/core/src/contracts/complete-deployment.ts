@@ -19,7 +19,10 @@ export async function completeDeployment(
   row: TransactionRow,
   receipt: { contractAddress?: string | null | undefined },
 ): Promise<{ contractAddress: string }> {
-  if (!receipt.contractAddress) throw new AppError("INTERNAL", "a successful contract creation without a contract address in its receipt", { details: { transactionId: row.id } });
+  if (!receipt.contractAddress)
+    throw new AppError("INTERNAL", "a successful contract creation without a contract address in its receipt", {
+      details: { transactionId: row.id },
+    });
   const contractAddress = parseAddress(receipt.contractAddress);
   const template = row.templateId ? findContractTemplate(row.templateId) : undefined;
   if (template?.kind === "TOKEN") {
@@ -34,7 +37,10 @@ export async function completeDeployment(
     } catch (error) {
       // A deployed template that does not answer as an ERC-20 is a catalog defect: complete anyway, loudly.
       if (!(error instanceof AppError && error.error === "UNKNOWN_ASSET")) throw error;
-      deps.log.error({ transactionId: row.id, templateId: row.templateId, contractAddress, err: error }, "deployed token template does not answer as an ERC-20: not added to the assets");
+      deps.log.error(
+        { transactionId: row.id, templateId: row.templateId, contractAddress, err: error },
+        "deployed token template does not answer as an ERC-20: not added to the assets",
+      );
     }
   }
   return { contractAddress };

@@ -54,7 +54,10 @@ describe("contract template services", () => {
       error: "VALIDATION_FAILED",
       status: 400,
       message: "constructorArgs.initialSupply: expected a decimal uint256 string",
-      details: { fields: [{ path: "constructorArgs.initialSupply", message: "expected a decimal uint256 string" }], templateId: "erc20-fixed-supply" },
+      details: {
+        fields: [{ path: "constructorArgs.initialSupply", message: "expected a decimal uint256 string" }],
+        templateId: "erc20-fixed-supply",
+      },
     });
     const ok = encodeDeploymentData(template, { tokenName: "X", tokenSymbol: "X", tokenDecimals: "6", initialSupply: "5" });
     expect(ok.data.startsWith(template.artifact.bytecode)).toBe(true);

@@ -72,15 +72,15 @@ export async function createContractDeployment(
         },
         actor: input.actor,
         auditDetails: (row) => ({
-            type: "CONTRACT_DEPLOY",
-            networkCode: row.networkCode,
-            sourceWalletId: row.sourceWalletId,
-            templateId: template.id,
-            templateVersion: template.version,
-            bytecodeHash: encoded.bytecodeHash,
-            constructorArgs: encoded.constructorArgs,
-            externalId: row.externalId,
-          }),
+          type: "CONTRACT_DEPLOY",
+          networkCode: row.networkCode,
+          sourceWalletId: row.sourceWalletId,
+          templateId: template.id,
+          templateVersion: template.version,
+          bytecodeHash: encoded.bytecodeHash,
+          constructorArgs: encoded.constructorArgs,
+          externalId: row.externalId,
+        }),
       });
     });
   } catch (error) {

@@ -5,7 +5,13 @@ import { nativeAssetId } from "../assets/native-assets";
 import { AppError } from "../errors";
 import { isProviderUnavailable } from "../screening/screen-transfer";
 import type { ScreeningResult } from "../screening/screening-provider";
-import { screenCounterparty, type CheckRefusal, type CheckSubject, type DecidingStatus, type ScreeningDeps } from "../transfers/check-subject";
+import {
+  screenCounterparty,
+  type CheckRefusal,
+  type CheckSubject,
+  type DecidingStatus,
+  type ScreeningDeps,
+} from "../transfers/check-subject";
 import { deploymentData } from "./deployment-data";
 
 const ZERO_ADDRESS = "0x0000000000000000000000000000000000000000";
@@ -60,15 +66,35 @@ export function deploymentCounterparties(row: Pick<TransactionRow, "templateId" 
     .filter((entry): entry is { name: string; address: string } => typeof entry.address === "string" && entry.address !== ZERO_ADDRESS);
 }
 
-async function screenCounterparties(deps: ScreeningDeps, row: TransactionRow, nativeAsset: string, status: DecidingStatus): Promise<ScreeningResult> {
+async function screenCounterparties(
+  deps: ScreeningDeps,
+  row: TransactionRow,
+  nativeAsset: string,
+  status: DecidingStatus,
+): Promise<ScreeningResult> {
   const counterparties = deploymentCounterparties(row);
   if (counterparties.length === 0) {
-    return { provider: NO_COUNTERPARTY_PROVIDER, decision: "CLEAR", riskScore: null, reasons: ["no counterparty address among the constructor arguments"] };
+    return {
+      provider: NO_COUNTERPARTY_PROVIDER,
+      decision: "CLEAR",
+      riskScore: null,
+      reasons: ["no counterparty address among the constructor arguments"],
+    };
   }
   let last: ScreeningResult | undefined;
   for (const { name, address: destinationAddress } of counterparties) {
     // Fail closed exactly as for a transfer: retry, then BLOCKED with "provider unavailable".
-    last = await screenCounterparty(deps, row, { destinationAddress, assetId: nativeAsset, asset: { kind: "NATIVE", symbol: "Q", decimals: 18, contractAddress: null }, amount: "0" }, status);
+    last = await screenCounterparty(
+      deps,
+      row,
+      {
+        destinationAddress,
+        assetId: nativeAsset,
+        asset: { kind: "NATIVE", symbol: "Q", decimals: 18, contractAddress: null },
+        amount: "0",
+      },
+      status,
+    );
     // "provider unavailable" is the contract's reason as it is, not a verdict on this argument.
     if (isProviderUnavailable(last)) return last;
     if (last.decision === "BLOCKED") {

@@ -8,7 +8,8 @@ import { AppError } from "../errors";
  * stored `data` must equal it. Throws AppError INTERNAL naming the first thing that does not hold.
  */
 export function deploymentData(row: Pick<TransactionRow, "templateId" | "constructorArgs" | "data">): `0x${string}` {
-  if (row.templateId === null || row.constructorArgs === null) throw new AppError("INTERNAL", "a CONTRACT_DEPLOY without its template or constructor arguments");
+  if (row.templateId === null || row.constructorArgs === null)
+    throw new AppError("INTERNAL", "a CONTRACT_DEPLOY without its template or constructor arguments");
   const template = findContractTemplate(row.templateId);
   if (!template) throw new AppError("INTERNAL", `contract template ${row.templateId} is not in the catalog`);
   let data: `0x${string}`;
@@ -16,10 +17,15 @@ export function deploymentData(row: Pick<TransactionRow, "templateId" | "constru
     data = encodeTemplateDeployment({ template, constructorArgs: row.constructorArgs }).data;
   } catch (error) {
     const message = (error as { shortMessage?: string }).shortMessage ?? (error instanceof Error ? error.message : String(error));
-    throw new AppError("INTERNAL", `the deployment cannot be rebuilt from ${template.id} v${template.version}: ${message}`, { cause: error });
+    throw new AppError("INTERNAL", `the deployment cannot be rebuilt from ${template.id} v${template.version}: ${message}`, {
+      cause: error,
+    });
   }
   if (row.data !== null && row.data !== data) {
-    throw new AppError("INTERNAL", `the stored creation data is not ${template.id} v${template.version}'s pinned bytecode with the stored constructor arguments`);
+    throw new AppError(
+      "INTERNAL",
+      `the stored creation data is not ${template.id} v${template.version}'s pinned bytecode with the stored constructor arguments`,
+    );
   }
   return data;
 }

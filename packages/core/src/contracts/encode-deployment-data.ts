@@ -1,4 +1,9 @@
-import { encodeTemplateDeployment, InvalidConstructorArgumentsError, type ContractTemplate, type EncodeTemplateDeploymentReturnType } from "@qc/chain/contracts";
+import {
+  encodeTemplateDeployment,
+  InvalidConstructorArgumentsError,
+  type ContractTemplate,
+  type EncodeTemplateDeploymentReturnType,
+} from "@qc/chain/contracts";
 import { AppError } from "../errors";
 
 /**

@@ -4,7 +4,12 @@ import { AppError } from "../errors";
 import { deploymentData } from "./deployment-data";
 
 /** A released CONTRACT_DEPLOY row: its fee fields are set. */
-export type ReleasedDeploymentRow = TransactionRow & { nonce: number; gasLimit: string; maxFeePerGas: string; maxPriorityFeePerGas: string };
+export type ReleasedDeploymentRow = TransactionRow & {
+  nonce: number;
+  gasLimit: string;
+  maxFeePerGas: string;
+  maxPriorityFeePerGas: string;
+};
 
 /**
  * The unsigned contract creation of a CONTRACT_DEPLOY row, rebuilt from its template id, its

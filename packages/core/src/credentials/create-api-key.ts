@@ -21,10 +21,16 @@ export interface CreateApiKeyInput {
  * Issues a key; the plaintext secret is returned here and never again (only its HMAC with the
  * server's `pepper` is kept).
  */
-export async function createApiKey(deps: Pick<ServiceDeps, "db" | "now">, pepper: Buffer, input: CreateApiKeyInput): Promise<ApiKeyRecord & { secret: string }> {
+export async function createApiKey(
+  deps: Pick<ServiceDeps, "db" | "now">,
+  pepper: Buffer,
+  input: CreateApiKeyInput,
+): Promise<ApiKeyRecord & { secret: string }> {
   const now = deps.now();
   if (input.expiresAt && input.expiresAt <= now) {
-    throw new AppError("VALIDATION_FAILED", "expiresAt must be in the future", { details: { fields: [{ path: "expiresAt", message: "must be in the future" }] } });
+    throw new AppError("VALIDATION_FAILED", "expiresAt must be in the future", {
+      details: { fields: [{ path: "expiresAt", message: "must be in the future" }] },
+    });
   }
   const keyId = generateApiKeyId();
   const secret = generateApiKeySecret();

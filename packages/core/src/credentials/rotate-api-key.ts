@@ -33,7 +33,11 @@ export interface RotateApiKeyResult {
  * INSUFFICIENT_SCOPE: the key no longer carries the authority, and like any scope refusal the
  * request counts as not executed, so a retry with the successor and the same idempotency key runs.
  */
-export async function rotateApiKey(deps: Pick<ServiceDeps, "db" | "now"> & AuthChangeDeps, pepper: Buffer, input: RotateApiKeyInput): Promise<RotateApiKeyResult> {
+export async function rotateApiKey(
+  deps: Pick<ServiceDeps, "db" | "now"> & AuthChangeDeps,
+  pepper: Buffer,
+  input: RotateApiKeyInput,
+): Promise<RotateApiKeyResult> {
   const now = deps.now();
   const graceEndsAt = new Date(now.getTime() + (input.gracePeriodMinutes ?? DEFAULT_ROTATION_GRACE_MINUTES) * 60_000);
   const newKeyId = generateApiKeyId();
@@ -42,14 +46,23 @@ export async function rotateApiKey(deps: Pick<ServiceDeps, "db" | "now"> & AuthC
     if (input.actor.type === "api_key" && input.actor.id) {
       const caller = await lockApiKeyRotation(tx, { tenantId: input.tenantId, keyId: input.actor.id });
       if (!caller || caller.rotated) {
-        throw new AppError("INSUFFICIENT_SCOPE", "this API key has been rotated: during its grace period it cannot rotate keys; use its successor");
+        throw new AppError(
+          "INSUFFICIENT_SCOPE",
+          "this API key has been rotated: during its grace period it cannot rotate keys; use its successor",
+        );
       }
     }
     const old = await findTenantApiKey(tx, { tenantId: input.tenantId, keyId: input.keyId });
     if (!old) throw new AppError("NOT_FOUND", "credential not found");
     if (old.status === "REVOKED") throw new AppError("CONFLICT", "a revoked credential cannot be rotated");
     if (old.expiresAt && old.expiresAt <= now) throw new AppError("CONFLICT", "an expired credential cannot be rotated");
-    const rotated = await markApiKeyRotated(tx, { tenantId: input.tenantId, keyId: input.keyId, rotatedAt: now, graceEndsAt, replacedByKeyId: newKeyId });
+    const rotated = await markApiKeyRotated(tx, {
+      tenantId: input.tenantId,
+      keyId: input.keyId,
+      rotatedAt: now,
+      graceEndsAt,
+      replacedByKeyId: newKeyId,
+    });
     if (!rotated) throw new AppError("CONFLICT", "credential already rotated");
     await insertApiKey(tx, {
       tenantId: input.tenantId,
@@ -69,7 +82,12 @@ export async function rotateApiKey(deps: Pick<ServiceDeps, "db" | "now"> & AuthC
     // The old key stops at the end of the grace period, or at its own expiry if that comes first
     // (the same time the credential list shows).
     const oldKeyExpiresAt = (old.expiresAt && old.expiresAt < graceEndsAt ? old.expiresAt : graceEndsAt).toISOString();
-    await emitEvent(tx, { tenantId: input.tenantId, type: "credential.rotated", aggregateId: input.keyId, data: { oldKeyId: input.keyId, newKeyId, oldKeyExpiresAt } });
+    await emitEvent(tx, {
+      tenantId: input.tenantId,
+      type: "credential.rotated",
+      aggregateId: input.keyId,
+      data: { oldKeyId: input.keyId, newKeyId, oldKeyExpiresAt },
+    });
     await announceAuthChange(tx, `key:${input.keyId}`, deps.authenticator);
     return { newKeyId, secret, oldKeyId: input.keyId, oldKeyExpiresAt };
   });

@@ -80,7 +80,12 @@ let testSecretKey: Buffer | undefined;
 
 export function defaultWebhookConfig(): WebhookConfig {
   testSecretKey ??= randomBytes(32);
-  return { allowPrivateUrls: false, secretKeys: { current: testSecretKey, previous: [] }, deliveryTimeoutMs: 15_000, sweepIntervalMs: 5_000 };
+  return {
+    allowPrivateUrls: false,
+    secretKeys: { current: testSecretKey, previous: [] },
+    deliveryTimeoutMs: 15_000,
+    sweepIntervalMs: 5_000,
+  };
 }
 
 /**

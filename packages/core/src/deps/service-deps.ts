@@ -1,4 +1,11 @@
-import { createQuantumPublicClient, createVerifyPool, VerifyPoolBusyError, type NetworkCode, type QuantumPublicClient, type VerifyRequest } from "@qc/chain";
+import {
+  createQuantumPublicClient,
+  createVerifyPool,
+  VerifyPoolBusyError,
+  type NetworkCode,
+  type QuantumPublicClient,
+  type VerifyRequest,
+} from "@qc/chain";
 import type { DatabaseHandle, Executor } from "@qc/db";
 import type { PgBoss } from "pg-boss";
 import { AppError } from "../errors";
@@ -20,7 +27,8 @@ export function createChainClients(rpcUrls: Partial<Record<NetworkCode, string[]
       let client = clients.get(networkCode);
       if (!client) {
         const urls = rpcUrls[networkCode];
-        if (!urls?.length) throw new AppError("UNAVAILABLE", `no RPC endpoint is configured for ${networkCode}`, { details: { networkCode } });
+        if (!urls?.length)
+          throw new AppError("UNAVAILABLE", `no RPC endpoint is configured for ${networkCode}`, { details: { networkCode } });
         client = createQuantumPublicClient(networkCode, urls);
         clients.set(networkCode, client);
       }
@@ -69,7 +77,8 @@ function createSignatureVerifier(size: number | undefined, log: Logger): Signatu
   return {
     verify: (request) =>
       pool.verify(request).catch((error: unknown) => {
-        if (error instanceof VerifyPoolBusyError) throw new AppError("UNAVAILABLE", "signature verification is saturated; retry shortly", { retryAfter: 1 });
+        if (error instanceof VerifyPoolBusyError)
+          throw new AppError("UNAVAILABLE", "signature verification is saturated; retry shortly", { retryAfter: 1 });
         throw error;
       }),
     close: () => pool.close(),
@@ -90,7 +99,9 @@ export interface CreateServiceDepsOptions {
   verifyThreads?: number;
 }
 
-export async function createServiceDeps(options: CreateServiceDepsOptions): Promise<ServiceDeps & { boss: PgBoss; close(): Promise<void> }> {
+export async function createServiceDeps(
+  options: CreateServiceDepsOptions,
+): Promise<ServiceDeps & { boss: PgBoss; close(): Promise<void> }> {
   const ownBoss = !options.boss;
   const boss = options.boss ?? (await startBoss({ url: options.databaseUrl, role: options.role }));
   const verifier = createSignatureVerifier(options.verifyThreads, options.log);

@@ -21,7 +21,11 @@ export type DeliverEmailResult = { status: "sent"; transport: EmailTransport["na
  * transport failure is recorded on the row (attempts, last error) and rethrown, so the job is
  * retried with its backoff and nothing is lost while the SMTP server is down.
  */
-export async function deliverEmail(deps: Pick<ServiceDeps, "db" | "now" | "log">, emailId: string, transport: EmailTransport): Promise<DeliverEmailResult> {
+export async function deliverEmail(
+  deps: Pick<ServiceDeps, "db" | "now" | "log">,
+  emailId: string,
+  transport: EmailTransport,
+): Promise<DeliverEmailResult> {
   const email = await findEmail(deps.db, { emailId });
   if (!email) return { status: "missing" };
   if (email.sentAt) return { status: "already_sent" };

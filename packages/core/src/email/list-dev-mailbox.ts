@@ -21,7 +21,10 @@ export interface DevMailboxEmail {
  * daemon delivered to the outbox (SMTP_URL unset), never mail that went out over SMTP nor mail
  * still queued (it may yet go out over SMTP).
  */
-export async function listDevMailbox(deps: Pick<ServiceDeps, "db" | "config">, filter: { to: string; limit: number }): Promise<DevMailboxEmail[]> {
+export async function listDevMailbox(
+  deps: Pick<ServiceDeps, "db" | "config">,
+  filter: { to: string; limit: number },
+): Promise<DevMailboxEmail[]> {
   if (deps.config.production) throw new AppError("NOT_FOUND", "the dev mailbox does not exist in production");
   const rows = await listOutboxEmails(deps.db, { to: filter.to, limit: filter.limit });
   return rows.map((row) => ({

@@ -39,7 +39,12 @@ export async function issueVerificationEmail(
   user: { id: string; tenantId: string; email: string; name: string | null; organizationName: string },
 ): Promise<{ emailId: string }> {
   const token = await issueEmailToken(tx, { userId: user.id, purpose: VERIFY_EMAIL_PURPOSE, now, ttlMs: EMAIL_TOKEN_TTL_MS });
-  const message = composeVerificationEmail({ publicUrl: deps.config.publicUrl, token, name: user.name, organizationName: user.organizationName });
+  const message = composeVerificationEmail({
+    publicUrl: deps.config.publicUrl,
+    token,
+    name: user.name,
+    organizationName: user.organizationName,
+  });
   const emailId = await queueEmail(tx, deps.jobs, { tenantId: user.tenantId, to: user.email, kind: "verify_email", ...message });
   return { emailId };
 }

@@ -1,6 +1,12 @@
 import { KYC_STATUSES, TENANT_STATUSES } from "@qc/domain";
 import { z } from "zod";
-import { timestampSchema, transactionRecordSchema, transactionStatusSchema, vaultRecordSchema, walletRecordSchema } from "../records/record-schemas";
+import {
+  timestampSchema,
+  transactionRecordSchema,
+  transactionStatusSchema,
+  vaultRecordSchema,
+  walletRecordSchema,
+} from "../records/record-schemas";
 
 export interface EventDefinition<S extends z.ZodType = z.ZodType> {
   /** What the event is about; its id orders the aggregate's events by `sequence`. */

@@ -19,8 +19,12 @@ describe("emitEvent", () => {
     const [a, b] = [randomUUID(), randomUUID()];
     for (let n = 1; n <= 3; n++) await emitEvent(t.db, rotated(tenantId, a, n));
     await emitEvent(t.db, rotated(tenantId, b, 9));
-    expect((await listAggregateEvents(t.db, { tenantId, aggregateType: "credential", aggregateId: a })).map((e) => e.sequence)).toEqual([1, 2, 3]);
-    expect((await listAggregateEvents(t.db, { tenantId, aggregateType: "credential", aggregateId: b })).map((e) => e.sequence)).toEqual([1]);
+    expect((await listAggregateEvents(t.db, { tenantId, aggregateType: "credential", aggregateId: a })).map((e) => e.sequence)).toEqual([
+      1, 2, 3,
+    ]);
+    expect((await listAggregateEvents(t.db, { tenantId, aggregateType: "credential", aggregateId: b })).map((e) => e.sequence)).toEqual([
+      1,
+    ]);
   });
 
   it("refuses data that does not match the catalog, writing nothing", async () => {

@@ -9,7 +9,13 @@ describe("idempotency keys", () => {
     expect(idempotencyKeyFromHeaders({ idempotencyKey: "a-1" })).toBe("a-1");
     expect(idempotencyKeyFromHeaders({ xIdempotencyKey: "a-1", idempotencyKey: "a-1" })).toBe("a-1");
     expect(idempotencyKeyFromHeaders({ xIdempotencyKey: "~".repeat(255) })).toHaveLength(255);
-    for (const bad of [{ xIdempotencyKey: "a-1", idempotencyKey: "a-2" }, { xIdempotencyKey: "" }, { xIdempotencyKey: "x".repeat(256) }, { idempotencyKey: "é" }, { xIdempotencyKey: "a\u0000b" }]) {
+    for (const bad of [
+      { xIdempotencyKey: "a-1", idempotencyKey: "a-2" },
+      { xIdempotencyKey: "" },
+      { xIdempotencyKey: "x".repeat(256) },
+      { idempotencyKey: "é" },
+      { xIdempotencyKey: "a\u0000b" },
+    ]) {
       expect(() => idempotencyKeyFromHeaders(bad)).toThrowError(AppError);
       try {
         idempotencyKeyFromHeaders(bad);

@@ -13,7 +13,10 @@ const KEY = /^[\x20-\x7e]{1,255}$/;
  * httpapi draft's name, which Stripe-style clients send); undefined when neither is sent. Both
  * with different values, or a value that is not 1–255 printable ASCII characters, is 400.
  */
-export function idempotencyKeyFromHeaders(headers: { xIdempotencyKey?: string | undefined; idempotencyKey?: string | undefined }): string | undefined {
+export function idempotencyKeyFromHeaders(headers: {
+  xIdempotencyKey?: string | undefined;
+  idempotencyKey?: string | undefined;
+}): string | undefined {
   const { xIdempotencyKey, idempotencyKey } = headers;
   if (xIdempotencyKey !== undefined && idempotencyKey !== undefined && xIdempotencyKey !== idempotencyKey) {
     throw invalidKey("X-Idempotency-Key and Idempotency-Key carry different values; send one of them");
@@ -42,5 +45,7 @@ export function canonicalJson(value: unknown): string {
 
 /** SHA-256 (hex) of method, path and the canonical JSON input: "the same request" means the same hash. */
 export function idempotencyRequestHash(request: { method: string; path: string; input: unknown }): string {
-  return createHash("sha256").update(`${request.method.toUpperCase()}\n${request.path}\n${canonicalJson(request.input)}`).digest("hex");
+  return createHash("sha256")
+    .update(`${request.method.toUpperCase()}\n${request.path}\n${canonicalJson(request.input)}`)
+    .digest("hex");
 }

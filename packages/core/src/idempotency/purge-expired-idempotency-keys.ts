@@ -8,7 +8,10 @@ const BATCH = 1000;
  * holds many row locks. Correctness never depends on it (an expired key is ignored and replaced
  * when it is used again); it only keeps the table small. Run hourly by the daemon.
  */
-export async function purgeExpiredIdempotencyKeys(deps: Pick<ServiceDeps, "db" | "now">, options: { maxBatches?: number } = {}): Promise<{ removed: number }> {
+export async function purgeExpiredIdempotencyKeys(
+  deps: Pick<ServiceDeps, "db" | "now">,
+  options: { maxBatches?: number } = {},
+): Promise<{ removed: number }> {
   const now = deps.now();
   let removed = 0;
   for (let batch = 0; batch < (options.maxBatches ?? 100); batch++) {

@@ -29,7 +29,13 @@ describe("runIdempotently", () => {
     const vault = await createVault({ ...deps, db }, { tenantId, name, networkCode: "QUANTUM_SANDBOX", actor: systemActor("test") });
     return { value: vault, status: 201, body: vault };
   };
-  const vaultsNamed = async (name: string) => (await t.db.select().from(schema.vaults).where(and(eq(schema.vaults.tenantId, tenantId), eq(schema.vaults.name, name)))).length;
+  const vaultsNamed = async (name: string) =>
+    (
+      await t.db
+        .select()
+        .from(schema.vaults)
+        .where(and(eq(schema.vaults.tenantId, tenantId), eq(schema.vaults.name, name)))
+    ).length;
   const key = () => `k-${++counter}`;
 
   it("executes once, stores the answer in the same commit, and replays it", async () => {
@@ -37,9 +43,14 @@ describe("runIdempotently", () => {
     const first = await runIdempotently(deps, request(k), createVaultThrough("once"));
     expect(first).toMatchObject({ replayed: false, value: { name: "once" } });
     const second = await runIdempotently(deps, request(k), createVaultThrough("once"));
-    expect(second).toEqual({ replayed: true, answer: { kind: "success", status: 201, body: JSON.parse(JSON.stringify((first as { value: unknown }).value)) } });
+    expect(second).toEqual({
+      replayed: true,
+      answer: { kind: "success", status: 201, body: JSON.parse(JSON.stringify((first as { value: unknown }).value)) },
+    });
     expect(await vaultsNamed("once")).toBe(1);
-    await expect(runIdempotently(deps, request(k, { name: "other" }), createVaultThrough("once"))).rejects.toMatchObject({ error: "IDEMPOTENCY_KEY_MISMATCH" });
+    await expect(runIdempotently(deps, request(k, { name: "other" }), createVaultThrough("once"))).rejects.toMatchObject({
+      error: "IDEMPOTENCY_KEY_MISMATCH",
+    });
   });
 
   it("stores nothing when the execution fails with a refusal or a fault: its writes roll back and the key is free", async () => {
@@ -70,8 +81,12 @@ describe("runIdempotently", () => {
     await expect(run()).rejects.toBe(conflict);
     expect(await vaultsNamed("half-done")).toBe(0);
     const replay = await runIdempotently(deps, request(k), createVaultThrough("never"));
-    expect(replay).toEqual({ replayed: true, answer: { kind: "error", status: 409, error: "DUPLICATE_EXTERNAL_ID", message: "taken", details: { externalId: "x" } } });
-    if (replay.replayed && replay.answer.kind === "error") expect(replayedError(replay.answer)).toMatchObject({ error: "DUPLICATE_EXTERNAL_ID", code: 1043, status: 409, message: "taken" });
+    expect(replay).toEqual({
+      replayed: true,
+      answer: { kind: "error", status: 409, error: "DUPLICATE_EXTERNAL_ID", message: "taken", details: { externalId: "x" } },
+    });
+    if (replay.replayed && replay.answer.kind === "error")
+      expect(replayedError(replay.answer)).toMatchObject({ error: "DUPLICATE_EXTERNAL_ID", code: 1043, status: 409, message: "taken" });
     expect(await vaultsNamed("never")).toBe(0);
   });
 
@@ -86,7 +101,10 @@ describe("runIdempotently", () => {
       }),
     ).rejects.toBe(notFound);
     expect(runs).toBe(1);
-    expect(await runIdempotently(deps, request(k), createVaultThrough("never-2"))).toMatchObject({ replayed: true, answer: { kind: "error", error: "NOT_FOUND" } });
+    expect(await runIdempotently(deps, request(k), createVaultThrough("never-2"))).toMatchObject({
+      replayed: true,
+      answer: { kind: "error", error: "NOT_FOUND" },
+    });
   });
 
   it("replays the answer another request committed between its read and its own insert, undoing its own execution", async () => {
@@ -140,9 +158,14 @@ describe("runIdempotently", () => {
     beforeAll(async () => {
       kycTenantId = (await createTenantFixture({ db: t.db, pepper: Buffer.alloc(32, 7) })).tenantId;
     });
-    const setStatus = (status: "PENDING_VERIFICATION" | "VERIFIED" | "REJECTED") => t.db.update(schema.tenants).set({ status }).where(eq(schema.tenants.id, kycTenantId));
+    const setStatus = (status: "PENDING_VERIFICATION" | "VERIFIED" | "REJECTED") =>
+      t.db.update(schema.tenants).set({ status }).where(eq(schema.tenants.id, kycTenantId));
     const kycRequest = (k: string, input: unknown = { name: "v" }) => ({ ...request(k, input), tenantId: kycTenantId });
-    const storedKeys = async (k: string) => t.db.select().from(schema.idempotencyKeys).where(and(eq(schema.idempotencyKeys.tenantId, kycTenantId), eq(schema.idempotencyKeys.key, k)));
+    const storedKeys = async (k: string) =>
+      t.db
+        .select()
+        .from(schema.idempotencyKeys)
+        .where(and(eq(schema.idempotencyKeys.tenantId, kycTenantId), eq(schema.idempotencyKeys.key, k)));
     const counted = () => {
       const calls = { runs: 0 };
       return { calls, execute: async () => ({ value: ++calls.runs, status: 201, body: { run: calls.runs } }) };
@@ -154,7 +177,10 @@ describe("runIdempotently", () => {
         await setStatus(status);
         const k = key();
         const { calls, execute } = counted();
-        await expect(runIdempotently(deps, kycRequest(k), execute, verified)).rejects.toMatchObject({ error: "TENANT_NOT_VERIFIED", status: 403 });
+        await expect(runIdempotently(deps, kycRequest(k), execute, verified)).rejects.toMatchObject({
+          error: "TENANT_NOT_VERIFIED",
+          status: 403,
+        });
         expect(calls.runs).toBe(0);
         expect(await storedKeys(k)).toEqual([]);
         // The key stayed free: the same request executes once the tenant is verified.
@@ -163,7 +189,9 @@ describe("runIdempotently", () => {
       }
       // An unknown tenant has no status: refused as well.
       const { calls, execute } = counted();
-      await expect(runIdempotently(deps, { ...kycRequest(key()), tenantId: "0194f2c4-0000-7000-8000-00000000dead" }, execute, verified)).rejects.toMatchObject({
+      await expect(
+        runIdempotently(deps, { ...kycRequest(key()), tenantId: "0194f2c4-0000-7000-8000-00000000dead" }, execute, verified),
+      ).rejects.toMatchObject({
         error: "TENANT_NOT_VERIFIED",
       });
       expect(calls.runs).toBe(0);
@@ -177,13 +205,23 @@ describe("runIdempotently", () => {
       for (const status of ["REJECTED", "PENDING_VERIFICATION"] as const) {
         await setStatus(status);
         await expect(runIdempotently(deps, kycRequest(k), execute, verified)).rejects.toMatchObject({ error: "TENANT_NOT_VERIFIED" });
-        await expect(runIdempotently(deps, kycRequest(k, { name: "other" }), execute, verified)).rejects.toMatchObject({ error: "TENANT_NOT_VERIFIED" });
+        await expect(runIdempotently(deps, kycRequest(k, { name: "other" }), execute, verified)).rejects.toMatchObject({
+          error: "TENANT_NOT_VERIFIED",
+        });
         // Without the option the key answers as it always did: the rule is the caller's to ask for.
-        expect(await runIdempotently(deps, kycRequest(k), execute)).toEqual({ replayed: true, answer: { kind: "success", status: 201, body: { run: 1 } } });
+        expect(await runIdempotently(deps, kycRequest(k), execute)).toEqual({
+          replayed: true,
+          answer: { kind: "success", status: 201, body: { run: 1 } },
+        });
       }
       await setStatus("VERIFIED");
-      expect(await runIdempotently(deps, kycRequest(k), execute, verified)).toEqual({ replayed: true, answer: { kind: "success", status: 201, body: { run: 1 } } });
-      await expect(runIdempotently(deps, kycRequest(k, { name: "other" }), execute, verified)).rejects.toMatchObject({ error: "IDEMPOTENCY_KEY_MISMATCH" });
+      expect(await runIdempotently(deps, kycRequest(k), execute, verified)).toEqual({
+        replayed: true,
+        answer: { kind: "success", status: 201, body: { run: 1 } },
+      });
+      await expect(runIdempotently(deps, kycRequest(k, { name: "other" }), execute, verified)).rejects.toMatchObject({
+        error: "IDEMPOTENCY_KEY_MISMATCH",
+      });
       expect(calls.runs).toBe(1);
       expect(await storedKeys(k)).toHaveLength(1);
     });
@@ -206,7 +244,9 @@ describe("runIdempotently", () => {
       const unhashable = { amount: 1n };
       const { calls, execute } = counted();
       await setStatus("REJECTED");
-      await expect(runIdempotently(deps, kycRequest(key(), unhashable), execute, verified)).rejects.toMatchObject({ error: "TENANT_NOT_VERIFIED" });
+      await expect(runIdempotently(deps, kycRequest(key(), unhashable), execute, verified)).rejects.toMatchObject({
+        error: "TENANT_NOT_VERIFIED",
+      });
       await setStatus("VERIFIED");
       await expect(runIdempotently(deps, kycRequest(key(), unhashable), execute, verified)).rejects.toThrow(TypeError);
       expect(calls.runs).toBe(0);
@@ -216,10 +256,16 @@ describe("runIdempotently", () => {
   it("forgets keys past their retention: the key executes afresh, and the purge deletes them", async () => {
     const k = key();
     await runIdempotently(deps, request(k), createVaultThrough("expiring"));
-    await t.db.update(schema.idempotencyKeys).set({ expiresAt: sql`now() - interval '1 minute'` }).where(eq(schema.idempotencyKeys.key, k));
+    await t.db
+      .update(schema.idempotencyKeys)
+      .set({ expiresAt: sql`now() - interval '1 minute'` })
+      .where(eq(schema.idempotencyKeys.key, k));
     expect(await runIdempotently(deps, request(k, { other: true }), createVaultThrough("expiring"))).toMatchObject({ replayed: false });
     expect(await vaultsNamed("expiring")).toBe(2);
-    await t.db.update(schema.idempotencyKeys).set({ expiresAt: sql`now() - interval '1 minute'` }).where(eq(schema.idempotencyKeys.key, k));
+    await t.db
+      .update(schema.idempotencyKeys)
+      .set({ expiresAt: sql`now() - interval '1 minute'` })
+      .where(eq(schema.idempotencyKeys.key, k));
     const before = (await t.db.select().from(schema.idempotencyKeys)).length;
     expect(await purgeExpiredIdempotencyKeys(deps)).toEqual({ removed: 1 });
     expect((await t.db.select().from(schema.idempotencyKeys)).length).toBe(before - 1);

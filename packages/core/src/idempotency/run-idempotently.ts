@@ -55,7 +55,8 @@ export const SECRET_WITHHELD = { secretWithheld: true } as const;
 
 /** The replay of an answer that held a secret: 409 CONFLICT (the request ran; its secret is gone). */
 export const SECRET_SHOWN_ONCE =
-  "the secret was shown once: the request with this idempotency key already ran, and its answer held a secret that is not kept; list the resource to see what it created, and rotate its secret again if it was lost";
+  "the secret was shown once: the request with this idempotency key already ran, and its answer held a secret " +
+  "that is not kept; list the resource to see what it created, and rotate its secret again if it was lost";
 
 export interface RunIdempotentlyOptions {
   /**
@@ -116,7 +117,11 @@ export async function runIdempotently<T>(
     if (options.requireVerifiedTenant) await assertTenantVerified(deps.db, request.tenantId);
     throw error;
   }
-  const attempt = { requestHash, requireVerifiedTenant: options.requireVerifiedTenant === true, issuesSecret: options.issuesSecret === true };
+  const attempt = {
+    requestHash,
+    requireVerifiedTenant: options.requireVerifiedTenant === true,
+    issuesSecret: options.issuesSecret === true,
+  };
   try {
     return await attemptIdempotently(deps, request, execute, { ...attempt, savepoint: false });
   } catch (error) {
@@ -143,7 +148,8 @@ async function attemptIdempotently<T>(
       // The tenant's status before the key's own answers: the refusal takes precedence over the
       // key in use, a mismatch and a replay, as when it was a read of its own before this tier.
       if (options.requireVerifiedTenant) assertValueMovingAllowed(tenantStatus);
-      if (!locked) throw new AppError("IDEMPOTENCY_KEY_IN_USE", "a request with this idempotency key is still being processed; retry later");
+      if (!locked)
+        throw new AppError("IDEMPOTENCY_KEY_IN_USE", "a request with this idempotency key is still being processed; retry later");
       const now = deps.now();
       if (existing && existing.expiresAt > now) {
         if (existing.requestHash !== requestHash) {
@@ -160,16 +166,20 @@ async function attemptIdempotently<T>(
       try {
         // With a savepoint, whatever `execute` wrote is undone if it fails, and the outer
         // transaction stays usable to store a business error's answer.
-        const executed = options.savepoint
-          ? await tx.transaction((savepoint) => execute(savepoint))
-          : await execute(tx);
+        const executed = options.savepoint ? await tx.transaction((savepoint) => execute(savepoint)) : await execute(tx);
         answer = { kind: "success", status: executed.status, body: options.issuesSecret ? SECRET_WITHHELD : executed.body };
         result = { replayed: false, value: executed.value };
       } catch (error) {
         const appError = toAppError(error);
         if (NOT_EXECUTED.has(appError.error)) throw error;
         if (!options.savepoint && (await transactionHasWritten(tx))) throw new AttemptWithSavepoint();
-        answer = { kind: "error", status: appError.status, error: appError.error, message: appError.message, ...(appError.details ? { details: appError.details } : {}) };
+        answer = {
+          kind: "error",
+          status: appError.status,
+          error: appError.error,
+          message: appError.message,
+          ...(appError.details ? { details: appError.details } : {}),
+        };
         result = { failed: error };
       }
       // Sent with COMMIT: a unique violation here (another request's answer won) fails the
@@ -181,7 +191,10 @@ async function attemptIdempotently<T>(
         method: request.method.toUpperCase(),
         path: request.path,
         responseStatus: answer.status,
-        responseBody: answer.kind === "success" ? answer.body : { error: answer.error, message: answer.message, ...(answer.details ? { details: answer.details } : {}) },
+        responseBody:
+          answer.kind === "success"
+            ? answer.body
+            : { error: answer.error, message: answer.message, ...(answer.details ? { details: answer.details } : {}) },
         createdAt: now,
         completedAt: deps.now(),
         expiresAt: new Date(now.getTime() + IDEMPOTENCY_KEY_RETENTION_MS),
@@ -197,7 +210,8 @@ function storedAnswer(row: IdempotencyKeyRow, issuesSecret: boolean): StoredAnsw
   const status = row.responseStatus ?? 500;
   // Decided by the route, not by the stored body: a row written before the route said so (or
   // by any other path) is never replayed as a success either.
-  if (status < 400 && issuesSecret) return { kind: "error", status: ERROR_CODES.CONFLICT.status, error: "CONFLICT", message: SECRET_SHOWN_ONCE };
+  if (status < 400 && issuesSecret)
+    return { kind: "error", status: ERROR_CODES.CONFLICT.status, error: "CONFLICT", message: SECRET_SHOWN_ONCE };
   if (status < 400) return { kind: "success", status, body: row.responseBody };
   const body = row.responseBody as { error: ErrorName; message: string; details?: ErrorDetails };
   return { kind: "error", status, error: body.error, message: body.message, ...(body.details ? { details: body.details } : {}) };

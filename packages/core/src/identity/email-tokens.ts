@@ -9,9 +9,17 @@ export type { EmailTokenPurpose } from "@qc/db/queries";
  * Issues a single-use emailed token: 32 random bytes, base64url, stored only as its SHA-256.
  * Returns the plaintext, which must go into the email and nowhere else.
  */
-export async function issueEmailToken(tx: Executor, input: { userId: string; purpose: EmailTokenPurpose; now: Date; ttlMs: number }): Promise<string> {
+export async function issueEmailToken(
+  tx: Executor,
+  input: { userId: string; purpose: EmailTokenPurpose; now: Date; ttlMs: number },
+): Promise<string> {
   const token = generateEmailToken();
-  await insertEmailToken(tx, { userId: input.userId, purpose: input.purpose, tokenHash: hashToken(token), expiresAt: new Date(input.now.getTime() + input.ttlMs) });
+  await insertEmailToken(tx, {
+    userId: input.userId,
+    purpose: input.purpose,
+    tokenHash: hashToken(token),
+    expiresAt: new Date(input.now.getTime() + input.ttlMs),
+  });
   return token;
 }
 
@@ -19,7 +27,10 @@ export async function issueEmailToken(tx: Executor, input: { userId: string; pur
  * Uses a token up (single use, see consumeEmailTokenRow). Unknown, used, expired and
  * other-purpose tokens all give undefined: the caller cannot tell them apart either.
  */
-export function consumeEmailToken(tx: Executor, input: { token: string; purpose: EmailTokenPurpose; now: Date }): Promise<{ userId: string } | undefined> {
+export function consumeEmailToken(
+  tx: Executor,
+  input: { token: string; purpose: EmailTokenPurpose; now: Date },
+): Promise<{ userId: string } | undefined> {
   return consumeEmailTokenRow(tx, { tokenHash: hashToken(input.token), purpose: input.purpose, usedAt: input.now });
 }
 

@@ -35,7 +35,10 @@ const WRONG_CREDENTIALS = "invalid email or password";
  * is counted like a known one, so a lock reveals nothing) and are audited with their reason,
  * never with the password.
  */
-export async function logIn(deps: Pick<ServiceDeps, "db" | "now"> & { authenticator: Authenticator }, input: LogInInput): Promise<LogInResult> {
+export async function logIn(
+  deps: Pick<ServiceDeps, "db" | "now"> & { authenticator: Authenticator },
+  input: LogInInput,
+): Promise<LogInResult> {
   const account = { realm: "user", email: input.email } as const;
   await deps.authenticator.refuseIfLockedOut(input.ip, account);
   const user = await findLoginCandidate(deps.db, { email: input.email });
@@ -73,7 +76,11 @@ export async function logIn(deps: Pick<ServiceDeps, "db" | "now"> & { authentica
       ip: input.ip,
       userAgent: input.userAgent?.slice(0, 500) ?? null,
     });
-    await auditAction(tx, userActor(user.id, input), { tenantId: user.tenantId, action: "auth.logged_in", target: { type: "session", id: session.id } });
+    await auditAction(tx, userActor(user.id, input), {
+      tenantId: user.tenantId,
+      action: "auth.logged_in",
+      target: { type: "session", id: session.id },
+    });
   });
   return {
     token,

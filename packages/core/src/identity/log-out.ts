@@ -8,9 +8,18 @@ export async function logOut(
   input: { tenantId: string; userId: string; sessionId: string; actor: Actor },
 ): Promise<{ status: "LOGGED_OUT" }> {
   await deps.db.transaction(async (tx) => {
-    const revoked = await revokeUserSession(tx, { tenantId: input.tenantId, userId: input.userId, sessionId: input.sessionId, revokedAt: deps.now() });
+    const revoked = await revokeUserSession(tx, {
+      tenantId: input.tenantId,
+      userId: input.userId,
+      sessionId: input.sessionId,
+      revokedAt: deps.now(),
+    });
     if (!revoked) return;
-    await auditAction(tx, input.actor, { tenantId: input.tenantId, action: "auth.logged_out", target: { type: "session", id: input.sessionId } });
+    await auditAction(tx, input.actor, {
+      tenantId: input.tenantId,
+      action: "auth.logged_out",
+      target: { type: "session", id: input.sessionId },
+    });
   });
   return { status: "LOGGED_OUT" };
 }

@@ -11,7 +11,10 @@ import type { IdentityDeps } from "./sign-up";
  * either way and does not wait for this (see the procedure): the answer says nothing about
  * who has an account.
  */
-export async function requestPasswordReset(deps: IdentityDeps, input: { email: string; requestId?: string; ip?: string }): Promise<{ sent: boolean }> {
+export async function requestPasswordReset(
+  deps: IdentityDeps,
+  input: { email: string; requestId?: string; ip?: string },
+): Promise<{ sent: boolean }> {
   const now = deps.now();
   return deps.db.transaction(async (tx) => {
     // Locked, so that two requests at once leave exactly one usable link.
@@ -21,7 +24,11 @@ export async function requestPasswordReset(deps: IdentityDeps, input: { email: s
     const token = await issueEmailToken(tx, { userId: user.id, purpose: "PASSWORD_RESET", now, ttlMs: PASSWORD_RESET_TTL_MS });
     const message = composePasswordResetEmail({ publicUrl: deps.config.publicUrl, token, name: user.name });
     await queueEmail(tx, deps.jobs, { tenantId: user.tenantId, to: user.email, kind: "password_reset", ...message });
-    await auditAction(tx, anonymousActor(input), { tenantId: user.tenantId, action: "user.password_reset_requested", target: { type: "user", id: user.id } });
+    await auditAction(tx, anonymousActor(input), {
+      tenantId: user.tenantId,
+      action: "user.password_reset_requested",
+      target: { type: "user", id: user.id },
+    });
     return { sent: true };
   });
 }

@@ -29,7 +29,10 @@ export interface SignUpResult {
 export type IdentityDeps = Pick<ServiceDeps, "db" | "jobs" | "now" | "config">;
 
 const emailTaken = () =>
-  new AppError("EMAIL_ALREADY_REGISTERED", "an account with this email already exists; log in, or ask for a password reset link (POST /v1/auth/password-reset)");
+  new AppError(
+    "EMAIL_ALREADY_REGISTERED",
+    "an account with this email already exists; log in, or ask for a password reset link (POST " + "/v1/auth/password-reset)",
+  );
 
 /**
  * Creates the tenant (PENDING_VERIFICATION), its first admin (PENDING_EMAIL_VERIFICATION), a
@@ -43,7 +46,11 @@ export async function signUp(deps: IdentityDeps, input: SignUpInput): Promise<Si
   const now = deps.now();
   try {
     return await deps.db.transaction(async (tx) => {
-      const tenant = await insertTenant(tx, { name: input.organizationName, accountType: input.accountType, status: "PENDING_VERIFICATION" });
+      const tenant = await insertTenant(tx, {
+        name: input.organizationName,
+        accountType: input.accountType,
+        status: "PENDING_VERIFICATION",
+      });
       const user = await insertUser(tx, {
         tenantId: tenant.id,
         email: input.email,

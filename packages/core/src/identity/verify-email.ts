@@ -15,7 +15,10 @@ export interface VerifyEmailResult {
  * Consumes a verification token (single use, see consumeEmailToken). Unknown, used and expired
  * tokens are indistinguishable: 400 INVALID_TOKEN.
  */
-export async function verifyEmail(deps: Pick<ServiceDeps, "db" | "now">, input: { token: string; requestId?: string; ip?: string }): Promise<VerifyEmailResult> {
+export async function verifyEmail(
+  deps: Pick<ServiceDeps, "db" | "now">,
+  input: { token: string; requestId?: string; ip?: string },
+): Promise<VerifyEmailResult> {
   const now = deps.now();
   return deps.db.transaction(async (tx) => {
     const consumed = await consumeEmailToken(tx, { token: input.token, purpose: "VERIFY_EMAIL", now });
@@ -23,7 +26,11 @@ export async function verifyEmail(deps: Pick<ServiceDeps, "db" | "now">, input: 
     // A token belongs to an existing user (foreign key).
     const user = (await findUserById(tx, { userId: consumed.userId }))!;
     await markUserEmailVerified(tx, { tenantId: user.tenantId, userId: user.id, verifiedAt: now });
-    await auditAction(tx, userActor(user.id, input), { tenantId: user.tenantId, action: "user.email_verified", target: { type: "user", id: user.id } });
+    await auditAction(tx, userActor(user.id, input), {
+      tenantId: user.tenantId,
+      action: "user.email_verified",
+      target: { type: "user", id: user.id },
+    });
     return { status: "EMAIL_VERIFIED" as const, userId: user.id, tenantId: user.tenantId, email: user.email };
   });
 }

@@ -22,7 +22,10 @@ describe("pg-boss's own statements", () => {
 
   it("fetches and completes jobs through named prepared statements", async () => {
     const queue = "webhooks.deliver";
-    const sent = [await boss.send(queue, { tenantId: "0194f2c4-0000-7000-8000-0000000000aa", deliveryId: "0194f2c4-0000-7000-8000-000000000001" }), await boss.send(queue, { tenantId: "0194f2c4-0000-7000-8000-0000000000aa", deliveryId: "0194f2c4-0000-7000-8000-000000000002" })];
+    const sent = [
+      await boss.send(queue, { tenantId: "0194f2c4-0000-7000-8000-0000000000aa", deliveryId: "0194f2c4-0000-7000-8000-000000000001" }),
+      await boss.send(queue, { tenantId: "0194f2c4-0000-7000-8000-0000000000aa", deliveryId: "0194f2c4-0000-7000-8000-000000000002" }),
+    ];
     for (const id of sent) {
       const [job] = await boss.fetch(queue);
       expect(job?.id).toBe(id);

@@ -20,7 +20,12 @@ export interface JobQueue {
    * jobs that re-schedule themselves (a watcher) and for pulling a scheduled one forward.
    * (pg-boss's `singletonKey` alone deduplicates nothing on a standard queue.)
    */
-  schedule<N extends JobName>(tx: Executor, name: N, payload: JobPayload<N>, options: { singletonKey: string; startAfter?: Date }): Promise<void>;
+  schedule<N extends JobName>(
+    tx: Executor,
+    name: N,
+    payload: JobPayload<N>,
+    options: { singletonKey: string; startAfter?: Date },
+  ): Promise<void>;
   boss: PgBoss;
 }
 

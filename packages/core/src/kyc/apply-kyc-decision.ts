@@ -32,13 +32,22 @@ export interface ApplyKycDecisionResult {
  * nothing (`applied: false`); a contradicting decision for a decided case is 409, an unknown
  * case (or one of another tenant) 404. The callback route and the sandbox job both come here.
  */
-export async function applyKycDecision(deps: Pick<ServiceDeps, "db" | "now">, input: ApplyKycDecisionInput): Promise<ApplyKycDecisionResult> {
+export async function applyKycDecision(
+  deps: Pick<ServiceDeps, "db" | "now">,
+  input: ApplyKycDecisionInput,
+): Promise<ApplyKycDecisionResult> {
   const now = deps.now();
   return deps.db.transaction(async (tx) => {
     // The tenant row first, as startKyc does: one lock order, no deadlock between them.
     const tenant = await lockTenantForKyc(tx, { tenantId: input.tenantId });
     if (!tenant) throw new AppError("NOT_FOUND", "no such KYC case");
-    const decided = await decidePendingKycCase(tx, { tenantId: input.tenantId, reference: input.reference, status: input.decision, reason: input.reason ?? null, decidedAt: now });
+    const decided = await decidePendingKycCase(tx, {
+      tenantId: input.tenantId,
+      reference: input.reference,
+      status: input.decision,
+      reason: input.reason ?? null,
+      decidedAt: now,
+    });
     if (!decided) {
       const existing = await findKycCase(tx, { tenantId: input.tenantId, reference: input.reference });
       if (!existing) throw new AppError("NOT_FOUND", "no such KYC case");
@@ -49,17 +58,32 @@ export async function applyKycDecision(deps: Pick<ServiceDeps, "db" | "now">, in
     }
     const previousStatus = tenant.status;
     const status: TenantStatus = input.decision === "APPROVED" ? "VERIFIED" : "REJECTED";
-    const updated = await updateTenantVerificationStatus(tx, { tenantId: input.tenantId, from: previousStatus, to: status, updatedAt: now });
+    const updated = await updateTenantVerificationStatus(tx, {
+      tenantId: input.tenantId,
+      from: previousStatus,
+      to: status,
+      updatedAt: now,
+    });
     if (!updated) throw new AppError("CONFLICT", "the tenant's verification status changed concurrently; retry");
     const kyc = toKycCaseRecord(decided);
-    const actor: Actor = { type: input.source === "callback" ? "provider" : "system", id: decided.provider, requestId: input.requestId, ip: input.ip };
+    const actor: Actor = {
+      type: input.source === "callback" ? "provider" : "system",
+      id: decided.provider,
+      requestId: input.requestId,
+      ip: input.ip,
+    };
     await auditAction(tx, actor, {
       tenantId: input.tenantId,
       action: "kyc.decided",
       target: { type: "kyc_case", id: input.reference },
       details: { decision: input.decision, reason: input.reason ?? null, previousStatus, status, source: input.source },
     });
-    await emitEvent(tx, { tenantId: input.tenantId, type: "tenant.verification_changed", aggregateId: input.tenantId, data: { tenantId: input.tenantId, status, previousStatus, kyc } });
+    await emitEvent(tx, {
+      tenantId: input.tenantId,
+      type: "tenant.verification_changed",
+      aggregateId: input.tenantId,
+      data: { tenantId: input.tenantId, status, previousStatus, kyc },
+    });
     return { applied: true, tenantId: input.tenantId, tenantStatus: status, kyc };
   });
 }

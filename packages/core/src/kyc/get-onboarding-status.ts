@@ -18,7 +18,10 @@ export interface OnboardingStatus {
  * latest KYC case, and what to do next. `emailVerified` is the caller's own address for a
  * session, and for an API key whether any admin of the tenant has verified theirs.
  */
-export async function getOnboardingStatus(deps: Pick<ServiceDeps, "db">, input: { tenantId: string; userId?: string }): Promise<OnboardingStatus> {
+export async function getOnboardingStatus(
+  deps: Pick<ServiceDeps, "db">,
+  input: { tenantId: string; userId?: string },
+): Promise<OnboardingStatus> {
   const status = await getTenantStatus(deps.db, input.tenantId);
   if (!status) throw new AppError("NOT_FOUND", "tenant not found");
   const emailVerified = await hasEmailVerifiedUser(deps.db, { tenantId: input.tenantId, userId: input.userId });
@@ -34,7 +37,13 @@ export async function getOnboardingStatus(deps: Pick<ServiceDeps, "db">, input: 
     status,
     emailVerified,
     kyc: latest
-      ? { status: latest.status, provider: latest.provider, startedAt: latest.startedAt.toISOString(), decidedAt: latest.decidedAt?.toISOString() ?? null, reason: latest.reason }
+      ? {
+          status: latest.status,
+          provider: latest.provider,
+          startedAt: latest.startedAt.toISOString(),
+          decidedAt: latest.decidedAt?.toISOString() ?? null,
+          reason: latest.reason,
+        }
       : null,
     valueMovingEnabled: valueMovingAllowed(status),
     nextStep,

@@ -34,7 +34,12 @@ export function createSandboxKycProvider(deps: Pick<ServiceDeps, "jobs" | "now">
     name: SANDBOX_KYC_PROVIDER,
     async start(tenant, tx) {
       const reference = `sandbox_${randomUUID()}`;
-      await deps.jobs.send(tx, "kyc.sandbox-decide", { tenantId: tenant.id, reference }, { startAfter: new Date(deps.now().getTime() + options.delayMs) });
+      await deps.jobs.send(
+        tx,
+        "kyc.sandbox-decide",
+        { tenantId: tenant.id, reference },
+        { startAfter: new Date(deps.now().getTime() + options.delayMs) },
+      );
       return { reference };
     },
   };
@@ -48,5 +53,8 @@ export function createSandboxKycProvider(deps: Pick<ServiceDeps, "jobs" | "now">
 export function resolveKycProvider(deps: Pick<ServiceDeps, "config" | "jobs" | "now">): KycProvider {
   const { kyc, production } = deps.config;
   if (kyc.provider === SANDBOX_KYC_PROVIDER && !production) return createSandboxKycProvider(deps, { delayMs: kyc.sandboxDelayMs });
-  throw new AppError("UNAVAILABLE", `identity verification provider "${kyc.provider}" is not available${production ? " in production" : ""}`);
+  throw new AppError(
+    "UNAVAILABLE",
+    `identity verification provider "${kyc.provider}" is not available${production ? " in production" : ""}`,
+  );
 }

@@ -18,13 +18,17 @@ export interface OperatorPrincipal {
  * to the tenant tiers. The session slides while in use, never past its absolute end (the same
  * rule as the dashboard's sessions: `judgeSession`).
  */
-export async function authenticateOperator(deps: { db: Database; now(): Date }, request: { cookie: string | undefined }): Promise<OperatorPrincipal> {
+export async function authenticateOperator(
+  deps: { db: Database; now(): Date },
+  request: { cookie: string | undefined },
+): Promise<OperatorPrincipal> {
   const token = operatorTokenFromCookie(request.cookie);
   if (!token) throw new AppError("UNAUTHENTICATED", "log in to the operators' console");
   const now = deps.now();
   const session = await findLiveOperatorSession(deps.db, { tokenHash: hashToken(token), now });
   const standing = session ? judgeSession(session, now, OPERATOR_SESSION_LIFETIME) : undefined;
   if (!session || !standing?.live) throw new AppError("UNAUTHENTICATED", "operator session expired; log in again");
-  if (standing.slideTo) await extendOperatorSession(deps.db, { sessionId: session.sessionId, lastSeenAt: now, expiresAt: standing.slideTo });
+  if (standing.slideTo)
+    await extendOperatorSession(deps.db, { sessionId: session.sessionId, lastSeenAt: now, expiresAt: standing.slideTo });
   return { operatorId: session.operatorId, sessionId: session.sessionId, email: session.email, name: session.name };
 }

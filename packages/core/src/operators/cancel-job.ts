@@ -15,7 +15,8 @@ export async function cancelJob(
 ): Promise<{ jobId: string; queue: string; status: "CANCELLED" }> {
   const job = await findJobById(deps.db, input.jobId);
   if (!job) throw new AppError("NOT_FOUND", "no such job");
-  if (job.state !== "created" && job.state !== "retry") throw new AppError("CONFLICT", `only a waiting job can be cancelled; this one is ${job.state}`);
+  if (job.state !== "created" && job.state !== "retry")
+    throw new AppError("CONFLICT", `only a waiting job can be cancelled; this one is ${job.state}`);
   const result = await deps.jobs.boss.cancel(job.queue, job.id);
   if (affected(result) !== 1) throw new AppError("CONFLICT", "the job started or ended meanwhile");
   await recordOperatorAudit(deps.db, {

@@ -32,7 +32,10 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
  */
 export async function createOperator(deps: { db: Database; now(): Date }, input: CreateOperatorInput): Promise<CreateOperatorResult> {
   const email = input.email.trim().toLowerCase();
-  if (!EMAIL.test(email) || email.length > 254) throw new AppError("VALIDATION_FAILED", "email must be a valid email address", { details: { fields: [{ path: "email", message: "must be a valid email address" }] } });
+  if (!EMAIL.test(email) || email.length > 254)
+    throw new AppError("VALIDATION_FAILED", "email must be a valid email address", {
+      details: { fields: [{ path: "email", message: "must be a valid email address" }] },
+    });
   if (input.password.length < PASSWORD_MIN_LENGTH || input.password.length > PASSWORD_MAX_LENGTH) {
     const message = `password must have ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters`;
     throw new AppError("VALIDATION_FAILED", message, { details: { fields: [{ path: "password", message }] } });
@@ -42,15 +45,28 @@ export async function createOperator(deps: { db: Database; now(): Date }, input:
   return deps.db.transaction(async (tx) => {
     const created = await insertOperator(tx, { email, name, passwordHash });
     if (created) {
-      await recordOperatorAudit(tx, { action: "operator.created", operatorId: created.id, targetType: "operator", targetId: created.id, details: { via: "command_line" } });
+      await recordOperatorAudit(tx, {
+        action: "operator.created",
+        operatorId: created.id,
+        targetType: "operator",
+        targetId: created.id,
+        details: { via: "command_line" },
+      });
       return { id: created.id, email: created.email, name: created.name, created: true, sessionsEnded: 0 };
     }
-    if (!input.resetPassword) throw new AppError("CONFLICT", `an operator with the address ${email} already exists (pass --reset-password to set a new password)`);
+    if (!input.resetPassword)
+      throw new AppError("CONFLICT", `an operator with the address ${email} already exists (pass --reset-password to set a new password)`);
     const now = deps.now();
     const updated = (await updateOperatorPassword(tx, { email, passwordHash, at: now }))!;
     // A new password is what one sets after a leak: whoever held the old one is logged out too.
     const sessionsEnded = await revokeAllOperatorSessions(tx, { operatorId: updated.id, at: now });
-    await recordOperatorAudit(tx, { action: "operator.password_reset", operatorId: updated.id, targetType: "operator", targetId: updated.id, details: { via: "command_line", sessionsEnded } });
+    await recordOperatorAudit(tx, {
+      action: "operator.password_reset",
+      operatorId: updated.id,
+      targetType: "operator",
+      targetId: updated.id,
+      details: { via: "command_line", sessionsEnded },
+    });
     return { id: updated.id, email: updated.email, name: updated.name, created: false, sessionsEnded };
   });
 }

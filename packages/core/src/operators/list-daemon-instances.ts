@@ -20,7 +20,10 @@ export interface DaemonInstance {
  * Every daemon that has beaten recently enough to still have a row (stale rows are pruned after
  * a week by `maintenance.prune-heartbeats`), most recent beat first.
  */
-export async function listDaemonInstances(deps: { db: Database; now(): Date }, options: { silentAfterSeconds?: number } = {}): Promise<DaemonInstance[]> {
+export async function listDaemonInstances(
+  deps: { db: Database; now(): Date },
+  options: { silentAfterSeconds?: number } = {},
+): Promise<DaemonInstance[]> {
   const silentAfterMs = (options.silentAfterSeconds ?? 30) * 1000;
   const now = deps.now().getTime();
   const rows = await listDaemonHeartbeats(deps.db);

@@ -46,7 +46,10 @@ export async function logInOperator(
       operatorId: null,
       requestId: input.requestId,
       ip: input.ip,
-      details: { reason: !operator ? "unknown_email" : operator.disabledAt ? "disabled" : "wrong_password", operatorId: operator?.id ?? null },
+      details: {
+        reason: !operator ? "unknown_email" : operator.disabledAt ? "disabled" : "wrong_password",
+        operatorId: operator?.id ?? null,
+      },
     });
     throw new AppError("UNAUTHENTICATED", WRONG_CREDENTIALS);
   }
@@ -63,7 +66,14 @@ export async function logInOperator(
       ip: input.ip,
       userAgent: input.userAgent?.slice(0, 500) ?? null,
     });
-    await recordOperatorAudit(tx, { action: "operator.logged_in", operatorId: operator.id, targetType: "operator_session", targetId: session.id, requestId: input.requestId, ip: input.ip });
+    await recordOperatorAudit(tx, {
+      action: "operator.logged_in",
+      operatorId: operator.id,
+      targetType: "operator_session",
+      targetId: session.id,
+      requestId: input.requestId,
+      ip: input.ip,
+    });
   });
   return { token, expiresAt: expiresAt.toISOString(), operator: { id: operator.id, email: operator.email, name: operator.name } };
 }

@@ -9,7 +9,12 @@ import { readQueuesOverview } from "./read-queue-overview";
 import { retryFailedJob } from "./retry-failed-job";
 import { schema } from "@qc/db";
 
-const operator = { operatorId: "01970000-0000-7000-8000-000000000001", sessionId: "01970000-0000-7000-8000-000000000002", email: "ops@example.com", name: null };
+const operator = {
+  operatorId: "01970000-0000-7000-8000-000000000001",
+  sessionId: "01970000-0000-7000-8000-000000000002",
+  email: "ops@example.com",
+  name: null,
+};
 
 // Real pg-boss on a real database. The deps' boss only sends (web role), so the test plays the
 // worker itself with fetch/complete/fail, which is what a daemon does.
@@ -43,7 +48,11 @@ describe("queue overview, failed jobs, retry and cancel", () => {
     expect(overview.queues.map((q) => q.name)).toEqual(expect.arrayContaining(["email.send", "transfers.check", "test.patient"]));
     expect(flaky.series).toHaveLength(60);
     const sum = (key: "created" | "completed" | "failed") => flaky.series.reduce((s, p) => s + p[key], 0);
-    expect({ created: sum("created"), completed: sum("completed"), failed: sum("failed") }).toEqual({ created: 4, completed: 1, failed: 1 });
+    expect({ created: sum("created"), completed: sum("completed"), failed: sum("failed") }).toEqual({
+      created: 4,
+      completed: 1,
+      failed: 1,
+    });
     expect(new Date(flaky.series.at(-1)!.at).getTime()).toBeLessThanOrEqual(Date.now() + 2_000);
 
     await boss.send("test.patient", { waiting: true });
@@ -72,20 +81,45 @@ describe("queue overview, failed jobs, retry and cancel", () => {
     const [again] = await boss.fetch("test.flaky");
     expect(again!.data).toEqual(expect.objectContaining({ n: expect.any(Number) }));
     expect((await listFailedJobs({ db: t.db })).some((job) => job.id === dead.id)).toBe(false);
-    await expect(retryFailedJob({ db: t.db, jobs: deps.jobs }, { jobId: again!.id, operator })).rejects.toMatchObject({ error: "CONFLICT" });
+    await expect(retryFailedJob({ db: t.db, jobs: deps.jobs }, { jobId: again!.id, operator })).rejects.toMatchObject({
+      error: "CONFLICT",
+    });
 
     const cancelled = await cancelJob({ db: t.db, jobs: deps.jobs }, { jobId: patientJob!.id, operator });
     expect(cancelled).toMatchObject({ status: "CANCELLED", queue: "test.patient" });
     expect((await listFailedJobs({ db: t.db })).some((job) => job.id === patientJob!.id)).toBe(false);
-    await expect(cancelJob({ db: t.db, jobs: deps.jobs }, { jobId: patientJob!.id, operator })).rejects.toMatchObject({ error: "CONFLICT" });
-    await expect(retryFailedJob({ db: t.db, jobs: deps.jobs }, { jobId: "01970000-0000-7000-8000-0000000000ff", operator })).rejects.toMatchObject({ error: "NOT_FOUND" });
+    await expect(cancelJob({ db: t.db, jobs: deps.jobs }, { jobId: patientJob!.id, operator })).rejects.toMatchObject({
+      error: "CONFLICT",
+    });
+    await expect(
+      retryFailedJob({ db: t.db, jobs: deps.jobs }, { jobId: "01970000-0000-7000-8000-0000000000ff", operator }),
+    ).rejects.toMatchObject({ error: "NOT_FOUND" });
   });
 
   it("tells running, silent and stopped daemons apart by their heartbeats", async () => {
     const now = new Date("2026-11-21T10:00:00.000Z");
-    const beat = (instanceId: string, lastBeatAt: Date, stoppedAt: Date | null = null) => ({ instanceId, hostname: "h", pid: 1, version: "1", queues: ["email.send"], startedAt: new Date(now.getTime() - 3600_000), lastBeatAt, stoppedAt });
-    await t.db.insert(schema.daemonHeartbeats).values([beat("running", new Date(now.getTime() - 5_000)), beat("silent", new Date(now.getTime() - 120_000)), beat("stopped", new Date(now.getTime() - 60_000), new Date(now.getTime() - 60_000))]);
+    const beat = (instanceId: string, lastBeatAt: Date, stoppedAt: Date | null = null) => ({
+      instanceId,
+      hostname: "h",
+      pid: 1,
+      version: "1",
+      queues: ["email.send"],
+      startedAt: new Date(now.getTime() - 3600_000),
+      lastBeatAt,
+      stoppedAt,
+    });
+    await t.db
+      .insert(schema.daemonHeartbeats)
+      .values([
+        beat("running", new Date(now.getTime() - 5_000)),
+        beat("silent", new Date(now.getTime() - 120_000)),
+        beat("stopped", new Date(now.getTime() - 60_000), new Date(now.getTime() - 60_000)),
+      ]);
     const instances = await listDaemonInstances({ db: t.db, now: () => now });
-    expect(Object.fromEntries(instances.map((i) => [i.instanceId, [i.status, i.lastBeatAgeSeconds]]))).toEqual({ running: ["RUNNING", 5], silent: ["SILENT", 120], stopped: ["STOPPED", 60] });
+    expect(Object.fromEntries(instances.map((i) => [i.instanceId, [i.status, i.lastBeatAgeSeconds]]))).toEqual({
+      running: ["RUNNING", 5],
+      silent: ["SILENT", 120],
+      stopped: ["STOPPED", 60],
+    });
   });
 });

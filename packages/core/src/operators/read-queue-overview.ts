@@ -49,7 +49,10 @@ export async function readQueuesOverview(
   const bucketMs = bucketSeconds * 1000;
   // Buckets are aligned to the bucket size, so consecutive reads chart the same buckets.
   const since = new Date(Math.floor((now.getTime() - windowMinutes * 60_000) / bucketMs) * bucketMs + bucketMs);
-  const [counts, throughput] = await Promise.all([readQueueCounts(deps.db, { now }), readQueueThroughput(deps.db, { since, bucketSeconds })]);
+  const [counts, throughput] = await Promise.all([
+    readQueueCounts(deps.db, { now }),
+    readQueueThroughput(deps.db, { since, bucketSeconds }),
+  ]);
   const buckets = Math.floor((now.getTime() - since.getTime()) / bucketMs) + 1;
   const byQueue = new Map<string, Map<number, { created: number; completed: number; failed: number }>>();
   for (const row of throughput) {
@@ -66,7 +69,12 @@ export async function readQueuesOverview(
       const series = Array.from({ length: buckets }, (_, i) => {
         const at = since.getTime() + i * bucketMs;
         const point = points?.get(at);
-        return { at: new Date(at).toISOString(), created: point?.created ?? 0, completed: point?.completed ?? 0, failed: point?.failed ?? 0 };
+        return {
+          at: new Date(at).toISOString(),
+          created: point?.created ?? 0,
+          completed: point?.completed ?? 0,
+          failed: point?.failed ?? 0,
+        };
       });
       return {
         name: queue.name,

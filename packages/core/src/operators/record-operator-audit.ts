@@ -8,7 +8,15 @@ import { insertAuditEvents } from "@qc/db/queries";
  */
 export async function recordOperatorAudit(
   db: Executor,
-  input: { action: string; operatorId: string | null; targetType?: string; targetId?: string; requestId?: string; ip?: string; details?: Record<string, unknown> },
+  input: {
+    action: string;
+    operatorId: string | null;
+    targetType?: string;
+    targetId?: string;
+    requestId?: string;
+    ip?: string;
+    details?: Record<string, unknown>;
+  },
 ): Promise<void> {
   await insertAuditEvents(db, [
     {

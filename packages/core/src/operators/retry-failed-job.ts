@@ -20,7 +20,11 @@ export async function retryFailedJob(
   let queue = job.queue;
   if (job.deadLettered && job.state === "created") {
     const moved = await deps.jobs.boss.redrive(job.queue, { ids: [job.id], limit: 1 });
-    if (moved !== 1) throw new AppError("CONFLICT", "the job could not be moved back to its queue (its source queue no longer exists, or it moved meanwhile)");
+    if (moved !== 1)
+      throw new AppError(
+        "CONFLICT",
+        "the job could not be moved back to its queue (its source queue no longer exists, or it moved meanwhile)",
+      );
     // Redrive enqueues a copy (a new job id) in the queue the job failed in.
     queue = job.sourceQueue ?? job.queue;
   } else if (job.state === "failed") {

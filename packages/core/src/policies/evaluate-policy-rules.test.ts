@@ -17,15 +17,23 @@ const noVelocity = async () => {
 
 describe("evaluatePolicyRules", () => {
   it("matches when every given condition holds; lists match any value; amountAbove is strict", () => {
-    const rule = (match: Record<string, unknown>) => document({ defaultAction: "ALLOW", rules: [{ id: "r", name: "r", action: "BLOCK", match }] }).rules[0]!;
+    const rule = (match: Record<string, unknown>) =>
+      document({ defaultAction: "ALLOW", rules: [{ id: "r", name: "r", action: "BLOCK", match }] }).rules[0]!;
     expect(ruleMatches(rule({}), transfer)).toBe(true);
     expect(ruleMatches(rule({ networkCodes: ["QUANTUM_MAINNET", "QUANTUM_SANDBOX"] }), transfer)).toBe(true);
     expect(ruleMatches(rule({ networkCodes: ["QUANTUM_MAINNET"] }), transfer)).toBe(false);
     expect(ruleMatches(rule({ destinationAddresses: ["0x5B38Da6a701c568545dCfcB03FcB875f56beddC4"] }), transfer)).toBe(true);
     expect(ruleMatches(rule({ amountAbove: "999" }), transfer)).toBe(true);
     expect(ruleMatches(rule({ amountAbove: "1000" }), transfer)).toBe(false);
-    expect(ruleMatches(rule({ sourceWalletIds: [transfer.sourceWalletId], assetIds: ["0194f2c4-9c32-7f40-8b5c-3d4e5f607182"] }), transfer)).toBe(false);
-    expect(ruleMatches(rule({ sourceVaultIds: [transfer.sourceVaultId], sourceWalletIds: [transfer.sourceWalletId], assetIds: [transfer.assetId] }), transfer)).toBe(true);
+    expect(
+      ruleMatches(rule({ sourceWalletIds: [transfer.sourceWalletId], assetIds: ["0194f2c4-9c32-7f40-8b5c-3d4e5f607182"] }), transfer),
+    ).toBe(false);
+    expect(
+      ruleMatches(
+        rule({ sourceVaultIds: [transfer.sourceVaultId], sourceWalletIds: [transfer.sourceWalletId], assetIds: [transfer.assetId] }),
+        transfer,
+      ),
+    ).toBe(true);
   });
 
   it("lets the first matching rule decide, else the default action", async () => {
@@ -37,7 +45,11 @@ describe("evaluatePolicyRules", () => {
         { id: "all", name: "All", action: "BLOCK", match: {} },
       ],
     });
-    expect(await evaluatePolicyRules(doc, 4, transfer, noVelocity)).toMatchObject({ decision: "ALLOW", ruleId: "sandbox", policyVersion: 4 });
+    expect(await evaluatePolicyRules(doc, 4, transfer, noVelocity)).toMatchObject({
+      decision: "ALLOW",
+      ruleId: "sandbox",
+      policyVersion: 4,
+    });
     expect(await evaluatePolicyRules(document({ defaultAction: "BLOCK", rules: [] }), 5, transfer, noVelocity)).toEqual({
       decision: "BLOCK",
       ruleId: null,
@@ -65,8 +77,12 @@ describe("evaluatePolicyRules", () => {
       decision: "BLOCK",
       ruleId: "v",
       velocitySum: "5001",
-      reason: 'blocked by policy rule "Velocity" (v): 5001 moved by the vault in the last 60 s (this transfer included) is above the limit of 5000',
+      reason:
+        'blocked by policy rule "Velocity" (v): 5001 moved by the vault in the last 60 s (this transfer included) is above the limit of 5000',
     });
-    expect(asked).toEqual([{ amount: "5000", windowSeconds: 60, scope: "VAULT" }, { amount: "5000", windowSeconds: 60, scope: "VAULT" }]);
+    expect(asked).toEqual([
+      { amount: "5000", windowSeconds: 60, scope: "VAULT" },
+      { amount: "5000", windowSeconds: 60, scope: "VAULT" },
+    ]);
   });
 });

@@ -9,7 +9,10 @@ import type { PolicyDecision } from "./evaluate-policy-rules";
  * as on create (404 for an unknown source wallet, 400 for an invalid address or asset). Writes
  * nothing: screening, quotas and balance are not part of the dry run.
  */
-export async function evaluatePolicy(deps: Pick<ServiceDeps, "db" | "now">, input: TransferIntentInput & { tenantId: string }): Promise<PolicyDecision> {
+export async function evaluatePolicy(
+  deps: Pick<ServiceDeps, "db" | "now">,
+  input: TransferIntentInput & { tenantId: string },
+): Promise<PolicyDecision> {
   const intent = await resolveTransferIntent(deps.db, input.tenantId, input);
   return decideTransferPolicy(deps.db, {
     tenantId: input.tenantId,

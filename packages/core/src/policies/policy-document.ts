@@ -45,13 +45,19 @@ export const policyVelocitySchema = z
   .object({
     /** The rule applies when the window's sum, this transfer included, is above this. */
     amount: amountSchema,
-    windowSeconds: z.number().int().min(1).max(31 * 86_400),
+    windowSeconds: z
+      .number()
+      .int()
+      .min(1)
+      .max(31 * 86_400),
     scope: velocityScope,
   })
   .strict()
   .meta({
     description:
-      "The rule applies only when the sum of the transfer's asset moved by the scope (source wallet, source vault, or the whole tenant) over the last `windowSeconds`, this transfer included, is above `amount`. Blocked, rejected, cancelled, expired and failed transfers do not count.",
+      "The rule applies only when the sum of the transfer's asset moved by the scope (source wallet, source vault, " +
+      "or the whole tenant) over the last `windowSeconds`, this transfer included, is above `amount`. Blocked, " +
+      "rejected, cancelled, expired and failed transfers do not count.",
   });
 
 export const policyRuleSchema = z

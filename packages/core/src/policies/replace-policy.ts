@@ -24,12 +24,22 @@ export async function replacePolicy(
   try {
     return await deps.db.transaction(async (tx) => {
       const previous = await findCurrentPolicy(tx, { tenantId: input.tenantId });
-      const row = await insertPolicyVersion(tx, { tenantId: input.tenantId, document: parsed.data, createdBy: input.actor.id, createdAt: deps.now() });
+      const row = await insertPolicyVersion(tx, {
+        tenantId: input.tenantId,
+        document: parsed.data,
+        createdBy: input.actor.id,
+        createdAt: deps.now(),
+      });
       await auditAction(tx, input.actor, {
         tenantId: input.tenantId,
         action: "policy.replaced",
         target: { type: "policy", id: row.id },
-        details: { previousVersion: previous?.version ?? 0, version: row.version, defaultAction: parsed.data.defaultAction, rules: parsed.data.rules.length },
+        details: {
+          previousVersion: previous?.version ?? 0,
+          version: row.version,
+          defaultAction: parsed.data.defaultAction,
+          rules: parsed.data.rules.length,
+        },
       });
       return toPolicyRecord(row);
     });

@@ -26,11 +26,17 @@ export async function checkDailyQuota(
     upToId: transfer.transactionId,
   });
   if (usage.count > quota.count) {
-    return { exceeded: true, reason: `daily quota exceeded: this would be transfer ${usage.count} of the UTC day; the limit is ${quota.count}` };
+    return {
+      exceeded: true,
+      reason: `daily quota exceeded: this would be transfer ${usage.count} of the UTC day; the limit is ${quota.count}`,
+    };
   }
   const limit = quota.amounts[transfer.assetId];
   if (limit !== undefined && usage.amount > limit) {
-    return { exceeded: true, reason: `daily quota exceeded: ${usage.amount} of asset ${transfer.assetId} in the UTC day (this transfer included); the limit is ${limit}` };
+    return {
+      exceeded: true,
+      reason: `daily quota exceeded: ${usage.amount} of asset ${transfer.assetId} in the UTC day (this transfer included); the limit is ${limit}`,
+    };
   }
   return { exceeded: false };
 }

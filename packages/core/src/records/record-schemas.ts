@@ -1,5 +1,14 @@
 import { NETWORK_CODES, type NetworkCode } from "@qc/chain";
-import { POLICY_ACTIONS, SCREENING_DECISIONS, TRANSACTION_STATUSES, TRANSACTION_SUB_STATUSES, TRANSACTION_TYPES, VAULT_STATUSES, WALLET_STATUSES, WALLET_TYPES } from "@qc/domain";
+import {
+  POLICY_ACTIONS,
+  SCREENING_DECISIONS,
+  TRANSACTION_STATUSES,
+  TRANSACTION_SUB_STATUSES,
+  TRANSACTION_TYPES,
+  VAULT_STATUSES,
+  WALLET_STATUSES,
+  WALLET_TYPES,
+} from "@qc/domain";
 import { z } from "zod";
 
 /**
@@ -7,11 +16,21 @@ import { z } from "zod";
  * zod: routers use them as `.output()`, the event catalog as event data, the webhook docs are
  * generated from them.
  */
-export const networkCodeSchema = z.enum(NETWORK_CODES as [NetworkCode, ...NetworkCode[]]).meta({ description: "QUANTUM_MAINNET (20803) or QUANTUM_SANDBOX (20804)" });
-export const timestampSchema = z.string().meta({ description: "RFC 3339 timestamp, UTC, milliseconds", example: "2026-11-21T10:00:00.000Z" });
+export const networkCodeSchema = z
+  .enum(NETWORK_CODES as [NetworkCode, ...NetworkCode[]])
+  .meta({ description: "QUANTUM_MAINNET (20803) or QUANTUM_SANDBOX (20804)" });
+export const timestampSchema = z
+  .string()
+  .meta({ description: "RFC 3339 timestamp, UTC, milliseconds", example: "2026-11-21T10:00:00.000Z" });
 /** CONTRACT §1: decimal integer strings, uint256. */
-export const amountSchema = z.string().regex(/^(0|[1-9][0-9]{0,77})$/, "a decimal integer string").meta({ description: "decimal integer string in the smallest unit (Qwei or raw token units)", example: "1000000000000000000" });
-export const addressSchema = z.string().regex(/^0x[0-9a-f]{40}$/).meta({ description: "lower-case 0x + 40 hex", example: "0x5b38da6a701c568545dcfcb03fcb875f56beddc4" });
+export const amountSchema = z
+  .string()
+  .regex(/^(0|[1-9][0-9]{0,77})$/, "a decimal integer string")
+  .meta({ description: "decimal integer string in the smallest unit (Qwei or raw token units)", example: "1000000000000000000" });
+export const addressSchema = z
+  .string()
+  .regex(/^0x[0-9a-f]{40}$/)
+  .meta({ description: "lower-case 0x + 40 hex", example: "0x5b38da6a701c568545dcfcb03fcb875f56beddc4" });
 
 export const vaultRecordSchema = z.object({
   id: z.uuid(),

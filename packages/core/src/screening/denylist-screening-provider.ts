@@ -17,7 +17,8 @@ export function createDenylistScreeningProvider(options: { db: Executor; service
       const reasons: string[] = [];
       if (service.has(destination)) reasons.push(`destination ${destination} is on the service's denylist`);
       const [tenantEntry] = await findScreeningDenylistMatches(options.db, { tenantId: request.tenantId, addresses: [destination] });
-      if (tenantEntry) reasons.push(`destination ${destination} is on the tenant's denylist${tenantEntry.label ? ` (${tenantEntry.label})` : ""}`);
+      if (tenantEntry)
+        reasons.push(`destination ${destination} is on the tenant's denylist${tenantEntry.label ? ` (${tenantEntry.label})` : ""}`);
       return { provider: DENYLIST_PROVIDER, decision: reasons.length ? "BLOCKED" : "CLEAR", riskScore: null, reasons };
     },
   };

@@ -34,7 +34,8 @@ export function createHttpScreeningProvider(options: { url: string; timeoutMs: n
         throw new ScreeningUnavailableError(HTTP_PROVIDER, "the screening provider could not be reached", { cause: error });
       }
       const text = await response.text().catch(() => "");
-      if (response.status !== 200) throw new ScreeningUnavailableError(HTTP_PROVIDER, `the screening provider answered HTTP ${response.status}`);
+      if (response.status !== 200)
+        throw new ScreeningUnavailableError(HTTP_PROVIDER, `the screening provider answered HTTP ${response.status}`);
       let body: unknown;
       try {
         body = JSON.parse(text);
@@ -42,8 +43,14 @@ export function createHttpScreeningProvider(options: { url: string; timeoutMs: n
         throw new ScreeningUnavailableError(HTTP_PROVIDER, "the screening provider answered something that is not JSON");
       }
       const verdict = verdictSchema.safeParse(body);
-      if (!verdict.success) throw new ScreeningUnavailableError(HTTP_PROVIDER, "the screening provider answered something that is not a verdict");
-      return { provider: HTTP_PROVIDER, decision: verdict.data.decision, riskScore: verdict.data.riskScore ?? null, reasons: verdict.data.reasons ?? [] };
+      if (!verdict.success)
+        throw new ScreeningUnavailableError(HTTP_PROVIDER, "the screening provider answered something that is not a verdict");
+      return {
+        provider: HTTP_PROVIDER,
+        decision: verdict.data.decision,
+        riskScore: verdict.data.riskScore ?? null,
+        reasons: verdict.data.reasons ?? [],
+      };
     },
   };
 }

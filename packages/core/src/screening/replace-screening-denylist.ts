@@ -24,7 +24,10 @@ export async function replaceScreeningDenylist(
     try {
       address = parseAddress(entry.address);
     } catch {
-      fields.push({ path: `entries.${index}.address`, message: "not an address: 40 hex digits with optional 0x; mixed case must pass EIP-55" });
+      fields.push({
+        path: `entries.${index}.address`,
+        message: "not an address: 40 hex digits with optional 0x; mixed case must pass EIP-55",
+      });
       return;
     }
     if (seen.has(address)) fields.push({ path: `entries.${index}.address`, message: "duplicate entry" });
@@ -50,7 +53,8 @@ export async function replaceScreeningDenylist(
     });
   } catch (error) {
     // Two replacements of an empty list lock no row: the unique index decides.
-    if (isUniqueViolation(error, "screening_denylist_tenant_address_unique")) throw new AppError("CONFLICT", "the denylist was replaced concurrently; read it again and retry");
+    if (isUniqueViolation(error, "screening_denylist_tenant_address_unique"))
+      throw new AppError("CONFLICT", "the denylist was replaced concurrently; read it again and retry");
     throw error;
   }
 }

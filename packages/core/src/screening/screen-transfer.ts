@@ -14,7 +14,9 @@ export const PROVIDER_UNAVAILABLE = "provider unavailable";
 
 /** Whether `result` is the fail-closed verdict of `screenTransferFailingClosed` rather than a provider's. */
 export function isProviderUnavailable(result: ScreeningResult): boolean {
-  return result.decision === "BLOCKED" && result.riskScore === null && result.reasons.length === 1 && result.reasons[0] === PROVIDER_UNAVAILABLE;
+  return (
+    result.decision === "BLOCKED" && result.riskScore === null && result.reasons.length === 1 && result.reasons[0] === PROVIDER_UNAVAILABLE
+  );
 }
 
 /**
@@ -23,11 +25,17 @@ export function isProviderUnavailable(result: ScreeningResult): boolean {
  * SCREENING_PROVIDER_URL is set. The first BLOCKED verdict decides. Throws
  * ScreeningUnavailableError when the HTTP provider gives no verdict.
  */
-export async function screenTransfer(deps: { db: Executor; config: Pick<ServiceConfig, "screening"> }, request: ScreeningRequest): Promise<ScreeningResult> {
+export async function screenTransfer(
+  deps: { db: Executor; config: Pick<ServiceConfig, "screening"> },
+  request: ScreeningRequest,
+): Promise<ScreeningResult> {
   const { screening } = deps.config;
   const denylist = await createDenylistScreeningProvider({ db: deps.db, serviceDenylist: screening.denylist }).screen(request);
   if (denylist.decision === "BLOCKED" || !screening.providerUrl) return denylist;
-  return createHttpScreeningProvider({ url: screening.providerUrl, timeoutMs: screening.providerTimeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS }).screen(request);
+  return createHttpScreeningProvider({
+    url: screening.providerUrl,
+    timeoutMs: screening.providerTimeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS,
+  }).screen(request);
 }
 
 /**
@@ -46,11 +54,21 @@ export async function screenTransferFailingClosed(
     return await screenTransfer(deps, request);
   } catch (error) {
     if (!(error instanceof ScreeningUnavailableError)) throw error;
-    const attempts = await recordScreeningAttempt(deps.db, { tenantId: request.tenantId, transactionId: request.transactionId, at: deps.now(), status });
+    const attempts = await recordScreeningAttempt(deps.db, {
+      tenantId: request.tenantId,
+      transactionId: request.transactionId,
+      at: deps.now(),
+      status,
+    });
     if (attempts === undefined) throw new AppError("INVALID_TRANSACTION_STATE", "the transaction has moved on");
     const { maxAttempts } = deps.config.screening;
-    deps.log.warn({ transactionId: request.transactionId, status, provider: error.provider, attempts, maxAttempts, err: error }, "screening provider unavailable");
+    deps.log.warn(
+      { transactionId: request.transactionId, status, provider: error.provider, attempts, maxAttempts, err: error },
+      "screening provider unavailable",
+    );
     if (attempts >= maxAttempts) return { provider: error.provider, decision: "BLOCKED", riskScore: null, reasons: [PROVIDER_UNAVAILABLE] };
-    throw new AppError("UNAVAILABLE", `the screening provider is unavailable (attempt ${attempts} of ${maxAttempts}): ${error.message}`, { cause: error });
+    throw new AppError("UNAVAILABLE", `the screening provider is unavailable (attempt ${attempts} of ${maxAttempts}): ${error.message}`, {
+      cause: error,
+    });
   }
 }

@@ -39,7 +39,9 @@ describe("loadSecret", () => {
       process.stdout.write(key.toString("hex"));`;
     const run = () =>
       new Promise<string>((resolve, reject) => {
-        const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", program], { stdio: ["ignore", "pipe", "inherit"] });
+        const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", program], {
+          stdio: ["ignore", "pipe", "inherit"],
+        });
         let out = "";
         child.stdout.on("data", (chunk) => (out += chunk));
         child.on("exit", (code) => (code === 0 ? resolve(out) : reject(new Error(`exit ${code}`))));

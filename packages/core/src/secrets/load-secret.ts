@@ -44,6 +44,8 @@ export function loadSecret(options: LoadSecretOptions): Buffer {
   try {
     return options.parse(readFileSync(file, "utf8").trim());
   } catch (error) {
-    throw new Error(`${file} does not hold a valid ${options.name}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new Error(`${file} does not hold a valid ${options.name}: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
   }
 }

@@ -35,10 +35,21 @@ export async function replaceIpAllowlist(
   }
   if (fields.length) throw new AppError("VALIDATION_FAILED", "invalid allowlist entries", { details: { fields } });
   const heldToList = input.actor.type === "api_key" || input.actor.type === "user";
-  if (heldToList && !input.allowSelfLockout && !ipAllowed(input.callerIp, entries.map((e) => e.cidr))) {
-    throw new AppError("CONFLICT", `this list would lock out the caller (address ${input.callerIp}); send "allowSelfLockout": true to apply it anyway`, {
-      details: { callerIp: input.callerIp },
-    });
+  if (
+    heldToList &&
+    !input.allowSelfLockout &&
+    !ipAllowed(
+      input.callerIp,
+      entries.map((e) => e.cidr),
+    )
+  ) {
+    throw new AppError(
+      "CONFLICT",
+      `this list would lock out the caller (address ${input.callerIp}); send "allowSelfLockout": true to apply it anyway`,
+      {
+        details: { callerIp: input.callerIp },
+      },
+    );
   }
   return deps.db.transaction(async (tx) => {
     const before = await listIpAllowlistEntries(tx, { tenantId: input.tenantId, lock: "update" });

@@ -26,7 +26,10 @@ const PUBLIC_KEY_HEX = new RegExp(`^(0x)?[0-9a-fA-F]{${MLDSA87_PUBLIC_KEY_LENGTH
  * All or nothing: every proof is verified first, and the first invalid one fails the batch with
  * 400 INVALID_OWNERSHIP_PROOF and its `index`. Enrolling a key twice is harmless (skipped).
  */
-export async function enrollSignerKeys(deps: Pick<ServiceDeps, "db" | "now" | "verifier">, input: EnrollSignerKeysInput): Promise<EnrollSignerKeysResult> {
+export async function enrollSignerKeys(
+  deps: Pick<ServiceDeps, "db" | "now" | "verifier">,
+  input: EnrollSignerKeysInput,
+): Promise<EnrollSignerKeysResult> {
   // The proofs of the keys before the first malformed one are verified together on the
   // verifier's threads; the lowest failing index still wins, as if checked one by one.
   const malformed = input.keys.findIndex((key) => !PUBLIC_KEY_HEX.test(key.publicKey));
@@ -34,7 +37,9 @@ export async function enrollSignerKeys(deps: Pick<ServiceDeps, "db" | "now" | "v
     const publicKey = `0x${key.publicKey.replace(/^0x/, "").toLowerCase()}`;
     return { publicKey, address: addressFromPublicKey(publicKey as `0x${string}`), proof: key.proof };
   });
-  const failures = await Promise.all(keys.map((key) => ownershipProofFailure(deps.verifier, input.tenantId, key.address, key.publicKey, key.proof)));
+  const failures = await Promise.all(
+    keys.map((key) => ownershipProofFailure(deps.verifier, input.tenantId, key.address, key.publicKey, key.proof)),
+  );
   const index = failures.findIndex((failure) => failure !== null);
   if (index >= 0) throw invalidOwnershipProof(failures[index]!, { index });
   if (malformed >= 0) throw invalidOwnershipProof("PUBLIC_KEY_FORMAT", { index: malformed });
@@ -44,7 +49,12 @@ export async function enrollSignerKeys(deps: Pick<ServiceDeps, "db" | "now" | "v
     const fresh = unique.filter((k) => !used.has(k.address));
     const inserted = await insertSignerKeys(tx, { tenantId: input.tenantId, keys: fresh, createdAt: deps.now() });
     for (const key of inserted) {
-      await auditAction(tx, input.actor, { tenantId: input.tenantId, action: "signer_key.enrolled", target: { type: "signer_key", id: key.id }, details: { address: key.address } });
+      await auditAction(tx, input.actor, {
+        tenantId: input.tenantId,
+        action: "signer_key.enrolled",
+        target: { type: "signer_key", id: key.id },
+        details: { address: key.address },
+      });
     }
     const counts = await readSignerKeyCounts(tx, input.tenantId);
     return { enrolled: inserted.length, skipped: input.keys.length - inserted.length, ...counts };

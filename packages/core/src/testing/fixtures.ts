@@ -33,20 +33,47 @@ export async function createTenantFixture(
   const email = `admin-${counter}-${tenant!.id.slice(-8)}@fixture.test`;
   const [user] = await deps.db
     .insert(schema.users)
-    .values({ tenantId: tenant!.id, email, name: "Fixture Admin", passwordHash: "!fixture-no-login", status: "EMAIL_VERIFIED", emailVerifiedAt: now() })
+    .values({
+      tenantId: tenant!.id,
+      email,
+      name: "Fixture Admin",
+      passwordHash: "!fixture-no-login",
+      status: "EMAIL_VERIFIED",
+      emailVerifiedAt: now(),
+    })
     .returning();
-  const key = await createApiKey({ db: deps.db, now }, deps.pepper, { tenantId: tenant!.id, userId: user!.id, label: "fixture", scopes: options.scopes });
-  return { tenantId: tenant!.id, userId: user!.id, email, keyId: key.keyId, secret: key.secret, authorization: `Bearer ${key.keyId}:${key.secret}` };
+  const key = await createApiKey({ db: deps.db, now }, deps.pepper, {
+    tenantId: tenant!.id,
+    userId: user!.id,
+    label: "fixture",
+    scopes: options.scopes,
+  });
+  return {
+    tenantId: tenant!.id,
+    userId: user!.id,
+    email,
+    keyId: key.keyId,
+    secret: key.secret,
+    authorization: `Bearer ${key.keyId}:${key.secret}`,
+  };
 }
 
 /** A key with other scopes for an existing fixture tenant. */
 export async function createKeyFixture(deps: { db: Database; pepper: Buffer }, tenant: TenantFixture, scopes: Scope[]) {
-  const key = await createApiKey({ db: deps.db, now: () => new Date() }, deps.pepper, { tenantId: tenant.tenantId, userId: tenant.userId, label: `fixture ${scopes.join("+")}`, scopes });
+  const key = await createApiKey({ db: deps.db, now: () => new Date() }, deps.pepper, {
+    tenantId: tenant.tenantId,
+    userId: tenant.userId,
+    label: `fixture ${scopes.join("+")}`,
+    scopes,
+  });
   return { keyId: key.keyId, secret: key.secret, authorization: `Bearer ${key.keyId}:${key.secret}` };
 }
 
 /** A dashboard session for the fixture's admin, as login would create it. */
-export async function createSessionFixture(deps: { db: Database; now?: () => Date }, tenant: TenantFixture): Promise<{ token: string; authorization: string }> {
+export async function createSessionFixture(
+  deps: { db: Database; now?: () => Date },
+  tenant: TenantFixture,
+): Promise<{ token: string; authorization: string }> {
   const now = (deps.now ?? (() => new Date()))();
   const token = generateSessionToken();
   await deps.db.insert(schema.sessions).values({

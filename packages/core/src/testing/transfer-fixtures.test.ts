@@ -14,7 +14,12 @@ import { transferCall } from "../transfers/quote-transfer-fees";
 import { releaseForSigning } from "../transfers/release-for-signing";
 import { createTenantFixture, type TenantFixture } from "./fixtures";
 import { createTestServiceDeps } from "./service-deps";
-import { createReleasedTransferFixture, createSubmittedTransferFixture, createTransferWalletFixture, type TransferWalletFixture } from "./transfer-fixtures";
+import {
+  createReleasedTransferFixture,
+  createSubmittedTransferFixture,
+  createTransferWalletFixture,
+  type TransferWalletFixture,
+} from "./transfer-fixtures";
 
 const Q = 10n ** 18n;
 
@@ -47,10 +52,21 @@ describe("transfer fixtures store what the services store", () => {
   const fresh = () => createFundedAccount(devnet(), 0n).then((a) => a.address);
   /** What a transaction left behind besides its row: history, audit actions, events, jobs. */
   const trail = async (row: TransactionRow) => ({
-    history: (await t.db.select().from(schema.transactionStatusHistory).where(eq(schema.transactionStatusHistory.transactionId, row.id)).orderBy(asc(schema.transactionStatusHistory.createdAt))).map(
-      (h) => [h.fromStatus, h.toStatus],
-    ),
-    audit: (await t.db.select().from(schema.auditEvents).where(and(eq(schema.auditEvents.targetType, "transaction"), eq(schema.auditEvents.targetId, row.id)))).map((a) => a.action).sort(),
+    history: (
+      await t.db
+        .select()
+        .from(schema.transactionStatusHistory)
+        .where(eq(schema.transactionStatusHistory.transactionId, row.id))
+        .orderBy(asc(schema.transactionStatusHistory.createdAt))
+    ).map((h) => [h.fromStatus, h.toStatus]),
+    audit: (
+      await t.db
+        .select()
+        .from(schema.auditEvents)
+        .where(and(eq(schema.auditEvents.targetType, "transaction"), eq(schema.auditEvents.targetId, row.id)))
+    )
+      .map((a) => a.action)
+      .sort(),
     events: (await t.db.select().from(schema.eventOutbox).where(eq(schema.eventOutbox.aggregateId, row.id))).map((e) => e.type).sort(),
     checkJobs: (await deps.jobs.boss.findJobs("transfers.check", { data: { transactionId: row.id } })).length,
     expireJobs: (await deps.jobs.boss.findJobs("transfers.expire", { data: { transactionId: row.id } })).length,
@@ -76,19 +92,39 @@ describe("transfer fixtures store what the services store", () => {
     };
     expect(same(fixture)).toEqual(same(service));
     expect(await trail(fixture)).toEqual({ ...(await trail(service)), checkJobs: 0 });
-    expect(await trail(fixture)).toEqual({ history: [[null, "SUBMITTED"]], audit: ["transaction.created"], events: ["transaction.created"], checkJobs: 0, expireJobs: 0 });
+    expect(await trail(fixture)).toEqual({
+      history: [[null, "SUBMITTED"]],
+      audit: ["transaction.created"],
+      events: ["transaction.created"],
+      checkJobs: 0,
+      expireJobs: 0,
+    });
   });
 
   it("a released fixture has release's gas (the estimate × margin, rounded up), nonce, deadline and trail", async () => {
     // An ERC-20 transfer: its estimate is no multiple of 100, so the margin's rounding shows.
     const owner = await createFundedAccount(devnet(), 10n * Q);
     const client = createWalletClient({ account: owner.account, chain: quantumSandbox, transport: http(devnet().url) });
-    const deployed = await client.deployContract({ abi: QUANTUM_TEST_TOKEN.abi, bytecode: QUANTUM_TEST_TOKEN.bytecode, args: ["Fixture USD", "FUSD", 6, 10n ** 12n] });
+    const deployed = await client.deployContract({
+      abi: QUANTUM_TEST_TOKEN.abi,
+      bytecode: QUANTUM_TEST_TOKEN.bytecode,
+      args: ["Fixture USD", "FUSD", 6, 10n ** 12n],
+    });
     const token = (await mined(deployed)).contractAddress!.toLowerCase() as Address;
-    const { asset } = await addTokenAsset(deps, { tenantId: tenant.tenantId, networkCode: "QUANTUM_SANDBOX", contractAddress: token, actor: systemActor("test") });
+    const { asset } = await addTokenAsset(deps, {
+      tenantId: tenant.tenantId,
+      networkCode: "QUANTUM_SANDBOX",
+      contractAddress: token,
+      actor: systemActor("test"),
+    });
     const [byFixture, byService] = [await fundedWallet(), await fundedWallet()];
     for (const wallet of [byFixture, byService]) {
-      const sent = await client.writeContract({ address: token, abi: QUANTUM_TEST_TOKEN.abi, functionName: "transfer", args: [wallet.address, 10n ** 9n] });
+      const sent = await client.writeContract({
+        address: token,
+        abi: QUANTUM_TEST_TOKEN.abi,
+        functionName: "transfer",
+        args: [wallet.address, 10n ** 9n],
+      });
       expect((await mined(sent)).status).toBe("success");
     }
     const amount = 1_234n;
@@ -100,7 +136,13 @@ describe("transfer fixtures store what the services store", () => {
     const config = { ...deps.config, transfers: { ...deps.config.transfers, gasMarginPercent: Number(margin) } };
     const released = { ...deps, config, now: () => at };
 
-    const fixture = await createReleasedTransferFixture(released, { tenantId: tenant.tenantId, wallet: byFixture, destinationAddress: toFixture, amount, asset: { id: asset.id } });
+    const fixture = await createReleasedTransferFixture(released, {
+      tenantId: tenant.tenantId,
+      wallet: byFixture,
+      destinationAddress: toFixture,
+      amount,
+      asset: { id: asset.id },
+    });
     const created = await createTransfer(released, {
       tenantId: tenant.tenantId,
       networkCode: "QUANTUM_SANDBOX",
@@ -116,7 +158,12 @@ describe("transfer fixtures store what the services store", () => {
 
     expect(BigInt(fixture.gasLimit!)).toBe((estimate * margin + 99n) / 100n);
     expect(fixture.gasLimit).toBe(service.gasLimit);
-    expect(fixture).toMatchObject({ status: "PENDING_SIGNATURE", nonce: service.nonce, signingDeadline: service.signingDeadline, data: expect.stringMatching(/^0xa9059cbb/) });
+    expect(fixture).toMatchObject({
+      status: "PENDING_SIGNATURE",
+      nonce: service.nonce,
+      signingDeadline: service.signingDeadline,
+      data: expect.stringMatching(/^0xa9059cbb/),
+    });
     expect(fixture.maxFeePerGas).not.toBeNull();
     expect(await trail(fixture)).toEqual({ ...(await trail(service)), checkJobs: 0 });
     expect(await trail(fixture)).toMatchObject({

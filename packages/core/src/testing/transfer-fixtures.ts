@@ -1,4 +1,12 @@
-import { addressFromPublicKey, estimateQuantumFees, generateKeyPair, getPendingNonce, signOwnershipProof, signQuantumSigningHash, type NetworkCode } from "@qc/chain";
+import {
+  addressFromPublicKey,
+  estimateQuantumFees,
+  generateKeyPair,
+  getPendingNonce,
+  signOwnershipProof,
+  signQuantumSigningHash,
+  type NetworkCode,
+} from "@qc/chain";
 import { findHighestBroadcastNonce, findTransaction, findTransactionForSigning, type TransactionRow } from "@qc/db/queries";
 import { systemActor } from "../audit/actor";
 import { nativeAssetId } from "../assets/native-assets";
@@ -120,11 +128,19 @@ export async function createReleasedTransferFixture(
 }
 
 /** Release's quote, or with a test's `gasLimit` the chain's fees and pending nonce only (no estimate). */
-async function fixtureQuote(deps: Pick<ServiceDeps, "chain" | "config">, row: TransactionRow, asset: TransferAsset | null, gasLimit: bigint | undefined): Promise<ChainQuote> {
+async function fixtureQuote(
+  deps: Pick<ServiceDeps, "chain" | "config">,
+  row: TransactionRow,
+  asset: TransferAsset | null,
+  gasLimit: bigint | undefined,
+): Promise<ChainQuote> {
   if (gasLimit === undefined) return quoteRelease(deps, row, asset);
   const client = deps.chain.client(row.networkCode as NetworkCode);
   const [fees, nonce] = await Promise.all([estimateQuantumFees(client), getPendingNonce(client, { address: row.sourceAddress })]);
-  return { fees: { gasLimit, maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas }, pendingNonce: nonce.pending };
+  return {
+    fees: { gasLimit, maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas },
+    pendingNonce: nonce.pending,
+  };
 }
 
 /** The signer's side: an ML-DSA-87 signature (context QUANTUM-TX-v1) over a signing hash. */

@@ -33,41 +33,61 @@ describe("broadcastTransaction", () => {
     if (amount > 0n) await devnet().fund(wallet.address, amount);
     return wallet;
   };
-  const signed = (wallet: TransferWalletFixture, overrides: { amount?: bigint; gasLimit?: bigint; nonce?: number; tenantId?: string } = {}) =>
-    createSignedTransferFixture(deps, { tenantId: overrides.tenantId ?? tenant.tenantId, wallet, destinationAddress: DESTINATION, amount: overrides.amount ?? Q, ...overrides });
-  const broadcast = (row: { tenantId: string; id: string }) => broadcastTransaction(deps, { tenantId: row.tenantId, transactionId: row.id });
+  const signed = (
+    wallet: TransferWalletFixture,
+    overrides: { amount?: bigint; gasLimit?: bigint; nonce?: number; tenantId?: string } = {},
+  ) =>
+    createSignedTransferFixture(deps, {
+      tenantId: overrides.tenantId ?? tenant.tenantId,
+      wallet,
+      destinationAddress: DESTINATION,
+      amount: overrides.amount ?? Q,
+      ...overrides,
+    });
+  const broadcast = (row: { tenantId: string; id: string }) =>
+    broadcastTransaction(deps, { tenantId: row.tenantId, transactionId: row.id });
   const reread = async (row: { tenantId: string; id: string }) => (await findTransaction(t.db, row.tenantId, row.id))!;
   const chainNonce = (address: `0x${string}`) => devnet().publicClient().getTransactionCount({ address, blockTag: "pending" });
   const onChain = (hash: string) => devnet().rpc<unknown>("eth_getTransactionByHash", [hash]);
   const jobs = (name: "transfers.watch" | "transfers.release-next", data: object) => deps.jobs.boss.findJobs(name, { data, queued: true });
 
-  it("stores the raw transaction and its hash, moves to BROADCASTING, sends it once, schedules the watch and releases the next", async () => {
-    const wallet = await fundedWallet();
-    const row = await signed(wallet);
-    expect(row.status).toBe("SIGNED");
-    const result = await broadcast(row);
-    expect(result).toEqual({ status: "BROADCASTING", send: "sent" });
-    const after = await reread(row);
-    expect(after).toMatchObject({ status: "BROADCASTING", sendAttempts: 1, broadcastAt: expect.any(Date) });
-    expect(after.chainTxHash).toBe(getQuantumTransactionHash(after.rawTransaction as `0x${string}`));
-    expect(await onChain(after.chainTxHash!)).toMatchObject({ hash: after.chainTxHash, from: wallet.address, nonce: `0x${after.nonce!.toString(16)}` });
-    expect(await chainNonce(wallet.address)).toBe(after.nonce! + 1);
-    expect(await jobs("transfers.watch", { transactionId: row.id })).toHaveLength(1);
-    expect(await jobs("transfers.release-next", { sourceWalletId: wallet.walletId })).toHaveLength(1);
-  });
+  it(
+    "stores the raw transaction and its hash, moves to BROADCASTING, sends it once, schedules the watch and " + "releases the next",
+    async () => {
+      const wallet = await fundedWallet();
+      const row = await signed(wallet);
+      expect(row.status).toBe("SIGNED");
+      const result = await broadcast(row);
+      expect(result).toEqual({ status: "BROADCASTING", send: "sent" });
+      const after = await reread(row);
+      expect(after).toMatchObject({ status: "BROADCASTING", sendAttempts: 1, broadcastAt: expect.any(Date) });
+      expect(after.chainTxHash).toBe(getQuantumTransactionHash(after.rawTransaction as `0x${string}`));
+      expect(await onChain(after.chainTxHash!)).toMatchObject({
+        hash: after.chainTxHash,
+        from: wallet.address,
+        nonce: `0x${after.nonce!.toString(16)}`,
+      });
+      expect(await chainNonce(wallet.address)).toBe(after.nonce! + 1);
+      expect(await jobs("transfers.watch", { transactionId: row.id })).toHaveLength(1);
+      expect(await jobs("transfers.release-next", { sourceWalletId: wallet.walletId })).toHaveLength(1);
+    },
+  );
 
-  it("re-sends the same bytes when retried: already in the pool, then already mined, both count as sent, one transaction on chain", async () => {
-    const wallet = await fundedWallet();
-    const row = await signed(wallet);
-    await broadcast(row);
-    expect(await broadcast(row)).toEqual({ status: "BROADCASTING", send: "sent" });
-    await devnet().mine(1);
-    expect(await broadcast(row)).toEqual({ status: "BROADCASTING", send: "sent" });
-    expect((await reread(row)).sendAttempts).toBe(3);
-    expect(await devnet().publicClient().getTransactionCount({ address: wallet.address, blockTag: "latest" })).toBe(row.nonce! + 1);
-    // Only ever one watch waiting for it.
-    expect(await jobs("transfers.watch", { transactionId: row.id })).toHaveLength(1);
-  });
+  it(
+    "re-sends the same bytes when retried: already in the pool, then already mined, both count as sent, one " + "transaction on chain",
+    async () => {
+      const wallet = await fundedWallet();
+      const row = await signed(wallet);
+      await broadcast(row);
+      expect(await broadcast(row)).toEqual({ status: "BROADCASTING", send: "sent" });
+      await devnet().mine(1);
+      expect(await broadcast(row)).toEqual({ status: "BROADCASTING", send: "sent" });
+      expect((await reread(row)).sendAttempts).toBe(3);
+      expect(await devnet().publicClient().getTransactionCount({ address: wallet.address, blockTag: "latest" })).toBe(row.nonce! + 1);
+      // Only ever one watch waiting for it.
+      expect(await jobs("transfers.watch", { transactionId: row.id })).toHaveLength(1);
+    },
+  );
 
   it("fails closed on a row changed after signing (amount, destination): FAILED/SIGNATURE_MISMATCH, nothing sent", async () => {
     for (const change of [{ amount: (2n * Q).toString() }, { destinationAddress: "0x000000000000000000000000000000000000dead" }]) {
@@ -75,7 +95,13 @@ describe("broadcastTransaction", () => {
       const row = await signed(wallet);
       await t.db.update(schema.transactions).set(change).where(eq(schema.transactions.id, row.id));
       expect(await broadcast(row)).toEqual({ status: "FAILED" });
-      expect(await reread(row)).toMatchObject({ status: "FAILED", subStatus: "SIGNATURE_MISMATCH", rawTransaction: null, chainTxHash: null, sendAttempts: 0 });
+      expect(await reread(row)).toMatchObject({
+        status: "FAILED",
+        subStatus: "SIGNATURE_MISMATCH",
+        rawTransaction: null,
+        chainTxHash: null,
+        sendAttempts: 0,
+      });
       expect(await chainNonce(wallet.address)).toBe(row.nonce);
       expect(await jobs("transfers.release-next", { sourceWalletId: wallet.walletId })).toHaveLength(1);
     }
@@ -96,14 +122,21 @@ describe("broadcastTransaction", () => {
     const row = await signed(wallet);
     await archiveWallet(deps, { tenantId: tenant.tenantId, walletId: wallet.walletId, actor: systemActor("test") });
     expect(await broadcast(row)).toEqual({ status: "FAILED" });
-    expect(await reread(row)).toMatchObject({ subStatus: "INTERNAL_ERROR", statusReason: expect.stringContaining("archived"), rawTransaction: null });
+    expect(await reread(row)).toMatchObject({
+      subStatus: "INTERNAL_ERROR",
+      statusReason: expect.stringContaining("archived"),
+      rawTransaction: null,
+    });
 
     const other = await createTenantFixture({ db: t.db, pepper: Buffer.alloc(32, 9) });
     const otherWallet = await fundedWallet(10n * Q, other.tenantId);
     const otherRow = await signed(otherWallet, { tenantId: other.tenantId });
     await t.db.update(schema.tenants).set({ status: "REJECTED" }).where(eq(schema.tenants.id, other.tenantId));
     expect(await broadcast(otherRow)).toEqual({ status: "FAILED" });
-    expect(await reread(otherRow)).toMatchObject({ subStatus: "INTERNAL_ERROR", statusReason: expect.stringContaining("no longer verified") });
+    expect(await reread(otherRow)).toMatchObject({
+      subStatus: "INTERNAL_ERROR",
+      statusReason: expect.stringContaining("no longer verified"),
+    });
     expect(await chainNonce(wallet.address)).toBe(row.nonce);
     expect(await chainNonce(otherWallet.address)).toBe(otherRow.nonce);
   });
@@ -137,7 +170,11 @@ describe("broadcastTransaction", () => {
     await client.sendTransaction({ to: "0x000000000000000000000000000000000000beef", value: 1n, nonce: row.nonce! });
     await devnet().mine(1);
     expect(await broadcast(row)).toEqual({ status: "FAILED", send: "final" });
-    expect(await reread(row)).toMatchObject({ status: "FAILED", subStatus: "DROPPED_BY_CHAIN", statusReason: expect.stringContaining(`nonce ${row.nonce}`) });
+    expect(await reread(row)).toMatchObject({
+      status: "FAILED",
+      subStatus: "DROPPED_BY_CHAIN",
+      statusReason: expect.stringContaining(`nonce ${row.nonce}`),
+    });
   });
 
   it("does nothing for a transaction that moved on (a duplicate job after completion or failure)", async () => {
@@ -146,6 +183,8 @@ describe("broadcastTransaction", () => {
     await t.db.update(schema.transactions).set({ amount: "1" }).where(eq(schema.transactions.id, row.id));
     await broadcast(row);
     expect(await broadcast(row)).toEqual({ status: "FAILED" });
-    await expect(broadcastTransaction(deps, { tenantId: tenant.tenantId, transactionId: "0194f2c4-0000-7000-8000-00000000abcd" })).rejects.toMatchObject({ error: "NOT_FOUND" });
+    await expect(
+      broadcastTransaction(deps, { tenantId: tenant.tenantId, transactionId: "0194f2c4-0000-7000-8000-00000000abcd" }),
+    ).rejects.toMatchObject({ error: "NOT_FOUND" });
   });
 });

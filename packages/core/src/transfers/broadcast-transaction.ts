@@ -65,7 +65,10 @@ export async function broadcastTransaction(
   return { status: await recordSend(deps, row, outcome), send: outcome.kind };
 }
 
-async function moveToBroadcasting(deps: Pick<ServiceDeps, "db" | "jobs" | "now" | "log" | "config" | "verifier">, context: SigningContext): Promise<TransactionRow> {
+async function moveToBroadcasting(
+  deps: Pick<ServiceDeps, "db" | "jobs" | "now" | "log" | "config" | "verifier">,
+  context: SigningContext,
+): Promise<TransactionRow> {
   const row = context.transaction;
   const fail = async (subStatus: "SIGNATURE_MISMATCH" | "INTERNAL_ERROR", reason: string) => {
     deps.log.error({ transactionId: row.id, tenantId: row.tenantId, subStatus, reason }, "broadcast refused: failed closed, nothing sent");
@@ -75,16 +78,27 @@ async function moveToBroadcasting(deps: Pick<ServiceDeps, "db" | "jobs" | "now" 
 
   const check = checkSigningRequest(context);
   if (!check.ok) return fail("SIGNATURE_MISMATCH", check.reason);
-  if (!row.signature || !(await verifyTransactionSignature(deps.verifier, { signingHash: check.rebuilt.signingHash, signature: row.signature, publicKey: check.publicKey }))) {
+  if (
+    !row.signature ||
+    !(await verifyTransactionSignature(deps.verifier, {
+      signingHash: check.rebuilt.signingHash,
+      signature: row.signature,
+      publicKey: check.publicKey,
+    }))
+  ) {
     return fail("SIGNATURE_MISMATCH", "the stored signature does not verify over the transaction rebuilt from its intent");
   }
   if (context.wallet!.type === "WATCH_ONLY" || context.wallet!.status !== "ACTIVE") {
-    return fail("INTERNAL_ERROR", `the source wallet is ${context.wallet!.type === "WATCH_ONLY" ? "watch-only" : "archived"}: not broadcast`);
+    return fail(
+      "INTERNAL_ERROR",
+      `the source wallet is ${context.wallet!.type === "WATCH_ONLY" ? "watch-only" : "archived"}: not broadcast`,
+    );
   }
   try {
     await assertTenantVerified(deps.db, row.tenantId);
   } catch (error) {
-    if (error instanceof AppError && error.error === "TENANT_NOT_VERIFIED") return fail("INTERNAL_ERROR", "the tenant is no longer verified (KYC): not broadcast");
+    if (error instanceof AppError && error.error === "TENANT_NOT_VERIFIED")
+      return fail("INTERNAL_ERROR", "the tenant is no longer verified (KYC): not broadcast");
     throw error;
   }
   // Last, after the local checks: it may ask the screening provider. Signed maybe hours after its
@@ -95,7 +109,11 @@ async function moveToBroadcasting(deps: Pick<ServiceDeps, "db" | "jobs" | "now" 
   if (recheck.status === "BLOCKED" || recheck.status === "FAILED") return recheck.transaction;
   const checks = recheck.status === "CLEARED" ? recheck.checks : {};
 
-  const rawTransaction = serializeQuantumTransaction({ ...check.rebuilt.unsigned, signature: row.signature as `0x${string}`, publicKey: check.publicKey });
+  const rawTransaction = serializeQuantumTransaction({
+    ...check.rebuilt.unsigned,
+    signature: row.signature as `0x${string}`,
+    publicKey: check.publicKey,
+  });
   const now = deps.now();
   const outcome = await transitionTransaction(deps, {
     tenantId: row.tenantId,
@@ -111,7 +129,11 @@ async function moveToBroadcasting(deps: Pick<ServiceDeps, "db" | "jobs" | "now" 
 }
 
 /** The send's outcome on the row: an attempt counted and the watch pulled forward, or FAILED when final. */
-async function recordSend(deps: Pick<ServiceDeps, "db" | "jobs" | "now" | "config">, row: TransactionRow, outcome: SendOutcome): Promise<TransactionStatus> {
+async function recordSend(
+  deps: Pick<ServiceDeps, "db" | "jobs" | "now" | "config">,
+  row: TransactionRow,
+  outcome: SendOutcome,
+): Promise<TransactionStatus> {
   if (outcome.kind === "final") {
     const failed = await failTransaction(deps, { row, from: "BROADCASTING", subStatus: outcome.subStatus, reason: outcome.reason, actor });
     return failed.moved ? failed.row.status : (await reread(deps, row)).status;

@@ -31,7 +31,11 @@ export async function cancelTransaction(
   if (moved.moved) return toTransactionRecord(moved.row);
   const row = await findTransaction(deps.db, input.tenantId, input.transactionId);
   if (!row) throw new AppError("NOT_FOUND", "transaction not found");
-  throw new AppError("INVALID_TRANSACTION_STATE", `a ${row.status} transaction cannot be cancelled; only ${CANCELLABLE_STATUSES.join(", ")} can`, {
-    details: { status: row.status },
-  });
+  throw new AppError(
+    "INVALID_TRANSACTION_STATE",
+    `a ${row.status} transaction cannot be cancelled; only ${CANCELLABLE_STATUSES.join(", ")} can`,
+    {
+      details: { status: row.status },
+    },
+  );
 }

@@ -94,7 +94,14 @@ export function screenCounterparty(
 ): Promise<ScreeningResult> {
   return screenTransferFailingClosed(
     deps,
-    { tenantId: row.tenantId, transactionId: row.id, networkCode: row.networkCode as NetworkCode, chainId: row.chainId, sourceAddress: row.sourceAddress, ...counterparty },
+    {
+      tenantId: row.tenantId,
+      transactionId: row.id,
+      networkCode: row.networkCode as NetworkCode,
+      chainId: row.chainId,
+      sourceAddress: row.sourceAddress,
+      ...counterparty,
+    },
     status,
   );
 }

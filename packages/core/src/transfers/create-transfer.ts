@@ -28,7 +28,10 @@ export interface CreateTransferInput extends TransferIntentInput {
  * a VERIFIED tenant: the route is value-moving (its auth middleware refuses the others), and
  * the broadcast step checks the tenant again before anything reaches the chain.
  */
-export async function createTransfer(deps: Pick<ServiceDeps, "db" | "jobs" | "now" | "config">, input: CreateTransferInput): Promise<TransactionRecord> {
+export async function createTransfer(
+  deps: Pick<ServiceDeps, "db" | "jobs" | "now" | "config">,
+  input: CreateTransferInput,
+): Promise<TransactionRecord> {
   const now = deps.now();
   try {
     // On the idempotency key's transaction when called through the API (withinTransaction).
@@ -53,7 +56,14 @@ export async function createTransfer(deps: Pick<ServiceDeps, "db" | "jobs" | "no
         },
         actor: input.actor,
         checkJob: input.checkJob ?? "enqueue",
-        auditDetails: (row) => ({ networkCode: row.networkCode, sourceWalletId: row.sourceWalletId, destinationAddress: row.destinationAddress, assetId: row.assetId, amount: row.amount, externalId: row.externalId }),
+        auditDetails: (row) => ({
+          networkCode: row.networkCode,
+          sourceWalletId: row.sourceWalletId,
+          destinationAddress: row.destinationAddress,
+          assetId: row.assetId,
+          amount: row.amount,
+          externalId: row.externalId,
+        }),
       });
     });
   } catch (error) {

@@ -8,7 +8,16 @@ import { decideTransferPolicy } from "../policies/decide-transfer-policy";
 import type { PolicyDecision } from "../policies/evaluate-policy-rules";
 import { checkDailyQuota } from "../quotas/check-daily-quota";
 import type { ScreeningResult } from "../screening/screening-provider";
-import { screenCounterparty, type CheckFields, type CheckRefusal, type CheckSubject, type DecidingStatus, type ScreeningDeps, type TransferCheckDecision, type TransferCheckRows } from "./check-subject";
+import {
+  screenCounterparty,
+  type CheckFields,
+  type CheckRefusal,
+  type CheckSubject,
+  type DecidingStatus,
+  type ScreeningDeps,
+  type TransferCheckDecision,
+  type TransferCheckRows,
+} from "./check-subject";
 import { quoteFees, transferCall, TransferUnaffordableError, TransferWouldRevertError } from "./quote-transfer-fees";
 
 export type CheckDeps = Pick<ServiceDeps, "db" | "jobs" | "now" | "config" | "chain" | "log">;
@@ -65,7 +74,12 @@ const screeningStep: CheckStep<ScreeningDeps> = async (deps, check) => {
 /** The tenant's daily quotas. */
 const quotaStep: CheckStep<CheckDeps> = async (deps, check) => {
   const row = check.loaded.transaction;
-  const quota = await checkDailyQuota(deps.db, deps.config.transfers.dailyQuota, { tenantId: row.tenantId, transactionId: row.id, assetId: check.subject.assetId, createdAt: row.createdAt });
+  const quota = await checkDailyQuota(deps.db, deps.config.transfers.dailyQuota, {
+    tenantId: row.tenantId,
+    transactionId: row.id,
+    assetId: check.subject.assetId,
+    createdAt: row.createdAt,
+  });
   return quota.exceeded ? { outcome: "BLOCKED", subStatus: "QUOTA_EXCEEDED", reason: quota.reason } : undefined;
 };
 
@@ -79,7 +93,13 @@ const balanceStep: CheckStep<CheckDeps> = async (deps, check) => {
   const { noun, movesValue, token, amount, symbol, assetId } = check.subject;
   const networkCode = row.networkCode as NetworkCode;
   const client = deps.chain.client(networkCode);
-  const reserved = await sumSourceReservations(deps.db, { tenantId: row.tenantId, sourceWalletId: row.sourceWalletId, networkCode, assetId, excludeId: row.id });
+  const reserved = await sumSourceReservations(deps.db, {
+    tenantId: row.tenantId,
+    sourceWalletId: row.sourceWalletId,
+    networkCode,
+    assetId,
+    excludeId: row.id,
+  });
   let native: bigint;
   let tokenBalance: bigint | undefined;
   try {
@@ -88,7 +108,11 @@ const balanceStep: CheckStep<CheckDeps> = async (deps, check) => {
   } catch (error) {
     throw chainUnavailable(networkCode, error);
   }
-  const insufficient = (what: string): CheckRefusal => ({ outcome: "FAILED", subStatus: "INSUFFICIENT_FUNDS", reason: `insufficient funds: ${what}` });
+  const insufficient = (what: string): CheckRefusal => ({
+    outcome: "FAILED",
+    subStatus: "INSUFFICIENT_FUNDS",
+    reason: `insufficient funds: ${what}`,
+  });
   const beside = reserved.amount ? ` beside ${reserved.amount} taken by its pending transfers` : "";
   if (token && tokenBalance! < amount + reserved.amount) {
     return insufficient(`the source holds ${tokenBalance} ${symbol} (raw units); this transfer needs ${amount}${beside}`);
@@ -102,13 +126,16 @@ const balanceStep: CheckStep<CheckDeps> = async (deps, check) => {
     maxFee = quote.gasLimit * quote.maxFeePerGas;
   } catch (error) {
     if (error instanceof TransferUnaffordableError) return insufficient(`the node says the source cannot pay this ${noun}`);
-    if (error instanceof TransferWouldRevertError) return { outcome: "FAILED", subStatus: "INTERNAL_ERROR", reason: `the ${noun} would revert on chain: ${error.message}` };
+    if (error instanceof TransferWouldRevertError)
+      return { outcome: "FAILED", subStatus: "INTERNAL_ERROR", reason: `the ${noun} would revert on chain: ${error.message}` };
     throw error;
   }
   const nativeNeeded = maxFee + reserved.fees + (token ? 0n : amount + reserved.amount);
   if (native < nativeNeeded) {
     const pending = reserved.amount || reserved.fees ? ` and its pending ${movesValue ? "transfers" : "transactions"}` : "";
-    return insufficient(`the source holds ${native} Qwei; it needs ${nativeNeeded} for ${movesValue && !token ? "the amount, " : ""}the maximum fee (${maxFee})${pending}`);
+    return insufficient(
+      `the source holds ${native} Qwei; it needs ${nativeNeeded} for ${movesValue && !token ? "the amount, " : ""}the maximum fee (${maxFee})${pending}`,
+    );
   }
   return undefined;
 };
@@ -125,7 +152,12 @@ const CHECK_STEPS = [...STANDING_STEPS, quotaStep, balanceStep] as const;
  * transfer's asset and destination; a deployment rebuilt from the catalog), then each step in
  * order. The first refusal decides, with the policy and screening taken up to it.
  */
-async function runChecks<D extends ScreeningDeps>(deps: D, loaded: TransferCheckRows, status: DecidingStatus, steps: readonly CheckStep<D>[]): Promise<TransferCheckDecision> {
+async function runChecks<D extends ScreeningDeps>(
+  deps: D,
+  loaded: TransferCheckRows,
+  status: DecidingStatus,
+  steps: readonly CheckStep<D>[],
+): Promise<TransferCheckDecision> {
   const { transaction: row, wallet, vaultId } = loaded;
   const deployment = row.type === "CONTRACT_DEPLOY";
   if (!wallet || wallet.status !== "ACTIVE" || wallet.type === "WATCH_ONLY" || !vaultId) {
@@ -146,7 +178,8 @@ async function runChecks<D extends ScreeningDeps>(deps: D, loaded: TransferCheck
 function transferCheckSubject(loaded: TransferCheckRows): CheckSubject {
   const { transaction: row, asset } = loaded;
   const destinationAddress = row.destinationAddress;
-  if (!asset || destinationAddress === null) throw new AppError("INTERNAL", "transfer without a destination or a visible asset", { details: { transactionId: row.id } });
+  if (!asset || destinationAddress === null)
+    throw new AppError("INTERNAL", "transfer without a destination or a visible asset", { details: { transactionId: row.id } });
   const amount = BigInt(row.amount);
   const token = asset.kind === "TOKEN" ? asset.contractAddress : null;
   return {
@@ -194,7 +227,11 @@ export function decideTransferChecks(deps: CheckDeps, loaded: TransferCheckRows)
  * current policy and AML screening, failing closed (its attempts counted while the row is in
  * `status`). The checks run it first; `recheckTransfer` runs it again before release and broadcast.
  */
-export function decideTransferPolicyAndScreening(deps: ScreeningDeps, loaded: TransferCheckRows, status: DecidingStatus): Promise<TransferCheckDecision> {
+export function decideTransferPolicyAndScreening(
+  deps: ScreeningDeps,
+  loaded: TransferCheckRows,
+  status: DecidingStatus,
+): Promise<TransferCheckDecision> {
   return runChecks(deps, loaded, status, STANDING_STEPS);
 }
 

@@ -5,7 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ServiceDeps } from "../deps/service-deps";
 import { createTenantFixture, type TenantFixture } from "../testing/fixtures";
 import { createTestServiceDeps } from "../testing/service-deps";
-import { createReleasedTransferFixture, createTransferWalletFixture, signTransferFixture, type TransferWalletFixture } from "../testing/transfer-fixtures";
+import {
+  createReleasedTransferFixture,
+  createTransferWalletFixture,
+  signTransferFixture,
+  type TransferWalletFixture,
+} from "../testing/transfer-fixtures";
 import { expireTransaction } from "./expire-transaction";
 import { submitSignature } from "./submit-signature";
 
@@ -20,7 +25,11 @@ describe("expireTransaction", () => {
   let offsetMs = 0;
 
   beforeAll(async () => {
-    deps = await createTestServiceDeps({ database: t, config: { rpcUrls: { QUANTUM_SANDBOX: [devnet().url] } }, now: () => new Date(Date.now() + offsetMs) });
+    deps = await createTestServiceDeps({
+      database: t,
+      config: { rpcUrls: { QUANTUM_SANDBOX: [devnet().url] } },
+      now: () => new Date(Date.now() + offsetMs),
+    });
     tenant = await createTenantFixture({ db: t.db, pepper: Buffer.alloc(32, 2) });
     wallet = await createTransferWalletFixture(deps, { tenantId: tenant.tenantId });
     await devnet().fund(wallet.address, 10n ** 19n);
@@ -28,10 +37,17 @@ describe("expireTransaction", () => {
   afterAll(() => deps?.close());
 
   const release = (deadline: Date) =>
-    createReleasedTransferFixture(deps, { tenantId: tenant.tenantId, wallet, destinationAddress: DESTINATION, amount: 1n, signingDeadline: deadline });
+    createReleasedTransferFixture(deps, {
+      tenantId: tenant.tenantId,
+      wallet,
+      destinationAddress: DESTINATION,
+      amount: 1n,
+      signingDeadline: deadline,
+    });
   const expire = (row: { id: string }) => expireTransaction(deps, { tenantId: tenant.tenantId, transactionId: row.id });
   const reread = async (row: { id: string }) => (await findTransaction(t.db, tenant.tenantId, row.id))!;
-  const waiting = (name: "transfers.expire" | "transfers.release-next", data: object) => deps.jobs.boss.findJobs(name, { data, queued: true });
+  const waiting = (name: "transfers.expire" | "transfers.release-next", data: object) =>
+    deps.jobs.boss.findJobs(name, { data, queued: true });
 
   it("expires once the deadline has passed: EXPIRED/SIGNING_TIMEOUT, next released; a second run does nothing", async () => {
     const deadline = new Date(Date.now() + 3_600_000);
@@ -43,7 +59,11 @@ describe("expireTransaction", () => {
     } finally {
       offsetMs = 0;
     }
-    expect(await reread(row)).toMatchObject({ status: "EXPIRED", subStatus: "SIGNING_TIMEOUT", statusReason: expect.stringContaining("deadline") });
+    expect(await reread(row)).toMatchObject({
+      status: "EXPIRED",
+      subStatus: "SIGNING_TIMEOUT",
+      statusReason: expect.stringContaining("deadline"),
+    });
     expect(await waiting("transfers.release-next", { sourceWalletId: wallet.walletId })).toHaveLength(1);
   });
 
@@ -60,7 +80,12 @@ describe("expireTransaction", () => {
 
   it("leaves a signed transaction alone, whenever it runs", async () => {
     const row = await release(new Date(Date.now() + 60_000));
-    await submitSignature(deps, { tenantId: tenant.tenantId, transactionId: row.id, signature: signTransferFixture(row.signingHash!, wallet.secretKey), actor: { type: "api_key", id: "k" } });
+    await submitSignature(deps, {
+      tenantId: tenant.tenantId,
+      transactionId: row.id,
+      signature: signTransferFixture(row.signingHash!, wallet.secretKey),
+      actor: { type: "api_key", id: "k" },
+    });
     offsetMs = 120_000;
     try {
       expect(await expire(row)).toEqual({ outcome: "moved-on", status: "SIGNED" });

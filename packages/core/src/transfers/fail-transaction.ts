@@ -15,7 +15,17 @@ import { transitionTransaction } from "./transition-transaction";
  */
 export function failTransaction(
   deps: Pick<ServiceDeps, "db" | "jobs" | "now">,
-  input: { row: TransactionRow; from: TransactionStatus; subStatus: Extract<TransactionSubStatus, "SIGNATURE_MISMATCH" | "INSUFFICIENT_FUNDS" | "DROPPED_BY_CHAIN" | "REVERTED_ON_CHAIN" | "INTERNAL_ERROR">; reason: string; actor: Actor; set?: Partial<TransactionRow> },
+  input: {
+    row: TransactionRow;
+    from: TransactionStatus;
+    subStatus: Extract<
+      TransactionSubStatus,
+      "SIGNATURE_MISMATCH" | "INSUFFICIENT_FUNDS" | "DROPPED_BY_CHAIN" | "REVERTED_ON_CHAIN" | "INTERNAL_ERROR"
+    >;
+    reason: string;
+    actor: Actor;
+    set?: Partial<TransactionRow>;
+  },
 ): Promise<TransitionOutcome<TransactionRow>> {
   return transitionTransaction(deps, {
     tenantId: input.row.tenantId,

@@ -47,7 +47,10 @@ export async function listSigningRequests(
   for (const context of items) {
     const check = checkSigningRequest(context);
     if (!check.ok) {
-      deps.log.error({ transactionId: context.transaction.id, tenantId: input.tenantId, reason: check.reason }, "signing request does not match its intent: failed closed");
+      deps.log.error(
+        { transactionId: context.transaction.id, tenantId: input.tenantId, reason: check.reason },
+        "signing request does not match its intent: failed closed",
+      );
       await failTransaction(deps, {
         row: context.transaction,
         from: "PENDING_SIGNATURE",

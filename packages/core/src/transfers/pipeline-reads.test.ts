@@ -60,7 +60,13 @@ describe("the pipeline's joined transaction reads", () => {
 
       const signing = await findTransactionForSigning(single.db, { tenantId: tenant.tenantId, transactionId: row.id });
       expect(signing?.transaction).toEqual(row);
-      expect(signing?.wallet).toEqual({ id: wallet.walletId, type: "REGISTERED", status: "ACTIVE", address: wallet.address, publicKey: wallet.publicKey });
+      expect(signing?.wallet).toEqual({
+        id: wallet.walletId,
+        type: "REGISTERED",
+        status: "ACTIVE",
+        address: wallet.address,
+        publicKey: wallet.publicKey,
+      });
       expect(signing?.asset).toEqual({ kind: "NATIVE", contractAddress: null });
 
       // Another tenant's id for the same transaction finds nothing.
@@ -79,26 +85,49 @@ describe("the pipeline's joined transaction reads", () => {
       await createSubmittedTransferFixture(deps, { tenantId: tenant.tenantId, wallet: own, destinationAddress: DESTINATION, amount: 20n }),
       await createSubmittedTransferFixture(deps, { tenantId: tenant.tenantId, wallet: own, destinationAddress: DESTINATION, amount: 40n }),
     ];
-    await t.query("update transactions set status = 'BROADCASTING', nonce = 4, gas_limit = 21000, max_fee_per_gas = 10 where id = $1", [broadcast!.id]);
-    await t.query("update transactions set status = 'PENDING_SIGNATURE', nonce = 5, gas_limit = 21000, max_fee_per_gas = 3 where id = $1", [pending!.id]);
+    await t.query(
+      "update transactions set status = 'BROADCASTING', nonce = 4, gas_limit = 21000, max_fee_per_gas = 10 where id " + "= $1",
+      [broadcast!.id],
+    );
+    await t.query(
+      "update transactions set status = 'PENDING_SIGNATURE', nonce = 5, gas_limit = 21000, max_fee_per_gas = 3 where " + "id = $1",
+      [pending!.id],
+    );
 
     for (let round = 0; round < 2; round++) {
-      expect(await findOldestTransferIn(single.db, { ...source, statuses: ["SUBMITTED", "QUEUED"] })).toEqual({ id: submitted!.id, status: "SUBMITTED" });
+      expect(await findOldestTransferIn(single.db, { ...source, statuses: ["SUBMITTED", "QUEUED"] })).toEqual({
+        id: submitted!.id,
+        status: "SUBMITTED",
+      });
       expect(await findOldestTransferIn(single.db, { ...source, statuses: ["QUEUED"] })).toBeUndefined();
       expect(await findNonceHoldingTransfer(single.db, source)).toEqual({ id: pending!.id, status: "PENDING_SIGNATURE" });
       expect(await findHighestBroadcastNonce(single.db, source)).toBe(4);
-      expect(await sumSourceReservations(single.db, { ...source, assetId: broadcast!.assetId!, excludeId: submitted!.id })).toEqual({ amount: 30n, fees: 273_000n });
-      expect(await sumSourceReservations(single.db, { ...source, assetId: broadcast!.assetId!, excludeId: pending!.id })).toEqual({ amount: 10n, fees: 210_000n });
+      expect(await sumSourceReservations(single.db, { ...source, assetId: broadcast!.assetId!, excludeId: submitted!.id })).toEqual({
+        amount: 30n,
+        fees: 273_000n,
+      });
+      expect(await sumSourceReservations(single.db, { ...source, assetId: broadcast!.assetId!, excludeId: pending!.id })).toEqual({
+        amount: 10n,
+        fees: 210_000n,
+      });
       const page = await listTransactionsForSigning(single.db, { tenantId: tenant.tenantId, status: "PENDING_SIGNATURE", limit: 10 });
       expect(page.map((row) => row.transaction.id)).toContain(pending!.id);
-      const after = await listTransactionsForSigning(single.db, { tenantId: tenant.tenantId, status: "PENDING_SIGNATURE", beforeId: pending!.id, limit: 10 });
+      const after = await listTransactionsForSigning(single.db, {
+        tenantId: tenant.tenantId,
+        status: "PENDING_SIGNATURE",
+        beforeId: pending!.id,
+        limit: 10,
+      });
       expect(after.map((row) => row.transaction.id)).not.toContain(pending!.id);
 
       // The same source seen by another tenant is empty.
       expect(await findOldestTransferIn(single.db, { ...otherSource, statuses: ["SUBMITTED", "QUEUED"] })).toBeUndefined();
       expect(await findNonceHoldingTransfer(single.db, otherSource)).toBeUndefined();
       expect(await findHighestBroadcastNonce(single.db, otherSource)).toBeNull();
-      expect(await sumSourceReservations(single.db, { ...otherSource, assetId: broadcast!.assetId!, excludeId: submitted!.id })).toEqual({ amount: 0n, fees: 0n });
+      expect(await sumSourceReservations(single.db, { ...otherSource, assetId: broadcast!.assetId!, excludeId: submitted!.id })).toEqual({
+        amount: 0n,
+        fees: 0n,
+      });
       expect(await listTransactionsForSigning(single.db, { tenantId: other.tenantId, status: "PENDING_SIGNATURE", limit: 10 })).toEqual([]);
     }
   });
@@ -111,9 +140,25 @@ describe("the pipeline's joined transaction reads", () => {
     ]);
     const listed = "0x1111111111111111111111111111111111111111";
     const alsoListed = "0x2222222222222222222222222222222222222222";
-    await replaceScreeningDenylistEntries(t.db, { tenantId: tenant.tenantId, entries: [{ address: listed, label: "one" }, { address: alsoListed, label: "two" }] });
-    const broadcasting = await createSubmittedTransferFixture(deps, { tenantId: tenant.tenantId, wallet: own, destinationAddress: DESTINATION, amount: 5n });
-    const submitted = await createSubmittedTransferFixture(deps, { tenantId: tenant.tenantId, wallet: own, destinationAddress: DESTINATION, amount: 6n });
+    await replaceScreeningDenylistEntries(t.db, {
+      tenantId: tenant.tenantId,
+      entries: [
+        { address: listed, label: "one" },
+        { address: alsoListed, label: "two" },
+      ],
+    });
+    const broadcasting = await createSubmittedTransferFixture(deps, {
+      tenantId: tenant.tenantId,
+      wallet: own,
+      destinationAddress: DESTINATION,
+      amount: 5n,
+    });
+    const submitted = await createSubmittedTransferFixture(deps, {
+      tenantId: tenant.tenantId,
+      wallet: own,
+      destinationAddress: DESTINATION,
+      amount: 6n,
+    });
     await t.query("update transactions set status = 'BROADCASTING' where id = $1", [broadcasting!.id]);
 
     for (let round = 1; round <= 2; round++) {
@@ -123,16 +168,29 @@ describe("the pipeline's joined transaction reads", () => {
         expect(await single.db.transaction((tx) => findWalletRow(tx, { ...key, tenantId: other.tenantId, lock }))).toBeUndefined();
       }
       expect(await findWalletRow(single.db, key)).toMatchObject({ id: own.walletId });
-      expect(await findCurrentPolicy(single.db, { tenantId: tenant.tenantId })).toMatchObject({ version: 2, document: { rules: [{ id: "r2" }] } });
+      expect(await findCurrentPolicy(single.db, { tenantId: tenant.tenantId })).toMatchObject({
+        version: 2,
+        document: { rules: [{ id: "r2" }] },
+      });
       expect(await findCurrentPolicy(single.db, { tenantId: other.tenantId })).toBeUndefined();
       // One text for any number of addresses.
-      expect(await findScreeningDenylistMatches(single.db, { tenantId: tenant.tenantId, addresses: [listed] })).toEqual([{ address: listed, label: "one" }]);
-      const many = await findScreeningDenylistMatches(single.db, { tenantId: tenant.tenantId, addresses: [DESTINATION, alsoListed, listed] });
-      expect(many.sort((a, b) => a.address.localeCompare(b.address))).toEqual([{ address: listed, label: "one" }, { address: alsoListed, label: "two" }]);
+      expect(await findScreeningDenylistMatches(single.db, { tenantId: tenant.tenantId, addresses: [listed] })).toEqual([
+        { address: listed, label: "one" },
+      ]);
+      const many = await findScreeningDenylistMatches(single.db, {
+        tenantId: tenant.tenantId,
+        addresses: [DESTINATION, alsoListed, listed],
+      });
+      expect(many.sort((a, b) => a.address.localeCompare(b.address))).toEqual([
+        { address: listed, label: "one" },
+        { address: alsoListed, label: "two" },
+      ]);
       expect(await findScreeningDenylistMatches(single.db, { tenantId: other.tenantId, addresses: [listed] })).toEqual([]);
 
       const at = new Date(Date.UTC(2026, 10, 24, 4, 0, round));
-      const sent = await single.db.transaction((tx) => recordTransactionSend(tx, { tenantId: tenant.tenantId, transactionId: broadcasting!.id, at }));
+      const sent = await single.db.transaction((tx) =>
+        recordTransactionSend(tx, { tenantId: tenant.tenantId, transactionId: broadcasting!.id, at }),
+      );
       expect(sent).toMatchObject({ id: broadcasting!.id, sendAttempts: round, updatedAt: at });
       // Counted only while BROADCASTING, and only for its tenant.
       expect(await recordTransactionSend(single.db, { tenantId: tenant.tenantId, transactionId: submitted!.id, at })).toBeUndefined();

@@ -1,4 +1,11 @@
-import { buildQuantumTransfer, CallRevertedError, estimateQuantumFees, InsufficientFundsError, mapRpcError, type NetworkCode } from "@qc/chain";
+import {
+  buildQuantumTransfer,
+  CallRevertedError,
+  estimateQuantumFees,
+  InsufficientFundsError,
+  mapRpcError,
+  type NetworkCode,
+} from "@qc/chain";
 import type { ServiceDeps } from "../deps/service-deps";
 import { AppError } from "../errors";
 import { chainUnavailable } from "../balances/chain-errors";
@@ -66,10 +73,14 @@ export async function quoteFees(
       }),
     ]);
     if (fees.maxFeePerGas > maxFeePerGasCap) {
-      throw new AppError("UNAVAILABLE", `${networkCode} fees (maxFeePerGas ${fees.maxFeePerGas}) are above the configured cap of ${maxFeePerGasCap}; the release waits`, {
-        details: { networkCode },
-        retryAfter: 30,
-      });
+      throw new AppError(
+        "UNAVAILABLE",
+        `${networkCode} fees (maxFeePerGas ${fees.maxFeePerGas}) are above the configured cap of ${maxFeePerGasCap}; the release waits`,
+        {
+          details: { networkCode },
+          retryAfter: 30,
+        },
+      );
     }
     return {
       gasLimit: (estimate * BigInt(gasMarginPercent) + 99n) / 100n,
@@ -78,7 +89,8 @@ export async function quoteFees(
     };
   } catch (error) {
     if (error instanceof InsufficientFundsError) throw new TransferUnaffordableError(error.shortMessage, { cause: error });
-    if (error instanceof CallRevertedError) throw new TransferWouldRevertError(`${call.to ? "" : "the constructor reverts: "}${error.shortMessage}`, { cause: error });
+    if (error instanceof CallRevertedError)
+      throw new TransferWouldRevertError(`${call.to ? "" : "the constructor reverts: "}${error.shortMessage}`, { cause: error });
     throw chainUnavailable(networkCode, error);
   }
 }

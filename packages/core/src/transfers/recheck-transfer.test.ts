@@ -13,7 +13,12 @@ import { replacePolicy } from "../policies/replace-policy";
 import { replaceScreeningDenylist } from "../screening/replace-screening-denylist";
 import { createTenantFixture, type TenantFixture } from "../testing/fixtures";
 import { createTestServiceDeps } from "../testing/service-deps";
-import { createSubmittedTransferFixture, createTransferWalletFixture, signTransferFixture, type TransferWalletFixture } from "../testing/transfer-fixtures";
+import {
+  createSubmittedTransferFixture,
+  createTransferWalletFixture,
+  signTransferFixture,
+  type TransferWalletFixture,
+} from "../testing/transfer-fixtures";
 import { broadcastTransaction } from "./broadcast-transaction";
 import { cancelTransaction } from "./cancel-transaction";
 import { releaseNextQueued } from "./release-for-signing";
@@ -103,16 +108,31 @@ describe("policy and screening taken again before release and broadcast", () => 
   const reread = async (id: string) => (await findTransaction(t.db, tenant.tenantId, id))!;
   const sign = async (id: string, wallet: TransferWalletFixture) => {
     const row = await reread(id);
-    await submitSignature(deps, { tenantId: tenant.tenantId, transactionId: id, signature: signTransferFixture(row.signingHash!, wallet.secretKey), actor: systemActor("test-signer") });
+    await submitSignature(deps, {
+      tenantId: tenant.tenantId,
+      transactionId: id,
+      signature: signTransferFixture(row.signingHash!, wallet.secretKey),
+      actor: systemActor("test-signer"),
+    });
   };
-  const broadcast = (id: string, using: ServiceDeps = deps) => broadcastTransaction(using, { tenantId: tenant.tenantId, transactionId: id });
-  const source = (wallet: TransferWalletFixture) => ({ tenantId: tenant.tenantId, sourceWalletId: wallet.walletId, networkCode: "QUANTUM_SANDBOX" as const });
+  const broadcast = (id: string, using: ServiceDeps = deps) =>
+    broadcastTransaction(using, { tenantId: tenant.tenantId, transactionId: id });
+  const source = (wallet: TransferWalletFixture) => ({
+    tenantId: tenant.tenantId,
+    sourceWalletId: wallet.walletId,
+    networkCode: "QUANTUM_SANDBOX" as const,
+  });
   const releaseNext = (wallet: TransferWalletFixture) => releaseNextQueued(deps, source(wallet));
-  const releaseNextJobs = async (wallet: TransferWalletFixture) => (await deps.jobs.boss.findJobs("transfers.release-next", { data: source(wallet), queued: true })).length;
+  const releaseNextJobs = async (wallet: TransferWalletFixture) =>
+    (await deps.jobs.boss.findJobs("transfers.release-next", { data: source(wallet), queued: true })).length;
   const pendingNonce = (address: `0x${string}`) => devnet().publicClient().getTransactionCount({ address, blockTag: "pending" });
-  const events = (id: string) => t.db.select().from(schema.eventOutbox).where(eq(schema.eventOutbox.aggregateId, id)).orderBy(asc(schema.eventOutbox.sequence));
+  const events = (id: string) =>
+    t.db.select().from(schema.eventOutbox).where(eq(schema.eventOutbox.aggregateId, id)).orderBy(asc(schema.eventOutbox.sequence));
   const audits = (id: string, action: string) =>
-    t.db.select().from(schema.auditEvents).where(and(eq(schema.auditEvents.targetId, id), eq(schema.auditEvents.action, action)));
+    t.db
+      .select()
+      .from(schema.auditEvents)
+      .where(and(eq(schema.auditEvents.targetId, id), eq(schema.auditEvents.action, action)));
 
   /** The trail of a move the re-check made: history row by the job's actor, audit row, event. */
   const expectEndedTrail = async (id: string, from: string, actor: string, subStatus: string) => {
@@ -124,43 +144,50 @@ describe("policy and screening taken again before release and broadcast", () => 
     expect(last.data).toMatchObject({ previousStatus: from, transaction: { id, status: "BLOCKED", subStatus } });
   };
 
-  it("(a, e) blocks a SIGNED transfer whose destination the tenant denylisted meanwhile: never sent, and the next one takes its nonce", async () => {
-    const wallet = await fundedWallet();
-    const denied = newDestination();
-    const first = await checked(wallet, denied);
-    const second = await checked(wallet, newDestination());
-    expect([first.status, second.status]).toEqual(["PENDING_SIGNATURE", "QUEUED"]);
-    // The decision's time is stored with it.
-    expect(first.checkedAt).toEqual(new Date(clock));
-    await sign(first.id, wallet);
+  it(
+    "(a, e) blocks a SIGNED transfer whose destination the tenant denylisted meanwhile: never sent, and the next " + "one takes its nonce",
+    async () => {
+      const wallet = await fundedWallet();
+      const denied = newDestination();
+      const first = await checked(wallet, denied);
+      const second = await checked(wallet, newDestination());
+      expect([first.status, second.status]).toEqual(["PENDING_SIGNATURE", "QUEUED"]);
+      // The decision's time is stored with it.
+      expect(first.checkedAt).toEqual(new Date(clock));
+      await sign(first.id, wallet);
 
-    await replaceScreeningDenylist(deps, { tenantId: tenant.tenantId, entries: [{ address: denied, label: "flagged after the check" }], actor: admin });
-    clock += STALE_MS;
-    expect(await broadcast(first.id)).toEqual({ status: "BLOCKED" });
+      await replaceScreeningDenylist(deps, {
+        tenantId: tenant.tenantId,
+        entries: [{ address: denied, label: "flagged after the check" }],
+        actor: admin,
+      });
+      clock += STALE_MS;
+      expect(await broadcast(first.id)).toEqual({ status: "BLOCKED" });
 
-    const blocked = await reread(first.id);
-    expect(blocked).toMatchObject({
-      status: "BLOCKED",
-      subStatus: "REJECTED_AML_SCREENING",
-      statusReason: `destination ${denied} is on the tenant's denylist (flagged after the check)`,
-      screening: { provider: "denylist", decision: "BLOCKED" },
-      checkedAt: new Date(clock),
-      rawTransaction: null,
-      chainTxHash: null,
-      sendAttempts: 0,
-    });
-    await expectEndedTrail(first.id, "SIGNED", "transfers.broadcast", "REJECTED_AML_SCREENING");
-    expect(await pendingNonce(wallet.address)).toBe(first.nonce);
-    expect(await releaseNextJobs(wallet)).toBeGreaterThanOrEqual(1);
+      const blocked = await reread(first.id);
+      expect(blocked).toMatchObject({
+        status: "BLOCKED",
+        subStatus: "REJECTED_AML_SCREENING",
+        statusReason: `destination ${denied} is on the tenant's denylist (flagged after the check)`,
+        screening: { provider: "denylist", decision: "BLOCKED" },
+        checkedAt: new Date(clock),
+        rawTransaction: null,
+        chainTxHash: null,
+        sendAttempts: 0,
+      });
+      await expectEndedTrail(first.id, "SIGNED", "transfers.broadcast", "REJECTED_AML_SCREENING");
+      expect(await pendingNonce(wallet.address)).toBe(first.nonce);
+      expect(await releaseNextJobs(wallet)).toBeGreaterThanOrEqual(1);
 
-    // Its nonce slot is free and no nonce was used: the next transfer is released with the same one.
-    const released = await releaseNext(wallet);
-    expect(released).toMatchObject({ status: "PENDING_SIGNATURE", transaction: { id: second.id, nonce: first.nonce } });
-    await sign(second.id, wallet);
-    expect(await broadcast(second.id)).toEqual({ status: "BROADCASTING", send: "sent" });
-    await devnet().mine(1);
-    expect(await devnet().publicClient().getTransactionCount({ address: wallet.address, blockTag: "latest" })).toBe(first.nonce! + 1);
-  });
+      // Its nonce slot is free and no nonce was used: the next transfer is released with the same one.
+      const released = await releaseNext(wallet);
+      expect(released).toMatchObject({ status: "PENDING_SIGNATURE", transaction: { id: second.id, nonce: first.nonce } });
+      await sign(second.id, wallet);
+      expect(await broadcast(second.id)).toEqual({ status: "BROADCASTING", send: "sent" });
+      await devnet().mine(1);
+      expect(await devnet().publicClient().getTransactionCount({ address: wallet.address, blockTag: "latest" })).toBe(first.nonce! + 1);
+    },
+  );
 
   it("(a) blocks a QUEUED transfer at release when the provider now flags its destination; the next queued one is released", async () => {
     const wallet = await fundedWallet();
@@ -194,9 +221,15 @@ describe("policy and screening taken again before release and broadcast", () => 
     const row = await checked(wallet, denied);
     await sign(row.id, wallet);
     clock += STALE_MS;
-    const restarted = await depsWith({ screening: { denylist: [denied.toUpperCase().replace("0X", "0x")], providerUrl: config.screening!.providerUrl!, maxAttempts: 3 } });
+    const restarted = await depsWith({
+      screening: { denylist: [denied.toUpperCase().replace("0X", "0x")], providerUrl: config.screening!.providerUrl!, maxAttempts: 3 },
+    });
     expect(await broadcast(row.id, restarted)).toEqual({ status: "BLOCKED" });
-    expect(await reread(row.id)).toMatchObject({ subStatus: "REJECTED_AML_SCREENING", statusReason: `destination ${denied} is on the service's denylist`, rawTransaction: null });
+    expect(await reread(row.id)).toMatchObject({
+      subStatus: "REJECTED_AML_SCREENING",
+      statusReason: `destination ${denied} is on the service's denylist`,
+      rawTransaction: null,
+    });
     expect(await pendingNonce(wallet.address)).toBe(row.nonce);
   });
 
@@ -211,7 +244,9 @@ describe("policy and screening taken again before release and broadcast", () => 
       constructorArgs: { vaultBeneficiary: beneficiary, vaultReleaseTime: "1900000000" },
       actor: admin,
     });
-    expect(await runTransferChecks(deps, { tenantId: tenant.tenantId, transactionId: created.id })).toMatchObject({ release: { status: "PENDING_SIGNATURE" } });
+    expect(await runTransferChecks(deps, { tenantId: tenant.tenantId, transactionId: created.id })).toMatchObject({
+      release: { status: "PENDING_SIGNATURE" },
+    });
     await sign(created.id, wallet);
     await replaceScreeningDenylist(deps, { tenantId: tenant.tenantId, entries: [{ address: beneficiary, label: "" }], actor: admin });
     clock += STALE_MS;
@@ -240,7 +275,13 @@ describe("policy and screening taken again before release and broadcast", () => 
         defaultAction: "ALLOW",
         rules: [
           // 1 Q + 1 Q is not above 2 Q: counting either transfer twice would block it.
-          { id: "wallet-2q", name: "2 Q per hour", action: "BLOCK", match: { sourceWalletIds: [wallet.walletId] }, velocity: { amount: (2n * Q).toString(), windowSeconds: 3600, scope: "WALLET" } },
+          {
+            id: "wallet-2q",
+            name: "2 Q per hour",
+            action: "BLOCK",
+            match: { sourceWalletIds: [wallet.walletId] },
+            velocity: { amount: (2n * Q).toString(), windowSeconds: 3600, scope: "WALLET" },
+          },
           { id: "no-such-destination", name: "No such destination", action: "BLOCK", match: { destinationAddresses: [ruledOut] } },
         ],
       },
@@ -283,46 +324,56 @@ describe("policy and screening taken again before release and broadcast", () => 
     expect(provider.asked(every.id)).toBe(2);
   });
 
-  it("(d, e) blocks with 'provider unavailable' when the provider is down at the re-check, after its retries; the next transfer goes on", async () => {
-    const wallet = await fundedWallet();
-    const down = newDestination();
-    const downToo = newDestination();
-    const first = await checked(wallet, down);
-    const second = await checked(wallet, downToo);
-    const third = await checked(wallet, newDestination());
-    expect([first.status, second.status, third.status]).toEqual(["PENDING_SIGNATURE", "QUEUED", "QUEUED"]);
-    await sign(first.id, wallet);
-    provider.answer(down, 503, "down for maintenance");
-    provider.answer(downToo, 503, "down for maintenance");
-    clock += STALE_MS;
+  it(
+    "(d, e) blocks with 'provider unavailable' when the provider is down at the re-check, after its retries; the " +
+      "next transfer goes on",
+    async () => {
+      const wallet = await fundedWallet();
+      const down = newDestination();
+      const downToo = newDestination();
+      const first = await checked(wallet, down);
+      const second = await checked(wallet, downToo);
+      const third = await checked(wallet, newDestination());
+      expect([first.status, second.status, third.status]).toEqual(["PENDING_SIGNATURE", "QUEUED", "QUEUED"]);
+      await sign(first.id, wallet);
+      provider.answer(down, 503, "down for maintenance");
+      provider.answer(downToo, 503, "down for maintenance");
+      clock += STALE_MS;
 
-    // Before broadcast: two retried failures (503 UNAVAILABLE, the job retries), then fail closed.
-    await expect(broadcast(first.id)).rejects.toMatchObject({ error: "UNAVAILABLE" });
-    await expect(broadcast(first.id)).rejects.toMatchObject({ error: "UNAVAILABLE" });
-    expect(await reread(first.id)).toMatchObject({ status: "SIGNED", screeningAttempts: 2 });
-    expect(await broadcast(first.id)).toEqual({ status: "BLOCKED" });
-    expect(await reread(first.id)).toMatchObject({
-      status: "BLOCKED",
-      subStatus: "REJECTED_AML_SCREENING",
-      statusReason: "provider unavailable",
-      screening: { provider: "http", decision: "BLOCKED", riskScore: null, reasons: ["provider unavailable"] },
-      screeningAttempts: 3,
-      rawTransaction: null,
-    });
-    await expectEndedTrail(first.id, "SIGNED", "transfers.broadcast", "REJECTED_AML_SCREENING");
-    expect(await pendingNonce(wallet.address)).toBe(first.nonce);
+      // Before broadcast: two retried failures (503 UNAVAILABLE, the job retries), then fail closed.
+      await expect(broadcast(first.id)).rejects.toMatchObject({ error: "UNAVAILABLE" });
+      await expect(broadcast(first.id)).rejects.toMatchObject({ error: "UNAVAILABLE" });
+      expect(await reread(first.id)).toMatchObject({ status: "SIGNED", screeningAttempts: 2 });
+      expect(await broadcast(first.id)).toEqual({ status: "BLOCKED" });
+      expect(await reread(first.id)).toMatchObject({
+        status: "BLOCKED",
+        subStatus: "REJECTED_AML_SCREENING",
+        statusReason: "provider unavailable",
+        screening: { provider: "http", decision: "BLOCKED", riskScore: null, reasons: ["provider unavailable"] },
+        screeningAttempts: 3,
+        rawTransaction: null,
+      });
+      await expectEndedTrail(first.id, "SIGNED", "transfers.broadcast", "REJECTED_AML_SCREENING");
+      expect(await pendingNonce(wallet.address)).toBe(first.nonce);
 
-    // At release the same way: release-next retries, then the queued transfer ends BLOCKED.
-    await expect(releaseNext(wallet)).rejects.toMatchObject({ error: "UNAVAILABLE" });
-    await expect(releaseNext(wallet)).rejects.toMatchObject({ error: "UNAVAILABLE" });
-    expect(await releaseNext(wallet)).toMatchObject({ status: "BLOCKED", transaction: { id: second.id, statusReason: "provider unavailable", nonce: null } });
+      // At release the same way: release-next retries, then the queued transfer ends BLOCKED.
+      await expect(releaseNext(wallet)).rejects.toMatchObject({ error: "UNAVAILABLE" });
+      await expect(releaseNext(wallet)).rejects.toMatchObject({ error: "UNAVAILABLE" });
+      expect(await releaseNext(wallet)).toMatchObject({
+        status: "BLOCKED",
+        transaction: { id: second.id, statusReason: "provider unavailable", nonce: null },
+      });
 
-    // The third is released on the nonce nobody used, and its decision taken at release is fresh at broadcast.
-    expect(await releaseNext(wallet)).toMatchObject({ status: "PENDING_SIGNATURE", transaction: { id: third.id, nonce: first.nonce, screeningAttempts: 0 } });
-    await sign(third.id, wallet);
-    expect(await broadcast(third.id)).toEqual({ status: "BROADCASTING", send: "sent" });
-    expect(provider.asked(third.id)).toBe(2);
-    await devnet().mine(1);
-    expect(await devnet().publicClient().getTransactionCount({ address: wallet.address, blockTag: "latest" })).toBe(first.nonce! + 1);
-  });
+      // The third is released on the nonce nobody used, and its decision taken at release is fresh at broadcast.
+      expect(await releaseNext(wallet)).toMatchObject({
+        status: "PENDING_SIGNATURE",
+        transaction: { id: third.id, nonce: first.nonce, screeningAttempts: 0 },
+      });
+      await sign(third.id, wallet);
+      expect(await broadcast(third.id)).toEqual({ status: "BROADCASTING", send: "sent" });
+      expect(provider.asked(third.id)).toBe(2);
+      await devnet().mine(1);
+      expect(await devnet().publicClient().getTransactionCount({ address: wallet.address, blockTag: "latest" })).toBe(first.nonce! + 1);
+    },
+  );
 });

@@ -46,7 +46,10 @@ export function isDecisionFresh(deps: Pick<ServiceDeps, "now" | "config">, row: 
  * one held its source's nonce slot but was never sent, so the next transfer is released with that
  * same nonce — no gap, as after a cancel or an expiry.
  */
-export async function recheckTransfer(deps: RecheckDeps, input: { row: TransactionRow; from: "QUEUED" | "SIGNED"; actor: Actor }): Promise<RecheckOutcome> {
+export async function recheckTransfer(
+  deps: RecheckDeps,
+  input: { row: TransactionRow; from: "QUEUED" | "SIGNED"; actor: Actor },
+): Promise<RecheckOutcome> {
   if (input.row.status !== input.from) return { status: "MOVED_ON" };
   if (isDecisionFresh(deps, input.row)) return { status: "FRESH" };
   const loaded = await findTransferCheckRows(deps.db, { tenantId: input.row.tenantId, transactionId: input.row.id });

@@ -29,5 +29,7 @@ export async function rejectTransaction(
   if (outcome.moved) return toTransactionRecord(outcome.row);
   const row = await findTransaction(deps.db, input.tenantId, input.transactionId);
   if (!row) throw new AppError("NOT_FOUND", "transaction not found");
-  throw new AppError("INVALID_TRANSACTION_STATE", `the transaction is ${row.status}, not PENDING_SIGNATURE`, { details: { status: row.status } });
+  throw new AppError("INVALID_TRANSACTION_STATE", `the transaction is ${row.status}, not PENDING_SIGNATURE`, {
+    details: { status: row.status },
+  });
 }

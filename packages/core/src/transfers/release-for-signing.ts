@@ -50,7 +50,11 @@ export interface ChainQuote {
 }
 
 /** What release asks the chain about `row`: its fees and gas (quoteFees) and the source's pending nonce. */
-export async function quoteRelease(deps: Pick<ServiceDeps, "chain" | "config">, row: TransactionRow, asset: TransferAsset | null): Promise<ChainQuote> {
+export async function quoteRelease(
+  deps: Pick<ServiceDeps, "chain" | "config">,
+  row: TransactionRow,
+  asset: TransferAsset | null,
+): Promise<ChainQuote> {
   const networkCode = row.networkCode as NetworkCode;
   const [fees, nonce] = await Promise.all([
     quoteFees(deps, {
@@ -59,7 +63,12 @@ export async function quoteRelease(deps: Pick<ServiceDeps, "chain" | "config">, 
       call:
         row.type === "CONTRACT_DEPLOY"
           ? { value: 0n, data: deploymentData(row) }
-          : transferCall({ chainId: row.chainId, destinationAddress: row.destinationAddress!, amount: BigInt(row.amount), token: asset?.kind === "TOKEN" ? asset.contractAddress : null }),
+          : transferCall({
+              chainId: row.chainId,
+              destinationAddress: row.destinationAddress!,
+              amount: BigInt(row.amount),
+              token: asset?.kind === "TOKEN" ? asset.contractAddress : null,
+            }),
     }),
     getPendingNonce(deps.chain.client(networkCode), { address: row.sourceAddress }).catch((error: unknown) => {
       throw chainUnavailable(networkCode, error);
@@ -95,7 +104,8 @@ export async function releaseForSigning(
   const loaded = await findTransactionForSigning(deps.db, { tenantId: input.tenantId, transactionId: input.transactionId });
   if (!loaded || loaded.transaction.status !== input.from) return MOVED_ON;
   const row = loaded.transaction;
-  if (!loaded.asset && row.type !== "CONTRACT_DEPLOY") throw new AppError("INTERNAL", "transfer without a visible asset", { details: { transactionId: row.id } });
+  if (!loaded.asset && row.type !== "CONTRACT_DEPLOY")
+    throw new AppError("INTERNAL", "transfer without a visible asset", { details: { transactionId: row.id } });
   const asset: TransferAsset | null = loaded.asset;
   const source = { tenantId: row.tenantId, sourceWalletId: row.sourceWalletId, networkCode: row.networkCode };
 
@@ -118,7 +128,9 @@ export async function releaseForSigning(
         const unaffordable = error instanceof TransferUnaffordableError;
         return end(deps, { ...input, checks }, actor, {
           subStatus: unaffordable ? "INSUFFICIENT_FUNDS" : "INTERNAL_ERROR",
-          reason: unaffordable ? "insufficient funds: the source cannot pay the amount and the maximum fee" : `the transfer would revert on chain: ${error.message}`,
+          reason: unaffordable
+            ? "insufficient funds: the source cannot pay the amount and the maximum fee"
+            : `the transfer would revert on chain: ${error.message}`,
         });
       }
       throw error;
@@ -133,7 +145,13 @@ export async function releaseForSigning(
     const current = await findTransaction(tx, row.tenantId, row.id);
     if (!current || current.status !== input.from) return MOVED_ON;
     if (!wallet || wallet.status !== "ACTIVE" || wallet.type === "WATCH_ONLY") {
-      return end(deps, { ...input, checks }, actor, { subStatus: "INTERNAL_ERROR", reason: "the source wallet was archived before the transfer was released" }, tx);
+      return end(
+        deps,
+        { ...input, checks },
+        actor,
+        { subStatus: "INTERNAL_ERROR", reason: "the source wallet was archived before the transfer was released" },
+        tx,
+      );
     }
     const holder = await findNonceHoldingTransfer(tx, source);
     // The oldest of the source's waiting transfers (in checks or queued); this one when none is older.
@@ -143,7 +161,8 @@ export async function releaseForSigning(
       if (input.from === "QUEUED") {
         if (holder) return { status: "UNCHANGED", reason: "the source's nonce slot is taken", retry: false };
         // Its checks' end releases it or, ending otherwise, enqueues release-next.
-        if (older?.status === "SUBMITTED") return { status: "UNCHANGED", reason: "an older transfer of the source is still in its checks", retry: false };
+        if (older?.status === "SUBMITTED")
+          return { status: "UNCHANGED", reason: "an older transfer of the source is still in its checks", retry: false };
         if (older) return { status: "UNCHANGED", reason: "an older queued transfer goes first", retry: true };
         return { status: "UNCHANGED", reason: "its turn came before the chain was asked", retry: true };
       }
@@ -155,7 +174,9 @@ export async function releaseForSigning(
           from: ["SUBMITTED"],
           to: "QUEUED",
           subStatus: null,
-          reason: holder ? "waiting for the source's transfer in flight to be broadcast or to end" : "waiting behind an earlier transfer of the source",
+          reason: holder
+            ? "waiting for the source's transfer in flight to be broadcast or to end"
+            : "waiting behind an earlier transfer of the source",
           set: { ...input.checks },
           actor,
           // Always: the holder seen here may be broadcast, and its release-next run, before this
@@ -171,7 +192,11 @@ export async function releaseForSigning(
 
     const nonce = releaseNonce(quote.pendingNonce, await findHighestBroadcastNonce(tx, source));
     const release = releaseTransition(current, asset, { checks, nonce, fees: quote.fees, signingDeadline: signingDeadlineFrom(deps) });
-    const moved = await transitionTransaction(deps, { tenantId: row.tenantId, transactionId: row.id, from: [input.from], actor, ...release }, tx);
+    const moved = await transitionTransaction(
+      deps,
+      { tenantId: row.tenantId, transactionId: row.id, from: [input.from], actor, ...release },
+      tx,
+    );
     return moved.moved ? { status: "PENDING_SIGNATURE", transaction: moved.row } : MOVED_ON;
   });
 }
@@ -212,7 +237,14 @@ export function releaseTransition(
     to: "PENDING_SIGNATURE",
     subStatus: null,
     reason: null,
-    set: { ...release.checks, ...chosen, data: rebuilt.unsigned.data ?? "0x", unsignedTransaction: rebuilt.unsignedTransaction, signingHash: rebuilt.signingHash, signingDeadline },
+    set: {
+      ...release.checks,
+      ...chosen,
+      data: rebuilt.unsigned.data ?? "0x",
+      unsignedTransaction: rebuilt.unsignedTransaction,
+      signingHash: rebuilt.signingHash,
+      signingDeadline,
+    },
     jobs: (r) => [jobRequest("transfers.expire", { tenantId: r.tenantId, transactionId: r.id }, { startAfter: signingDeadline })],
   };
 }

@@ -48,9 +48,14 @@ describe("release for signing in creation order", () => {
   const submitted = (wallet: TransferWalletFixture, destinationAddress = DESTINATION) =>
     createSubmittedTransferFixture(deps, { tenantId: tenant.tenantId, wallet, destinationAddress, amount: Q });
   const check = (transactionId: string) => runTransferChecks(deps, { tenantId: tenant.tenantId, transactionId });
-  const source = (wallet: TransferWalletFixture) => ({ tenantId: tenant.tenantId, sourceWalletId: wallet.walletId, networkCode: "QUANTUM_SANDBOX" as const });
+  const source = (wallet: TransferWalletFixture) => ({
+    tenantId: tenant.tenantId,
+    sourceWalletId: wallet.walletId,
+    networkCode: "QUANTUM_SANDBOX" as const,
+  });
   const releaseNext = (wallet: TransferWalletFixture) => releaseNextQueued(deps, source(wallet));
-  const releaseNextJobs = async (wallet: TransferWalletFixture) => (await deps.jobs.boss.findJobs("transfers.release-next", { data: source(wallet) })).length;
+  const releaseNextJobs = async (wallet: TransferWalletFixture) =>
+    (await deps.jobs.boss.findJobs("transfers.release-next", { data: source(wallet) })).length;
   const statusOf = async (id: string) => (await findTransaction(t.db, tenant.tenantId, id))!.status;
 
   it("queues a younger transfer cleared while an older one is in its checks, and releases the older first", async () => {
@@ -61,10 +66,17 @@ describe("release for signing in creation order", () => {
     expect(await check(younger.id)).toMatchObject({ status: "RELEASE", release: { status: "QUEUED", transaction: { id: younger.id } } });
     // Its move to QUEUED enqueued release-next; that leaves it waiting for the older one's checks.
     expect(await releaseNextJobs(wallet)).toBe(1);
-    expect(await releaseNext(wallet)).toEqual({ status: "UNCHANGED", reason: "an older transfer of the source is still in its checks", retry: false });
+    expect(await releaseNext(wallet)).toEqual({
+      status: "UNCHANGED",
+      reason: "an older transfer of the source is still in its checks",
+      retry: false,
+    });
     expect(await statusOf(younger.id)).toBe("QUEUED");
 
-    expect(await check(older.id)).toMatchObject({ status: "RELEASE", release: { status: "PENDING_SIGNATURE", transaction: { id: older.id } } });
+    expect(await check(older.id)).toMatchObject({
+      status: "RELEASE",
+      release: { status: "PENDING_SIGNATURE", transaction: { id: older.id } },
+    });
     expect(await releaseNext(wallet)).toEqual({ status: "UNCHANGED", reason: "the source's nonce slot is taken", retry: false });
 
     // The older one ends before broadcast: the younger one is next.
@@ -91,59 +103,72 @@ describe("release for signing in creation order", () => {
     expect(await check(younger.id)).toMatchObject({ release: { status: "QUEUED" } });
     expect(await releaseNextJobs(wallet)).toBe(1);
 
-    const failed = await failUncheckedTransfer(deps, { tenantId: tenant.tenantId, transactionId: older.id, lastError: "rpc down", actor: systemActor("transfers.check") });
+    const failed = await failUncheckedTransfer(deps, {
+      tenantId: tenant.tenantId,
+      transactionId: older.id,
+      lastError: "rpc down",
+      actor: systemActor("transfers.check"),
+    });
     expect(failed.moved).toBe(true);
     expect(await releaseNextJobs(wallet)).toBe(2);
     expect(await releaseNext(wallet)).toMatchObject({ status: "PENDING_SIGNATURE", transaction: { id: younger.id } });
   });
 
-  it("does not hold up a create of the source while it releases: the wallet's lock lets the create's foreign-key check through", async () => {
-    const wallet = await fundedWallet();
-    const first = await submitted(wallet);
-    // Another session holds the transfer's row, so the release, once it has the source wallet's
-    // lock, waits on it (at its status change).
-    const holder = createDatabase({ url: t.url, poolMax: 1, applicationName: "qc-test-row-holder" });
-    let unblock!: () => void;
-    const blocked = new Promise<void>((resolve) => (unblock = resolve));
-    let holding!: Promise<void>;
-    await new Promise<void>((locked) => {
-      holding = holder.db.transaction(async (tx) => {
-        await lockTransactionStatus(tx, tenant.tenantId, first.id);
-        locked();
-        await blocked;
+  it(
+    "does not hold up a create of the source while it releases: the wallet's lock lets the create's foreign-key " + "check through",
+    async () => {
+      const wallet = await fundedWallet();
+      const first = await submitted(wallet);
+      // Another session holds the transfer's row, so the release, once it has the source wallet's
+      // lock, waits on it (at its status change).
+      const holder = createDatabase({ url: t.url, poolMax: 1, applicationName: "qc-test-row-holder" });
+      let unblock!: () => void;
+      const blocked = new Promise<void>((resolve) => (unblock = resolve));
+      let holding!: Promise<void>;
+      await new Promise<void>((locked) => {
+        holding = holder.db.transaction(async (tx) => {
+          await lockTransactionStatus(tx, tenant.tenantId, first.id);
+          locked();
+          await blocked;
+        });
       });
-    });
-    try {
-      const releasing = check(first.id);
-      // Wait until the release waits on that row: by then it holds the wallet's lock.
-      for (let i = 0; ; i++) {
-        const { rows } = await t.query("select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'");
-        if (rows.length > 0) break;
-        if (i === 200) throw new Error("the release never waited on the transfer's row");
-        await new Promise((r) => setTimeout(r, 50));
+      try {
+        const releasing = check(first.id);
+        // Wait until the release waits on that row: by then it holds the wallet's lock.
+        for (let i = 0; ; i++) {
+          const { rows } = await t.query("select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'");
+          if (rows.length > 0) break;
+          if (i === 200) throw new Error("the release never waited on the transfer's row");
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        let timer: NodeJS.Timeout | undefined;
+        const created = await Promise.race([
+          createTransfer(deps, {
+            tenantId: tenant.tenantId,
+            networkCode: "QUANTUM_SANDBOX",
+            sourceWalletId: wallet.walletId,
+            destinationAddress: DESTINATION,
+            assetId: nativeAssetId("QUANTUM_SANDBOX"),
+            amount: Q.toString(),
+            actor: user,
+          }),
+          new Promise<never>(
+            (_, reject) => (timer = setTimeout(() => reject(new Error("the create waited for the release's wallet lock")), 10_000)),
+          ),
+        ]).finally(() => clearTimeout(timer));
+        expect(created).toMatchObject({ status: "SUBMITTED", sourceWalletId: wallet.walletId });
+        expect(await statusOf(first.id)).toBe("SUBMITTED");
+        unblock();
+        await holding;
+        expect(await releasing).toMatchObject({
+          status: "RELEASE",
+          release: { status: "PENDING_SIGNATURE", transaction: { id: first.id } },
+        });
+      } finally {
+        unblock();
+        await holding.catch(() => undefined);
+        await holder.close();
       }
-      let timer: NodeJS.Timeout | undefined;
-      const created = await Promise.race([
-        createTransfer(deps, {
-          tenantId: tenant.tenantId,
-          networkCode: "QUANTUM_SANDBOX",
-          sourceWalletId: wallet.walletId,
-          destinationAddress: DESTINATION,
-          assetId: nativeAssetId("QUANTUM_SANDBOX"),
-          amount: Q.toString(),
-          actor: user,
-        }),
-        new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error("the create waited for the release's wallet lock")), 10_000))),
-      ]).finally(() => clearTimeout(timer));
-      expect(created).toMatchObject({ status: "SUBMITTED", sourceWalletId: wallet.walletId });
-      expect(await statusOf(first.id)).toBe("SUBMITTED");
-      unblock();
-      await holding;
-      expect(await releasing).toMatchObject({ status: "RELEASE", release: { status: "PENDING_SIGNATURE", transaction: { id: first.id } } });
-    } finally {
-      unblock();
-      await holding.catch(() => undefined);
-      await holder.close();
-    }
-  });
+    },
+  );
 });

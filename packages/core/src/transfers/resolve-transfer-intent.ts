@@ -45,12 +45,21 @@ export async function resolveTransferIntent(db: Executor, tenantId: string, inpu
   try {
     destinationAddress = parseAddress(input.destinationAddress);
   } catch {
-    throw new AppError("INVALID_ADDRESS", "destinationAddress is not a valid address: 40 hex digits with optional 0x; mixed case must pass EIP-55", {
-      details: { field: "destinationAddress" },
-    });
+    throw new AppError(
+      "INVALID_ADDRESS",
+      "destinationAddress is not a valid address: 40 hex digits with optional 0x; mixed case must pass EIP-55",
+      {
+        details: { field: "destinationAddress" },
+      },
+    );
   }
   // One statement reads the wallet, its placement and the asset; the rules below apply in order.
-  const source = await findTransferIntentRows(db, { tenantId, walletId: input.sourceWalletId, networkCode: input.networkCode, assetId: input.assetId });
+  const source = await findTransferIntentRows(db, {
+    tenantId,
+    walletId: input.sourceWalletId,
+    networkCode: input.networkCode,
+    assetId: input.assetId,
+  });
   if (!source) throw new AppError("NOT_FOUND", "source wallet not found", { details: { sourceWalletId: input.sourceWalletId } });
   const { wallet, vaultId, asset } = source;
   assertTransferSource(wallet);

@@ -21,7 +21,10 @@ export type TransferChecksOutcome =
  * for the source's transfers queued behind it); a cleared transfer goes to `releaseForSigning`.
  * A transfer that is no longer SUBMITTED is left alone.
  */
-export async function runTransferChecks(deps: CheckDeps, input: { tenantId: string; transactionId: string }): Promise<TransferChecksOutcome> {
+export async function runTransferChecks(
+  deps: CheckDeps,
+  input: { tenantId: string; transactionId: string },
+): Promise<TransferChecksOutcome> {
   const loaded = await findTransferCheckRows(deps.db, input);
   if (!loaded) throw new AppError("NOT_FOUND", "transaction not found");
   const row = loaded.transaction;
@@ -31,7 +34,11 @@ export async function runTransferChecks(deps: CheckDeps, input: { tenantId: stri
   const decision = await decideTransferChecks(deps, loaded);
   const checks = checkFields(decision, decidedAt);
   if (decision.outcome === "CLEARED") {
-    return { status: "RELEASE", decision, release: await releaseForSigning(deps, { tenantId: row.tenantId, transactionId: row.id, from: "SUBMITTED", checks }) };
+    return {
+      status: "RELEASE",
+      decision,
+      release: await releaseForSigning(deps, { tenantId: row.tenantId, transactionId: row.id, from: "SUBMITTED", checks }),
+    };
   }
   const moved = await transitionTransaction(deps, {
     tenantId: row.tenantId,

@@ -18,7 +18,10 @@ import type { TransactionRow } from "@qc/db/queries";
 import { chainUnavailable } from "../balances/chain-errors";
 import type { TransactionSubStatus } from "./transaction-status";
 
-export type FailureSubStatus = Extract<TransactionSubStatus, "SIGNATURE_MISMATCH" | "INSUFFICIENT_FUNDS" | "DROPPED_BY_CHAIN" | "INTERNAL_ERROR">;
+export type FailureSubStatus = Extract<
+  TransactionSubStatus,
+  "SIGNATURE_MISMATCH" | "INSUFFICIENT_FUNDS" | "DROPPED_BY_CHAIN" | "INTERNAL_ERROR"
+>;
 
 export type SendOutcome =
   /** The node has it: accepted now, or already known / already mined under this very hash. */
@@ -43,9 +46,14 @@ export async function sendSignedTransaction(
   client: QuantumPublicClient,
   row: Pick<TransactionRow, "networkCode" | "nonce" | "rawTransaction" | "chainTxHash">,
 ): Promise<SendOutcome> {
-  if (!row.rawTransaction || !row.chainTxHash) return { kind: "final", subStatus: "INTERNAL_ERROR", reason: "no raw transaction was stored before the send" };
+  if (!row.rawTransaction || !row.chainTxHash)
+    return { kind: "final", subStatus: "INTERNAL_ERROR", reason: "no raw transaction was stored before the send" };
   if (getQuantumTransactionHash(row.rawTransaction as `0x${string}`) !== row.chainTxHash) {
-    return { kind: "final", subStatus: "SIGNATURE_MISMATCH", reason: "the stored raw transaction does not hash to the stored transaction hash" };
+    return {
+      kind: "final",
+      subStatus: "SIGNATURE_MISMATCH",
+      reason: "the stored raw transaction does not hash to the stored transaction hash",
+    };
   }
   try {
     await sendRawQuantumTransaction(client, { serializedTransaction: row.rawTransaction as `0x${string}` });
@@ -55,15 +63,21 @@ export async function sendSignedTransaction(
       // Mined already (our earlier send got through) or someone else used the nonce: ask the chain.
       const known = await statusOf(client, row);
       if (known !== "unknown") return { kind: "sent" };
-      return { kind: "final", subStatus: "DROPPED_BY_CHAIN", reason: `nonce ${row.nonce} was used by another transaction of the source address` };
+      return {
+        kind: "final",
+        subStatus: "DROPPED_BY_CHAIN",
+        reason: `nonce ${row.nonce} was used by another transaction of the source address`,
+      };
     }
     if (/already known|known transaction/i.test(shortMessage(error))) return { kind: "sent" };
     if (error instanceof InsufficientFundsError) {
       return { kind: "final", subStatus: "INSUFFICIENT_FUNDS", reason: "the source address cannot pay the amount plus gas × maxFeePerGas" };
     }
-    if (error instanceof InvalidTransactionSignatureError) return { kind: "final", subStatus: "SIGNATURE_MISMATCH", reason: "the node refused the signature" };
+    if (error instanceof InvalidTransactionSignatureError)
+      return { kind: "final", subStatus: "SIGNATURE_MISMATCH", reason: "the node refused the signature" };
     if (error instanceof WrongChainIdError) return { kind: "final", subStatus: "INTERNAL_ERROR", reason: "the node is on another chain" };
-    if (error instanceof InvalidSerializedTransactionError) return { kind: "final", subStatus: "INTERNAL_ERROR", reason: error.shortMessage };
+    if (error instanceof InvalidSerializedTransactionError)
+      return { kind: "final", subStatus: "INTERNAL_ERROR", reason: error.shortMessage };
     if (error instanceof FeeTooLowError || error instanceof NonceTooHighError) return { kind: "refused", reason: shortMessage(error) };
     if (error instanceof TransactionRejectedError) {
       if (error.reason === "TXPOOL_FULL") return { kind: "refused", reason: shortMessage(error) };

@@ -9,7 +9,12 @@ import { systemActor, type Actor } from "../audit/actor";
 import type { ServiceDeps } from "../deps/service-deps";
 import { createTenantFixture, type TenantFixture } from "../testing/fixtures";
 import { createTestServiceDeps } from "../testing/service-deps";
-import { createReleasedTransferFixture, createTransferWalletFixture, signTransferFixture, type TransferWalletFixture } from "../testing/transfer-fixtures";
+import {
+  createReleasedTransferFixture,
+  createTransferWalletFixture,
+  signTransferFixture,
+  type TransferWalletFixture,
+} from "../testing/transfer-fixtures";
 import { listSigningRequests } from "./list-signing-requests";
 import { rejectTransaction } from "./reject-transaction";
 import { submitSignature } from "./submit-signature";
@@ -37,11 +42,15 @@ describe("signer services: list, submit, reject", () => {
 
   const release = (overrides: { signingDeadline?: Date } = {}) =>
     createReleasedTransferFixture(deps, { tenantId: tenant.tenantId, wallet, destinationAddress: DESTINATION, amount: Q, ...overrides });
-  const submit = (transactionId: string, signature: string) => submitSignature(deps, { tenantId: tenant.tenantId, transactionId, signature, actor: signer });
+  const submit = (transactionId: string, signature: string) =>
+    submitSignature(deps, { tenantId: tenant.tenantId, transactionId, signature, actor: signer });
   const statusOf = async (id: string) => (await findTransaction(t.db, tenant.tenantId, id))!;
   const jobsFor = (name: "transfers.broadcast" | "transfers.release-next", data: object) => deps.jobs.boss.findJobs(name, { data });
   const rejectedAudits = (id: string) =>
-    t.db.select().from(schema.auditEvents).where(and(eq(schema.auditEvents.targetId, id), eq(schema.auditEvents.action, "transaction.signature_rejected")));
+    t.db
+      .select()
+      .from(schema.auditEvents)
+      .where(and(eq(schema.auditEvents.targetId, id), eq(schema.auditEvents.action, "transaction.signature_rejected")));
 
   it("lists the released transfer with the signing request rebuilt from its intent", async () => {
     const row = await release();
@@ -51,11 +60,18 @@ describe("signer services: list, submit, reject", () => {
       status: "PENDING_SIGNATURE",
       nonce: row.nonce,
       signingHash: row.signingHash,
-      signingRequest: { unsignedTransaction: row.unsignedTransaction, signingHash: row.signingHash, descriptor: "0x010000", context: "QUANTUM-TX-v1" },
+      signingRequest: {
+        unsignedTransaction: row.unsignedTransaction,
+        signingHash: row.signingHash,
+        descriptor: "0x010000",
+        context: "QUANTUM-TX-v1",
+      },
     });
     // Another tenant sees none of it.
     const other = await createTenantFixture({ db: t.db, pepper: Buffer.alloc(32, 7) });
-    expect((await listSigningRequests(deps, { tenantId: other.tenantId, status: "PENDING_SIGNATURE", limit: 50 })).transactions).toEqual([]);
+    expect((await listSigningRequests(deps, { tenantId: other.tenantId, status: "PENDING_SIGNATURE", limit: 50 })).transactions).toEqual(
+      [],
+    );
   });
 
   it("moves a valid signature to SIGNED with the signature and signedAt, and enqueues the broadcast", async () => {
@@ -98,12 +114,18 @@ describe("signer services: list, submit, reject", () => {
     for (const via of ["list", "submit"] as const) {
       const row = await release();
       const signature = signTransferFixture(row.signingHash!, wallet.secretKey);
-      await t.db.update(schema.transactions).set({ amount: (5n * Q).toString() }).where(eq(schema.transactions.id, row.id));
+      await t.db
+        .update(schema.transactions)
+        .set({ amount: (5n * Q).toString() })
+        .where(eq(schema.transactions.id, row.id));
       if (via === "list") {
         const { transactions } = await listSigningRequests(deps, { tenantId: tenant.tenantId, status: "PENDING_SIGNATURE", limit: 200 });
         expect(transactions.map((tx) => tx.id)).not.toContain(row.id);
       } else {
-        await expect(submit(row.id, signature)).rejects.toMatchObject({ error: "INVALID_TRANSACTION_STATE", details: { status: "FAILED" } });
+        await expect(submit(row.id, signature)).rejects.toMatchObject({
+          error: "INVALID_TRANSACTION_STATE",
+          details: { status: "FAILED" },
+        });
       }
       expect(await statusOf(row.id), via).toMatchObject({ status: "FAILED", subStatus: "SIGNATURE_MISMATCH", signature: null });
       expect(await jobsFor("transfers.release-next", { sourceWalletId: wallet.walletId })).not.toHaveLength(0);
@@ -114,7 +136,10 @@ describe("signer services: list, submit, reject", () => {
     const row = await release({ signingDeadline: new Date(Date.now() + 60_000) });
     clock = () => new Date(Date.now() + 61_000);
     try {
-      await expect(submit(row.id, signTransferFixture(row.signingHash!, wallet.secretKey))).rejects.toMatchObject({ error: "INVALID_TRANSACTION_STATE", details: { status: "EXPIRED" } });
+      await expect(submit(row.id, signTransferFixture(row.signingHash!, wallet.secretKey))).rejects.toMatchObject({
+        error: "INVALID_TRANSACTION_STATE",
+        details: { status: "EXPIRED" },
+      });
     } finally {
       clock = () => new Date();
     }
@@ -124,16 +149,30 @@ describe("signer services: list, submit, reject", () => {
   it("rejects: REJECTED/REJECTED_BY_SIGNER with the reason, release-next enqueued; then 409; 404 for another tenant", async () => {
     const row = await release();
     const before = (await jobsFor("transfers.release-next", { sourceWalletId: wallet.walletId })).length;
-    const record = await rejectTransaction(deps, { tenantId: tenant.tenantId, transactionId: row.id, reason: "unknown payee", actor: signer });
+    const record = await rejectTransaction(deps, {
+      tenantId: tenant.tenantId,
+      transactionId: row.id,
+      reason: "unknown payee",
+      actor: signer,
+    });
     expect(record).toMatchObject({ status: "REJECTED", subStatus: "REJECTED_BY_SIGNER", statusReason: "unknown payee" });
     expect((await jobsFor("transfers.release-next", { sourceWalletId: wallet.walletId })).length).toBe(before + 1);
-    await expect(rejectTransaction(deps, { tenantId: tenant.tenantId, transactionId: row.id, reason: "again", actor: signer })).rejects.toMatchObject({ error: "INVALID_TRANSACTION_STATE" });
-    await expect(submit(row.id, signTransferFixture(row.signingHash!, wallet.secretKey))).rejects.toMatchObject({ error: "INVALID_TRANSACTION_STATE", details: { status: "REJECTED" } });
+    await expect(
+      rejectTransaction(deps, { tenantId: tenant.tenantId, transactionId: row.id, reason: "again", actor: signer }),
+    ).rejects.toMatchObject({ error: "INVALID_TRANSACTION_STATE" });
+    await expect(submit(row.id, signTransferFixture(row.signingHash!, wallet.secretKey))).rejects.toMatchObject({
+      error: "INVALID_TRANSACTION_STATE",
+      details: { status: "REJECTED" },
+    });
 
     const other = await createTenantFixture({ db: t.db, pepper: Buffer.alloc(32, 7) });
     const pending = await release();
-    await expect(rejectTransaction(deps, { tenantId: other.tenantId, transactionId: pending.id, reason: "x", actor: systemActor("t") })).rejects.toMatchObject({ error: "NOT_FOUND" });
-    await expect(submitSignature(deps, { tenantId: other.tenantId, transactionId: pending.id, signature: "0x", actor: signer })).rejects.toMatchObject({ error: "NOT_FOUND" });
+    await expect(
+      rejectTransaction(deps, { tenantId: other.tenantId, transactionId: pending.id, reason: "x", actor: systemActor("t") }),
+    ).rejects.toMatchObject({ error: "NOT_FOUND" });
+    await expect(
+      submitSignature(deps, { tenantId: other.tenantId, transactionId: pending.id, signature: "0x", actor: signer }),
+    ).rejects.toMatchObject({ error: "NOT_FOUND" });
     expect((await statusOf(pending.id)).status).toBe("PENDING_SIGNATURE");
   });
 });

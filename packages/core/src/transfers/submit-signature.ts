@@ -19,7 +19,9 @@ export interface SubmitSignatureInput {
 }
 
 function notAwaitingSignature(status: string, extra: Record<string, unknown> = {}): AppError {
-  return new AppError("INVALID_TRANSACTION_STATE", `the transaction is ${status}, not PENDING_SIGNATURE`, { details: { status, ...extra } });
+  return new AppError("INVALID_TRANSACTION_STATE", `the transaction is ${status}, not PENDING_SIGNATURE`, {
+    details: { status, ...extra },
+  });
 }
 
 /**
@@ -30,7 +32,10 @@ function notAwaitingSignature(status: string, extra: Record<string, unknown> = {
  * to SIGNED with the signature and enqueues the broadcast, in one transition. A second
  * submission, or one after the signing deadline, is 409 INVALID_TRANSACTION_STATE.
  */
-export async function submitSignature(deps: Pick<ServiceDeps, "db" | "jobs" | "now" | "log" | "verifier">, input: SubmitSignatureInput): Promise<TransactionRecord> {
+export async function submitSignature(
+  deps: Pick<ServiceDeps, "db" | "jobs" | "now" | "log" | "verifier">,
+  input: SubmitSignatureInput,
+): Promise<TransactionRecord> {
   const context = await loadSigningContext(deps.db, input);
   const row = context.transaction;
   if (row.status !== "PENDING_SIGNATURE") throw notAwaitingSignature(row.status);
@@ -43,12 +48,20 @@ export async function submitSignature(deps: Pick<ServiceDeps, "db" | "jobs" | "n
   const check = checkSigningRequest(context);
   if (!check.ok) {
     deps.log.error({ transactionId: row.id, reason: check.reason }, "signing request does not match its intent: failed closed");
-    await failTransaction(deps, { row, from: "PENDING_SIGNATURE", subStatus: "SIGNATURE_MISMATCH", reason: check.reason, actor: input.actor });
+    await failTransaction(deps, {
+      row,
+      from: "PENDING_SIGNATURE",
+      subStatus: "SIGNATURE_MISMATCH",
+      reason: check.reason,
+      actor: input.actor,
+    });
     throw notAwaitingSignature("FAILED", { subStatus: "SIGNATURE_MISMATCH" });
   }
 
   const signature = canonicalSignature(input.signature);
-  const valid = signature !== undefined && (await verifyTransactionSignature(deps.verifier, { signingHash: check.rebuilt.signingHash, signature, publicKey: check.publicKey }));
+  const valid =
+    signature !== undefined &&
+    (await verifyTransactionSignature(deps.verifier, { signingHash: check.rebuilt.signingHash, signature, publicKey: check.publicKey }));
   if (!valid) {
     await auditAction(deps.db, input.actor, {
       tenantId: input.tenantId,

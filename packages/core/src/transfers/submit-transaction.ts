@@ -38,25 +38,34 @@ export async function insertSubmittedTransaction(
   // failure of either fails the transaction; the trail's error is the one that says why.
   const [trail, job] = await Promise.allSettled([
     insertTransactionWithTrail(tx, {
-    row,
-    history: { id: newRowId(), actorType: input.actor.type, actorId: input.actor.id },
-    audit: {
-      id: newRowId(),
-      ...toAuditRow({
-        action: "transaction.created",
-        actorType: input.actor.type,
-        actorId: input.actor.id,
+      row,
+      history: { id: newRowId(), actorType: input.actor.type, actorId: input.actor.id },
+      audit: {
+        id: newRowId(),
+        ...toAuditRow({
+          action: "transaction.created",
+          actorType: input.actor.type,
+          actorId: input.actor.id,
+          tenantId: row.tenantId,
+          targetType: "transaction",
+          targetId: row.id,
+          requestId: input.actor.requestId ?? null,
+          ip: input.actor.ip ?? null,
+          details: input.auditDetails(row),
+        }),
+      },
+      event: {
+        id: newRowId(),
         tenantId: row.tenantId,
-        targetType: "transaction",
-        targetId: row.id,
-        requestId: input.actor.requestId ?? null,
-        ip: input.actor.ip ?? null,
-        details: input.auditDetails(row),
-      }),
-    },
-    event: { id: newRowId(), tenantId: row.tenantId, type: "transaction.created", aggregateType: event.aggregate, aggregateId: row.id, data },
+        type: "transaction.created",
+        aggregateType: event.aggregate,
+        aggregateId: row.id,
+        data,
+      },
     }),
-    input.checkJob === "skip" ? Promise.resolve(undefined) : deps.jobs.send(tx, "transfers.check", { tenantId: row.tenantId, transactionId: row.id }),
+    input.checkJob === "skip"
+      ? Promise.resolve(undefined)
+      : deps.jobs.send(tx, "transfers.check", { tenantId: row.tenantId, transactionId: row.id }),
   ]);
   if (trail.status === "rejected") throw trail.reason;
   if (job.status === "rejected") throw job.reason;
@@ -75,5 +84,7 @@ export function submittedTransactionRow(values: NewTransactionRow, now: Date): T
 /** `externalId` is unique per tenant (a unique index): its violation is 409 DUPLICATE_EXTERNAL_ID. */
 export function duplicateExternalIdOr(error: unknown, externalId: string | undefined): unknown {
   if (!isUniqueViolation(error, "transactions_tenant_external_id_unique")) return error;
-  return new AppError("DUPLICATE_EXTERNAL_ID", "externalId is already used by another transaction of this tenant", { details: { externalId } });
+  return new AppError("DUPLICATE_EXTERNAL_ID", "externalId is already used by another transaction of this tenant", {
+    details: { externalId },
+  });
 }

@@ -34,7 +34,9 @@ export function toTransactionRecord(row: TransactionRow): TransactionRecord {
     policy: row.policy ?? null,
     contractAddress: row.contractAddress,
     // Only deployments carry it, so a transfer's record keeps exactly the fields of CONTRACT §6.
-    ...(row.templateId !== null && row.constructorArgs !== null ? { deployment: { templateId: row.templateId, constructorArgs: row.constructorArgs } } : {}),
+    ...(row.templateId !== null && row.constructorArgs !== null
+      ? { deployment: { templateId: row.templateId, constructorArgs: row.constructorArgs } }
+      : {}),
     note: row.note,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),

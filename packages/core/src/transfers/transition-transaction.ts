@@ -1,5 +1,11 @@
 import type { Transaction } from "@qc/db";
-import { insertStatusHistory, lockTransactionStatus, updateTransactionWhereStatus, type NewTransactionRow, type TransactionRow } from "@qc/db/queries";
+import {
+  insertStatusHistory,
+  lockTransactionStatus,
+  updateTransactionWhereStatus,
+  type NewTransactionRow,
+  type TransactionRow,
+} from "@qc/db/queries";
 import type { Actor } from "../audit/actor";
 import type { ServiceDeps } from "../deps/service-deps";
 import { runTransition, type JobRequest, type TransitionOutcome } from "../transitions/run-transition";

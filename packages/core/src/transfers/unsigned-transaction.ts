@@ -25,12 +25,24 @@ export interface RebuiltTransaction {
  */
 export function rebuildUnsignedTransaction(row: TransactionRow, asset: TransferAsset | null): RebuiltTransaction {
   if (row.nonce === null || row.gasLimit === null || row.maxFeePerGas === null || row.maxPriorityFeePerGas === null) {
-    throw new AppError("INVALID_TRANSACTION_STATE", "the transaction has not been released for signing", { details: { status: row.status } });
+    throw new AppError("INVALID_TRANSACTION_STATE", "the transaction has not been released for signing", {
+      details: { status: row.status },
+    });
   }
   if (row.type === "CONTRACT_DEPLOY") {
     // A deployment's intent is its catalog template and constructor arguments (no asset, no destination).
-    const unsigned = rebuildDeploymentTransaction({ ...row, nonce: row.nonce, gasLimit: row.gasLimit, maxFeePerGas: row.maxFeePerGas, maxPriorityFeePerGas: row.maxPriorityFeePerGas });
-    return { unsigned, unsignedTransaction: serializeQuantumTransaction(unsigned) as `0x51${string}`, signingHash: signingHash(unsigned) as `0x${string}` };
+    const unsigned = rebuildDeploymentTransaction({
+      ...row,
+      nonce: row.nonce,
+      gasLimit: row.gasLimit,
+      maxFeePerGas: row.maxFeePerGas,
+      maxPriorityFeePerGas: row.maxPriorityFeePerGas,
+    });
+    return {
+      unsigned,
+      unsignedTransaction: serializeQuantumTransaction(unsigned) as `0x51${string}`,
+      signingHash: signingHash(unsigned) as `0x${string}`,
+    };
   }
   if (row.type !== "TRANSFER" || row.destinationAddress === null) {
     throw new AppError("INVALID_TRANSACTION_STATE", `a ${row.type} transaction is not rebuilt as a transfer`);

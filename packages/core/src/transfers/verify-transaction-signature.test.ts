@@ -62,7 +62,10 @@ describe("checkSigningRequest", () => {
     for (const change of changes) {
       const { context } = released();
       const tampered = { ...context, transaction: { ...context.transaction, ...change } };
-      expect(checkSigningRequest(tampered), JSON.stringify(change)).toMatchObject({ ok: false, reason: expect.stringMatching(/no longer matches/) });
+      expect(checkSigningRequest(tampered), JSON.stringify(change)).toMatchObject({
+        ok: false,
+        reason: expect.stringMatching(/no longer matches/),
+      });
     }
   });
 
@@ -75,7 +78,10 @@ describe("checkSigningRequest", () => {
   it("refuses a wallet whose enrolled key is not the key of the source address", () => {
     const { context } = released();
     const other = hex(generateKeyPair().publicKey);
-    expect(checkSigningRequest({ ...context, wallet: { ...context.wallet!, publicKey: other } })).toMatchObject({ ok: false, reason: expect.stringMatching(/not the key of the source address/) });
+    expect(checkSigningRequest({ ...context, wallet: { ...context.wallet!, publicKey: other } })).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/not the key of the source address/),
+    });
     expect(checkSigningRequest({ ...context, wallet: { ...context.wallet!, publicKey: null } }).ok).toBe(false);
     expect(checkSigningRequest({ ...context, wallet: { ...context.wallet!, publicKey: "0x1234" } }).ok).toBe(false);
   });
@@ -101,10 +107,22 @@ describe("verifyTransactionSignature", () => {
   it("refuses another key's signature, a signature over another intent, and one with another context", async () => {
     const { keys, publicKey, signingHash } = released();
     const otherKey = generateKeyPair();
-    expect(await verifyTransactionSignature(verifier, { signingHash, signature: signQuantumSigningHash({ signingHash, secretKey: otherKey.secretKey }), publicKey })).toBe(false);
+    expect(
+      await verifyTransactionSignature(verifier, {
+        signingHash,
+        signature: signQuantumSigningHash({ signingHash, secretKey: otherKey.secretKey }),
+        publicKey,
+      }),
+    ).toBe(false);
 
     const { signingHash: otherHash } = released({ amount: "999" });
-    expect(await verifyTransactionSignature(verifier, { signingHash, signature: signQuantumSigningHash({ signingHash: otherHash, secretKey: keys.secretKey }), publicKey })).toBe(false);
+    expect(
+      await verifyTransactionSignature(verifier, {
+        signingHash,
+        signature: signQuantumSigningHash({ signingHash: otherHash, secretKey: keys.secretKey }),
+        publicKey,
+      }),
+    ).toBe(false);
 
     const message = Buffer.from(signingHash.slice(2), "hex");
     for (const context of ["QUANTUM-OWNERSHIP-v1", "QUANTUM-TX-v2", ""]) {
@@ -129,7 +147,15 @@ describe("canonicalSignature", () => {
   });
 
   it("refuses anything else", () => {
-    for (const input of ["", "0x", "ab".repeat(4626), "ab".repeat(4628), `0X${"ab".repeat(4627)}`, `${"ab".repeat(4626)}zz`, ` ${"ab".repeat(4627)}`]) {
+    for (const input of [
+      "",
+      "0x",
+      "ab".repeat(4626),
+      "ab".repeat(4628),
+      `0X${"ab".repeat(4627)}`,
+      `${"ab".repeat(4626)}zz`,
+      ` ${"ab".repeat(4627)}`,
+    ]) {
       expect(canonicalSignature(input)).toBeUndefined();
     }
   });

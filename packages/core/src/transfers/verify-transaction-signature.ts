@@ -65,5 +65,10 @@ export async function verifyTransactionSignature(
   verifier: SignatureVerifier,
   input: { signingHash: string; signature: string; publicKey: string },
 ): Promise<boolean> {
-  return verifier.verify({ signingHash: input.signingHash, signature: input.signature, publicKey: input.publicKey, context: TRANSACTION_SIGNATURE_CONTEXT });
+  return verifier.verify({
+    signingHash: input.signingHash,
+    signature: input.signature,
+    publicKey: input.publicKey,
+    context: TRANSACTION_SIGNATURE_CONTEXT,
+  });
 }

@@ -41,7 +41,8 @@ describe("watchTransaction", () => {
   const watch = (row: { id: string }) => watchTransaction(deps, { tenantId: tenant.tenantId, transactionId: row.id });
   const reread = async (row: { id: string }) => (await findTransaction(t.db, tenant.tenantId, row.id))!;
   const history = async (row: { id: string }) => (await listStatusHistory(t.db, tenant.tenantId, row.id)).map((h) => h.toStatus);
-  const waitingWatches = (row: { id: string }) => deps.jobs.boss.findJobs("transfers.watch", { data: { transactionId: row.id }, queued: true });
+  const waitingWatches = (row: { id: string }) =>
+    deps.jobs.boss.findJobs("transfers.watch", { data: { transactionId: row.id }, queued: true });
   /** The one waiting watch's start (no worker runs here: the job a look scheduled stays queued). */
   const nextWatch = async (row: { id: string }) => {
     const waiting = await waitingWatches(row);
@@ -58,15 +59,28 @@ describe("watchTransaction", () => {
     expect(await watch(row)).toMatchObject({ status: "BROADCASTING", nextCheckAt: expect.any(String) });
     await devnet().mine(1);
     expect(await watch(row)).toMatchObject({ status: "CONFIRMING" });
-    const receipt = await devnet().publicClient().getTransactionReceipt({ hash: row.chainTxHash as `0x${string}` });
-    expect(await reread(row)).toMatchObject({ confirmations: 1, blockNumber: Number(receipt.blockNumber), blockHash: receipt.blockHash, completedAt: null });
+    const receipt = await devnet()
+      .publicClient()
+      .getTransactionReceipt({ hash: row.chainTxHash as `0x${string}` });
+    expect(await reread(row)).toMatchObject({
+      confirmations: 1,
+      blockNumber: Number(receipt.blockNumber),
+      blockHash: receipt.blockHash,
+      completedAt: null,
+    });
     await nextWatch(row);
 
     await devnet().mine(1);
     const scheduled = await nextWatch(row);
     expect(await watch(row)).toEqual({ status: "COMPLETED" });
     const done = await reread(row);
-    expect(done).toMatchObject({ status: "COMPLETED", confirmations: 2, blockNumber: Number(receipt.blockNumber), chainTxHash: receipt.transactionHash, completedAt: expect.any(Date) });
+    expect(done).toMatchObject({
+      status: "COMPLETED",
+      confirmations: 2,
+      blockNumber: Number(receipt.blockNumber),
+      chainTxHash: receipt.transactionHash,
+      completedAt: expect.any(Date),
+    });
     // The terminal look scheduled nothing further.
     expect(await nextWatch(row)).toBe(scheduled);
 
@@ -81,7 +95,12 @@ describe("watchTransaction", () => {
       .where(and(eq(schema.eventOutbox.aggregateId, row.id), eq(schema.eventOutbox.type, "transaction.status_changed")))
       .orderBy(asc(schema.eventOutbox.seq));
     expect(events.map((e) => e.sequence)).toEqual([2, 3, 4, 5, 6]);
-    expect(events.map((e) => [(e.data as { previousStatus: string }).previousStatus, (e.data as { transaction: { status: string } }).transaction.status])).toEqual([
+    expect(
+      events.map((e) => [
+        (e.data as { previousStatus: string }).previousStatus,
+        (e.data as { transaction: { status: string } }).transaction.status,
+      ]),
+    ).toEqual([
       ["SUBMITTED", "PENDING_SIGNATURE"],
       ["PENDING_SIGNATURE", "SIGNED"],
       ["SIGNED", "BROADCASTING"],
@@ -107,13 +126,29 @@ describe("watchTransaction", () => {
 
     await devnet().rpc("devnet_reorg", ["0x1"]);
     expect(await watch(row)).toMatchObject({ status: "BROADCASTING" });
-    expect(await reread(row)).toMatchObject({ blockHash: null, blockNumber: null, confirmations: 0, statusReason: expect.stringContaining("reorg") });
+    expect(await reread(row)).toMatchObject({
+      blockHash: null,
+      blockNumber: null,
+      confirmations: 0,
+      statusReason: expect.stringContaining("reorg"),
+    });
 
     await devnet().mine(2);
     expect(await watch(row)).toEqual({ status: "COMPLETED" });
-    const receipt = await devnet().publicClient().getTransactionReceipt({ hash: row.chainTxHash as `0x${string}` });
+    const receipt = await devnet()
+      .publicClient()
+      .getTransactionReceipt({ hash: row.chainTxHash as `0x${string}` });
     expect(await reread(row)).toMatchObject({ blockHash: receipt.blockHash, blockNumber: Number(receipt.blockNumber), confirmations: 2 });
-    expect(await history(row)).toEqual(["SUBMITTED", "PENDING_SIGNATURE", "SIGNED", "BROADCASTING", "CONFIRMING", "BROADCASTING", "CONFIRMING", "COMPLETED"]);
+    expect(await history(row)).toEqual([
+      "SUBMITTED",
+      "PENDING_SIGNATURE",
+      "SIGNED",
+      "BROADCASTING",
+      "CONFIRMING",
+      "BROADCASTING",
+      "CONFIRMING",
+      "COMPLETED",
+    ]);
     expect(await minedFrom(wallet.address)).toBe(row.nonce! + 1);
   });
 
@@ -137,7 +172,10 @@ describe("watchTransaction", () => {
       expect((await reread(row)).sendAttempts).toBe(MAX_SENDS);
       const scheduled = await nextWatch(row);
       expect(await watch(row)).toEqual({ status: "FAILED" });
-      expect(await reread(row)).toMatchObject({ subStatus: "DROPPED_BY_CHAIN", statusReason: expect.stringContaining(`${MAX_SENDS} sends`) });
+      expect(await reread(row)).toMatchObject({
+        subStatus: "DROPPED_BY_CHAIN",
+        statusReason: expect.stringContaining(`${MAX_SENDS} sends`),
+      });
       expect(await nextWatch(row)).toBe(scheduled);
     } finally {
       await devnet().rpc("devnet_clearFaults");

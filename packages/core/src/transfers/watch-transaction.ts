@@ -14,8 +14,18 @@ import { completeDeployment } from "../contracts/complete-deployment";
 const actor = systemActor("transfers.watch");
 
 /** The one waiting watch job of a transaction, moved to `startAfter` (see JobQueue.schedule). */
-export function scheduleWatch(deps: Pick<ServiceDeps, "jobs">, tx: Executor, row: Pick<TransactionRow, "id" | "tenantId">, startAfter: Date): Promise<void> {
-  return deps.jobs.schedule(tx, "transfers.watch", { tenantId: row.tenantId, transactionId: row.id }, { singletonKey: `watch:${row.id}`, startAfter });
+export function scheduleWatch(
+  deps: Pick<ServiceDeps, "jobs">,
+  tx: Executor,
+  row: Pick<TransactionRow, "id" | "tenantId">,
+  startAfter: Date,
+): Promise<void> {
+  return deps.jobs.schedule(
+    tx,
+    "transfers.watch",
+    { tenantId: row.tenantId, transactionId: row.id },
+    { singletonKey: `watch:${row.id}`, startAfter },
+  );
 }
 
 export interface WatchResult {
@@ -156,7 +166,10 @@ async function resend(deps: Deps, row: TransactionRow, look: Look): Promise<Tran
     });
     return failed.moved ? failed.row : reread(deps, row);
   }
-  deps.log.warn({ transactionId: row.id, sendAttempts: row.sendAttempts }, "transaction neither pending nor mined: re-sending the same raw transaction");
+  deps.log.warn(
+    { transactionId: row.id, sendAttempts: row.sendAttempts },
+    "transaction neither pending nor mined: re-sending the same raw transaction",
+  );
   const outcome = await sendSignedTransaction(deps.chain.client(row.networkCode), row);
   if (outcome.kind === "final") {
     const failed = await failTransaction(deps, { row, from: "BROADCASTING", subStatus: outcome.subStatus, reason: outcome.reason, actor });

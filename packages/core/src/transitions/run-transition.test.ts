@@ -20,13 +20,22 @@ describe("runTransition", () => {
 
   const newVault = async () => {
     const tenant = await createTenantFixture({ db: t.db, pepper: Buffer.alloc(32, 3) });
-    const vault = await createVault(deps, { tenantId: tenant.tenantId, name: "v", networkCode: "QUANTUM_SANDBOX", actor: systemActor("test") });
+    const vault = await createVault(deps, {
+      tenantId: tenant.tenantId,
+      name: "v",
+      networkCode: "QUANTUM_SANDBOX",
+      actor: systemActor("test"),
+    });
     return { tenantId: tenant.tenantId, vaultId: vault.id };
   };
   const archive = (key: { tenantId: string; vaultId: string }, options: { failAfterMove?: boolean } = {}) =>
     runTransition(deps, {
       tenantId: key.tenantId,
-      move: (tx) => updateWhereStatus(tx, schema.vaults, { id: key.vaultId, tenantId: key.tenantId }, ["ACTIVE"], { status: "ARCHIVED", archivedAt: new Date() }),
+      move: (tx) =>
+        updateWhereStatus(tx, schema.vaults, { id: key.vaultId, tenantId: key.tenantId }, ["ACTIVE"], {
+          status: "ARCHIVED",
+          archivedAt: new Date(),
+        }),
       audit: (row) => ({ actor: systemActor("test"), action: "vault.archived", target: { type: "vault", id: row.id } }),
       events: (row) => [{ tenantId: key.tenantId, type: "vault.archived", aggregateId: row.id, data: { vault: toVaultRecord(row) } }],
       jobs: () => [jobRequest("maintenance.prune-heartbeats", { olderThanHours: 1 })],
@@ -35,8 +44,18 @@ describe("runTransition", () => {
       },
     });
   const sideEffects = async (key: { tenantId: string; vaultId: string }) => ({
-    audit: (await t.db.select().from(schema.auditEvents).where(and(eq(schema.auditEvents.tenantId, key.tenantId), eq(schema.auditEvents.action, "vault.archived")))).length,
-    events: (await t.db.select().from(schema.eventOutbox).where(and(eq(schema.eventOutbox.aggregateId, key.vaultId), eq(schema.eventOutbox.type, "vault.archived")))).length,
+    audit: (
+      await t.db
+        .select()
+        .from(schema.auditEvents)
+        .where(and(eq(schema.auditEvents.tenantId, key.tenantId), eq(schema.auditEvents.action, "vault.archived")))
+    ).length,
+    events: (
+      await t.db
+        .select()
+        .from(schema.eventOutbox)
+        .where(and(eq(schema.eventOutbox.aggregateId, key.vaultId), eq(schema.eventOutbox.type, "vault.archived")))
+    ).length,
     status: (await t.db.select().from(schema.vaults).where(eq(schema.vaults.id, key.vaultId)))[0]!.status,
   });
 

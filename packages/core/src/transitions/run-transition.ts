@@ -52,12 +52,22 @@ export type TransitionOutcome<R> =
  * transaction. Exactly-once by construction: only the caller whose UPDATE matched writes the
  * audit row, events and jobs; a retried job or a concurrent instance gets `moved: false`.
  */
-export async function runTransition<R>(deps: Pick<ServiceDeps, "db" | "jobs">, transition: Transition<R>, tx?: Transaction): Promise<TransitionOutcome<R>> {
+export async function runTransition<R>(
+  deps: Pick<ServiceDeps, "db" | "jobs">,
+  transition: Transition<R>,
+  tx?: Transaction,
+): Promise<TransitionOutcome<R>> {
   const body = async (t: Transaction): Promise<TransitionOutcome<R>> => {
     const row = await transition.move(t);
     if (row === undefined) return { moved: false };
     const audit = transition.audit?.(row);
-    if (audit) await auditAction(t, audit.actor, { tenantId: transition.tenantId, action: audit.action, target: audit.target, details: audit.details });
+    if (audit)
+      await auditAction(t, audit.actor, {
+        tenantId: transition.tenantId,
+        action: audit.action,
+        target: audit.target,
+        details: audit.details,
+      });
     const events = [];
     for (const event of transition.events?.(row) ?? []) events.push(await emitEvent(t, event as EmitEventInput<EventType>));
     for (const job of transition.jobs?.(row) ?? []) await deps.jobs.send(t, job.name, job.payload as never, job.options);

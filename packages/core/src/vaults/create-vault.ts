@@ -18,8 +18,20 @@ export async function createVault(deps: Pick<ServiceDeps, "db" | "now">, input: 
   assertVaultMetadata(metadata);
   const now = deps.now();
   return deps.db.transaction(async (tx) => {
-    const row = await insertVault(tx, { tenantId: input.tenantId, name: input.name, networkCode: input.networkCode, metadata, createdAt: now, updatedAt: now });
-    await auditAction(tx, input.actor, { tenantId: input.tenantId, action: "vault.created", target: { type: "vault", id: row.id }, details: { name: input.name, networkCode: input.networkCode } });
+    const row = await insertVault(tx, {
+      tenantId: input.tenantId,
+      name: input.name,
+      networkCode: input.networkCode,
+      metadata,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await auditAction(tx, input.actor, {
+      tenantId: input.tenantId,
+      action: "vault.created",
+      target: { type: "vault", id: row.id },
+      details: { name: input.name, networkCode: input.networkCode },
+    });
     return toVaultRecord(row);
   });
 }

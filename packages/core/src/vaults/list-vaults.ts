@@ -12,7 +12,10 @@ export interface ListVaultsInput extends PageRequest {
 }
 
 /** The tenant's vaults, newest first, optionally filtered by network and status. */
-export async function listVaults(deps: Pick<ServiceDeps, "db">, input: ListVaultsInput): Promise<{ vaults: VaultRecord[]; page: PageInfo }> {
+export async function listVaults(
+  deps: Pick<ServiceDeps, "db">,
+  input: ListVaultsInput,
+): Promise<{ vaults: VaultRecord[]; page: PageInfo }> {
   const rows = await listVaultRows(deps.db, {
     tenantId: input.tenantId,
     networkCode: input.networkCode,

@@ -29,7 +29,14 @@ export async function updateVault(deps: Pick<ServiceDeps, "db" | "jobs" | "now">
   const changed = [...(input.name === undefined ? [] : ["name"]), ...(input.metadata === undefined ? [] : ["metadata"])];
   const outcome = await runTransition(deps, {
     tenantId: input.tenantId,
-    move: (tx) => updateActiveVault(tx, { tenantId: input.tenantId, vaultId: input.vaultId, name: input.name, metadata: input.metadata, updatedAt: deps.now() }),
+    move: (tx) =>
+      updateActiveVault(tx, {
+        tenantId: input.tenantId,
+        vaultId: input.vaultId,
+        name: input.name,
+        metadata: input.metadata,
+        updatedAt: deps.now(),
+      }),
     audit: (row) => ({ actor: input.actor, action: "vault.updated", target: { type: "vault", id: row.id }, details: { changed } }),
   });
   if (outcome.moved) return toVaultRecord(outcome.row);

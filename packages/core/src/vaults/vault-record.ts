@@ -34,6 +34,7 @@ export async function findVault(db: Executor, tenantId: string, vaultId: string)
 export async function lockWritableVault(tx: Executor, tenantId: string, vaultId: string): Promise<VaultRow> {
   const row = await findVaultRow(tx, { tenantId, vaultId, lock: "share" });
   if (!row) throw new AppError("NOT_FOUND", "vault not found");
-  if (row.status === "ARCHIVED") throw new AppError("VAULT_ARCHIVED", "the vault is archived and takes no new wallets", { details: { vaultId } });
+  if (row.status === "ARCHIVED")
+    throw new AppError("VAULT_ARCHIVED", "the vault is archived and takes no new wallets", { details: { vaultId } });
   return row;
 }

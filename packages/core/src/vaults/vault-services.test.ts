@@ -48,13 +48,25 @@ describe("vault services", () => {
     });
     expect(await getVault(deps, { tenantId, vaultId: vault.id })).toEqual(vault);
     const [created] = (await listAuditEvents(t.db, { tenantId, limit: 10, action: "vault.created" })).events;
-    expect(created).toMatchObject({ actorType: "system", actorId: "vault-services-test", targetType: "vault", targetId: vault.id, details: { name: "Treasury", networkCode: "QUANTUM_MAINNET" } });
+    expect(created).toMatchObject({
+      actorType: "system",
+      actorId: "vault-services-test",
+      targetType: "vault",
+      targetId: vault.id,
+      details: { name: "Treasury", networkCode: "QUANTUM_MAINNET" },
+    });
   });
 
   it("enforces the metadata limits on create and update, writing nothing when refused", async () => {
     const tenantId = await newTenant();
     const keys = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, "v"]));
-    const atLimit = await createVault(deps, { tenantId, name: "full", networkCode: "QUANTUM_SANDBOX", metadata: keys(VAULT_METADATA_LIMITS.maxKeys), actor });
+    const atLimit = await createVault(deps, {
+      tenantId,
+      name: "full",
+      networkCode: "QUANTUM_SANDBOX",
+      metadata: keys(VAULT_METADATA_LIMITS.maxKeys),
+      actor,
+    });
     expect(Object.keys(atLimit.metadata)).toHaveLength(50);
     const longKey = "k".repeat(41);
     const refusals: [Record<string, string>, string][] = [
@@ -66,7 +78,9 @@ describe("vault services", () => {
     ];
     for (const [metadata, path] of refusals) {
       const refused = { error: "VALIDATION_FAILED", code: 1001, status: 400, details: { fields: [expect.objectContaining({ path })] } };
-      await expect(createVault(deps, { tenantId, name: "bad", networkCode: "QUANTUM_SANDBOX", metadata, actor })).rejects.toMatchObject(refused);
+      await expect(createVault(deps, { tenantId, name: "bad", networkCode: "QUANTUM_SANDBOX", metadata, actor })).rejects.toMatchObject(
+        refused,
+      );
       await expect(updateVault(deps, { tenantId, vaultId: atLimit.id, metadata, actor })).rejects.toMatchObject(refused);
     }
     expect((await listVaults(deps, { tenantId, limit: 10 })).vaults.map((v) => v.id)).toEqual([atLimit.id]);
@@ -80,10 +94,18 @@ describe("vault services", () => {
     const vault = await createVault(deps, { tenantId, name: "Ops", networkCode: "QUANTUM_SANDBOX", metadata: { a: "1", b: "2" }, actor });
     clock.at = Date.parse("2026-03-01T10:30:00.000Z");
     const renamed = await updateVault(deps, { tenantId, vaultId: vault.id, name: "Operations", actor });
-    expect(renamed).toMatchObject({ name: "Operations", metadata: { a: "1", b: "2" }, createdAt: vault.createdAt, updatedAt: "2026-03-01T10:30:00.000Z" });
+    expect(renamed).toMatchObject({
+      name: "Operations",
+      metadata: { a: "1", b: "2" },
+      createdAt: vault.createdAt,
+      updatedAt: "2026-03-01T10:30:00.000Z",
+    });
     const replaced = await updateVault(deps, { tenantId, vaultId: vault.id, metadata: { c: "3" }, actor });
     expect(replaced).toMatchObject({ name: "Operations", metadata: { c: "3" } });
-    await expect(updateVault(deps, { tenantId, vaultId: vault.id, actor })).rejects.toMatchObject({ error: "VALIDATION_FAILED", code: 1001 });
+    await expect(updateVault(deps, { tenantId, vaultId: vault.id, actor })).rejects.toMatchObject({
+      error: "VALIDATION_FAILED",
+      code: 1001,
+    });
     const updates = (await listAuditEvents(t.db, { tenantId, limit: 10, action: "vault.updated" })).events.map((e) => e.details).reverse();
     expect(updates).toEqual([{ changed: ["name"] }, { changed: ["metadata"] }]);
   });
@@ -137,6 +159,9 @@ describe("vault services", () => {
     const second = await listVaults(deps, { tenantId, limit: 2, cursor: first.page.nextCursor! });
     expect(second).toEqual({ vaults: [expect.objectContaining({ id: ids[0] })], page: { hasMore: false, nextCursor: null } });
     expect((await listVaults(deps, { tenantId, limit: 10, networkCode: "QUANTUM_MAINNET" })).vaults.map((v) => v.id)).toEqual([ids[1]]);
-    await expect(listVaults(deps, { tenantId, limit: 10, cursor: "not-a-cursor" })).rejects.toMatchObject({ error: "VALIDATION_FAILED", details: { fields: [{ path: "cursor" }] } });
+    await expect(listVaults(deps, { tenantId, limit: 10, cursor: "not-a-cursor" })).rejects.toMatchObject({
+      error: "VALIDATION_FAILED",
+      details: { fields: [{ path: "cursor" }] },
+    });
   });
 });

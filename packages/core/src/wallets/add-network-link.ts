@@ -39,12 +39,24 @@ export async function addNetworkLink(
         if (existing.vaultId === vault.id) return { wallet: await toWalletRecordOf(tx, wallet), created: false };
         throw placedElsewhere(input.networkCode, existing.vaultId);
       }
-      if (wallet.status === "ARCHIVED") throw new AppError("WALLET_ARCHIVED", "the wallet is archived", { details: { walletId: wallet.id } });
-      await insertNetworkLink(tx, { tenantId: input.tenantId, walletId: wallet.id, networkCode: input.networkCode, vaultId: vault.id, createdAt: deps.now() });
-      await auditAction(tx, input.actor, { tenantId: input.tenantId, action: "wallet.network_linked", target: { type: "wallet", id: wallet.id }, details: {
+      if (wallet.status === "ARCHIVED")
+        throw new AppError("WALLET_ARCHIVED", "the wallet is archived", { details: { walletId: wallet.id } });
+      await insertNetworkLink(tx, {
+        tenantId: input.tenantId,
+        walletId: wallet.id,
         networkCode: input.networkCode,
         vaultId: vault.id,
-      } });
+        createdAt: deps.now(),
+      });
+      await auditAction(tx, input.actor, {
+        tenantId: input.tenantId,
+        action: "wallet.network_linked",
+        target: { type: "wallet", id: wallet.id },
+        details: {
+          networkCode: input.networkCode,
+          vaultId: vault.id,
+        },
+      });
       return { wallet: await toWalletRecordOf(tx, wallet), created: true };
     });
   } catch (error) {

@@ -16,7 +16,12 @@ export async function archiveWallet(
   const outcome = await runTransition(deps, {
     tenantId: input.tenantId,
     move: (tx) => archiveActiveWallet(tx, { tenantId: input.tenantId, walletId: input.walletId, archivedAt: now }),
-    audit: (row) => ({ actor: input.actor, action: "wallet.archived", target: { type: "wallet", id: row.id }, details: { address: row.address } }),
+    audit: (row) => ({
+      actor: input.actor,
+      action: "wallet.archived",
+      target: { type: "wallet", id: row.id },
+      details: { address: row.address },
+    }),
   });
   return toWalletRecordOf(deps.db, outcome.moved ? outcome.row : await findWallet(deps.db, input.tenantId, input.walletId));
 }

@@ -35,7 +35,12 @@ describe("assertTransferSource", () => {
     });
     expect(() => assertTransferSource(registered)).not.toThrow();
 
-    const watchOnly = await createWatchOnlyWallet(deps, { tenantId: tenant.tenantId, vaultId: vault.id, address: "0x" + "cd".repeat(20), actor });
+    const watchOnly = await createWatchOnlyWallet(deps, {
+      tenantId: tenant.tenantId,
+      vaultId: vault.id,
+      address: "0x" + "cd".repeat(20),
+      actor,
+    });
     expect(() => assertTransferSource(watchOnly)).toThrow(expect.objectContaining({ error: "WATCH_ONLY_SOURCE", code: 1201, status: 400 }));
 
     const archived = await archiveWallet(deps, { tenantId: tenant.tenantId, walletId: registered.id, actor });

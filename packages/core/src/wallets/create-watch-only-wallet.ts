@@ -16,7 +16,10 @@ export interface CreateWatchOnlyWalletInput {
 }
 
 /** A monitored address without a key: readable, never a transaction source. */
-export async function createWatchOnlyWallet(deps: Pick<ServiceDeps, "db" | "now">, input: CreateWatchOnlyWalletInput): Promise<WalletRecord> {
+export async function createWatchOnlyWallet(
+  deps: Pick<ServiceDeps, "db" | "now">,
+  input: CreateWatchOnlyWalletInput,
+): Promise<WalletRecord> {
   let address: string;
   try {
     address = parseAddress(input.address);

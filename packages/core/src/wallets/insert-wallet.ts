@@ -46,11 +46,16 @@ export async function insertWallet(tx: Executor, wallet: NewWallet): Promise<Wal
   await insertNetworkLink(tx, { tenantId: wallet.tenantId, walletId: row.id, ...link, createdAt: wallet.now });
   await assignSignerKey(tx, { tenantId: wallet.tenantId, address: wallet.address, walletId: row.id, assignedAt: row.createdAt });
   const record = toWalletRecord(row, [link]);
-  await auditAction(tx, wallet.actor, { tenantId: wallet.tenantId, action: wallet.auditAction, target: { type: "wallet", id: row.id }, details: {
-    vaultId: wallet.vault.id,
-    address: wallet.address,
-    type: wallet.type,
-  } });
+  await auditAction(tx, wallet.actor, {
+    tenantId: wallet.tenantId,
+    action: wallet.auditAction,
+    target: { type: "wallet", id: row.id },
+    details: {
+      vaultId: wallet.vault.id,
+      address: wallet.address,
+      type: wallet.type,
+    },
+  });
   await emitEvent(tx, { tenantId: wallet.tenantId, type: "wallet.created", aggregateId: record.id, data: { wallet: record } });
   return record;
 }

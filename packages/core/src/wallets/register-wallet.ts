@@ -1,4 +1,11 @@
-import { addressFromPublicKey, MLDSA87_PUBLIC_KEY_LENGTH, MLDSA87_SIGNATURE_LENGTH, OWNERSHIP_PROOF_CONTEXT, ownershipProofMessage, parseAddress } from "@qc/chain";
+import {
+  addressFromPublicKey,
+  MLDSA87_PUBLIC_KEY_LENGTH,
+  MLDSA87_SIGNATURE_LENGTH,
+  OWNERSHIP_PROOF_CONTEXT,
+  ownershipProofMessage,
+  parseAddress,
+} from "@qc/chain";
 import type { ServiceDeps, SignatureVerifier } from "../deps/service-deps";
 import { AppError } from "../errors";
 import { lockWritableVault } from "../vaults/vault-record";
@@ -52,7 +59,12 @@ export async function ownershipProofFailure(
   if (typeof signature !== "string" || !hexOfBytes(signature, MLDSA87_SIGNATURE_LENGTH)) return "SIGNATURE_FORMAT";
   if (addressFromPublicKey(publicKey as `0x${string}`) !== canonical) return "ADDRESS_MISMATCH";
   if (typeof tenantId !== "string" || tenantId.length === 0) return "PROOF_INVALID";
-  const proven = await verifier.verify({ publicKey, signature, message: ownershipProofMessage(tenantId, canonical), context: OWNERSHIP_PROOF_CONTEXT });
+  const proven = await verifier.verify({
+    publicKey,
+    signature,
+    message: ownershipProofMessage(tenantId, canonical),
+    context: OWNERSHIP_PROOF_CONTEXT,
+  });
   return proven ? null : "PROOF_INVALID";
 }
 
@@ -63,7 +75,10 @@ export function invalidOwnershipProof(reason: OwnershipProofFailure, details: Re
 const canonicalHex = (value: string) => `0x${value.replace(/^0x/, "").toLowerCase()}`;
 
 /** A REGISTERED wallet: an existing key whose holder proved ownership (every failure 400, 1105). */
-export async function registerWallet(deps: Pick<ServiceDeps, "db" | "now" | "verifier">, input: RegisterWalletInput): Promise<WalletRecord> {
+export async function registerWallet(
+  deps: Pick<ServiceDeps, "db" | "now" | "verifier">,
+  input: RegisterWalletInput,
+): Promise<WalletRecord> {
   return inWalletTransaction(deps.db, input.address, async (tx) => {
     const vault = await lockWritableVault(tx, input.tenantId, input.vaultId);
     const failure = await ownershipProofFailure(deps.verifier, input.tenantId, input.address, input.publicKey, input.signature);

@@ -25,7 +25,11 @@ import { registerWallet } from "./register-wallet";
 function newKey() {
   const { publicKey, secretKey } = generateKeyPair();
   const address = addressFromPublicKey(publicKey);
-  return { address, publicKey: `0x${bytesToHex(publicKey)}`, proofFor: (tenantId: string) => signOwnershipProof({ tenantId, address, secretKey }) };
+  return {
+    address,
+    publicKey: `0x${bytesToHex(publicKey)}`,
+    proofFor: (tenantId: string) => signOwnershipProof({ tenantId, address, secretKey }),
+  };
 }
 
 describe("wallet services", () => {
@@ -51,7 +55,14 @@ describe("wallet services", () => {
       await enrollSignerKeys(deps, { tenantId, keys: [{ publicKey: key.publicKey, proof: key.proofFor(tenantId) }], actor });
     }
     // Registering the middle key's address takes that key out of the pool.
-    await registerWallet(deps, { tenantId, vaultId: vault.id, address: middle.address, publicKey: middle.publicKey, signature: middle.proofFor(tenantId), actor });
+    await registerWallet(deps, {
+      tenantId,
+      vaultId: vault.id,
+      address: middle.address,
+      publicKey: middle.publicKey,
+      signature: middle.proofFor(tenantId),
+      actor,
+    });
     expect(await countSignerKeys(deps, { tenantId })).toEqual({ available: 2, assigned: 1 });
 
     clock.at = Date.parse("2026-04-01T12:05:00.000Z");
@@ -71,7 +82,11 @@ describe("wallet services", () => {
     });
     const second = await generateWallet(deps, { tenantId, vaultId: vault.id, actor });
     expect(second.address).toBe(newest.address);
-    await expect(generateWallet(deps, { tenantId, vaultId: vault.id, actor })).rejects.toMatchObject({ error: "NO_SIGNER_KEY_AVAILABLE", code: 1104, status: 409 });
+    await expect(generateWallet(deps, { tenantId, vaultId: vault.id, actor })).rejects.toMatchObject({
+      error: "NO_SIGNER_KEY_AVAILABLE",
+      code: 1104,
+      status: 409,
+    });
     expect(await countSignerKeys(deps, { tenantId })).toEqual({ available: 0, assigned: 3 });
 
     const events = await listAggregateEvents(t.db, { tenantId, aggregateType: "wallet", aggregateId: first.id });
@@ -107,7 +122,12 @@ describe("wallet services", () => {
     // Upper-case hex without 0x is accepted and stored canonical.
     const registered = await registerWallet(deps, { ...good, publicKey: key.publicKey.slice(2).toUpperCase() });
     expect(registered).toMatchObject({ type: "REGISTERED", address: key.address, publicKey: key.publicKey });
-    await expect(registerWallet(deps, good)).rejects.toMatchObject({ error: "ADDRESS_ALREADY_REGISTERED", code: 1103, status: 409, details: { address: key.address } });
+    await expect(registerWallet(deps, good)).rejects.toMatchObject({
+      error: "ADDRESS_ALREADY_REGISTERED",
+      code: 1103,
+      status: 409,
+      details: { address: key.address },
+    });
     expect((await walletAudit(tenantId, "wallet.registered")).map((e) => e.targetId)).toEqual([registered.id]);
   });
 
@@ -116,58 +136,98 @@ describe("wallet services", () => {
     const vault = await newVault(tenantId, "QUANTUM_MAINNET");
     const address = `0x${"ab".repeat(20)}`;
     const watched = await createWatchOnlyWallet(deps, { tenantId, vaultId: vault.id, address, label: "exchange", actor });
-    expect(watched).toMatchObject({ type: "WATCH_ONLY", publicKey: null, address, label: "exchange", assetIds: [NATIVE_ASSET_IDS.QUANTUM_MAINNET] });
+    expect(watched).toMatchObject({
+      type: "WATCH_ONLY",
+      publicKey: null,
+      address,
+      label: "exchange",
+      assetIds: [NATIVE_ASSET_IDS.QUANTUM_MAINNET],
+    });
     await expect(createWatchOnlyWallet(deps, { tenantId, vaultId: vault.id, address: "0xnot-an-address", actor })).rejects.toMatchObject({
       error: "VALIDATION_FAILED",
       details: { fields: [{ path: "address" }] },
     });
     await expect(
-      createWatchOnlyWallet(deps, { tenantId, vaultId: vault.id, address: `0x${"cd".repeat(20)}`, assetIds: [NATIVE_ASSET_IDS.QUANTUM_MAINNET, NATIVE_ASSET_IDS.QUANTUM_SANDBOX], actor }),
-    ).rejects.toMatchObject({ error: "UNKNOWN_ASSET", code: 1107, details: { assetId: NATIVE_ASSET_IDS.QUANTUM_SANDBOX, index: 1, networkCode: "QUANTUM_MAINNET" } });
-    await expect(createWatchOnlyWallet(deps, { tenantId, vaultId: vault.id, address, actor })).rejects.toMatchObject({ error: "ADDRESS_ALREADY_REGISTERED", code: 1103 });
+      createWatchOnlyWallet(deps, {
+        tenantId,
+        vaultId: vault.id,
+        address: `0x${"cd".repeat(20)}`,
+        assetIds: [NATIVE_ASSET_IDS.QUANTUM_MAINNET, NATIVE_ASSET_IDS.QUANTUM_SANDBOX],
+        actor,
+      }),
+    ).rejects.toMatchObject({
+      error: "UNKNOWN_ASSET",
+      code: 1107,
+      details: { assetId: NATIVE_ASSET_IDS.QUANTUM_SANDBOX, index: 1, networkCode: "QUANTUM_MAINNET" },
+    });
+    await expect(createWatchOnlyWallet(deps, { tenantId, vaultId: vault.id, address, actor })).rejects.toMatchObject({
+      error: "ADDRESS_ALREADY_REGISTERED",
+      code: 1103,
+    });
     expect((await listVaultWallets(deps, { tenantId, vaultId: vault.id, limit: 10 })).wallets.map((w) => w.id)).toEqual([watched.id]);
   });
 
-  it("places a wallet on another network: the vault must be on it (NETWORK_MISMATCH), one vault per network, active vaults only", async () => {
-    const tenantId = await newTenant();
-    const home = await newVault(tenantId, "QUANTUM_SANDBOX");
-    const mainnet = await newVault(tenantId, "QUANTUM_MAINNET");
-    const otherMainnet = await newVault(tenantId, "QUANTUM_MAINNET");
-    const wallet = await createWatchOnlyWallet(deps, { tenantId, vaultId: home.id, address: `0x${"12".repeat(20)}`, actor });
+  it(
+    "places a wallet on another network: the vault must be on it (NETWORK_MISMATCH), one vault per network, active " + "vaults only",
+    async () => {
+      const tenantId = await newTenant();
+      const home = await newVault(tenantId, "QUANTUM_SANDBOX");
+      const mainnet = await newVault(tenantId, "QUANTUM_MAINNET");
+      const otherMainnet = await newVault(tenantId, "QUANTUM_MAINNET");
+      const wallet = await createWatchOnlyWallet(deps, { tenantId, vaultId: home.id, address: `0x${"12".repeat(20)}`, actor });
 
-    await expect(addNetworkLink(deps, { tenantId, walletId: wallet.id, networkCode: "QUANTUM_MAINNET", vaultId: home.id, actor })).rejects.toMatchObject({
-      error: "NETWORK_MISMATCH",
-      code: 1106,
-      status: 400,
-      details: { vaultId: home.id, vaultNetworkCode: "QUANTUM_SANDBOX", networkCode: "QUANTUM_MAINNET" },
-    });
-    const placed = await addNetworkLink(deps, { tenantId, walletId: wallet.id, networkCode: "QUANTUM_MAINNET", vaultId: mainnet.id, actor });
-    expect(placed.created).toBe(true);
-    expect(placed.wallet.networkLinks).toEqual([
-      { networkCode: "QUANTUM_SANDBOX", vaultId: home.id },
-      { networkCode: "QUANTUM_MAINNET", vaultId: mainnet.id },
-    ]);
-    expect(await addNetworkLink(deps, { tenantId, walletId: wallet.id, networkCode: "QUANTUM_MAINNET", vaultId: mainnet.id, actor })).toEqual({ wallet: placed.wallet, created: false });
-    await expect(addNetworkLink(deps, { tenantId, walletId: wallet.id, networkCode: "QUANTUM_MAINNET", vaultId: otherMainnet.id, actor })).rejects.toMatchObject({
-      error: "CONFLICT",
-      code: 1040,
-      details: { networkCode: "QUANTUM_MAINNET", vaultId: mainnet.id },
-    });
-    expect((await listVaultWallets(deps, { tenantId, vaultId: mainnet.id, limit: 10 })).wallets).toEqual([placed.wallet]);
-    expect((await walletAudit(tenantId, "wallet.network_linked")).map((e) => e.details)).toEqual([{ networkCode: "QUANTUM_MAINNET", vaultId: mainnet.id }]);
+      await expect(
+        addNetworkLink(deps, { tenantId, walletId: wallet.id, networkCode: "QUANTUM_MAINNET", vaultId: home.id, actor }),
+      ).rejects.toMatchObject({
+        error: "NETWORK_MISMATCH",
+        code: 1106,
+        status: 400,
+        details: { vaultId: home.id, vaultNetworkCode: "QUANTUM_SANDBOX", networkCode: "QUANTUM_MAINNET" },
+      });
+      const placed = await addNetworkLink(deps, {
+        tenantId,
+        walletId: wallet.id,
+        networkCode: "QUANTUM_MAINNET",
+        vaultId: mainnet.id,
+        actor,
+      });
+      expect(placed.created).toBe(true);
+      expect(placed.wallet.networkLinks).toEqual([
+        { networkCode: "QUANTUM_SANDBOX", vaultId: home.id },
+        { networkCode: "QUANTUM_MAINNET", vaultId: mainnet.id },
+      ]);
+      expect(
+        await addNetworkLink(deps, { tenantId, walletId: wallet.id, networkCode: "QUANTUM_MAINNET", vaultId: mainnet.id, actor }),
+      ).toEqual({ wallet: placed.wallet, created: false });
+      await expect(
+        addNetworkLink(deps, { tenantId, walletId: wallet.id, networkCode: "QUANTUM_MAINNET", vaultId: otherMainnet.id, actor }),
+      ).rejects.toMatchObject({
+        error: "CONFLICT",
+        code: 1040,
+        details: { networkCode: "QUANTUM_MAINNET", vaultId: mainnet.id },
+      });
+      expect((await listVaultWallets(deps, { tenantId, vaultId: mainnet.id, limit: 10 })).wallets).toEqual([placed.wallet]);
+      expect((await walletAudit(tenantId, "wallet.network_linked")).map((e) => e.details)).toEqual([
+        { networkCode: "QUANTUM_MAINNET", vaultId: mainnet.id },
+      ]);
 
-    const second = await createWatchOnlyWallet(deps, { tenantId, vaultId: home.id, address: `0x${"34".repeat(20)}`, actor });
-    await archiveVault(deps, { tenantId, vaultId: otherMainnet.id, actor });
-    await expect(addNetworkLink(deps, { tenantId, walletId: second.id, networkCode: "QUANTUM_MAINNET", vaultId: otherMainnet.id, actor })).rejects.toMatchObject({
-      error: "VAULT_ARCHIVED",
-      code: 1101,
-    });
-    await archiveWallet(deps, { tenantId, walletId: second.id, actor });
-    await expect(addNetworkLink(deps, { tenantId, walletId: second.id, networkCode: "QUANTUM_MAINNET", vaultId: mainnet.id, actor })).rejects.toMatchObject({
-      error: "WALLET_ARCHIVED",
-      code: 1102,
-    });
-  });
+      const second = await createWatchOnlyWallet(deps, { tenantId, vaultId: home.id, address: `0x${"34".repeat(20)}`, actor });
+      await archiveVault(deps, { tenantId, vaultId: otherMainnet.id, actor });
+      await expect(
+        addNetworkLink(deps, { tenantId, walletId: second.id, networkCode: "QUANTUM_MAINNET", vaultId: otherMainnet.id, actor }),
+      ).rejects.toMatchObject({
+        error: "VAULT_ARCHIVED",
+        code: 1101,
+      });
+      await archiveWallet(deps, { tenantId, walletId: second.id, actor });
+      await expect(
+        addNetworkLink(deps, { tenantId, walletId: second.id, networkCode: "QUANTUM_MAINNET", vaultId: mainnet.id, actor }),
+      ).rejects.toMatchObject({
+        error: "WALLET_ARCHIVED",
+        code: 1102,
+      });
+    },
+  );
 
   it("archives a wallet once (idempotent, one audit row); another tenant's wallet is 404", async () => {
     const tenantId = await newTenant();
@@ -186,7 +246,9 @@ describe("wallet services", () => {
 
     // An archived vault takes no new wallets of any kind, but still lists the ones it has.
     await archiveVault(deps, { tenantId, vaultId: vault.id, actor });
-    await expect(createWatchOnlyWallet(deps, { tenantId, vaultId: vault.id, address: `0x${"78".repeat(20)}`, actor })).rejects.toMatchObject({ error: "VAULT_ARCHIVED" });
+    await expect(
+      createWatchOnlyWallet(deps, { tenantId, vaultId: vault.id, address: `0x${"78".repeat(20)}`, actor }),
+    ).rejects.toMatchObject({ error: "VAULT_ARCHIVED" });
     await expect(generateWallet(deps, { tenantId, vaultId: vault.id, actor })).rejects.toMatchObject({ error: "VAULT_ARCHIVED" });
     expect((await listVaultWallets(deps, { tenantId, vaultId: vault.id, limit: 10 })).wallets).toEqual([archived]);
   });

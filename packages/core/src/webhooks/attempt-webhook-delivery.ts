@@ -25,7 +25,14 @@ const LEASE_MARGIN_MS = 5_000;
 
 export type AttemptWebhookDeliveryResult =
   | { attempted: false; reason: "not-due-or-not-pending" | "endpoint-unavailable" | "event-missing" }
-  | { attempted: true; outcome: DeliveryOutcome; status: WebhookDeliveryStatusValue; statusCode: number | null; nextAttemptAt: Date | null; superseded: boolean };
+  | {
+      attempted: true;
+      outcome: DeliveryOutcome;
+      status: WebhookDeliveryStatusValue;
+      statusCode: number | null;
+      nextAttemptAt: Date | null;
+      superseded: boolean;
+    };
 
 /**
  * One attempt of one delivery: the `webhooks.deliver` job. Takes the delivery only if it is
@@ -48,7 +55,12 @@ export async function attemptWebhookDelivery(
   const startedAt = deps.now();
   const leaseUntil = new Date(startedAt.getTime() + config.deliveryTimeoutMs + LEASE_MARGIN_MS);
   const key = { tenantId: input.tenantId, deliveryId: input.deliveryId };
-  const delivery = await leaseDueWebhookDelivery(deps.db, { ...key, dueBy: new Date(startedAt.getTime() + DUE_TOLERANCE_MS), leaseUntil, at: startedAt });
+  const delivery = await leaseDueWebhookDelivery(deps.db, {
+    ...key,
+    dueBy: new Date(startedAt.getTime() + DUE_TOLERANCE_MS),
+    leaseUntil,
+    at: startedAt,
+  });
   if (!delivery) return { attempted: false, reason: "not-due-or-not-pending" };
 
   const [endpoint, event] = await Promise.all([
@@ -56,7 +68,12 @@ export async function attemptWebhookDelivery(
     findOutboxEvent(deps.db, { tenantId: input.tenantId, eventId: delivery.eventId }),
   ]);
   if (!endpoint || endpoint.status !== "ENABLED") {
-    await closePendingWebhookDelivery(deps.db, { ...key, status: "DISABLED", error: endpoint ? "the webhook is disabled" : "the webhook was deleted", at: startedAt });
+    await closePendingWebhookDelivery(deps.db, {
+      ...key,
+      status: "DISABLED",
+      error: endpoint ? "the webhook is disabled" : "the webhook was deleted",
+      at: startedAt,
+    });
     return { attempted: false, reason: "endpoint-unavailable" };
   }
   if (!event) {
@@ -76,7 +93,8 @@ export async function attemptWebhookDelivery(
   });
   const finishedAt = deps.now();
   const attemptsMade = delivery.attemptCount + 1;
-  const next = result.outcome === "retry" ? nextAttemptAt({ attemptsMade, now: finishedAt, retryAfterSeconds: result.retryAfterSeconds }) : null;
+  const next =
+    result.outcome === "retry" ? nextAttemptAt({ attemptsMade, now: finishedAt, retryAfterSeconds: result.retryAfterSeconds }) : null;
   const status: WebhookDeliveryStatusValue =
     result.outcome === "delivered" ? "DELIVERED" : result.outcome === "disable" ? "DISABLED" : next ? "PENDING" : "FAILED";
 
@@ -90,14 +108,18 @@ export async function attemptWebhookDelivery(
       responseExcerpt: result.responseExcerpt,
       error: result.error,
     });
-    const settled = await settleLeasedWebhookDelivery(tx, { ...key, leaseUntil }, {
-      status,
-      nextAttemptAt: next,
-      lastStatusCode: result.statusCode,
-      lastError: result.error,
-      deliveredAt: status === "DELIVERED" ? finishedAt : null,
-      updatedAt: finishedAt,
-    });
+    const settled = await settleLeasedWebhookDelivery(
+      tx,
+      { ...key, leaseUntil },
+      {
+        status,
+        nextAttemptAt: next,
+        lastStatusCode: result.statusCode,
+        lastError: result.error,
+        deliveredAt: status === "DELIVERED" ? finishedAt : null,
+        updatedAt: finishedAt,
+      },
+    );
     if (!settled) {
       // The lease ran out mid-attempt and another worker took the delivery over: the attempt is
       // on record, the state is the other worker's to write.

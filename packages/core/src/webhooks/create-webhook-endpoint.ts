@@ -20,7 +20,10 @@ export interface CreateWebhookEndpointInput {
  * Subscribes a URL (CONTRACT §7). The URL is vetted now (https, public addresses); the secret
  * is generated here, stored only sealed under the configured key, and returned once.
  */
-export async function createWebhookEndpoint(deps: Pick<ServiceDeps, "db" | "now" | "config">, input: CreateWebhookEndpointInput): Promise<WebhookEndpointWithSecret> {
+export async function createWebhookEndpoint(
+  deps: Pick<ServiceDeps, "db" | "now" | "config">,
+  input: CreateWebhookEndpointInput,
+): Promise<WebhookEndpointWithSecret> {
   const url = await vetEndpointUrl(deps.config.webhooks, input.url);
   const events = [...new Set(input.events ?? [])];
   const secret = generateWebhookSecret();

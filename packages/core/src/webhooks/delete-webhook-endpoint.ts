@@ -17,7 +17,11 @@ export async function deleteWebhookEndpoint(
     await requireWebhookEndpoint(tx, { ...key, lock: true });
     await disablePendingWebhookDeliveries(tx, { ...key, at: now });
     await updateWebhookEndpoint(tx, key, { deletedAt: now, updatedAt: now });
-    await auditAction(tx, input.actor, { tenantId: input.tenantId, action: "webhook.deleted", target: { type: "webhook", id: input.endpointId } });
+    await auditAction(tx, input.actor, {
+      tenantId: input.tenantId,
+      action: "webhook.deleted",
+      target: { type: "webhook", id: input.endpointId },
+    });
     return { id: input.endpointId, deleted: true as const };
   });
 }

@@ -1,4 +1,11 @@
-import { claimUndispatchedOutboxEvents, insertWebhookDeliveries, listEnabledWebhookEndpoints, markOutboxEventsDispatched, type FanOutEndpoint, type OutboxEventRow } from "@qc/db/queries";
+import {
+  claimUndispatchedOutboxEvents,
+  insertWebhookDeliveries,
+  listEnabledWebhookEndpoints,
+  markOutboxEventsDispatched,
+  type FanOutEndpoint,
+  type OutboxEventRow,
+} from "@qc/db/queries";
 import type { ServiceDeps } from "../deps/service-deps";
 
 /** Whether an endpoint receives an event: its filter, except that a test goes only to the endpoint it names. */
@@ -16,7 +23,10 @@ export function endpointReceives(endpoint: FanOutEndpoint, event: Pick<OutboxEve
  * fanned out creates nothing (one delivery per endpoint and event, enforced by a unique index).
  * Rows another daemon is fanning out are skipped, not waited for. Returns the counts.
  */
-export async function dispatchOutboxEvents(deps: Pick<ServiceDeps, "db" | "jobs" | "now">, input: { limit: number }): Promise<{ events: number; deliveries: number }> {
+export async function dispatchOutboxEvents(
+  deps: Pick<ServiceDeps, "db" | "jobs" | "now">,
+  input: { limit: number },
+): Promise<{ events: number; deliveries: number }> {
   return deps.db.transaction(async (tx) => {
     const events = await claimUndispatchedOutboxEvents(tx, input.limit);
     if (events.length === 0) return { events: 0, deliveries: 0 };
@@ -25,7 +35,14 @@ export async function dispatchOutboxEvents(deps: Pick<ServiceDeps, "db" | "jobs"
     const rows = events.flatMap((event) =>
       endpoints
         .filter((endpoint) => endpointReceives(endpoint, event))
-        .map((endpoint) => ({ tenantId: event.tenantId, endpointId: endpoint.id, eventId: event.id, eventType: event.type, nextAttemptAt: now, createdAt: now })),
+        .map((endpoint) => ({
+          tenantId: event.tenantId,
+          endpointId: endpoint.id,
+          eventId: event.id,
+          eventType: event.type,
+          nextAttemptAt: now,
+          createdAt: now,
+        })),
     );
     const created = await insertWebhookDeliveries(tx, rows);
     for (const delivery of created) await deps.jobs.send(tx, "webhooks.deliver", { tenantId: delivery.tenantId, deliveryId: delivery.id });

@@ -22,7 +22,11 @@ export async function listWebhookDeliveries(
       limit: input.limit + 1,
     });
     const { items, page } = toPage(rows, input.limit);
-    return { items, page, attempts: await listWebhookDeliveryAttemptRows(db, { tenantId: input.tenantId, deliveryIds: items.map((row) => row.id) }) };
+    return {
+      items,
+      page,
+      attempts: await listWebhookDeliveryAttemptRows(db, { tenantId: input.tenantId, deliveryIds: items.map((row) => row.id) }),
+    };
   });
   return { deliveries: items.map((row) => toWebhookDeliveryRecord(row, attempts)), page };
 }

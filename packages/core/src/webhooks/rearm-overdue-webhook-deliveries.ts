@@ -13,10 +13,17 @@ export const overdueGraceMs = (sweepIntervalMs: number) => 6 * sweepIntervalMs;
  * fresh `webhooks.deliver` job. A job that turns up anyway finds the delivery leased or done
  * and does nothing, so a spare job costs one UPDATE, never a second send.
  */
-export async function rearmOverdueWebhookDeliveries(deps: Pick<ServiceDeps, "db" | "jobs" | "now" | "config">, input: { limit: number }): Promise<number> {
+export async function rearmOverdueWebhookDeliveries(
+  deps: Pick<ServiceDeps, "db" | "jobs" | "now" | "config">,
+  input: { limit: number },
+): Promise<number> {
   return deps.db.transaction(async (tx) => {
     const now = deps.now();
-    const overdue = await rearmOverdueRows(tx, { overdueBefore: new Date(now.getTime() - overdueGraceMs(deps.config.webhooks.sweepIntervalMs)), at: now, limit: input.limit });
+    const overdue = await rearmOverdueRows(tx, {
+      overdueBefore: new Date(now.getTime() - overdueGraceMs(deps.config.webhooks.sweepIntervalMs)),
+      at: now,
+      limit: input.limit,
+    });
     for (const delivery of overdue) await deps.jobs.send(tx, "webhooks.deliver", { tenantId: delivery.tenantId, deliveryId: delivery.id });
     return overdue.length;
   });

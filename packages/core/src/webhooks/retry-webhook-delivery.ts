@@ -22,11 +22,15 @@ export async function retryWebhookDelivery(
     // Locked: a concurrent disable or delete waits for this retry, or this retry sees it.
     const endpoint = await requireWebhookEndpoint(tx, { tenantId: input.tenantId, endpointId: delivery.endpointId, lock: true });
     if (endpoint.status !== "ENABLED") {
-      throw new AppError("CONFLICT", "the webhook is disabled: enable it before retrying its deliveries", { details: { webhookId: endpoint.id, disabledReason: endpoint.disabledReason } });
+      throw new AppError("CONFLICT", "the webhook is disabled: enable it before retrying its deliveries", {
+        details: { webhookId: endpoint.id, disabledReason: endpoint.disabledReason },
+      });
     }
     const reopened = await reopenWebhookDelivery(tx, { ...key, at: now });
     if (!reopened) {
-      throw new AppError("CONFLICT", "the delivery is still pending: it is attempted on its schedule", { details: { status: delivery.status, nextAttemptAt: delivery.nextAttemptAt?.toISOString() ?? null } });
+      throw new AppError("CONFLICT", "the delivery is still pending: it is attempted on its schedule", {
+        details: { status: delivery.status, nextAttemptAt: delivery.nextAttemptAt?.toISOString() ?? null },
+      });
     }
     await deps.jobs.send(tx, "webhooks.deliver", { tenantId: input.tenantId, deliveryId: reopened.id });
     await auditAction(tx, input.actor, {

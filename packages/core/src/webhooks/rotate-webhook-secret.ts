@@ -31,7 +31,11 @@ export async function rotateWebhookSecret(
       previousSecretExpiresAt: new Date(now.getTime() + WEBHOOK_SECRET_OVERLAP_MS),
       updatedAt: now,
     }))!;
-    await auditAction(tx, input.actor, { tenantId: input.tenantId, action: "webhook.secret_rotated", target: { type: "webhook", id: row.id } });
+    await auditAction(tx, input.actor, {
+      tenantId: input.tenantId,
+      action: "webhook.secret_rotated",
+      target: { type: "webhook", id: row.id },
+    });
     return { ...toWebhookEndpointRecord(row), secret };
   });
 }

@@ -16,7 +16,9 @@ export async function sendTestWebhook(
   return deps.db.transaction(async (tx) => {
     const endpoint = await requireWebhookEndpoint(tx, { tenantId: input.tenantId, endpointId: input.endpointId });
     if (endpoint.status !== "ENABLED") {
-      throw new AppError("CONFLICT", "the webhook is disabled: enable it (PUT with enabled: true) before testing it", { details: { status: endpoint.status, disabledReason: endpoint.disabledReason } });
+      throw new AppError("CONFLICT", "the webhook is disabled: enable it (PUT with enabled: true) before testing it", {
+        details: { status: endpoint.status, disabledReason: endpoint.disabledReason },
+      });
     }
     const event = await emitEvent(tx, {
       tenantId: input.tenantId,
@@ -24,7 +26,12 @@ export async function sendTestWebhook(
       aggregateId: endpoint.id,
       data: { webhookId: endpoint.id, message: `Test event requested at ${deps.now().toISOString()}` },
     });
-    await auditAction(tx, input.actor, { tenantId: input.tenantId, action: "webhook.tested", target: { type: "webhook", id: endpoint.id }, details: { eventId: event.id } });
+    await auditAction(tx, input.actor, {
+      tenantId: input.tenantId,
+      action: "webhook.tested",
+      target: { type: "webhook", id: endpoint.id },
+      details: { eventId: event.id },
+    });
     return { eventId: event.id, webhookId: endpoint.id, type: "webhook.test" as const };
   });
 }

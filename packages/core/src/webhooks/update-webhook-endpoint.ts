@@ -1,4 +1,8 @@
-import { disablePendingWebhookDeliveries, updateWebhookEndpoint as updateWebhookEndpointRow, type NewWebhookEndpointRow } from "@qc/db/queries";
+import {
+  disablePendingWebhookDeliveries,
+  updateWebhookEndpoint as updateWebhookEndpointRow,
+  type NewWebhookEndpointRow,
+} from "@qc/db/queries";
 import { auditAction, type Actor } from "../audit/actor";
 import type { ServiceDeps } from "../deps/service-deps";
 import type { EventType } from "../events/catalog";
@@ -23,7 +27,10 @@ export interface UpdateWebhookEndpointInput {
  * Disabling stops its pending deliveries (they can be retried by hand once it is enabled
  * again); enabling clears the reason it was disabled for and its failing streak.
  */
-export async function updateWebhookEndpoint(deps: Pick<ServiceDeps, "db" | "now" | "config">, input: UpdateWebhookEndpointInput): Promise<WebhookEndpointRecord> {
+export async function updateWebhookEndpoint(
+  deps: Pick<ServiceDeps, "db" | "now" | "config">,
+  input: UpdateWebhookEndpointInput,
+): Promise<WebhookEndpointRecord> {
   const url = input.url === undefined ? undefined : await vetEndpointUrl(deps.config.webhooks, input.url);
   const now = deps.now();
   return deps.db.transaction(async (tx) => {

@@ -8,14 +8,22 @@ import { AppError } from "../errors";
  * the reason. 400 VALIDATION_FAILED naming the field and the reason otherwise. Returns the URL
  * normalised (lower-case host, default port dropped), as it is stored.
  */
-export async function vetEndpointUrl(config: Pick<WebhookConfig, "allowPrivateUrls">, url: string, resolveHost?: HostResolver): Promise<string> {
+export async function vetEndpointUrl(
+  config: Pick<WebhookConfig, "allowPrivateUrls">,
+  url: string,
+  resolveHost?: HostResolver,
+): Promise<string> {
   try {
     const vetted = await vetWebhookUrl(url, { allowPrivate: config.allowPrivateUrls, ...(resolveHost ? { resolveHost } : {}) });
     return vetted.url.href;
   } catch (error) {
     if (!(error instanceof WebhookUrlRefusedError)) throw error;
     throw new AppError("VALIDATION_FAILED", error.message, {
-      details: { fields: [{ path: "url", message: error.message }], reason: error.reason, ...(error.refused ? { refused: error.refused } : {}) },
+      details: {
+        fields: [{ path: "url", message: error.message }],
+        reason: error.reason,
+        ...(error.refused ? { refused: error.refused } : {}),
+      },
     });
   }
 }

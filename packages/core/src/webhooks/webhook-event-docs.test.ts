@@ -16,6 +16,8 @@ describe("the event catalog in docs/webhooks.md", () => {
     for (const type of EVENT_TYPES) expect(catalog).toContain(`### \`${type}\``);
     expect(catalog).toContain('"previousStatus"');
     const doc = readFileSync(DOC, "utf8");
-    expect(withGeneratedEventCatalog(doc.replace("### `webhook.test`", "### `webhook.tested`"))).not.toBe(doc.replace("### `webhook.test`", "### `webhook.tested`"));
+    expect(withGeneratedEventCatalog(doc.replace("### `webhook.test`", "### `webhook.tested`"))).not.toBe(
+      doc.replace("### `webhook.test`", "### `webhook.tested`"),
+    );
   });
 });

@@ -6,7 +6,9 @@ import { EVENTS, EVENT_TYPES } from "../events/catalog";
  * emit through and the fan-out reads), so the document cannot drift from the code:
  * `scripts/generate-webhook-docs.ts` writes it, a test fails when it is stale.
  */
-export const EVENT_CATALOG_START = "<!-- event-catalog:start: generated from EVENTS (packages/core/src/events/catalog.ts) by scripts/generate-webhook-docs.ts; do not edit by hand -->";
+export const EVENT_CATALOG_START =
+  "<!-- event-catalog:start: generated from EVENTS (packages/core/src/events/catalog.ts) by " +
+  "scripts/generate-webhook-docs.ts; do not edit by hand -->";
 export const EVENT_CATALOG_END = "<!-- event-catalog:end -->";
 
 /** Drops what says nothing to a reader: the `$schema` line, uuid regexes beside `format: uuid`, safe-integer bounds. */
@@ -25,7 +27,8 @@ function simplify(node: unknown): unknown {
 /** JSON indented by two, with arrays of plain values (enums, type lists) on one line. */
 function format(value: unknown, indent = ""): string {
   if (Array.isArray(value)) {
-    if (value.every((item) => item === null || typeof item !== "object")) return `[${value.map((item) => JSON.stringify(item)).join(", ")}]`;
+    if (value.every((item) => item === null || typeof item !== "object"))
+      return `[${value.map((item) => JSON.stringify(item)).join(", ")}]`;
     return `[\n${value.map((item) => `${indent}  ${format(item, `${indent}  `)}`).join(",\n")}\n${indent}]`;
   }
   if (value && typeof value === "object") {
@@ -44,11 +47,25 @@ export function renderWebhookEventCatalog(): string {
   const lines = [
     "| type | about (`sequence` counts per) | when |",
     "|---|---|---|",
-    ...EVENT_TYPES.map((type) => `| [\`${type}\`](#${type.replaceAll(".", "")}) | ${EVENTS[type].aggregate} | ${EVENTS[type].description.replaceAll("|", "\\|")} |`),
+    ...EVENT_TYPES.map(
+      (type) =>
+        `| [\`${type}\`](#${type.replaceAll(".", "")}) | ${EVENTS[type].aggregate} | ${EVENTS[type].description.replaceAll("|", "\\|")} |`,
+    ),
   ];
   for (const type of EVENT_TYPES) {
     const event = EVENTS[type];
-    lines.push("", `### \`${type}\``, "", event.description, "", `Aggregate: \`${event.aggregate}\`. Schema of \`data\` (JSON Schema):`, "", "```json", dataSchema(event.data), "```");
+    lines.push(
+      "",
+      `### \`${type}\``,
+      "",
+      event.description,
+      "",
+      `Aggregate: \`${event.aggregate}\`. Schema of \`data\` (JSON Schema):`,
+      "",
+      "```json",
+      dataSchema(event.data),
+      "```",
+    );
   }
   return lines.join("\n");
 }

@@ -8,5 +8,11 @@ import type { OutboxEventRow } from "@qc/db/queries";
  * whitespace) and JSON.stringify of the same parsed value is deterministic.
  */
 export function webhookPayload(event: Pick<OutboxEventRow, "id" | "type" | "createdAt" | "sequence" | "data">): string {
-  return JSON.stringify({ id: event.id, type: event.type, timestamp: event.createdAt.toISOString(), sequence: event.sequence, data: event.data });
+  return JSON.stringify({
+    id: event.id,
+    type: event.type,
+    timestamp: event.createdAt.toISOString(),
+    sequence: event.sequence,
+    data: event.data,
+  });
 }

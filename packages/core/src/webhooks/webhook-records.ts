@@ -9,7 +9,9 @@ import { timestampSchema } from "../records/record-schemas";
  * the routers use them as `.output()`. A secret appears only in `webhookEndpointWithSecretSchema`,
  * the answer of creation and rotation.
  */
-export const webhookEventTypeSchema = z.enum(EVENT_TYPES as [EventType, ...EventType[]]).meta({ description: "an event type of the catalog (docs/webhooks.md)" });
+export const webhookEventTypeSchema = z
+  .enum(EVENT_TYPES as [EventType, ...EventType[]])
+  .meta({ description: "an event type of the catalog (docs/webhooks.md)" });
 
 /** Why an endpoint is disabled: 410 Gone from the receiver, five days of failures, or its owner. */
 export const WEBHOOK_DISABLED_REASONS = ["GONE", "FAILING", "MANUAL"] as const;
@@ -22,7 +24,10 @@ export const webhookEndpointRecordSchema = z.object({
   description: z.string().nullable(),
   events: z.array(webhookEventTypeSchema).meta({ description: "event types delivered here; empty: every type" }),
   status: z.enum(WEBHOOK_ENDPOINT_STATUSES),
-  disabledReason: z.enum(WEBHOOK_DISABLED_REASONS).nullable().meta({ description: "GONE (the receiver answered 410), FAILING (no success for 5 days) or MANUAL" }),
+  disabledReason: z
+    .enum(WEBHOOK_DISABLED_REASONS)
+    .nullable()
+    .meta({ description: "GONE (the receiver answered 410), FAILING (no success for 5 days) or MANUAL" }),
   disabledAt: timestampSchema.nullable(),
   /** First failure since the last success; null while healthy. */
   failingSince: timestampSchema.nullable(),

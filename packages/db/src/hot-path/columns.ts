@@ -55,9 +55,15 @@ export function insertSelect<T extends Table>(table: T, values: Partial<Record<C
 }
 
 /** `insertSelect`'s values for `keys`: the placeholder `<prefix><key>`, cast to the column's type. */
-export function placeholdersFor<T extends Table>(table: T, prefix: string, keys: readonly ColumnKey<T>[]): Partial<Record<ColumnKey<T>, SQL>> {
+export function placeholdersFor<T extends Table>(
+  table: T,
+  prefix: string,
+  keys: readonly ColumnKey<T>[],
+): Partial<Record<ColumnKey<T>, SQL>> {
   const columns = getTableColumns(table) as Record<string, Column>;
-  return Object.fromEntries(keys.map((key) => [key, sql`${sql.placeholder(`${prefix}${key}`)}${castTo(columns[key]!)}`])) as Partial<Record<ColumnKey<T>, SQL>>;
+  return Object.fromEntries(keys.map((key) => [key, sql`${sql.placeholder(`${prefix}${key}`)}${castTo(columns[key]!)}`])) as Partial<
+    Record<ColumnKey<T>, SQL>
+  >;
 }
 
 /**
@@ -97,7 +103,11 @@ function defaultOf(column: Column, now: Date): unknown {
   if (column.defaultFn) return column.defaultFn();
   if (!column.hasDefault || column.default === undefined) return null;
   if (!is(column.default, SQL)) return column.default;
-  if (column.columnType === "PgTimestamp" && column.default.queryChunks.some((chunk) => String((chunk as { value?: unknown }).value ?? "").includes("now()"))) return now;
+  if (
+    column.columnType === "PgTimestamp" &&
+    column.default.queryChunks.some((chunk) => String((chunk as { value?: unknown }).value ?? "").includes("now()"))
+  )
+    return now;
   throw new Error(`completeRow: ${column.name}'s default is SQL it cannot evaluate`);
 }
 
@@ -110,7 +120,9 @@ function defaultOf(column: Column, now: Date): unknown {
  * `default` for it.
  */
 export function recordsetInsert(table: Table, rows: readonly Record<string, unknown>[]): SQL {
-  const columns = columnsOf(table).filter(([, column]) => !(column.columnType === "PgBigSerial64" || column.columnType === "PgBigSerial53" || column.columnType === "PgSerial"));
+  const columns = columnsOf(table).filter(
+    ([, column]) => !(column.columnType === "PgBigSerial64" || column.columnType === "PgBigSerial53" || column.columnType === "PgSerial"),
+  );
   const records = rows.map((row) => {
     const record: Record<string, unknown> = {};
     for (const [key, column] of columns) {

@@ -93,20 +93,38 @@ describe("prepared statements in transactions", () => {
     expect(stored!.id).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  it("stores null as SQL NULL, takes a missing value from $defaultFn, and refuses to leave out a column with a database default", async () => {
-    const now = new Date();
-    const row = { tenantId, key: "nulls", requestHash: "h", method: "POST", path: "/p", responseStatus: null, responseBody: null, createdAt: now, completedAt: null, expiresAt: now };
-    await single.db.transaction((tx) => insertIdempotencyKey(tx, row));
-    const { rows } = await t.query<{ body_is_null: boolean; status: number | null; completed: string | null }>(
-      "select response_body is null as body_is_null, response_status as status, completed_at as completed from idempotency_keys where key = 'nulls'",
-    );
-    expect(rows).toEqual([{ body_is_null: true, status: null, completed: null }]);
-    const { createdAt: _left, ...withoutCreatedAt } = row;
-    expect(() => rowValues(idempotencyKeys, withoutCreatedAt)).toThrow(/created_at/);
-  });
+  it(
+    "stores null as SQL NULL, takes a missing value from $defaultFn, and refuses to leave out a column with a " + "database default",
+    async () => {
+      const now = new Date();
+      const row = {
+        tenantId,
+        key: "nulls",
+        requestHash: "h",
+        method: "POST",
+        path: "/p",
+        responseStatus: null,
+        responseBody: null,
+        createdAt: now,
+        completedAt: null,
+        expiresAt: now,
+      };
+      await single.db.transaction((tx) => insertIdempotencyKey(tx, row));
+      const { rows } = await t.query<{ body_is_null: boolean; status: number | null; completed: string | null }>(
+        "select response_body is null as body_is_null, response_status as status, completed_at as completed from " +
+          "idempotency_keys where key = 'nulls'",
+      );
+      expect(rows).toEqual([{ body_is_null: true, status: null, completed: null }]);
+      const { createdAt: _left, ...withoutCreatedAt } = row;
+      expect(() => rowValues(idempotencyKeys, withoutCreatedAt)).toThrow(/created_at/);
+    },
+  );
 
   it("prepares a raw statement once per process text and runs it with values by name", async () => {
-    const double = defineStatement<{ doubled: number }>("qc_test_double", () => sql`select ${sql.placeholder("value")}::int * 2 as doubled`);
+    const double = defineStatement<{ doubled: number }>(
+      "qc_test_double",
+      () => sql`select ${sql.placeholder("value")}::int * 2 as doubled`,
+    );
     const run = (db: Executor, value: number) => double.on(db).execute({ value });
     expect((await run(single.db, 21)).rows).toEqual([{ doubled: 42 }]);
     await single.db.transaction(async (tx) => expect((await run(tx, 4)).rows).toEqual([{ doubled: 8 }]));
@@ -132,7 +150,12 @@ describe("prepared statements in transactions", () => {
   });
 
   it("writes outbox events and locks a transaction's status through statements prepared once per connection", async () => {
-    const aggregate = { tenantId, type: "transaction.updated", aggregateType: "transaction", aggregateId: "0194f2c4-0000-7000-8000-0000000000ee" };
+    const aggregate = {
+      tenantId,
+      type: "transaction.updated",
+      aggregateType: "transaction",
+      aggregateId: "0194f2c4-0000-7000-8000-0000000000ee",
+    };
     const written: { id: string; sequence: number }[] = [];
     for (const step of [1, 2, 3]) {
       await single.db.transaction(async (tx) => {
@@ -147,23 +170,35 @@ describe("prepared statements in transactions", () => {
       "select id, sequence, data, tenant_id from event_outbox where aggregate_id = $1 order by sequence",
       [aggregate.aggregateId],
     );
-    expect(stored).toEqual(written.map((w, i) => ({ id: w.id, sequence: w.sequence, data: { step: i + 1, nested: { ok: true } }, tenant_id: tenantId })));
+    expect(stored).toEqual(
+      written.map((w, i) => ({ id: w.id, sequence: w.sequence, data: { step: i + 1, nested: { ok: true } }, tenant_id: tenantId })),
+    );
   });
 
   it("claims and marks outbox events for any batch size through statements prepared once per connection", async () => {
     await t.query("update event_outbox set dispatched_at = now() where dispatched_at is null");
     // Endpoints: this tenant's (one enabled, one disabled), a second tenant's, and one of a tenant not asked for.
-    const [second, unasked] = await t.db.insert(tenants).values([{ name: "B" }, { name: "C" }]).returning();
+    const [second, unasked] = await t.db
+      .insert(tenants)
+      .values([{ name: "B" }, { name: "C" }])
+      .returning();
     const endpoint = (tenant: string, status: "ENABLED" | "DISABLED") =>
       t.query<{ id: string }>(
-        "insert into webhook_endpoints (id, tenant_id, url, status, secret_ciphertext, disabled_at) values (gen_random_uuid(), $1, 'https://example.test/hook', $2::webhook_endpoint_status, 'x', case when $2::text = 'DISABLED' then now() end) returning id",
+        "insert into webhook_endpoints (id, tenant_id, url, status, secret_ciphertext, disabled_at) values " +
+          "(gen_random_uuid(), $1, 'https://example.test/hook', $2::webhook_endpoint_status, 'x', case when $2::text = " +
+          "'DISABLED' then now() end) returning id",
         [tenant, status],
       );
     const mine = (await endpoint(tenantId, "ENABLED")).rows[0]!.id;
     const theirs = (await endpoint(second!.id, "ENABLED")).rows[0]!.id;
     await endpoint(tenantId, "DISABLED");
     await endpoint(unasked!.id, "ENABLED");
-    const aggregate = { tenantId, type: "transaction.updated", aggregateType: "transaction", aggregateId: "0194f2c4-0000-7000-8000-0000000000ef" };
+    const aggregate = {
+      tenantId,
+      type: "transaction.updated",
+      aggregateType: "transaction",
+      aggregateId: "0194f2c4-0000-7000-8000-0000000000ef",
+    };
     for (const step of [1, 2, 3]) await single.db.transaction((tx) => insertOutboxEvent(tx, { ...aggregate, data: { step } }));
     const at = new Date("2026-11-24T01:02:03.456Z");
     // Batches of 2, then 1, then none: one statement text for every size.
@@ -179,7 +214,10 @@ describe("prepared statements in transactions", () => {
       });
     }
     expect(claimed).toEqual([[1, 2], [3], []]);
-    const { rows: stored } = await t.query<{ dispatched_at: Date | null }>("select dispatched_at from event_outbox where aggregate_id = $1 order by sequence", [aggregate.aggregateId]);
+    const { rows: stored } = await t.query<{ dispatched_at: Date | null }>(
+      "select dispatched_at from event_outbox where aggregate_id = $1 order by sequence",
+      [aggregate.aggregateId],
+    );
     expect(stored.map((row) => row.dispatched_at?.toISOString())).toEqual([at.toISOString(), at.toISOString(), at.toISOString()]);
   });
 
@@ -213,18 +251,32 @@ describe("prepared statements in transactions", () => {
   it("names a statement built from a row by its text: two texts of one shape get two names, on one connection", async () => {
     const row = { tenantId, actorType: "system", actorId: "test", action: "text.one", details: { n: 1 } };
     const plain = single.db.insert(auditEvents).values(row);
-    const returning = single.db.insert(auditEvents).values({ ...row, action: "text.two" }).returning({ id: auditEvents.id });
+    const returning = single.db
+      .insert(auditEvents)
+      .values({ ...row, action: "text.two" })
+      .returning({ id: auditEvents.id });
     const plainName = statementNameOfText(plain.toSQL().sql);
     const returningName = statementNameOfText(returning.toSQL().sql);
     expect(plainName).toMatch(/^qc_[0-9a-f]{32}$/);
     expect(returningName).not.toBe(plainName);
     // Other values, the same text: the same name.
-    expect(statementNameOfText(single.db.insert(auditEvents).values({ ...row, action: "text.three" }).toSQL().sql)).toBe(plainName);
+    expect(
+      statementNameOfText(
+        single.db
+          .insert(auditEvents)
+          .values({ ...row, action: "text.three" })
+          .toSQL().sql,
+      ),
+    ).toBe(plainName);
     // Both on the one connection: node-postgres refuses a name it has prepared with another text.
     await executeNamedByText(plain);
     const [inserted] = await executeNamedByText(returning);
     await single.db.transaction((tx) => executeNamedByText(tx.insert(auditEvents).values({ ...row, action: "text.three" })));
-    const stored = await t.db.select({ id: auditEvents.id, action: auditEvents.action }).from(auditEvents).where(sql`${auditEvents.action} like 'text.%'`).orderBy(auditEvents.action);
+    const stored = await t.db
+      .select({ id: auditEvents.id, action: auditEvents.action })
+      .from(auditEvents)
+      .where(sql`${auditEvents.action} like 'text.%'`)
+      .orderBy(auditEvents.action);
     expect(stored.map((r) => r.action)).toEqual(["text.one", "text.three", "text.two"]);
     expect(stored.find((r) => r.action === "text.two")?.id).toBe(inserted!.id);
   });
@@ -240,7 +292,9 @@ describe("prepared statements in transactions", () => {
     // The condition still holds: not moved from a status it is not in, nor for another tenant.
     expect(await updateWhereStatus(single.db, vaults, key, ["ARCHIVED"], { name: "v3", updatedAt: new Date() })).toBeUndefined();
     const [other] = await t.db.insert(tenants).values({ name: "B" }).returning();
-    expect(await updateWhereStatus(single.db, vaults, { ...key, tenantId: other!.id }, ["ACTIVE"], { name: "v3", updatedAt: new Date() })).toBeUndefined();
+    expect(
+      await updateWhereStatus(single.db, vaults, { ...key, tenantId: other!.id }, ["ACTIVE"], { name: "v3", updatedAt: new Date() }),
+    ).toBeUndefined();
     await expect(
       single.db.transaction(async (tx) => {
         expect(await updateWhereStatus(tx, vaults, key, ["ACTIVE"], { name: "v4", updatedAt: new Date() })).toMatchObject({ name: "v4" });
@@ -248,15 +302,28 @@ describe("prepared statements in transactions", () => {
       }),
     ).rejects.toThrow("roll back");
     // An SQL value, and another set of columns: other texts, on the same connection.
-    expect(await updateWhereStatus(single.db, vaults, key, ["ACTIVE"], { name: sql`${vaults.name} || '!'`, updatedAt: new Date() })).toMatchObject({ name: "v2!" });
+    expect(
+      await updateWhereStatus(single.db, vaults, key, ["ACTIVE"], { name: sql`${vaults.name} || '!'`, updatedAt: new Date() }),
+    ).toMatchObject({ name: "v2!" });
     const archivedAt = new Date(Date.UTC(2026, 0, 3));
-    expect(await updateWhereStatus(single.db, vaults, key, ["ACTIVE"], { status: "ARCHIVED", archivedAt, updatedAt: archivedAt })).toMatchObject({ status: "ARCHIVED", archivedAt });
+    expect(
+      await updateWhereStatus(single.db, vaults, key, ["ACTIVE"], { status: "ARCHIVED", archivedAt, updatedAt: archivedAt }),
+    ).toMatchObject({ status: "ARCHIVED", archivedAt });
     const [stored] = await t.db.select().from(vaults).where(eq(vaults.id, vault!.id));
     expect(stored).toMatchObject({ name: "v2!", status: "ARCHIVED", archivedAt });
   });
 
   it("writes audit rows one by one and several at once", async () => {
-    const row = (action: string, requestId?: string) => ({ tenantId, actorType: "system", actorId: "test", action, targetType: "vault", targetId: "v", ...(requestId ? { requestId } : {}), details: { n: action } });
+    const row = (action: string, requestId?: string) => ({
+      tenantId,
+      actorType: "system",
+      actorId: "test",
+      action,
+      targetType: "vault",
+      targetId: "v",
+      ...(requestId ? { requestId } : {}),
+      details: { n: action },
+    });
     await single.db.transaction((tx) => insertAuditEvents(tx, [row("shape.one")]));
     await insertAuditEvents(single.db, [row("shape.two")]);
     await insertAuditEvents(single.db, [row("shape.three", "req-3")]);

@@ -11,7 +11,8 @@ import type { BuiltStatement } from "./pipelined-transaction";
  */
 const definedNames = new Set<string>();
 function register(name: string): void {
-  if (definedNames.has(name)) throw new Error(`the statement name ${name} is defined twice: a named statement has one text, give this one its own name`);
+  if (definedNames.has(name))
+    throw new Error(`the statement name ${name} is defined twice: a named statement has one text, give this one its own name`);
   definedNames.add(name);
 }
 
@@ -92,14 +93,24 @@ const dialect = new PgDialect();
  * placeholder name. Values go to the driver as they are (encode dates and JSON first: see
  * ./columns `rowValues`).
  */
-export function defineStatement<Row extends Record<string, unknown> = Record<string, unknown>>(name: string, build: () => SQL): DefinedStatement<Row> {
+export function defineStatement<Row extends Record<string, unknown> = Record<string, unknown>>(
+  name: string,
+  build: () => SQL,
+): DefinedStatement<Row> {
   register(name);
   let text: ReturnType<PgDialect["sqlToQuery"]> | undefined;
   const textOf = () => (text ??= dialect.sqlToQuery(build()));
   const definition: DefinedStatement<Row> = {
     name,
     on: (db) =>
-      builtOn(db, definition, (executor) => executor._.session.prepareQuery(textOf(), undefined, name, false) as unknown as { execute(values: Record<string, unknown>): Promise<{ rows: Row[] }> }),
+      builtOn(
+        db,
+        definition,
+        (executor) =>
+          executor._.session.prepareQuery(textOf(), undefined, name, false) as unknown as {
+            execute(values: Record<string, unknown>): Promise<{ rows: Row[] }>;
+          },
+      ),
     with: (values) => {
       const query = textOf();
       return { name, text: query.sql, values: fillPlaceholders(query.params, values) };

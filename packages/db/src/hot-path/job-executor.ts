@@ -45,7 +45,11 @@ export function prepareJobStatements(db: JobDatabase): void {
     const pool = holder.pool;
     const name = jobStatementName(text, values);
     if (!name || typeof pool?.query !== "function") return unnamed(text, values);
-    return (pool as { query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }> }).query({ name, text, values: values! });
+    return (pool as { query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }> }).query({
+      name,
+      text,
+      values: values!,
+    });
   };
 }
 

@@ -11,7 +11,15 @@ import { freePort, useTestDatabase } from "../testing";
 describe("pipelined reads", () => {
   const t = useTestDatabase();
   const opened: PipelinedReads[] = [];
-  const reads = (options: { connections?: number; idleMillis?: number; connectionString?: string; applicationName?: string; connectionTimeoutMillis?: number } = {}) => {
+  const reads = (
+    options: {
+      connections?: number;
+      idleMillis?: number;
+      connectionString?: string;
+      applicationName?: string;
+      connectionTimeoutMillis?: number;
+    } = {},
+  ) => {
     const created = new PipelinedReads({
       connectionString: options.connectionString ?? t.url,
       connections: options.connections ?? 2,
@@ -26,14 +34,18 @@ describe("pipelined reads", () => {
     await Promise.all(opened.splice(0).map((r) => r.end()));
   });
   const backends = async (applicationName: string) =>
-    (await t.query<{ pid: number }>("select pid from pg_stat_activity where application_name = $1 and datname = current_database()", [applicationName])).rows.map(
-      (row) => row.pid,
-    );
+    (
+      await t.query<{ pid: number }>("select pid from pg_stat_activity where application_name = $1 and datname = current_database()", [
+        applicationName,
+      ])
+    ).rows.map((row) => row.pid);
 
   it("answers every caller with its own result when many reads are in flight on two connections", async () => {
     const r = reads({ applicationName: "qc-test-pipelined-many" });
     const numbers = Array.from({ length: 300 }, (_, i) => i);
-    const results = await Promise.all(numbers.map((n) => r.query({ name: "qc_test_echo", text: "select $1::int as n, pg_backend_pid() as pid" }, [n])));
+    const results = await Promise.all(
+      numbers.map((n) => r.query({ name: "qc_test_echo", text: "select $1::int as n, pg_backend_pid() as pid" }, [n])),
+    );
     expect(results.map((result) => result.rows[0].n)).toEqual(numbers);
     // Spread over both connections, and no more than two backends were ever used.
     const pids = new Set(results.map((result) => result.rows[0].pid));
@@ -46,7 +58,8 @@ describe("pipelined reads", () => {
     const r = reads({ connections: 1 });
     await r.query({ text: "select 1" });
     // The connection's socket, as node-postgres holds it: count the writes that reach it.
-    const client = (r as unknown as { slots: { client: { connection: { stream: { _writev?: unknown; _write?: unknown } } } }[] }).slots[0]!.client;
+    const client = (r as unknown as { slots: { client: { connection: { stream: { _writev?: unknown; _write?: unknown } } } }[] }).slots[0]!
+      .client;
     const socket = client.connection.stream as Record<"_writev" | "_write", (...args: unknown[]) => unknown>;
     let writes = 0;
     for (const method of ["_writev", "_write"] as const) {
@@ -100,7 +113,11 @@ describe("pipelined reads", () => {
     unreachable.port = String(await freePort());
     const r = reads({ connectionString: unreachable.toString() });
     // Queued before the connect failed: each is answered with the failure, none is left waiting.
-    const outcomes = await Promise.allSettled([r.query({ text: "select 1" }), r.query({ text: "select 2" }), r.query({ text: "select 3" })]);
+    const outcomes = await Promise.allSettled([
+      r.query({ text: "select 1" }),
+      r.query({ text: "select 2" }),
+      r.query({ text: "select 3" }),
+    ]);
     expect(outcomes.map((o) => o.status)).toEqual(["rejected", "rejected", "rejected"]);
     expect(r.openConnections).toBe(0);
     // The next read tries a new connection, and fails the same way.
@@ -132,8 +149,15 @@ describe("pipelined reads", () => {
     const [pid] = await backends("qc-test-pipelined-stuck");
     // A read that holds the connection's answers far longer than the test may wait.
     const stuck = r.query({ text: "select pg_sleep(600)" });
-    const outcome = stuck.then(() => "answered", () => "failed");
-    await expect.poll(async () => (await t.query("select 1 from pg_stat_activity where pid = $1 and query like 'select pg_sleep%'", [pid!])).rows.length).toBe(1);
+    const outcome = stuck.then(
+      () => "answered",
+      () => "failed",
+    );
+    await expect
+      .poll(
+        async () => (await t.query("select 1 from pg_stat_activity where pid = $1 and query like 'select pg_sleep%'", [pid!])).rows.length,
+      )
+      .toBe(1);
     await r.end();
     expect(await outcome).toBe("failed");
     await t.query("select pg_terminate_backend($1)", [pid!]);
@@ -167,7 +191,10 @@ describe("pipelined reads", () => {
       expect(prepared[0]!.n).toBeGreaterThanOrEqual(1);
       // Inside a transaction the read is the transaction's: it sees the transaction's own write.
       await handle.db.transaction(async (tx) => {
-        const [mine] = await tx.insert(vaults).values({ tenantId, name: "uncommitted", networkCode: "QUANTUM_SANDBOX", metadata: {} }).returning();
+        const [mine] = await tx
+          .insert(vaults)
+          .values({ tenantId, name: "uncommitted", networkCode: "QUANTUM_SANDBOX", metadata: {} })
+          .returning();
         expect((await findVaultRow(tx, { tenantId, vaultId: mine!.id }))?.name).toBe("uncommitted");
         expect(await findVaultRow(handle.db, { tenantId, vaultId: mine!.id })).toBeUndefined();
       });

@@ -41,7 +41,8 @@ describe("pipelinedTransaction", () => {
 
   const rows = async () => (await t.query<{ id: number; note: string }>("select id, note from pipelined_rows order by id")).rows;
   // Worded unlike LAST, so that the two inserts tell apart in `events`.
-  const insertRow = (tx: Executor, id: number, note: string) => tx.execute(sql`insert into pipelined_rows (note, id) values (${note}, ${id})`);
+  const insertRow = (tx: Executor, id: number, note: string) =>
+    tx.execute(sql`insert into pipelined_rows (note, id) values (${note}, ${id})`);
   const LAST = "insert into pipelined_rows (id, note) values ($1, $2)";
   const lastInsert = (id: number, note: string): BuiltStatement => ({ name: "qc_test_pipelined_insert", text: LAST, values: [id, note] });
   const FIRST = "select count(*)::int as n from pipelined_rows";
@@ -85,7 +86,9 @@ describe("pipelinedTransaction", () => {
         },
       }),
     ).rejects.toThrow("refused");
-    await expect(pipelinedTransaction(single.db, { first: firstRead, rest: async (tx, first) => ({ value: first.rows[0] }) })).resolves.toEqual({ n: 2 });
+    await expect(
+      pipelinedTransaction(single.db, { first: firstRead, rest: async (tx, first) => ({ value: first.rows[0] }) }),
+    ).resolves.toEqual({ n: 2 });
     expect((await rows()).map((row) => row.id)).toEqual([1, 2]);
   });
 
@@ -111,7 +114,9 @@ describe("pipelinedTransaction", () => {
     ).rejects.toMatchObject({ code: "23505" });
     expect((await rows()).map((row) => row.id)).toEqual([1, 2]);
     // The connection is back in the pool, outside any transaction.
-    const { rows: state } = await single.query<{ inTransaction: boolean }>("select pg_current_xact_id_if_assigned() is not null as \"inTransaction\"");
+    const { rows: state } = await single.query<{ inTransaction: boolean }>(
+      'select pg_current_xact_id_if_assigned() is not null as "inTransaction"',
+    );
     expect(state).toEqual([{ inTransaction: false }]);
   });
 
@@ -141,7 +146,9 @@ describe("pipelinedTransaction", () => {
       );
     }
     expect(beginFailed, "a transaction got the dead connection").toBe(true);
-    await expect(pipelinedTransaction(single.db, { first: firstRead, rest: async (_tx, first) => ({ value: first.rows[0] }) })).resolves.toEqual({ n: 2 });
+    await expect(
+      pipelinedTransaction(single.db, { first: firstRead, rest: async (_tx, first) => ({ value: first.rows[0] }) }),
+    ).resolves.toEqual({ n: 2 });
   });
 
   it("inside an open transaction, runs as a savepoint of it: rolled back with it", async () => {

@@ -103,7 +103,9 @@ export async function pipelinedTransaction<F, T>(db: Executor, work: PipelinedTr
   // The last statement failed: the COMMIT sent with it ended the failed transaction.
   if (lastOutcome.status === "rejected") throw lastOutcome.reason;
   if (commitOutcome.value.command !== "COMMIT") {
-    throw new TransactionRolledBack(`COMMIT was answered with ${commitOutcome.value.command ?? "nothing"}: the transaction had failed and rolled back`);
+    throw new TransactionRolledBack(
+      `COMMIT was answered with ${commitOutcome.value.command ?? "nothing"}: the transaction had failed and rolled back`,
+    );
   }
   return done.value;
 }

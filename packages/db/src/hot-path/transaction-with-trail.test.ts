@@ -21,7 +21,10 @@ describe("statements written in SQL store what drizzle's inserts store", () => {
     const [tenant] = await t.db.insert(tenants).values({ name: "A" }).returning();
     tenantId = tenant!.id;
     const [vault] = await t.db.insert(vaults).values({ tenantId, networkCode: "QUANTUM_SANDBOX", name: "v" }).returning();
-    const [wallet] = await t.db.insert(wallets).values({ tenantId, vaultId: vault!.id, type: "REGISTERED", address: "0x" + "11".repeat(20), publicKey: "0x" + "ab".repeat(32) }).returning();
+    const [wallet] = await t.db
+      .insert(wallets)
+      .values({ tenantId, vaultId: vault!.id, type: "REGISTERED", address: "0x" + "11".repeat(20), publicKey: "0x" + "ab".repeat(32) })
+      .returning();
     walletId = wallet!.id;
   });
 
@@ -48,20 +51,49 @@ describe("statements written in SQL store what drizzle's inserts store", () => {
         now,
       );
     const actor = { actorType: "api_key", actorId: "k1" };
-    const audit = (targetId: string) => ({ tenantId, ...actor, action: "transaction.created", targetType: "transaction", targetId, requestId: "req-1", ip: "10.0.0.1", details: { amount: "1000" } });
-    const event = (aggregateId: string) => ({ tenantId, type: "transaction.created", aggregateType: "transaction", aggregateId, data: { transaction: { id: aggregateId, nested: [1, 2] } } });
+    const audit = (targetId: string) => ({
+      tenantId,
+      ...actor,
+      action: "transaction.created",
+      targetType: "transaction",
+      targetId,
+      requestId: "req-1",
+      ip: "10.0.0.1",
+      details: { amount: "1000" },
+    });
+    const event = (aggregateId: string) => ({
+      tenantId,
+      type: "transaction.created",
+      aggregateType: "transaction",
+      aggregateId,
+      data: { transaction: { id: aggregateId, nested: [1, 2] } },
+    });
 
     // The create's one statement.
     const viaCte = values("cte");
     const { eventSequence } = await t.db.transaction((tx) =>
-      insertTransactionWithTrail(tx, { row: viaCte, history: { id: newRowId(), ...actor }, audit: { id: newRowId(), ...audit(viaCte.id) }, event: { id: newRowId(), ...event(viaCte.id) } }),
+      insertTransactionWithTrail(tx, {
+        row: viaCte,
+        history: { id: newRowId(), ...actor },
+        audit: { id: newRowId(), ...audit(viaCte.id) },
+        event: { id: newRowId(), ...event(viaCte.id) },
+      }),
     );
     expect(eventSequence).toBe(1);
     // The same rows through the plain inserts.
     const viaDrizzle = values("drizzle");
     await t.db.transaction(async (tx) => {
       await insertTransaction(tx, viaDrizzle);
-      await insertStatusHistory(tx, { tenantId, transactionId: viaDrizzle.id, fromStatus: null, toStatus: viaDrizzle.status, subStatus: viaDrizzle.subStatus, reason: viaDrizzle.statusReason, ...actor, createdAt: viaDrizzle.createdAt });
+      await insertStatusHistory(tx, {
+        tenantId,
+        transactionId: viaDrizzle.id,
+        fromStatus: null,
+        toStatus: viaDrizzle.status,
+        subStatus: viaDrizzle.subStatus,
+        reason: viaDrizzle.statusReason,
+        ...actor,
+        createdAt: viaDrizzle.createdAt,
+      });
       await insertAuditEvents(tx, [audit(viaDrizzle.id)]);
       await insertOutboxEvent(tx, event(viaDrizzle.id));
     });
@@ -94,7 +126,13 @@ describe("statements written in SQL store what drizzle's inserts store", () => {
     await insertAuditEventBatch(t.db, rows("batch"));
     await insertAuditEvents(t.db, rows("plain"));
     const read = async (prefix: string) =>
-      (await t.db.select().from(auditEvents).where(sql`${auditEvents.action} like ${`${prefix}.%`}`).orderBy(auditEvents.action)).map((row) => ({
+      (
+        await t.db
+          .select()
+          .from(auditEvents)
+          .where(sql`${auditEvents.action} like ${`${prefix}.%`}`)
+          .orderBy(auditEvents.action)
+      ).map((row) => ({
         ...comparable(row),
         action: row.action.replace(prefix, ""),
       }));

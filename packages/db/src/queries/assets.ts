@@ -57,13 +57,27 @@ export async function findTokenAsset(
   const [row] = await db
     .select()
     .from(assets)
-    .where(and(eq(assets.tenantId, params.tenantId), eq(assets.networkCode, params.networkCode), eq(assets.contractAddress, params.contractAddress)));
+    .where(
+      and(
+        eq(assets.tenantId, params.tenantId),
+        eq(assets.networkCode, params.networkCode),
+        eq(assets.contractAddress, params.contractAddress),
+      ),
+    );
   return row;
 }
 
 export async function insertTokenAsset(
   db: Executor,
-  params: { tenantId: string; networkCode: AssetNetworkCode; symbol: string; name: string; decimals: number; contractAddress: string; createdAt: Date },
+  params: {
+    tenantId: string;
+    networkCode: AssetNetworkCode;
+    symbol: string;
+    name: string;
+    decimals: number;
+    contractAddress: string;
+    createdAt: Date;
+  },
 ): Promise<AssetRow> {
   const [row] = await db
     .insert(assets)

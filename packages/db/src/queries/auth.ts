@@ -59,13 +59,24 @@ export async function findSessionByTokenHash(db: Executor, params: { tokenHash: 
 }
 const findSessionRead = defineRead("qc_find_session", (db) =>
   db
-    .select({ id: sessions.id, userId: sessions.userId, tenantId: sessions.tenantId, expiresAt: sessions.expiresAt, lastSeenAt: sessions.lastSeenAt, createdAt: sessions.createdAt, revokedAt: sessions.revokedAt })
+    .select({
+      id: sessions.id,
+      userId: sessions.userId,
+      tenantId: sessions.tenantId,
+      expiresAt: sessions.expiresAt,
+      lastSeenAt: sessions.lastSeenAt,
+      createdAt: sessions.createdAt,
+      revokedAt: sessions.revokedAt,
+    })
     .from(sessions)
     .where(eq(sessions.tokenHash, sql.placeholder("tokenHash"))),
 );
 
 /** Slides an open session's expiry forward; a session revoked meanwhile stays revoked. */
-export async function touchSession(db: Executor, params: { tenantId: string; sessionId: string; lastSeenAt: Date; expiresAt: Date }): Promise<void> {
+export async function touchSession(
+  db: Executor,
+  params: { tenantId: string; sessionId: string; lastSeenAt: Date; expiresAt: Date },
+): Promise<void> {
   await db
     .update(sessions)
     .set({ lastSeenAt: params.lastSeenAt, expiresAt: params.expiresAt })

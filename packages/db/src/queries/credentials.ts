@@ -6,7 +6,15 @@ export type ApiKeyRow = typeof apiKeys.$inferSelect;
 
 export async function insertApiKey(
   db: Executor,
-  params: { tenantId: string; keyId: string; secretHash: string; label: string; scopes: string[]; expiresAt: Date | null; createdByUserId: string | null },
+  params: {
+    tenantId: string;
+    keyId: string;
+    secretHash: string;
+    label: string;
+    scopes: string[];
+    expiresAt: Date | null;
+    createdByUserId: string | null;
+  },
 ): Promise<ApiKeyRow> {
   const [row] = await db.insert(apiKeys).values(params).returning();
   return row!;
@@ -31,7 +39,10 @@ export async function findTenantApiKey(db: Executor, params: { tenantId: string;
  * with a share lock: a rotation of this key that commits first is seen, one that comes later
  * waits for the caller's transaction. Undefined for an unknown key.
  */
-export async function lockApiKeyRotation(db: Executor, params: { tenantId: string; keyId: string }): Promise<{ rotated: boolean } | undefined> {
+export async function lockApiKeyRotation(
+  db: Executor,
+  params: { tenantId: string; keyId: string },
+): Promise<{ rotated: boolean } | undefined> {
   const [row] = await db
     .select({ rotatedAt: apiKeys.rotatedAt })
     .from(apiKeys)
@@ -41,7 +52,10 @@ export async function lockApiKeyRotation(db: Executor, params: { tenantId: strin
 }
 
 /** Revokes the tenant's key (again, if already revoked); undefined for an unknown key. */
-export async function revokeTenantApiKey(db: Executor, params: { tenantId: string; keyId: string; revokedAt: Date }): Promise<ApiKeyRow | undefined> {
+export async function revokeTenantApiKey(
+  db: Executor,
+  params: { tenantId: string; keyId: string; revokedAt: Date },
+): Promise<ApiKeyRow | undefined> {
   const [row] = await db
     .update(apiKeys)
     .set({ status: "REVOKED", revokedAt: params.revokedAt })
@@ -61,14 +75,22 @@ export async function markApiKeyRotated(
   const rotated = await db
     .update(apiKeys)
     .set({ rotatedAt: params.rotatedAt, graceEndsAt: params.graceEndsAt, replacedByKeyId: params.replacedByKeyId })
-    .where(and(eq(apiKeys.keyId, params.keyId), eq(apiKeys.tenantId, params.tenantId), eq(apiKeys.status, "ACTIVE"), isNull(apiKeys.rotatedAt)))
+    .where(
+      and(eq(apiKeys.keyId, params.keyId), eq(apiKeys.tenantId, params.tenantId), eq(apiKeys.status, "ACTIVE"), isNull(apiKeys.rotatedAt)),
+    )
     .returning({ id: apiKeys.id });
   return rotated.length > 0;
 }
 
 /** A key's tenant and secret hash by its id alone (the plain-HTTP listener knows no tenant); undefined for an unknown key. */
-export async function findApiKeySecretHash(db: Executor, params: { keyId: string }): Promise<{ tenantId: string; secretHash: string } | undefined> {
-  const [row] = await db.select({ tenantId: apiKeys.tenantId, secretHash: apiKeys.secretHash }).from(apiKeys).where(eq(apiKeys.keyId, params.keyId));
+export async function findApiKeySecretHash(
+  db: Executor,
+  params: { keyId: string },
+): Promise<{ tenantId: string; secretHash: string } | undefined> {
+  const [row] = await db
+    .select({ tenantId: apiKeys.tenantId, secretHash: apiKeys.secretHash })
+    .from(apiKeys)
+    .where(eq(apiKeys.keyId, params.keyId));
   return row;
 }
 
@@ -77,7 +99,10 @@ export async function findApiKeySecretHash(db: Executor, params: { keyId: string
  * key id and a secret (the caller has checked the secret; its tenant is what this finds out);
  * undefined for an unknown or already exposed key.
  */
-export async function markApiKeyExposed(db: Executor, params: { keyId: string; exposedAt: Date }): Promise<{ keyId: string; tenantId: string } | undefined> {
+export async function markApiKeyExposed(
+  db: Executor,
+  params: { keyId: string; exposedAt: Date },
+): Promise<{ keyId: string; tenantId: string } | undefined> {
   const [row] = await db
     .update(apiKeys)
     .set({ exposedAt: params.exposedAt })

@@ -31,7 +31,10 @@ export async function recordEmailFailure(db: Executor, params: { emailId: string
 }
 
 /** Counts the successful attempt and marks the email sent, once (a second call changes nothing). */
-export async function recordEmailSent(db: Executor, params: { emailId: string; sentAt: Date; transport: "smtp" | "outbox" }): Promise<void> {
+export async function recordEmailSent(
+  db: Executor,
+  params: { emailId: string; sentAt: Date; transport: "smtp" | "outbox" },
+): Promise<void> {
   await db
     .update(emails)
     .set({ attempts: sql`${emails.attempts} + 1`, lastError: null, sentAt: params.sentAt, transport: params.transport })

@@ -56,13 +56,22 @@ export async function insertOutboxEvent(db: Executor, params: InsertOutboxEventP
   if (!row) throw new Error("the outbox insert returned no row");
   return { id: row.id, sequence: Number(row.sequence) };
 }
-const insertOutboxEventStatement = defineStatement<{ id: string; sequence: number }>("qc_insert_outbox_event", () => sql`${outboxEventInsert("")} returning id, sequence`);
+const insertOutboxEventStatement = defineStatement<{ id: string; sequence: number }>(
+  "qc_insert_outbox_event",
+  () => sql`${outboxEventInsert("")} returning id, sequence`,
+);
 
 /** A tenant's events about one aggregate, in sequence order. */
 export function listAggregateEvents(db: Executor, params: { tenantId: string; aggregateType: string; aggregateId: string }) {
   return db
     .select()
     .from(eventOutbox)
-    .where(and(eq(eventOutbox.tenantId, params.tenantId), eq(eventOutbox.aggregateType, params.aggregateType), eq(eventOutbox.aggregateId, params.aggregateId)))
+    .where(
+      and(
+        eq(eventOutbox.tenantId, params.tenantId),
+        eq(eventOutbox.aggregateType, params.aggregateType),
+        eq(eventOutbox.aggregateId, params.aggregateId),
+      ),
+    )
     .orderBy(eventOutbox.sequence);
 }

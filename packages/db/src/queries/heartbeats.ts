@@ -9,7 +9,10 @@ export async function upsertHeartbeat(db: Executor, row: HeartbeatRow): Promise<
   await db
     .insert(daemonHeartbeats)
     .values(row)
-    .onConflictDoUpdate({ target: daemonHeartbeats.instanceId, set: { lastBeatAt: row.lastBeatAt, queues: row.queues, stoppedAt: sql`null` } });
+    .onConflictDoUpdate({
+      target: daemonHeartbeats.instanceId,
+      set: { lastBeatAt: row.lastBeatAt, queues: row.queues, stoppedAt: sql`null` },
+    });
 }
 
 export async function markHeartbeatStopped(db: Executor, instanceId: string, at: Date): Promise<void> {

@@ -59,7 +59,10 @@ const lockIdempotencyKeyQuery = defineQuery("qc_lock_idempotency_key", (db) =>
       tenantStatus: tenants.status,
     })
     .from(sql`(select 1) as one`)
-    .leftJoin(idempotencyKeys, and(eq(idempotencyKeys.tenantId, sql.placeholder("tenantId")), eq(idempotencyKeys.key, sql.placeholder("key"))))
+    .leftJoin(
+      idempotencyKeys,
+      and(eq(idempotencyKeys.tenantId, sql.placeholder("tenantId")), eq(idempotencyKeys.key, sql.placeholder("key"))),
+    )
     .leftJoin(tenants, eq(tenants.id, sql.placeholder("tenantId"))),
 );
 
@@ -70,7 +73,9 @@ export const IDEMPOTENCY_KEY_TAKEN = "idempotency_keys_tenant_key_unique";
 export async function deleteExpiredIdempotencyKey(db: Executor, params: IdempotencyKeyRef & { now: Date }): Promise<void> {
   await db
     .delete(idempotencyKeys)
-    .where(and(eq(idempotencyKeys.tenantId, params.tenantId), eq(idempotencyKeys.key, params.key), lte(idempotencyKeys.expiresAt, params.now)));
+    .where(
+      and(eq(idempotencyKeys.tenantId, params.tenantId), eq(idempotencyKeys.key, params.key), lte(idempotencyKeys.expiresAt, params.now)),
+    );
 }
 
 /**

@@ -18,7 +18,10 @@ export async function findUserIdByEmail(db: Executor, params: { email: string })
   return row?.id;
 }
 
-export async function insertTenant(db: Executor, params: { name: string; accountType: TenantRow["accountType"]; status: TenantRow["status"] }): Promise<{ id: string }> {
+export async function insertTenant(
+  db: Executor,
+  params: { name: string; accountType: TenantRow["accountType"]; status: TenantRow["status"] },
+): Promise<{ id: string }> {
   const [row] = await db.insert(tenants).values(params).returning({ id: tenants.id });
   return row!;
 }
@@ -69,9 +72,18 @@ export async function findLoginCandidate(db: Executor, params: { email: string }
 export async function lockUserByEmail(
   db: Executor,
   params: { email: string },
-): Promise<{ id: string; tenantId: string; email: string; name: string | null; status: UserRow["status"]; organizationName: string } | undefined> {
+): Promise<
+  { id: string; tenantId: string; email: string; name: string | null; status: UserRow["status"]; organizationName: string } | undefined
+> {
   const [row] = await db
-    .select({ id: users.id, tenantId: users.tenantId, email: users.email, name: users.name, status: users.status, organizationName: tenants.name })
+    .select({
+      id: users.id,
+      tenantId: users.tenantId,
+      email: users.email,
+      name: users.name,
+      status: users.status,
+      organizationName: tenants.name,
+    })
     .from(users)
     .innerJoin(tenants, eq(tenants.id, users.tenantId))
     .where(eq(users.email, params.email))
@@ -79,8 +91,14 @@ export async function lockUserByEmail(
   return row;
 }
 
-export async function findUserById(db: Executor, params: { userId: string }): Promise<{ id: string; tenantId: string; email: string; status: UserRow["status"] } | undefined> {
-  const [row] = await db.select({ id: users.id, tenantId: users.tenantId, email: users.email, status: users.status }).from(users).where(eq(users.id, params.userId));
+export async function findUserById(
+  db: Executor,
+  params: { userId: string },
+): Promise<{ id: string; tenantId: string; email: string; status: UserRow["status"] } | undefined> {
+  const [row] = await db
+    .select({ id: users.id, tenantId: users.tenantId, email: users.email, status: users.status })
+    .from(users)
+    .where(eq(users.id, params.userId));
   return row;
 }
 
@@ -115,18 +133,37 @@ export function listVerifiedAdminEmails(db: Executor, params: { tenantId: string
 
 export async function insertSession(
   db: Executor,
-  params: { tenantId: string; userId: string; tokenHash: string; expiresAt: Date; lastSeenAt: Date; createdAt: Date; ip: string | null; userAgent: string | null },
+  params: {
+    tenantId: string;
+    userId: string;
+    tokenHash: string;
+    expiresAt: Date;
+    lastSeenAt: Date;
+    createdAt: Date;
+    ip: string | null;
+    userAgent: string | null;
+  },
 ): Promise<{ id: string }> {
   const [row] = await db.insert(sessions).values(params).returning({ id: sessions.id });
   return row!;
 }
 
 /** Ends one session of the user; false when it had already ended (or is not theirs). */
-export async function revokeUserSession(db: Executor, params: { tenantId: string; userId: string; sessionId: string; revokedAt: Date }): Promise<boolean> {
+export async function revokeUserSession(
+  db: Executor,
+  params: { tenantId: string; userId: string; sessionId: string; revokedAt: Date },
+): Promise<boolean> {
   const revoked = await db
     .update(sessions)
     .set({ revokedAt: params.revokedAt })
-    .where(and(eq(sessions.id, params.sessionId), eq(sessions.tenantId, params.tenantId), eq(sessions.userId, params.userId), isNull(sessions.revokedAt)))
+    .where(
+      and(
+        eq(sessions.id, params.sessionId),
+        eq(sessions.tenantId, params.tenantId),
+        eq(sessions.userId, params.userId),
+        isNull(sessions.revokedAt),
+      ),
+    )
     .returning({ id: sessions.id });
   return revoked.length > 0;
 }
@@ -141,7 +178,10 @@ export async function revokeAllUserSessions(db: Executor, params: { tenantId: st
   return ended.length;
 }
 
-export async function insertEmailToken(db: Executor, params: { userId: string; purpose: EmailTokenPurpose; tokenHash: string; expiresAt: Date }): Promise<void> {
+export async function insertEmailToken(
+  db: Executor,
+  params: { userId: string; purpose: EmailTokenPurpose; tokenHash: string; expiresAt: Date },
+): Promise<void> {
   await db.insert(emailTokens).values(params);
 }
 
@@ -149,11 +189,21 @@ export async function insertEmailToken(db: Executor, params: { userId: string; p
  * Uses a token up: one conditional UPDATE (unused, unexpired, of this purpose), so of two
  * concurrent requests with the same token exactly one gets the user.
  */
-export async function consumeEmailTokenRow(db: Executor, params: { tokenHash: string; purpose: EmailTokenPurpose; usedAt: Date }): Promise<{ userId: string } | undefined> {
+export async function consumeEmailTokenRow(
+  db: Executor,
+  params: { tokenHash: string; purpose: EmailTokenPurpose; usedAt: Date },
+): Promise<{ userId: string } | undefined> {
   const [row] = await db
     .update(emailTokens)
     .set({ usedAt: params.usedAt })
-    .where(and(eq(emailTokens.tokenHash, params.tokenHash), eq(emailTokens.purpose, params.purpose), isNull(emailTokens.usedAt), gt(emailTokens.expiresAt, params.usedAt)))
+    .where(
+      and(
+        eq(emailTokens.tokenHash, params.tokenHash),
+        eq(emailTokens.purpose, params.purpose),
+        isNull(emailTokens.usedAt),
+        gt(emailTokens.expiresAt, params.usedAt),
+      ),
+    )
     .returning({ userId: emailTokens.userId });
   return row;
 }
@@ -163,5 +213,12 @@ export async function expireEmailTokenRows(db: Executor, params: { userId: strin
   await db
     .update(emailTokens)
     .set({ expiresAt: params.now })
-    .where(and(eq(emailTokens.userId, params.userId), eq(emailTokens.purpose, params.purpose), isNull(emailTokens.usedAt), gt(emailTokens.expiresAt, params.now)));
+    .where(
+      and(
+        eq(emailTokens.userId, params.userId),
+        eq(emailTokens.purpose, params.purpose),
+        isNull(emailTokens.usedAt),
+        gt(emailTokens.expiresAt, params.now),
+      ),
+    );
 }

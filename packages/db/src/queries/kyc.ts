@@ -58,7 +58,10 @@ export async function findKycCase(db: Executor, params: { tenantId: string; refe
 }
 
 /** The tenant's most recent case, or only its most recent pending one. */
-export async function findLatestKycCase(db: Executor, params: { tenantId: string; status?: KycCaseStatusValue }): Promise<KycCaseRow | undefined> {
+export async function findLatestKycCase(
+  db: Executor,
+  params: { tenantId: string; status?: KycCaseStatusValue },
+): Promise<KycCaseRow | undefined> {
   const [row] = await db
     .select()
     .from(kycCases)
@@ -84,7 +87,9 @@ export async function hasEmailVerifiedUser(db: Executor, params: { tenantId: str
   const [row] = await db
     .select({ id: users.id })
     .from(users)
-    .where(and(eq(users.tenantId, params.tenantId), eq(users.status, "EMAIL_VERIFIED"), params.userId ? eq(users.id, params.userId) : undefined))
+    .where(
+      and(eq(users.tenantId, params.tenantId), eq(users.status, "EMAIL_VERIFIED"), params.userId ? eq(users.id, params.userId) : undefined),
+    )
     .limit(1);
   return row !== undefined;
 }

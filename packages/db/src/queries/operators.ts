@@ -14,13 +14,19 @@ export type OperatorRow = typeof operators.$inferSelect;
 export type OperatorSessionRow = typeof operatorSessions.$inferSelect;
 
 /** Inserts an operator; null when the address already has one (the unique index decides). */
-export async function insertOperator(db: Executor, row: { email: string; name: string | null; passwordHash: string }): Promise<OperatorRow | null> {
+export async function insertOperator(
+  db: Executor,
+  row: { email: string; name: string | null; passwordHash: string },
+): Promise<OperatorRow | null> {
   const [created] = await db.insert(operators).values(row).onConflictDoNothing({ target: operators.email }).returning();
   return created ?? null;
 }
 
 /** Sets a new password hash for the operator with this address; null when there is none. */
-export async function updateOperatorPassword(db: Executor, params: { email: string; passwordHash: string; at: Date }): Promise<OperatorRow | null> {
+export async function updateOperatorPassword(
+  db: Executor,
+  params: { email: string; passwordHash: string; at: Date },
+): Promise<OperatorRow | null> {
   const [updated] = await db
     .update(operators)
     .set({ passwordHash: params.passwordHash, updatedAt: params.at })
@@ -36,7 +42,15 @@ export async function findOperatorByEmail(db: Executor, email: string): Promise<
 
 export async function insertOperatorSession(
   db: Executor,
-  row: { operatorId: string; tokenHash: string; expiresAt: Date; lastSeenAt: Date; createdAt: Date; ip: string | null; userAgent: string | null },
+  row: {
+    operatorId: string;
+    tokenHash: string;
+    expiresAt: Date;
+    lastSeenAt: Date;
+    createdAt: Date;
+    ip: string | null;
+    userAgent: string | null;
+  },
 ): Promise<OperatorSessionRow> {
   const [created] = await db.insert(operatorSessions).values(row).returning();
   return created!;
@@ -68,7 +82,10 @@ export async function findLiveOperatorSession(db: Executor, params: { tokenHash:
 }
 
 export async function extendOperatorSession(db: Executor, params: { sessionId: string; lastSeenAt: Date; expiresAt: Date }): Promise<void> {
-  await db.update(operatorSessions).set({ lastSeenAt: params.lastSeenAt, expiresAt: params.expiresAt }).where(eq(operatorSessions.id, params.sessionId));
+  await db
+    .update(operatorSessions)
+    .set({ lastSeenAt: params.lastSeenAt, expiresAt: params.expiresAt })
+    .where(eq(operatorSessions.id, params.sessionId));
 }
 
 /** Ends every open session of the operator (a new password was set); how many it ended. */
@@ -259,7 +276,10 @@ export async function listFailedJobs(db: Executor, params: { limit: number }): P
 }
 
 /** One job by id, in whichever queue it is (ids are unique across pg-boss's job table). */
-export async function findJobById(db: Executor, jobId: string): Promise<{ id: string; queue: string; sourceQueue: string | null; state: string; deadLettered: boolean } | null> {
+export async function findJobById(
+  db: Executor,
+  jobId: string,
+): Promise<{ id: string; queue: string; sourceQueue: string | null; state: string; deadLettered: boolean } | null> {
   const result = await db.execute<{ id: string; name: string; source_name: string | null; state: string; dead_lettered: boolean }>(sql`
     select j.id, j.name, j.source_name, j.state,
       exists (select 1 from ${BOSS}.queue p where p.dead_letter = j.name) as dead_lettered

@@ -12,7 +12,12 @@ export async function findCurrentPolicy(db: Executor, params: { tenantId: string
   return row;
 }
 const findCurrentPolicyRead = defineRead("qc_find_current_policy", (db) =>
-  db.select().from(policies).where(eq(policies.tenantId, sql.placeholder("tenantId"))).orderBy(desc(policies.version)).limit(1),
+  db
+    .select()
+    .from(policies)
+    .where(eq(policies.tenantId, sql.placeholder("tenantId")))
+    .orderBy(desc(policies.version))
+    .limit(1),
 );
 
 /**
@@ -27,7 +32,13 @@ export async function insertPolicyVersion(
   const next = sql<number>`(select coalesce(max(${policies.version}), 0) + 1 from ${policies} where ${policies.tenantId} = ${params.tenantId})`;
   const [row] = await db
     .insert(policies)
-    .values({ tenantId: params.tenantId, version: next, document: params.document, createdBy: params.createdBy, createdAt: params.createdAt })
+    .values({
+      tenantId: params.tenantId,
+      version: next,
+      document: params.document,
+      createdBy: params.createdBy,
+      createdAt: params.createdAt,
+    })
     .returning();
   return row!;
 }

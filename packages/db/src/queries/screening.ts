@@ -10,7 +10,10 @@ export interface ScreeningDenylistEntryValue {
 }
 
 /** The tenant's screening denylist in its order; `lock` holds the rows until the transaction ends. */
-export async function listScreeningDenylistEntries(db: Executor, params: { tenantId: string; lock?: "update" }): Promise<ScreeningDenylistEntryValue[]> {
+export async function listScreeningDenylistEntries(
+  db: Executor,
+  params: { tenantId: string; lock?: "update" },
+): Promise<ScreeningDenylistEntryValue[]> {
   const query = db
     .select({ address: screeningDenylistEntries.address, label: screeningDenylistEntries.label })
     .from(screeningDenylistEntries)
@@ -20,7 +23,10 @@ export async function listScreeningDenylistEntries(db: Executor, params: { tenan
 }
 
 /** Replaces the tenant's whole denylist with `entries` (canonical, distinct), in that order. */
-export async function replaceScreeningDenylistEntries(db: Executor, params: { tenantId: string; entries: ScreeningDenylistEntryValue[] }): Promise<void> {
+export async function replaceScreeningDenylistEntries(
+  db: Executor,
+  params: { tenantId: string; entries: ScreeningDenylistEntryValue[] },
+): Promise<void> {
   await db.delete(screeningDenylistEntries).where(eq(screeningDenylistEntries.tenantId, params.tenantId));
   if (params.entries.length === 0) return;
   await db
@@ -29,7 +35,10 @@ export async function replaceScreeningDenylistEntries(db: Executor, params: { te
 }
 
 /** The entries of the tenant's denylist among `addresses` (canonical form). */
-export async function findScreeningDenylistMatches(db: Executor, params: { tenantId: string; addresses: string[] }): Promise<ScreeningDenylistEntryValue[]> {
+export async function findScreeningDenylistMatches(
+  db: Executor,
+  params: { tenantId: string; addresses: string[] },
+): Promise<ScreeningDenylistEntryValue[]> {
   if (params.addresses.length === 0) return [];
   // Every transfer's screening asks it: a prepared read (../hot-path), the addresses as one array
   // parameter so that one text serves any number of them.
@@ -39,5 +48,10 @@ const findScreeningDenylistMatchesRead = defineRead("qc_find_screening_denylist_
   db
     .select({ address: screeningDenylistEntries.address, label: screeningDenylistEntries.label })
     .from(screeningDenylistEntries)
-    .where(and(eq(screeningDenylistEntries.tenantId, sql.placeholder("tenantId")), sql`${screeningDenylistEntries.address} = any(${sql.placeholder("addresses")}::text[])`)),
+    .where(
+      and(
+        eq(screeningDenylistEntries.tenantId, sql.placeholder("tenantId")),
+        sql`${screeningDenylistEntries.address} = any(${sql.placeholder("addresses")}::text[])`,
+      ),
+    ),
 );

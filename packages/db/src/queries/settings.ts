@@ -8,7 +8,10 @@ export interface IpAllowlistEntryValue {
 }
 
 /** The tenant's allowlist in its order; `lock` holds the rows until the transaction ends. */
-export async function listIpAllowlistEntries(db: Executor, params: { tenantId: string; lock?: "update" }): Promise<IpAllowlistEntryValue[]> {
+export async function listIpAllowlistEntries(
+  db: Executor,
+  params: { tenantId: string; lock?: "update" },
+): Promise<IpAllowlistEntryValue[]> {
   const query = db
     .select({ cidr: ipAllowlistEntries.cidr, label: ipAllowlistEntries.label })
     .from(ipAllowlistEntries)
@@ -18,10 +21,19 @@ export async function listIpAllowlistEntries(db: Executor, params: { tenantId: s
 }
 
 /** Replaces the tenant's whole allowlist with `entries`, in that order. */
-export async function replaceIpAllowlistEntries(db: Executor, params: { tenantId: string; entries: IpAllowlistEntryValue[]; createdAt: Date }): Promise<void> {
+export async function replaceIpAllowlistEntries(
+  db: Executor,
+  params: { tenantId: string; entries: IpAllowlistEntryValue[]; createdAt: Date },
+): Promise<void> {
   await db.delete(ipAllowlistEntries).where(eq(ipAllowlistEntries.tenantId, params.tenantId));
   if (params.entries.length === 0) return;
-  await db
-    .insert(ipAllowlistEntries)
-    .values(params.entries.map((e, position) => ({ tenantId: params.tenantId, cidr: e.cidr, label: e.label, position, createdAt: params.createdAt })));
+  await db.insert(ipAllowlistEntries).values(
+    params.entries.map((e, position) => ({
+      tenantId: params.tenantId,
+      cidr: e.cidr,
+      label: e.label,
+      position,
+      createdAt: params.createdAt,
+    })),
+  );
 }

@@ -21,7 +21,10 @@ export async function takeOldestAvailableSignerKey(db: Executor, params: { tenan
 }
 
 /** Takes the key with `address` out of the pool for `walletId` (no-op when none is enrolled or it is taken). */
-export async function assignSignerKey(db: Executor, params: { tenantId: string; address: string; walletId: string; assignedAt: Date }): Promise<void> {
+export async function assignSignerKey(
+  db: Executor,
+  params: { tenantId: string; address: string; walletId: string; assignedAt: Date },
+): Promise<void> {
   await db
     .update(signerKeys)
     .set({ walletId: params.walletId, assignedAt: params.assignedAt })
@@ -36,7 +39,9 @@ export async function insertSignerKeys(
   if (params.keys.length === 0) return [];
   return db
     .insert(signerKeys)
-    .values(params.keys.map((k) => ({ tenantId: params.tenantId, address: k.address, publicKey: k.publicKey, createdAt: params.createdAt })))
+    .values(
+      params.keys.map((k) => ({ tenantId: params.tenantId, address: k.address, publicKey: k.publicKey, createdAt: params.createdAt })),
+    )
     .onConflictDoNothing({ target: [signerKeys.tenantId, signerKeys.address] })
     .returning({ id: signerKeys.id, address: signerKeys.address });
 }

@@ -10,5 +10,8 @@ export async function getTenantStatus(db: Executor, tenantId: string): Promise<(
   return row?.status;
 }
 const getTenantStatusRead = defineRead("qc_get_tenant_status", (db) =>
-  db.select({ status: tenants.status }).from(tenants).where(eq(tenants.id, sql.placeholder("tenantId"))),
+  db
+    .select({ status: tenants.status })
+    .from(tenants)
+    .where(eq(tenants.id, sql.placeholder("tenantId"))),
 );

@@ -44,14 +44,19 @@ function selectForSigning(db: Executor, tenantId: string | Placeholder) {
 }
 
 /** The tenant's transaction with its source wallet's key and its asset, or undefined. */
-export async function findTransactionForSigning(db: Executor, params: { tenantId: string; transactionId: string }): Promise<TransactionForSigning | undefined> {
+export async function findTransactionForSigning(
+  db: Executor,
+  params: { tenantId: string; transactionId: string },
+): Promise<TransactionForSigning | undefined> {
   // Every signature submission, verification and broadcast reads it: a prepared read
   // (../hot-path), so PostgreSQL plans the three-table join once per connection, not per call.
   const [row] = await findForSigningRead.on(db).execute({ tenantId: params.tenantId, transactionId: params.transactionId });
   return row;
 }
 const findForSigningRead = defineRead("qc_find_transaction_for_signing", (db) =>
-  selectForSigning(db, sql.placeholder("tenantId")).where(and(eq(transactions.id, sql.placeholder("transactionId")), eq(transactions.tenantId, sql.placeholder("tenantId")))),
+  selectForSigning(db, sql.placeholder("tenantId")).where(
+    and(eq(transactions.id, sql.placeholder("transactionId")), eq(transactions.tenantId, sql.placeholder("tenantId"))),
+  ),
 );
 
 /** One page of the tenant's transactions in `status` with wallet key and asset, newest first: ids below `beforeId`. */
@@ -82,16 +87,26 @@ const listForSigningAfterQuery = defineQuery("qc_list_transactions_for_signing_a
  * One more send of the stored raw transaction, counted while the row is BROADCASTING (the count
  * bounds re-sends of a dropped transaction). Undefined when the row has moved on.
  */
-export async function recordTransactionSend(db: Executor, params: { tenantId: string; transactionId: string; at: Date }): Promise<TransactionRow | undefined> {
+export async function recordTransactionSend(
+  db: Executor,
+  params: { tenantId: string; transactionId: string; at: Date },
+): Promise<TransactionRow | undefined> {
   // Every broadcast counts one: prepared (../hot-path).
-  const [row] = await recordSendQuery.on(db).execute({ transactionId: params.transactionId, tenantId: params.tenantId, at: params.at.toISOString() });
+  const [row] = await recordSendQuery
+    .on(db)
+    .execute({ transactionId: params.transactionId, tenantId: params.tenantId, at: params.at.toISOString() });
   return row;
 }
 const recordSendQuery = defineQuery("qc_record_transaction_send", (db) =>
   db
     .update(transactions)
     .set({ sendAttempts: sql`${transactions.sendAttempts} + 1`, updatedAt: sql`${sql.placeholder("at")}::timestamptz` })
-    .where(and(eq(transactions.id, sql.placeholder("transactionId")), eq(transactions.tenantId, sql.placeholder("tenantId")), eq(transactions.status, "BROADCASTING")))
+    .where(
+      and(
+        eq(transactions.id, sql.placeholder("transactionId")),
+        eq(transactions.tenantId, sql.placeholder("tenantId")),
+        eq(transactions.status, "BROADCASTING"),
+      ),
+    )
     .returning(),
 );
-

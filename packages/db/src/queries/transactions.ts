@@ -52,7 +52,11 @@ export function listStatusHistory(db: Executor, tenantId: string, transactionId:
 }
 
 /** Locks the transaction's row for the rest of the database transaction; its status, or undefined. */
-export async function lockTransactionStatus(db: Executor, tenantId: string, transactionId: string): Promise<TransactionStatusValue | undefined> {
+export async function lockTransactionStatus(
+  db: Executor,
+  tenantId: string,
+  transactionId: string,
+): Promise<TransactionStatusValue | undefined> {
   // Every status change takes it first: prepared (../hot-path), per pooled connection.
   const [row] = await lockTransactionStatusQuery.on(db).execute({ transactionId, tenantId });
   return row?.status;
@@ -104,7 +108,9 @@ export async function findTransferIntentRows(
   params: { tenantId: string; walletId: string; networkCode: TransactionNetworkCode; assetId: string },
 ): Promise<{ wallet: typeof wallets.$inferSelect; vaultId: string | null; asset: typeof assets.$inferSelect | null } | undefined> {
   // Every create runs this: a prepared statement (../hot-path).
-  const [row] = await findTransferIntentQuery.on(db).execute({ tenantId: params.tenantId, walletId: params.walletId, networkCode: params.networkCode, assetId: params.assetId });
+  const [row] = await findTransferIntentQuery
+    .on(db)
+    .execute({ tenantId: params.tenantId, walletId: params.walletId, networkCode: params.networkCode, assetId: params.assetId });
   return row;
 }
 const findTransferIntentQuery = defineQuery("qc_find_transfer_intent", (db) =>
@@ -206,7 +212,15 @@ export async function summarizeTransfers(
 export async function findTransferCheckRows(
   db: Executor,
   params: { tenantId: string; transactionId: string },
-): Promise<{ transaction: TransactionRow; wallet: typeof wallets.$inferSelect | null; vaultId: string | null; asset: typeof assets.$inferSelect | null } | undefined> {
+): Promise<
+  | {
+      transaction: TransactionRow;
+      wallet: typeof wallets.$inferSelect | null;
+      vaultId: string | null;
+      asset: typeof assets.$inferSelect | null;
+    }
+  | undefined
+> {
   // Every transfer's checks (and each retry) read it: a prepared read, planned once per connection.
   const [row] = await findTransferCheckRowsRead.on(db).execute({ tenantId: params.tenantId, transactionId: params.transactionId });
   return row;
@@ -240,7 +254,13 @@ export async function recordScreeningAttempt(
   const [row] = await db
     .update(transactions)
     .set({ screeningAttempts: sql`${transactions.screeningAttempts} + 1`, updatedAt: params.at })
-    .where(and(eq(transactions.id, params.transactionId), eq(transactions.tenantId, params.tenantId), eq(transactions.status, params.status ?? "SUBMITTED")))
+    .where(
+      and(
+        eq(transactions.id, params.transactionId),
+        eq(transactions.tenantId, params.tenantId),
+        eq(transactions.status, params.status ?? "SUBMITTED"),
+      ),
+    )
     .returning({ screeningAttempts: transactions.screeningAttempts });
   return row?.screeningAttempts;
 }

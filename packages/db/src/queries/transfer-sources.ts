@@ -24,7 +24,11 @@ const ofSource = and(
   eq(transactions.sourceWalletId, sql.placeholder("sourceWalletId")),
   eq(transactions.networkCode, sql.placeholder("networkCode")),
 );
-const sourceValues = (source: TransferSource) => ({ tenantId: source.tenantId, sourceWalletId: source.sourceWalletId, networkCode: source.networkCode });
+const sourceValues = (source: TransferSource) => ({
+  tenantId: source.tenantId,
+  sourceWalletId: source.sourceWalletId,
+  networkCode: source.networkCode,
+});
 
 /**
  * What the source's cleared, not yet mined transfers (other than `excludeId`) still take from
@@ -35,17 +39,21 @@ export async function sumSourceReservations(
   db: Executor,
   params: TransferSource & { assetId: string; excludeId: string },
 ): Promise<{ amount: bigint; fees: bigint }> {
-  const [row] = await sumReservationsQuery.on(db).execute({ ...sourceValues(params), assetId: params.assetId, excludeId: params.excludeId });
+  const [row] = await sumReservationsQuery
+    .on(db)
+    .execute({ ...sourceValues(params), assetId: params.assetId, excludeId: params.excludeId });
   return { amount: BigInt(row?.amount ?? "0"), fees: BigInt(row?.fees ?? "0") };
 }
 const sumReservationsQuery = defineQuery("qc_sum_source_reservations", (db) =>
-    db
-      .select({
-        amount: sql<string>`coalesce(sum(${transactions.amount}) filter (where ${transactions.assetId} = ${sql.placeholder("assetId")}), 0)::text`,
-        fees: sql<string>`coalesce(sum(${transactions.gasLimit} * ${transactions.maxFeePerGas}), 0)::text`,
-      })
-      .from(transactions)
-      .where(and(ofSource, inArray(transactions.status, [...RESERVING_STATUSES]), sql`${transactions.id} <> ${sql.placeholder("excludeId")}`)),
+  db
+    .select({
+      amount: sql<string>`coalesce(sum(${transactions.amount}) filter (where ${transactions.assetId} = ${sql.placeholder("assetId")}), 0)::text`,
+      fees: sql<string>`coalesce(sum(${transactions.gasLimit} * ${transactions.maxFeePerGas}), 0)::text`,
+    })
+    .from(transactions)
+    .where(
+      and(ofSource, inArray(transactions.status, [...RESERVING_STATUSES]), sql`${transactions.id} <> ${sql.placeholder("excludeId")}`),
+    ),
 );
 
 /** The source's transfer that holds its nonce slot (PENDING_SIGNATURE or SIGNED), if any. */
@@ -91,32 +99,32 @@ const oldestInQuery = (statuses: ("SUBMITTED" | "QUEUED")[]) =>
       .orderBy(asc(transactions.id))
       .limit(1),
   );
-const oldestIn = { queued: oldestInQuery(["QUEUED"]), submitted: oldestInQuery(["SUBMITTED"]), both: oldestInQuery(["QUEUED", "SUBMITTED"]) };
+const oldestIn = {
+  queued: oldestInQuery(["QUEUED"]),
+  submitted: oldestInQuery(["SUBMITTED"]),
+  both: oldestInQuery(["QUEUED", "SUBMITTED"]),
+};
 
 /**
  * The highest nonce the source has used on chain through this service: transfers broadcast
  * (BROADCASTING, CONFIRMING, COMPLETED) or mined and reverted. Null when there is none.
  */
-export async function findHighestBroadcastNonce(
-  db: Executor,
-  params: TransferSource,
-): Promise<number | null> {
+export async function findHighestBroadcastNonce(db: Executor, params: TransferSource): Promise<number | null> {
   const [row] = await highestNonceQuery.on(db).execute(sourceValues(params));
   return row?.nonce ?? null;
 }
 const highestNonceQuery = defineQuery("qc_find_highest_broadcast_nonce", (db) =>
-    db
-      .select({ nonce: sql<number | null>`max(${transactions.nonce})` })
-      .from(transactions)
-      .where(
-        and(
-          ofSource,
-          isNotNull(transactions.nonce),
-          or(
-            inArray(transactions.status, ["BROADCASTING", "CONFIRMING", "COMPLETED"]),
-            and(eq(transactions.status, "FAILED"), eq(transactions.subStatus, "REVERTED_ON_CHAIN")),
-          ),
+  db
+    .select({ nonce: sql<number | null>`max(${transactions.nonce})` })
+    .from(transactions)
+    .where(
+      and(
+        ofSource,
+        isNotNull(transactions.nonce),
+        or(
+          inArray(transactions.status, ["BROADCASTING", "CONFIRMING", "COMPLETED"]),
+          and(eq(transactions.status, "FAILED"), eq(transactions.subStatus, "REVERTED_ON_CHAIN")),
         ),
       ),
+    ),
 );
-

@@ -15,11 +15,17 @@ describe("findVaultRow", () => {
   let single: DatabaseHandle;
 
   beforeAll(async () => {
-    const [tenant, other] = await t.db.insert(tenants).values([{ name: "A" }, { name: "B" }]).returning();
+    const [tenant, other] = await t.db
+      .insert(tenants)
+      .values([{ name: "A" }, { name: "B" }])
+      .returning();
     tenantId = tenant!.id;
     otherTenantId = other!.id;
     const now = new Date("2026-11-21T10:00:00.000Z");
-    const [vault] = await t.db.insert(vaults).values({ tenantId, name: "treasury", networkCode: "QUANTUM_SANDBOX", metadata: { desk: "ops" }, createdAt: now, updatedAt: now }).returning();
+    const [vault] = await t.db
+      .insert(vaults)
+      .values({ tenantId, name: "treasury", networkCode: "QUANTUM_SANDBOX", metadata: { desk: "ops" }, createdAt: now, updatedAt: now })
+      .returning();
     vaultId = vault!.id;
     // The pool path (pipelined reads off): what the server prepared on "the" connection is looked at.
     single = createDatabase({ url: t.url, poolMax: 1, pipelinedReads: 0, applicationName: "qc-test-single" });
@@ -30,7 +36,14 @@ describe("findVaultRow", () => {
 
   it("finds the tenant's vault with every column mapped, and nothing for another tenant or an unknown id", async () => {
     const row = await findVaultRow(t.db, { tenantId, vaultId });
-    expect(row).toMatchObject({ id: vaultId, tenantId, name: "treasury", status: "ACTIVE", networkCode: "QUANTUM_SANDBOX", metadata: { desk: "ops" } });
+    expect(row).toMatchObject({
+      id: vaultId,
+      tenantId,
+      name: "treasury",
+      status: "ACTIVE",
+      networkCode: "QUANTUM_SANDBOX",
+      metadata: { desk: "ops" },
+    });
     expect(row!.createdAt).toBeInstanceOf(Date);
     expect(row!.createdAt.toISOString()).toBe("2026-11-21T10:00:00.000Z");
     expect(await findVaultRow(t.db, { tenantId: otherTenantId, vaultId })).toBeUndefined();

@@ -14,7 +14,14 @@ export interface VaultKey {
 
 export async function insertVault(
   db: Executor,
-  params: { tenantId: string; name: string; networkCode: VaultRow["networkCode"]; metadata: Record<string, string>; createdAt: Date; updatedAt: Date },
+  params: {
+    tenantId: string;
+    name: string;
+    networkCode: VaultRow["networkCode"];
+    metadata: Record<string, string>;
+    createdAt: Date;
+    updatedAt: Date;
+  },
 ): Promise<VaultRow> {
   const [row] = await db.insert(vaults).values(params).returning();
   return row!;
@@ -47,7 +54,13 @@ const findVaultRead = defineRead("qc_find_vault", (db) =>
 /** One page of the tenant's vaults, newest first: ids below `beforeId`, at most `limit` rows. */
 export function listVaultRows(
   db: Executor,
-  params: { tenantId: string; networkCode?: VaultRow["networkCode"] | undefined; status?: VaultStatusValue | undefined; beforeId?: string | undefined; limit: number },
+  params: {
+    tenantId: string;
+    networkCode?: VaultRow["networkCode"] | undefined;
+    status?: VaultStatusValue | undefined;
+    beforeId?: string | undefined;
+    limit: number;
+  },
 ): Promise<VaultRow[]> {
   return db
     .select()

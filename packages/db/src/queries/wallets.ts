@@ -19,7 +19,10 @@ export interface WalletKey {
  * foreign-key checks of rows that reference it through (a create's transaction row takes FOR KEY
  * SHARE on its source wallet).
  */
-export async function findWalletRow(db: Executor, params: WalletKey & { lock?: "update" | "no key update" | undefined }): Promise<WalletRow | undefined> {
+export async function findWalletRow(
+  db: Executor,
+  params: WalletKey & { lock?: "update" | "no key update" | undefined },
+): Promise<WalletRow | undefined> {
   // Every transfer's release locks its source wallet this way: prepared (../hot-path), one
   // statement per lock; without one, a pipelined read.
   const query = params.lock ? findWalletLocked[params.lock] : findWalletRead;
@@ -112,7 +115,13 @@ export async function findNetworkLink(
   const [row] = await db
     .select()
     .from(walletNetworkLinks)
-    .where(and(eq(walletNetworkLinks.tenantId, params.tenantId), eq(walletNetworkLinks.walletId, params.walletId), eq(walletNetworkLinks.networkCode, params.networkCode)));
+    .where(
+      and(
+        eq(walletNetworkLinks.tenantId, params.tenantId),
+        eq(walletNetworkLinks.walletId, params.walletId),
+        eq(walletNetworkLinks.networkCode, params.networkCode),
+      ),
+    );
   return row;
 }
 

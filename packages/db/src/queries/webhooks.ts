@@ -36,14 +36,20 @@ export async function insertWebhookEndpoint(db: Executor, row: NewWebhookEndpoin
 }
 
 /** The tenant's endpoint unless deleted; undefined also for another tenant's id. `lock` holds it until commit. */
-export async function findWebhookEndpoint(db: Executor, key: WebhookEndpointKey & { lock?: boolean }): Promise<WebhookEndpointRow | undefined> {
+export async function findWebhookEndpoint(
+  db: Executor,
+  key: WebhookEndpointKey & { lock?: boolean },
+): Promise<WebhookEndpointRow | undefined> {
   const query = db.select().from(webhookEndpoints).where(endpointKey(key));
   const [row] = key.lock ? await query.for("update") : await query;
   return row;
 }
 
 /** One page of the tenant's endpoints (not deleted), newest first: ids below `beforeId`. */
-export function listWebhookEndpointRows(db: Executor, params: { tenantId: string; beforeId?: string | undefined; limit: number }): Promise<WebhookEndpointRow[]> {
+export function listWebhookEndpointRows(
+  db: Executor,
+  params: { tenantId: string; beforeId?: string | undefined; limit: number },
+): Promise<WebhookEndpointRow[]> {
   return db
     .select()
     .from(webhookEndpoints)
@@ -59,7 +65,11 @@ export function listWebhookEndpointRows(db: Executor, params: { tenantId: string
 }
 
 /** Sets columns of the tenant's endpoint unless it is deleted; undefined when there is none. */
-export async function updateWebhookEndpoint(db: Executor, key: WebhookEndpointKey, set: Partial<NewWebhookEndpointRow>): Promise<WebhookEndpointRow | undefined> {
+export async function updateWebhookEndpoint(
+  db: Executor,
+  key: WebhookEndpointKey,
+  set: Partial<NewWebhookEndpointRow>,
+): Promise<WebhookEndpointRow | undefined> {
   const [row] = await db.update(webhookEndpoints).set(set).where(endpointKey(key)).returning();
   return row;
 }
@@ -68,7 +78,10 @@ export async function updateWebhookEndpoint(db: Executor, key: WebhookEndpointKe
  * ENABLED → DISABLED with its reason; undefined when it was not enabled (already disabled,
  * deleted or unknown), so only one caller disables it and writes what follows (audit, email).
  */
-export async function disableEnabledWebhookEndpoint(db: Executor, key: WebhookEndpointKey & { reason: string; at: Date }): Promise<WebhookEndpointRow | undefined> {
+export async function disableEnabledWebhookEndpoint(
+  db: Executor,
+  key: WebhookEndpointKey & { reason: string; at: Date },
+): Promise<WebhookEndpointRow | undefined> {
   const [row] = await db
     .update(webhookEndpoints)
     .set({ status: "DISABLED", disabledReason: key.reason, disabledAt: key.at, updatedAt: key.at })
@@ -95,7 +108,9 @@ export async function markWebhookEndpointHealthy(db: Executor, key: WebhookEndpo
   await db
     .update(webhookEndpoints)
     .set({ failingSince: null })
-    .where(and(eq(webhookEndpoints.id, key.endpointId), eq(webhookEndpoints.tenantId, key.tenantId), isNotNull(webhookEndpoints.failingSince)));
+    .where(
+      and(eq(webhookEndpoints.id, key.endpointId), eq(webhookEndpoints.tenantId, key.tenantId), isNotNull(webhookEndpoints.failingSince)),
+    );
 }
 
 /** The email addresses of the tenant's verified admins (for "endpoint disabled" notices). */
@@ -199,7 +214,8 @@ export interface WebhookDeliveryKey {
   deliveryId: string;
 }
 
-const deliveryKey = (key: WebhookDeliveryKey) => and(eq(webhookDeliveries.id, key.deliveryId), eq(webhookDeliveries.tenantId, key.tenantId));
+const deliveryKey = (key: WebhookDeliveryKey) =>
+  and(eq(webhookDeliveries.id, key.deliveryId), eq(webhookDeliveries.tenantId, key.tenantId));
 
 export async function findWebhookDelivery(db: Executor, key: WebhookDeliveryKey): Promise<WebhookDeliveryRow | undefined> {
   const [row] = await db.select().from(webhookDeliveries).where(deliveryKey(key));
@@ -249,7 +265,10 @@ export async function settleLeasedWebhookDelivery(
 }
 
 /** PENDING → `status` without an attempt (the endpoint was disabled or deleted meanwhile). */
-export async function closePendingWebhookDelivery(db: Executor, key: WebhookDeliveryKey & { status: "DISABLED" | "FAILED"; error: string; at: Date }): Promise<WebhookDeliveryRow | undefined> {
+export async function closePendingWebhookDelivery(
+  db: Executor,
+  key: WebhookDeliveryKey & { status: "DISABLED" | "FAILED"; error: string; at: Date },
+): Promise<WebhookDeliveryRow | undefined> {
   const [row] = await db
     .update(webhookDeliveries)
     .set({ status: key.status, nextAttemptAt: null, lastError: key.error, updatedAt: key.at })
@@ -263,7 +282,13 @@ export async function disablePendingWebhookDeliveries(db: Executor, key: Webhook
   const rows = await db
     .update(webhookDeliveries)
     .set({ status: "DISABLED", nextAttemptAt: null, updatedAt: key.at })
-    .where(and(eq(webhookDeliveries.tenantId, key.tenantId), eq(webhookDeliveries.endpointId, key.endpointId), eq(webhookDeliveries.status, "PENDING")))
+    .where(
+      and(
+        eq(webhookDeliveries.tenantId, key.tenantId),
+        eq(webhookDeliveries.endpointId, key.endpointId),
+        eq(webhookDeliveries.status, "PENDING"),
+      ),
+    )
     .returning({ id: webhookDeliveries.id });
   return rows.length;
 }
@@ -291,7 +316,10 @@ export async function insertWebhookDeliveryAttempt(db: Executor, row: typeof web
  * out) are made due again at `at` and returned, so the caller enqueues one job each. Making them
  * due "now" is what keeps a delivery from being picked again by every sweep while its job waits.
  */
-export function rearmOverdueWebhookDeliveries(db: Executor, params: { overdueBefore: Date; at: Date; limit: number }): Promise<{ id: string; tenantId: string }[]> {
+export function rearmOverdueWebhookDeliveries(
+  db: Executor,
+  params: { overdueBefore: Date; at: Date; limit: number },
+): Promise<{ id: string; tenantId: string }[]> {
   const overdue = db
     .select({ id: webhookDeliveries.id })
     .from(webhookDeliveries)
@@ -327,7 +355,10 @@ export function listWebhookDeliveryRows(
 }
 
 /** The attempts of these deliveries, oldest first. */
-export function listWebhookDeliveryAttemptRows(db: Executor, params: { tenantId: string; deliveryIds: string[] }): Promise<WebhookDeliveryAttemptRow[]> {
+export function listWebhookDeliveryAttemptRows(
+  db: Executor,
+  params: { tenantId: string; deliveryIds: string[] },
+): Promise<WebhookDeliveryAttemptRow[]> {
   if (params.deliveryIds.length === 0) return Promise.resolve([]);
   return db
     .select()

@@ -24,11 +24,16 @@ export const vaults = pgTable(
   "vaults",
   {
     id: id(),
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
     networkCode: networkCode("network_code").notNull(),
     name: text("name").notNull(),
     status: vaultStatus("status").notNull().default("ACTIVE"),
-    metadata: jsonb("metadata").$type<Record<string, string>>().notNull().default(sql`'{}'::jsonb`),
+    metadata: jsonb("metadata")
+      .$type<Record<string, string>>()
+      .notNull()
+      .default(sql`'{}'::jsonb`),
     archivedAt: ts("archived_at"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -56,7 +61,9 @@ export const assets = pgTable(
   },
   (t) => [
     uniqueIndex("assets_tenant_network_contract_unique").on(t.tenantId, t.networkCode, t.contractAddress),
-    uniqueIndex("assets_native_network_unique").on(t.networkCode).where(sql`${t.kind} = 'NATIVE'`),
+    uniqueIndex("assets_native_network_unique")
+      .on(t.networkCode)
+      .where(sql`${t.kind} = 'NATIVE'`),
     check(
       "assets_kind_shape",
       sql`(${t.kind} = 'NATIVE' and ${t.tenantId} is null and ${t.contractAddress} is null) or (${t.kind} = 'TOKEN' and ${t.tenantId} is not null and ${t.contractAddress} ~ ${CANONICAL_ADDRESS})`,
@@ -73,15 +80,22 @@ export const wallets = pgTable(
   "wallets",
   {
     id: id(),
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id),
-    vaultId: uuid("vault_id").notNull().references(() => vaults.id),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
+    vaultId: uuid("vault_id")
+      .notNull()
+      .references(() => vaults.id),
     type: walletType("type").notNull(),
     status: walletStatus("status").notNull().default("ACTIVE"),
     address: text("address").notNull(),
     /** ML-DSA-87 public key, lower-case 0x hex; null for WATCH_ONLY. */
     publicKey: text("public_key"),
     label: text("label"),
-    assetIds: uuid("asset_ids").array().notNull().default(sql`'{}'::uuid[]`),
+    assetIds: uuid("asset_ids")
+      .array()
+      .notNull()
+      .default(sql`'{}'::uuid[]`),
     archivedAt: ts("archived_at"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -99,10 +113,16 @@ export const walletNetworkLinks = pgTable(
   "wallet_network_links",
   {
     id: id(),
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id),
-    walletId: uuid("wallet_id").notNull().references(() => wallets.id),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
+    walletId: uuid("wallet_id")
+      .notNull()
+      .references(() => wallets.id),
     networkCode: networkCode("network_code").notNull(),
-    vaultId: uuid("vault_id").notNull().references(() => vaults.id),
+    vaultId: uuid("vault_id")
+      .notNull()
+      .references(() => vaults.id),
     createdAt: createdAt(),
   },
   (t) => [
@@ -120,7 +140,9 @@ export const signerKeys = pgTable(
   "signer_keys",
   {
     id: id(),
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
     address: text("address").notNull(),
     publicKey: text("public_key").notNull(),
     walletId: uuid("wallet_id").references(() => wallets.id),
@@ -130,7 +152,9 @@ export const signerKeys = pgTable(
   (t) => [
     uniqueIndex("signer_keys_tenant_address_unique").on(t.tenantId, t.address),
     uniqueIndex("signer_keys_wallet_unique").on(t.walletId),
-    index("signer_keys_available_idx").on(t.tenantId, t.id).where(sql`${t.walletId} is null`),
+    index("signer_keys_available_idx")
+      .on(t.tenantId, t.id)
+      .where(sql`${t.walletId} is null`),
     check("signer_keys_address_canonical", sql`${t.address} ~ ${CANONICAL_ADDRESS}`),
   ],
 );

@@ -56,6 +56,8 @@ describe("the PostgreSQL enums", () => {
           from pg_type t join pg_enum e on e.enumtypid = t.oid join pg_namespace n on n.oid = t.typnamespace
           where n.nspname = 'public' group by t.typname`,
     );
-    expect(Object.fromEntries(rows.map((row) => [row.name, row.labels]))).toEqual(Object.fromEntries(pgEnums.map((e) => [e.enumName, e.enumValues])));
+    expect(Object.fromEntries(rows.map((row) => [row.name, row.labels]))).toEqual(
+      Object.fromEntries(pgEnums.map((e) => [e.enumName, e.enumValues])),
+    );
   });
 });

@@ -23,7 +23,9 @@ export const users = pgTable(
   "users",
   {
     id: id(),
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
     /** Lower-cased at the boundary; unique across the service (one login per address). */
     email: text("email").notNull(),
     name: text("name"),
@@ -45,7 +47,9 @@ export const emailTokens = pgTable(
   "email_tokens",
   {
     id: id(),
-    userId: uuid("user_id").notNull().references(() => users.id),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id),
     purpose: text("purpose").notNull(),
     tokenHash: text("token_hash").notNull(),
     expiresAt: ts("expires_at").notNull(),
@@ -64,8 +68,12 @@ export const sessions = pgTable(
   "sessions",
   {
     id: id(),
-    userId: uuid("user_id").notNull().references(() => users.id),
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
     tokenHash: text("token_hash").notNull(),
     expiresAt: ts("expires_at").notNull(),
     lastSeenAt: ts("last_seen_at").notNull(),
@@ -87,11 +95,16 @@ export const apiKeys = pgTable(
   "api_keys",
   {
     id: id(),
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
     keyId: varchar("key_id", { length: 35 }).notNull(),
     secretHash: text("secret_hash").notNull(),
     label: text("label").notNull(),
-    scopes: text("scopes").array().notNull().default(sql`'{}'::text[]`),
+    scopes: text("scopes")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     status: apiKeyStatus("status").notNull().default("ACTIVE"),
     expiresAt: ts("expires_at"),
     lastUsedAt: ts("last_used_at"),
@@ -111,7 +124,9 @@ export const ipAllowlistEntries = pgTable(
   "ip_allowlist_entries",
   {
     id: id(),
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
     cidr: text("cidr").notNull(),
     label: text("label").notNull().default(""),
     position: integer("position").notNull(),
@@ -124,7 +139,9 @@ export const kycCases = pgTable(
   "kyc_cases",
   {
     id: id(),
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
     provider: text("provider").notNull(),
     reference: text("reference").notNull(),
     status: kycStatus("status").notNull().default("PENDING"),

@@ -2,7 +2,10 @@ import { sql } from "drizzle-orm";
 import { bigserial, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { newRowId } from "../ids";
 
-export const id = () => uuid("id").primaryKey().$defaultFn(() => newRowId());
+export const id = () =>
+  uuid("id")
+    .primaryKey()
+    .$defaultFn(() => newRowId());
 export const createdAt = () => timestamp("created_at", { withTimezone: true, precision: 3 }).notNull().defaultNow();
 export const updatedAt = () => timestamp("updated_at", { withTimezone: true, precision: 3 }).notNull().defaultNow();
 
@@ -23,7 +26,10 @@ export const auditEvents = pgTable(
     targetId: text("target_id"),
     requestId: text("request_id"),
     ip: text("ip"),
-    details: jsonb("details").$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
+    details: jsonb("details")
+      .$type<Record<string, unknown>>()
+      .notNull()
+      .default(sql`'{}'::jsonb`),
     createdAt: createdAt(),
   },
   (t) => [index("audit_events_tenant_created_idx").on(t.tenantId, t.id), index("audit_events_action_idx").on(t.action)],
@@ -37,7 +43,10 @@ export const eventOutbox = pgTable(
   "event_outbox",
   {
     seq: bigserial("seq", { mode: "bigint" }).primaryKey(),
-    id: uuid("id").notNull().unique().$defaultFn(() => newRowId()),
+    id: uuid("id")
+      .notNull()
+      .unique()
+      .$defaultFn(() => newRowId()),
     tenantId: uuid("tenant_id").notNull(),
     type: text("type").notNull(),
     /** What the event is about ("transaction", "wallet", …) and its id. */
@@ -50,7 +59,9 @@ export const eventOutbox = pgTable(
     dispatchedAt: timestamp("dispatched_at", { withTimezone: true, precision: 3 }),
   },
   (t) => [
-    index("event_outbox_undispatched_idx").on(t.seq).where(sql`${t.dispatchedAt} is null`),
+    index("event_outbox_undispatched_idx")
+      .on(t.seq)
+      .where(sql`${t.dispatchedAt} is null`),
     uniqueIndex("event_outbox_aggregate_sequence_unique").on(t.aggregateType, t.aggregateId, t.sequence),
     index("event_outbox_tenant_idx").on(t.tenantId, t.seq),
   ],

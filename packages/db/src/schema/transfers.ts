@@ -1,6 +1,20 @@
 import { TRANSACTION_STATUSES, TRANSACTION_SUB_STATUSES, TRANSACTION_TYPES, type PolicyAction, type ScreeningDecision } from "@qc/domain";
 import { sql } from "drizzle-orm";
-import { bigint, check, index, integer, json, jsonb, numeric, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  check,
+  index,
+  integer,
+  json,
+  jsonb,
+  numeric,
+  pgEnum,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
 import { assets, networkCode, wallets } from "./custody";
 import { tenants } from "./identity";
 import { createdAt, id, updatedAt } from "./system";
@@ -24,12 +38,16 @@ export const transactions = pgTable(
   "transactions",
   {
     id: id(),
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
     externalId: text("external_id"),
     type: transactionType("type").notNull().default("TRANSFER"),
     networkCode: networkCode("network_code").notNull(),
     chainId: integer("chain_id").notNull(),
-    sourceWalletId: uuid("source_wallet_id").notNull().references(() => wallets.id),
+    sourceWalletId: uuid("source_wallet_id")
+      .notNull()
+      .references(() => wallets.id),
     sourceAddress: text("source_address").notNull(),
     /** Null only for a contract deployment. */
     destinationAddress: text("destination_address"),
@@ -83,8 +101,12 @@ export const transactions = pgTable(
     completedAt: ts("completed_at"),
   },
   (t) => [
-    uniqueIndex("transactions_tenant_external_id_unique").on(t.tenantId, t.externalId).where(sql`${t.externalId} is not null`),
-    uniqueIndex("transactions_network_chain_tx_hash_unique").on(t.networkCode, t.chainTxHash).where(sql`${t.chainTxHash} is not null`),
+    uniqueIndex("transactions_tenant_external_id_unique")
+      .on(t.tenantId, t.externalId)
+      .where(sql`${t.externalId} is not null`),
+    uniqueIndex("transactions_network_chain_tx_hash_unique")
+      .on(t.networkCode, t.chainTxHash)
+      .where(sql`${t.chainTxHash} is not null`),
     index("transactions_tenant_idx").on(t.tenantId, t.id),
     index("transactions_tenant_status_idx").on(t.tenantId, t.status, t.id),
     index("transactions_source_status_idx").on(t.sourceWalletId, t.networkCode, t.status),
@@ -113,8 +135,12 @@ export const transactionStatusHistory = pgTable(
   "transaction_status_history",
   {
     id: id(),
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id),
-    transactionId: uuid("transaction_id").notNull().references(() => transactions.id),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
+    transactionId: uuid("transaction_id")
+      .notNull()
+      .references(() => transactions.id),
     fromStatus: transactionStatus("from_status"),
     toStatus: transactionStatus("to_status").notNull(),
     subStatus: transactionSubStatus("sub_status"),
@@ -134,7 +160,9 @@ export const idempotencyKeys = pgTable(
   "idempotency_keys",
   {
     id: id(),
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
     key: text("key").notNull(),
     /** SHA-256 of method, path and the canonical JSON body: "same request" means same hash. */
     requestHash: text("request_hash").notNull(),
@@ -156,7 +184,9 @@ export const policies = pgTable(
   "policies",
   {
     id: id(),
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
     version: integer("version").notNull(),
     document: jsonb("document").$type<Record<string, unknown>>().notNull(),
     createdBy: text("created_by"),
@@ -173,7 +203,9 @@ export const screeningDenylistEntries = pgTable(
   "screening_denylist_entries",
   {
     id: id(),
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
     /** Canonical form (lower-case 0x + 40 hex), so a lookup is one equality. */
     address: text("address").notNull(),
     label: text("label").notNull().default(""),

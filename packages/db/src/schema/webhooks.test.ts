@@ -31,10 +31,20 @@ describe("webhook storage", () => {
     expect(first).toHaveLength(1);
     expect(again).toHaveLength(0);
     await expect(t.db.insert(webhookDeliveries).values(delivery)).rejects.toMatchObject({ cause: { code: "23505" } });
-    const rows = await t.db.select().from(webhookDeliveries).where(and(eq(webhookDeliveries.endpointId, row.id), eq(webhookDeliveries.eventId, eventId)));
+    const rows = await t.db
+      .select()
+      .from(webhookDeliveries)
+      .where(and(eq(webhookDeliveries.endpointId, row.id), eq(webhookDeliveries.eventId, eventId)));
     expect(rows).toHaveLength(1);
 
-    await t.db.insert(webhookDeliveryAttempts).values({ tenantId: row.tenantId, deliveryId: first[0]!.id, statusCode: 503, durationMs: 42, responseExcerpt: "busy", error: "HTTP 503" });
+    await t.db.insert(webhookDeliveryAttempts).values({
+      tenantId: row.tenantId,
+      deliveryId: first[0]!.id,
+      statusCode: 503,
+      durationMs: 42,
+      responseExcerpt: "busy",
+      error: "HTTP 503",
+    });
     const attempts = await t.db.select().from(webhookDeliveryAttempts).where(eq(webhookDeliveryAttempts.deliveryId, first[0]!.id));
     expect(attempts).toMatchObject([{ statusCode: 503, durationMs: 42, error: "HTTP 503" }]);
   });
@@ -42,13 +52,29 @@ describe("webhook storage", () => {
   it("refuses inconsistent rows", async () => {
     const row = await endpoint();
     const violation = { cause: { code: "23514" } };
-    await expect(t.db.update(webhookEndpoints).set({ status: "DISABLED" }).where(eq(webhookEndpoints.id, row.id))).rejects.toMatchObject(violation);
-    await expect(t.db.update(webhookEndpoints).set({ disabledReason: "GONE" }).where(eq(webhookEndpoints.id, row.id))).rejects.toMatchObject(violation);
-    await expect(t.db.update(webhookEndpoints).set({ previousSecretCiphertext: "v1.x.y.z" }).where(eq(webhookEndpoints.id, row.id))).rejects.toMatchObject(violation);
-    await expect(t.db.update(webhookEndpoints).set({ url: "ftp://hooks.example.com" }).where(eq(webhookEndpoints.id, row.id))).rejects.toMatchObject(violation);
-    await t.db.update(webhookEndpoints).set({ status: "DISABLED", disabledReason: "GONE", disabledAt: new Date() }).where(eq(webhookEndpoints.id, row.id));
+    await expect(t.db.update(webhookEndpoints).set({ status: "DISABLED" }).where(eq(webhookEndpoints.id, row.id))).rejects.toMatchObject(
+      violation,
+    );
+    await expect(
+      t.db.update(webhookEndpoints).set({ disabledReason: "GONE" }).where(eq(webhookEndpoints.id, row.id)),
+    ).rejects.toMatchObject(violation);
+    await expect(
+      t.db.update(webhookEndpoints).set({ previousSecretCiphertext: "v1.x.y.z" }).where(eq(webhookEndpoints.id, row.id)),
+    ).rejects.toMatchObject(violation);
+    await expect(
+      t.db.update(webhookEndpoints).set({ url: "ftp://hooks.example.com" }).where(eq(webhookEndpoints.id, row.id)),
+    ).rejects.toMatchObject(violation);
+    await t.db
+      .update(webhookEndpoints)
+      .set({ status: "DISABLED", disabledReason: "GONE", disabledAt: new Date() })
+      .where(eq(webhookEndpoints.id, row.id));
 
-    const pendingWithoutTime = { tenantId: row.tenantId, endpointId: row.id, eventId: "0194f2c4-0000-7000-8000-00000000e002", eventType: "webhook.test" };
+    const pendingWithoutTime = {
+      tenantId: row.tenantId,
+      endpointId: row.id,
+      eventId: "0194f2c4-0000-7000-8000-00000000e002",
+      eventType: "webhook.test",
+    };
     await expect(t.db.insert(webhookDeliveries).values(pendingWithoutTime)).rejects.toMatchObject(violation);
     await t.db.insert(webhookDeliveries).values({ ...pendingWithoutTime, status: "DISABLED" });
   });

@@ -18,11 +18,16 @@ export const webhookEndpoints = pgTable(
   "webhook_endpoints",
   {
     id: id(),
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
     url: text("url").notNull(),
     description: text("description"),
     /** Event types delivered here; empty means every type. */
-    eventTypes: text("event_types").array().notNull().default(sql`'{}'::text[]`),
+    eventTypes: text("event_types")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     status: webhookEndpointStatus("status").notNull().default("ENABLED"),
     /** Why it was disabled, e.g. `GONE` (410) or `FAILING` (five days); null while enabled. */
     disabledReason: text("disabled_reason"),
@@ -37,11 +42,18 @@ export const webhookEndpoints = pgTable(
     deletedAt: ts("deleted_at"),
   },
   (t) => [
-    index("webhook_endpoints_tenant_idx").on(t.tenantId, t.id).where(sql`${t.deletedAt} is null`),
+    index("webhook_endpoints_tenant_idx")
+      .on(t.tenantId, t.id)
+      .where(sql`${t.deletedAt} is null`),
     // The fan-out reads a tenant's enabled endpoints for every event.
-    index("webhook_endpoints_tenant_enabled_idx").on(t.tenantId).where(sql`${t.status} = 'ENABLED' and ${t.deletedAt} is null`),
+    index("webhook_endpoints_tenant_enabled_idx")
+      .on(t.tenantId)
+      .where(sql`${t.status} = 'ENABLED' and ${t.deletedAt} is null`),
     check("webhook_endpoints_url_scheme", sql`${t.url} ~ '^https?://'`),
-    check("webhook_endpoints_disabled_shape", sql`(${t.status} = 'DISABLED') = (${t.disabledAt} is not null) and (${t.status} = 'DISABLED' or ${t.disabledReason} is null)`),
+    check(
+      "webhook_endpoints_disabled_shape",
+      sql`(${t.status} = 'DISABLED') = (${t.disabledAt} is not null) and (${t.status} = 'DISABLED' or ${t.disabledReason} is null)`,
+    ),
     check("webhook_endpoints_previous_secret_pair", sql`(${t.previousSecretCiphertext} is null) = (${t.previousSecretExpiresAt} is null)`),
   ],
 );
@@ -55,8 +67,12 @@ export const webhookDeliveries = pgTable(
   "webhook_deliveries",
   {
     id: id(),
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id),
-    endpointId: uuid("endpoint_id").notNull().references(() => webhookEndpoints.id),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
+    endpointId: uuid("endpoint_id")
+      .notNull()
+      .references(() => webhookEndpoints.id),
     eventId: uuid("event_id").notNull(),
     eventType: text("event_type").notNull(),
     status: webhookDeliveryStatus("status").notNull().default("PENDING"),
@@ -72,7 +88,9 @@ export const webhookDeliveries = pgTable(
     uniqueIndex("webhook_deliveries_endpoint_event_unique").on(t.endpointId, t.eventId),
     index("webhook_deliveries_tenant_endpoint_idx").on(t.tenantId, t.endpointId, t.id),
     // The sweeper that re-enqueues due attempts; not a tenant query.
-    index("webhook_deliveries_due_idx").on(t.nextAttemptAt).where(sql`${t.status} = 'PENDING'`),
+    index("webhook_deliveries_due_idx")
+      .on(t.nextAttemptAt)
+      .where(sql`${t.status} = 'PENDING'`),
     check("webhook_deliveries_attempt_count", sql`${t.attemptCount} >= 0`),
     check("webhook_deliveries_pending_has_next", sql`(${t.status} = 'PENDING') = (${t.nextAttemptAt} is not null)`),
   ],
@@ -83,8 +101,12 @@ export const webhookDeliveryAttempts = pgTable(
   "webhook_delivery_attempts",
   {
     id: id(),
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id),
-    deliveryId: uuid("delivery_id").notNull().references(() => webhookDeliveries.id),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
+    deliveryId: uuid("delivery_id")
+      .notNull()
+      .references(() => webhookDeliveries.id),
     attemptedAt: ts("attempted_at").notNull().defaultNow(),
     statusCode: integer("status_code"),
     durationMs: integer("duration_ms").notNull(),

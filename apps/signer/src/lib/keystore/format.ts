@@ -123,7 +123,9 @@ export function sealKeystore(header: KeystoreHeader, key: Uint8Array, contents: 
 export function unsealKeystore(file: KeystoreFile, key: Uint8Array): KeystoreContents | undefined {
   let plaintext: Uint8Array;
   try {
-    plaintext = xchacha20poly1305(key, Buffer.from(file.cipher.nonce, "base64"), associatedData(file)).decrypt(Buffer.from(file.ciphertext, "base64"));
+    plaintext = xchacha20poly1305(key, Buffer.from(file.cipher.nonce, "base64"), associatedData(file)).decrypt(
+      Buffer.from(file.ciphertext, "base64"),
+    );
   } catch {
     return undefined;
   }
@@ -151,7 +153,9 @@ export function parseKeystoreFile(path: string, text: string): KeystoreFile {
   const parsed = keystoreFileSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new SignerError(`${path} is not a valid version ${KEYSTORE_VERSION} signer keystore (${issue ? `${issue.path.join(".") || "file"}: ${issue.message}` : "invalid"})`);
+    throw new SignerError(
+      `${path} is not a valid version ${KEYSTORE_VERSION} signer keystore (${issue ? `${issue.path.join(".") || "file"}: ${issue.message}` : "invalid"})`,
+    );
   }
   return parsed.data;
 }

@@ -59,7 +59,9 @@ describe("keystore", () => {
     const { path } = await keystoreWithKeys(1);
     const opening = openKeystore(path, "not the passphrase");
     await expect(opening).rejects.toBeInstanceOf(WrongPassphraseError);
-    await expect(openKeystore(path, "not the passphrase")).rejects.toThrow(`wrong passphrase: the keystore ${path} could not be decrypted with it`);
+    await expect(openKeystore(path, "not the passphrase")).rejects.toThrow(
+      `wrong passphrase: the keystore ${path} could not be decrypted with it`,
+    );
   });
 
   it("writes the file with mode 0600, in a 0700 directory, and keeps the mode on every update", async () => {
@@ -94,7 +96,9 @@ describe("keystore", () => {
     const { path } = await keystoreWithKeys(0);
     const original = JSON.parse(readFileSync(path, "utf8"));
     writeFileSync(path, JSON.stringify({ ...original, version: 2 }));
-    await expect(openKeystore(path, PASSPHRASE)).rejects.toThrow("is a version 2 keystore; this signer reads version 1: upgrade the signer");
+    await expect(openKeystore(path, PASSPHRASE)).rejects.toThrow(
+      "is a version 2 keystore; this signer reads version 1: upgrade the signer",
+    );
     writeFileSync(path, JSON.stringify({ ...original, kdf: { ...original.kdf, n: 2 ** 30 } }));
     await expect(openKeystore(path, PASSPHRASE)).rejects.toThrow(/not a valid version 1 signer keystore \(kdf\.n:/);
     writeFileSync(path, "{");
@@ -111,9 +115,13 @@ describe("keystore", () => {
   it("keeps the old file intact when the process dies between writing the new one and the rename", async () => {
     const { path, keys } = await keystoreWithKeys(2);
     const before = readFileSync(path);
-    const crash = spawnSync(process.execPath, ["--import", "tsx", fileURLToPath(new URL("../../../test/fixtures/crash-before-rename.ts", import.meta.url)), path, PASSPHRASE], {
-      encoding: "utf8",
-    });
+    const crash = spawnSync(
+      process.execPath,
+      ["--import", "tsx", fileURLToPath(new URL("../../../test/fixtures/crash-before-rename.ts", import.meta.url)), path, PASSPHRASE],
+      {
+        encoding: "utf8",
+      },
+    );
     expect(crash.signal).toBe("SIGKILL");
 
     expect(readFileSync(path).equals(before)).toBe(true);

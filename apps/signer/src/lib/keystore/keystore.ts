@@ -60,7 +60,10 @@ export class UnlockedKeystore {
       const current = unsealKeystore(file, this.#key);
       if (!current) throw new SignerError(`${this.path} changed and no longer decrypts with this passphrase; run the command again`);
       change(current);
-      writeFileAtomic(this.path, `${JSON.stringify(sealKeystore(this.#header, this.#key, current), null, 2)}\n`, { mode: 0o600, ...options });
+      writeFileAtomic(this.path, `${JSON.stringify(sealKeystore(this.#header, this.#key, current), null, 2)}\n`, {
+        mode: 0o600,
+        ...options,
+      });
       this.#contents = current;
     });
   }
@@ -93,7 +96,12 @@ export async function openKeystore(path: string, passphrase: string): Promise<Un
     key.fill(0);
     throw new WrongPassphraseError(path);
   }
-  return new UnlockedKeystore(path, { format: file.format, version: file.version, kdf: file.kdf, cipher: { name: file.cipher.name } }, key, contents);
+  return new UnlockedKeystore(
+    path,
+    { format: file.format, version: file.version, kdf: file.kdf, cipher: { name: file.cipher.name } },
+    key,
+    contents,
+  );
 }
 
 /**

@@ -61,20 +61,28 @@ function differences(input: Parameters<typeof compareSigningRequest>[0], theirBy
     if ("signature" in parsed) return [{ field: "signingRequest.unsignedTransaction", reason: "already carries a signature" }];
     theirs = parsed;
   } catch (error) {
-    return [{ field: "signingRequest.unsignedTransaction", reason: `cannot be decoded (${(error as { shortMessage?: string }).shortMessage ?? "malformed"})` }];
+    return [
+      {
+        field: "signingRequest.unsignedTransaction",
+        reason: `cannot be decoded (${(error as { shortMessage?: string }).shortMessage ?? "malformed"})`,
+      },
+    ];
   }
   const { noun, shown } = input;
   const found: ReviewDifference[] = [];
-  const differ: Differ = (field, shownValue, asked) => found.push({ field, reason: `differs: the ${noun} shown has ${shownValue}, the transaction to sign has ${asked}` });
+  const differ: Differ = (field, shownValue, asked) =>
+    found.push({ field, reason: `differs: the ${noun} shown has ${shownValue}, the transaction to sign has ${asked}` });
   const { fee } = shown;
   if (theirs.chainId !== shown.chainId) differ("chainId", String(shown.chainId), String(theirs.chainId));
   if (theirs.nonce !== shown.nonce) differ("nonce", String(shown.nonce), String(theirs.nonce));
   if (theirs.gas !== fee.gasLimit) differ("fee.gasLimit", String(fee.gasLimit), String(theirs.gas));
   if (theirs.maxFeePerGas !== fee.maxFeePerGas) differ("fee.maxFeePerGas", formatQwei(fee.maxFeePerGas), formatQwei(theirs.maxFeePerGas));
-  if (theirs.maxPriorityFeePerGas !== fee.maxPriorityFeePerGas) differ("fee.maxPriorityFeePerGas", formatQwei(fee.maxPriorityFeePerGas), formatQwei(theirs.maxPriorityFeePerGas));
+  if (theirs.maxPriorityFeePerGas !== fee.maxPriorityFeePerGas)
+    differ("fee.maxPriorityFeePerGas", formatQwei(fee.maxPriorityFeePerGas), formatQwei(theirs.maxPriorityFeePerGas));
   found.push(...(input.ownDifferences(theirs, differ) ?? []));
   if (theirs.accessList.length > 0) differ("accessList", "none", `${theirs.accessList.length} entries`);
   // The descriptor is fixed by the parser (it refuses any other), so it cannot differ here.
-  if (found.length === 0) found.push({ field: "signingRequest.unsignedTransaction", reason: `is not the canonical encoding of the displayed ${noun}` });
+  if (found.length === 0)
+    found.push({ field: "signingRequest.unsignedTransaction", reason: `is not the canonical encoding of the displayed ${noun}` });
   return found;
 }

@@ -12,7 +12,8 @@ export function formatConstructorArguments(template: ContractTemplate, args: Can
     .map((input) => {
       const value = args[input.name];
       if (typeof value === "string" && input.type === "string") return `${input.name} ${JSON.stringify(printableText(value, 100))}`;
-      if (value === ZERO_ADDRESS && input.rule?.kind === "address" && input.rule.zeroAllowed) return `${input.name} ${ZERO_ADDRESS} (the deploying wallet)`;
+      if (value === ZERO_ADDRESS && input.rule?.kind === "address" && input.rule.zeroAllowed)
+        return `${input.name} ${ZERO_ADDRESS} (the deploying wallet)`;
       return `${input.name} ${printableText(String(value), 100)}`;
     })
     .join(", ");
@@ -32,7 +33,8 @@ export function describeDeploymentVerification(deployment: VerifiedDeployment): 
   const { template } = deployment;
   return [
     `Deploy        deploy ${printableText(template.name, 80)} v${template.version}, bytecode hash ${deployment.bytecodeHash}, constructor arguments ${formatConstructorArguments(template, deployment.canonicalArgs)}`,
-    "Verified      the contract creation was rebuilt here from this signer's audited template and the arguments above and matches the service's, byte for byte",
+    "Verified      the contract creation was rebuilt here from this signer's audited template and the arguments " +
+      "above and matches the service's, byte for byte",
     `Signing hash  ${deployment.signingHash}`,
   ];
 }

@@ -50,8 +50,11 @@ export function readDeployment({ transaction, findKey }: ReadDeploymentParameter
   if (tx.amount !== "0") refuse("amount", "is not zero: a deployment through this signer moves no value");
 
   const deployment = deploymentSchema.safeParse((transaction as { deployment?: unknown }).deployment);
-  if (!deployment.success) refuse("deployment", "is missing or malformed: the template id and constructor arguments are needed to rebuild the creation");
-  const template = findContractTemplate(deployment.data.templateId) ?? refuse("deployment.templateId", `"${deployment.data.templateId}" is not a template in this signer's catalog`);
+  if (!deployment.success)
+    refuse("deployment", "is missing or malformed: the template id and constructor arguments are needed to rebuild the creation");
+  const template =
+    findContractTemplate(deployment.data.templateId) ??
+    refuse("deployment.templateId", `"${deployment.data.templateId}" is not a template in this signer's catalog`);
 
   const source = readSource(tx, findKey);
   const nonceAndFee = parseNonceAndFee(tx);

@@ -19,7 +19,9 @@ export function parsePendingTransaction(transaction: unknown): PendingTransactio
   const parsed = pendingTransactionSchema.safeParse(transaction);
   if (!parsed.success) {
     throw new ReviewRefusedError(
-      parsed.error.issues.slice(0, 5).map((issue) => ({ field: issue.path.join(".") || "transaction", reason: `is malformed (${issue.message})` })),
+      parsed.error.issues
+        .slice(0, 5)
+        .map((issue) => ({ field: issue.path.join(".") || "transaction", reason: `is malformed (${issue.message})` })),
     );
   }
   return parsed.data;
@@ -35,7 +37,10 @@ export function readNetwork(tx: PendingTransaction): { networkCode: NetworkCode;
 }
 
 /** The source address, whose key must be in this keystore. */
-export function readSource(tx: PendingTransaction, findKey: (address: Address) => StoredKey | undefined): { sourceAddress: Address; sourceKey: StoredKey } {
+export function readSource(
+  tx: PendingTransaction,
+  findKey: (address: Address) => StoredKey | undefined,
+): { sourceAddress: Address; sourceKey: StoredKey } {
   if (!isAddressInput(tx.sourceAddress)) refuse("sourceAddress", "is not an address");
   const sourceAddress = parseAddress(tx.sourceAddress);
   const sourceKey = findKey(sourceAddress) ?? refuse("sourceAddress", `${sourceAddress} is not a key in this keystore`);
@@ -49,7 +54,11 @@ export function readSource(tx: PendingTransaction, findKey: (address: Address) =
 export function parseNonceAndFee(tx: PendingTransaction): { nonce: number; fee: DisplayedFee } {
   const nonce = Number(tx.nonce);
   if (!Number.isSafeInteger(nonce)) refuse("nonce", "is out of range");
-  const fee = { gasLimit: BigInt(tx.fee.gasLimit), maxFeePerGas: BigInt(tx.fee.maxFeePerGas), maxPriorityFeePerGas: BigInt(tx.fee.maxPriorityFeePerGas) };
+  const fee = {
+    gasLimit: BigInt(tx.fee.gasLimit),
+    maxFeePerGas: BigInt(tx.fee.maxFeePerGas),
+    maxPriorityFeePerGas: BigInt(tx.fee.maxPriorityFeePerGas),
+  };
   if (fee.gasLimit === 0n || fee.gasLimit > MAX_UINT64) refuse("fee.gasLimit", "is out of range");
   if (fee.maxPriorityFeePerGas > fee.maxFeePerGas) refuse("fee.maxPriorityFeePerGas", "exceeds fee.maxFeePerGas");
   return { nonce, fee };

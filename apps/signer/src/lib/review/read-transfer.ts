@@ -56,15 +56,23 @@ export function readTransfer({ transaction, assets, findKey }: ReadTransferParam
   const destinationAddress = parseAddress(tx.destinationAddress);
   const source = readSource(tx, findKey);
 
-  const listed = assets.find((asset) => asset.id === tx.assetId) ?? refuse("assetId", `${tx.assetId ?? "null"} is not an asset of ${networkCode}`);
+  const listed =
+    assets.find((asset) => asset.id === tx.assetId) ?? refuse("assetId", `${tx.assetId ?? "null"} is not an asset of ${networkCode}`);
   if (listed.networkCode !== networkCode) refuse("assetId", `belongs to ${listed.networkCode}, not ${networkCode}`);
   let asset: DisplayedTransfer["asset"];
   if (listed.kind === "NATIVE") {
     if (listed.contractAddress !== null) refuse("assetId", "is listed as the native asset but has a contract address");
     asset = { id: listed.id, kind: "NATIVE", symbol: NATIVE_CURRENCY.symbol, decimals: NATIVE_CURRENCY.decimals, contractAddress: null };
   } else {
-    if (listed.contractAddress === null || !isAddressInput(listed.contractAddress)) refuse("assetId", "is a token without a valid contract address");
-    asset = { id: listed.id, kind: "TOKEN", symbol: listed.symbol, decimals: listed.decimals, contractAddress: parseAddress(listed.contractAddress) };
+    if (listed.contractAddress === null || !isAddressInput(listed.contractAddress))
+      refuse("assetId", "is a token without a valid contract address");
+    asset = {
+      id: listed.id,
+      kind: "TOKEN",
+      symbol: listed.symbol,
+      decimals: listed.decimals,
+      contractAddress: parseAddress(listed.contractAddress),
+    };
   }
 
   const amount = BigInt(tx.amount);

@@ -53,12 +53,22 @@ function buildDeployment(deployment: DisplayedDeployment): ReturnType<typeof bui
     if (error instanceof InvalidConstructorArgumentsError) {
       throw new ReviewRefusedError(error.fields.map((field) => ({ field: `deployment.${field.path}`, reason: field.message })));
     }
-    throw new ReviewRefusedError([{ field: "deployment.templateId", reason: `cannot be built from this signer's catalog (${(error as { shortMessage?: string }).shortMessage ?? "invalid"})` }]);
+    throw new ReviewRefusedError([
+      {
+        field: "deployment.templateId",
+        reason: `cannot be built from this signer's catalog (${(error as { shortMessage?: string }).shortMessage ?? "invalid"})`,
+      },
+    ]);
   }
 }
 
 /** What the service's transaction says against the deployment's own fields: a creation, no value, the template's bytes with the arguments shown. */
-function deploymentDifferences(deployment: DisplayedDeployment, ourData: Hex, theirs: QuantumTransactionUnsigned, differ: Differ): ReviewDifference[] {
+function deploymentDifferences(
+  deployment: DisplayedDeployment,
+  ourData: Hex,
+  theirs: QuantumTransactionUnsigned,
+  differ: Differ,
+): ReviewDifference[] {
   if (theirs.to !== null) differ("destinationAddress", "a contract creation (no destination)", `a call to ${theirs.to}`);
   if (theirs.value !== 0n) differ("amount", "0 Q", `${theirs.value} Qwei`);
   if (theirs.data.toLowerCase() === ourData) return [];

@@ -9,11 +9,20 @@ import { verifySigningRequest } from "./verify-signing-request";
 
 const SOURCE = "0x00000000000000000000000000000000000050c1";
 const KEY = { address: SOURCE } as StoredKey;
-const TOKEN: DoubleAsset = { ...NATIVE_SANDBOX, id: "0193a5c0-0000-7000-8000-00000000700c", kind: "TOKEN", symbol: "QUSD", decimals: 6, contractAddress: "0x00000000000000000000000000000000000070c0" };
+const TOKEN: DoubleAsset = {
+  ...NATIVE_SANDBOX,
+  id: "0193a5c0-0000-7000-8000-00000000700c",
+  kind: "TOKEN",
+  symbol: "QUSD",
+  decimals: 6,
+  contractAddress: "0x00000000000000000000000000000000000070c0",
+};
 const assets = [NATIVE_SANDBOX, TOKEN];
 
-const fields = (overrides: Partial<TransferFields> = {}) => sandboxFields({ id: "0193a5c0-0000-7000-8000-000000000001", sourceAddress: SOURCE, ...overrides });
-const read = (transaction: Record<string, unknown>) => readTransfer({ transaction, assets, findKey: (address) => (address === SOURCE ? KEY : undefined) });
+const fields = (overrides: Partial<TransferFields> = {}) =>
+  sandboxFields({ id: "0193a5c0-0000-7000-8000-000000000001", sourceAddress: SOURCE, ...overrides });
+const read = (transaction: Record<string, unknown>) =>
+  readTransfer({ transaction, assets, findKey: (address) => (address === SOURCE ? KEY : undefined) });
 
 function refusal(run: () => unknown): string[] {
   try {
@@ -54,7 +63,11 @@ describe("verifySigningRequest", () => {
 
   it("decodes a token transfer's calldata", () => {
     const f = fields({ asset: TOKEN, amount: 2_500_000n });
-    expect(verifySigningRequest(read(pendingTransfer(f))).tokenCall).toEqual({ token: TOKEN.contractAddress, recipient: f.destinationAddress, amount: 2_500_000n });
+    expect(verifySigningRequest(read(pendingTransfer(f))).tokenCall).toEqual({
+      token: TOKEN.contractAddress,
+      recipient: f.destinationAddress,
+      amount: 2_500_000n,
+    });
   });
 
   it("names every field that differs", () => {
@@ -78,13 +91,15 @@ describe("verifySigningRequest", () => {
     const tokenTx = baseTransaction(token);
     expect(refusal(() => verifySigningRequest(read(withUnsigned(token, { ...tokenTx, value: 1n }))))).toEqual(["value"]);
     expect(refusal(() => verifySigningRequest(read(withUnsigned(token, { ...tokenTx, to: SOURCE }))))).toEqual(["assetId"]);
-    expect(refusal(() => verifySigningRequest(read(withUnsigned(token, { ...tokenTx, data: concatHex([tokenTx.data!, "0x00"]) }))))).toEqual(["data"]);
+    expect(
+      refusal(() => verifySigningRequest(read(withUnsigned(token, { ...tokenTx, data: concatHex([tokenTx.data!, "0x00"]) })))),
+    ).toEqual(["data"]);
 
     const record = pendingTransfer(f);
     const request = record.signingRequest as Record<string, string>;
-    expect(refusal(() => verifySigningRequest(read({ ...record, signingRequest: { ...request, context: "QUANTUM-OWNERSHIP-v1" } })))).toEqual([
-      "signingRequest.context",
-    ]);
+    expect(
+      refusal(() => verifySigningRequest(read({ ...record, signingRequest: { ...request, context: "QUANTUM-OWNERSHIP-v1" } }))),
+    ).toEqual(["signingRequest.context"]);
     expect(refusal(() => verifySigningRequest(read({ ...record, signingRequest: { ...request, descriptor: "0x020000" } })))).toEqual([
       "signingRequest.descriptor",
     ]);
@@ -102,7 +117,9 @@ describe("readTransfer", () => {
     expect(refusal(() => read({ ...record, amount: 5 }))).toEqual(["amount"]);
     expect(refusal(() => read({ ...record, amount: "0" }))).toEqual(["amount"]);
     expect(refusal(() => read({ ...record, destinationAddress: "0x1234" }))).toEqual(["destinationAddress"]);
-    expect(refusal(() => read({ ...record, fee: { gasLimit: "21000", maxFeePerGas: "1", maxPriorityFeePerGas: "2" } }))).toEqual(["fee.maxPriorityFeePerGas"]);
+    expect(refusal(() => read({ ...record, fee: { gasLimit: "21000", maxFeePerGas: "1", maxPriorityFeePerGas: "2" } }))).toEqual([
+      "fee.maxPriorityFeePerGas",
+    ]);
     expect(refusal(() => read({ ...record, signingRequest: undefined }))).toEqual(["signingRequest"]);
   });
 

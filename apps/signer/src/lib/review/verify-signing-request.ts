@@ -1,4 +1,10 @@
-import { buildQuantumTransfer, ERC20_ABI, erc20TransferCalldata, parseQuantumTransaction, type QuantumTransactionUnsigned } from "@qc/chain";
+import {
+  buildQuantumTransfer,
+  ERC20_ABI,
+  erc20TransferCalldata,
+  parseQuantumTransaction,
+  type QuantumTransactionUnsigned,
+} from "@qc/chain";
 import { decodeFunctionData, type Address, type Hex } from "viem";
 import type { ReviewDifference } from "../errors";
 import { compareSigningRequest, type Differ } from "./compare-signing-request";
@@ -58,14 +64,20 @@ function decodeTransferCall(token: Address, unsigned: Hex) {
 function transferDifferences(transfer: DisplayedTransfer, theirs: QuantumTransactionUnsigned, differ: Differ): ReviewDifference[] {
   const { asset } = transfer;
   if (asset.contractAddress === null) {
-    if (theirs.to !== transfer.destinationAddress) differ("destinationAddress", transfer.destinationAddress, theirs.to ?? "a contract creation");
+    if (theirs.to !== transfer.destinationAddress)
+      differ("destinationAddress", transfer.destinationAddress, theirs.to ?? "a contract creation");
     if (theirs.value !== transfer.amount) {
-      differ("amount", formatAmount(transfer.amount, asset.decimals, asset.symbol), formatAmount(theirs.value, asset.decimals, asset.symbol));
+      differ(
+        "amount",
+        formatAmount(transfer.amount, asset.decimals, asset.symbol),
+        formatAmount(theirs.value, asset.decimals, asset.symbol),
+      );
     }
     if (theirs.data !== "0x") differ("data", "no calldata (a native transfer)", `${(theirs.data.length - 2) / 2} bytes of calldata`);
     return [];
   }
-  if (theirs.to !== asset.contractAddress) differ("assetId", `token contract ${asset.contractAddress}`, `a call to ${theirs.to ?? "a contract creation"}`);
+  if (theirs.to !== asset.contractAddress)
+    differ("assetId", `token contract ${asset.contractAddress}`, `a call to ${theirs.to ?? "a contract creation"}`);
   if (theirs.value !== 0n) differ("value", "0 (a token transfer moves no Q)", formatAmount(theirs.value, 18, "Q"));
   return calldataDifferences(transfer, theirs.data);
 }
@@ -77,7 +89,9 @@ function calldataDifferences(transfer: DisplayedTransfer, data: Hex): ReviewDiff
   try {
     const call = decodeFunctionData({ abi: ERC20_ABI, data });
     if (call.functionName !== "transfer") {
-      return [{ field: "data", reason: `differs: the transfer shown is transfer(address,uint256), the calldata calls ${call.functionName}` }];
+      return [
+        { field: "data", reason: `differs: the transfer shown is transfer(address,uint256), the calldata calls ${call.functionName}` },
+      ];
     }
     [recipient, amount] = call.args as readonly [Address, bigint];
   } catch {

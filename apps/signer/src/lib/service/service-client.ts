@@ -174,7 +174,9 @@ function serviceErrorOf(method: string, path: string, response: ServiceResponse)
   const requestId = typeof body.requestId === "string" ? body.requestId : undefined;
   const said = typeof body.message === "string" && body.message.length > 0 ? body.message : `HTTP ${response.status}`;
   const hint = error ? HINTS[error] : undefined;
-  const tags = [error && code !== undefined ? `${error} ${code}` : error, requestId ? `request ${requestId}` : undefined].filter(Boolean).join(", ");
+  const tags = [error && code !== undefined ? `${error} ${code}` : error, requestId ? `request ${requestId}` : undefined]
+    .filter(Boolean)
+    .join(", ");
   return new ServiceError({
     status: response.status,
     error,

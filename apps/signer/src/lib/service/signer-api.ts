@@ -88,7 +88,10 @@ async function listAll<T extends z.ZodType>(client: ServiceClient, route: string
   for (let pages = 0; pages < MAX_PAGES; pages += 1) {
     const query = new URLSearchParams({ limit: String(LIST_LIMIT) });
     if (cursor) query.set("cursor", cursor);
-    const answer = (await client.send("GET", `${route}?${query}`, schema)) as { page?: z.infer<typeof page> } & Record<string, z.infer<T>[]>;
+    const answer = (await client.send("GET", `${route}?${query}`, schema)) as { page?: z.infer<typeof page> } & Record<
+      string,
+      z.infer<T>[]
+    >;
     all.push(...answer[items]!);
     if (!answer.page?.hasMore || !answer.page.nextCursor) break;
     cursor = answer.page.nextCursor;
@@ -121,7 +124,13 @@ export function signerApi(client: ServiceClient) {
       return client.send(
         "POST",
         path("/v1/vault/accounts/{id}/wallets", vaultId),
-        z.looseObject({ id: z.string(), vaultId: z.string(), address: z.string(), type: z.string(), label: z.string().nullable().optional() }),
+        z.looseObject({
+          id: z.string(),
+          vaultId: z.string(),
+          address: z.string(),
+          type: z.string(),
+          label: z.string().nullable().optional(),
+        }),
         body,
       );
     },
@@ -145,7 +154,8 @@ export function signerApi(client: ServiceClient) {
     async wallets(): Promise<Wallet[]> {
       const vaults = await listAll(client, "/v1/vault/accounts", "vaults", z.looseObject({ id: z.string() }));
       const wallets: Wallet[] = [];
-      for (const vault of vaults) wallets.push(...(await listAll(client, path("/v1/vault/accounts/{id}/wallets", vault.id), "wallets", walletSchema)));
+      for (const vault of vaults)
+        wallets.push(...(await listAll(client, path("/v1/vault/accounts/{id}/wallets", vault.id), "wallets", walletSchema)));
       return wallets;
     },
 
@@ -160,7 +170,11 @@ export function signerApi(client: ServiceClient) {
       for (let pages = 0; pages < MAX_PAGES; pages += 1) {
         const query = new URLSearchParams({ networkCode, limit: String(LIST_LIMIT) });
         if (cursor) query.set("cursor", cursor);
-        const answer = await client.send("GET", `/v1/assets?${query}`, z.looseObject({ assets: z.array(assetSchema), page: page.optional() }));
+        const answer = await client.send(
+          "GET",
+          `/v1/assets?${query}`,
+          z.looseObject({ assets: z.array(assetSchema), page: page.optional() }),
+        );
         assets.push(...answer.assets);
         if (!answer.page?.hasMore || !answer.page.nextCursor) break;
         cursor = answer.page.nextCursor;

@@ -72,30 +72,50 @@ export default function ApiKeysPage() {
     <>
       <h1>API keys</h1>
       <p>
-        Your systems and your signer call the API with <code>Authorization: Bearer &lt;keyId&gt;:&lt;secret&gt;</code>. A key sent over plain
-        HTTP is marked exposed: rotate it.
+        Your systems and your signer call the API with <code>Authorization: Bearer &lt;keyId&gt;:&lt;secret&gt;</code>. A key sent over
+        plain HTTP is marked exposed: rotate it.
       </p>
       {shown && (
         <SecretOnce title={shown.title} secret={shown.secret} onDone={() => setShown(null)}>
           <p>
-            Key ID <code>{shown.keyId}</code>. For the signer: <code>signer login --url {typeof window === "undefined" ? "" : window.location.origin} --key &lt;this secret&gt;</code>
+            Key ID <code>{shown.keyId}</code>. For the signer:{" "}
+            <code>signer login --url {typeof window === "undefined" ? "" : window.location.origin} --key &lt;this secret&gt;</code>
           </p>
         </SecretOnce>
       )}
-      <QueryView query={keys} what="API keys" errorTitle="Could not load API keys" empty={(data) => data.data.length === 0 && "No API keys yet."}>
+      <QueryView
+        query={keys}
+        what="API keys"
+        errorTitle="Could not load API keys"
+        empty={(data) => data.data.length === 0 && "No API keys yet."}
+      >
         {(data) => (
           <DataTable
             headers={KEY_HEADERS}
             rows={data.data}
             rowKey={(key) => key.keyId}
-            renderRow={(key) => <KeyRow apiKey={key} onSecret={(title, keyId, secret) => setShown({ title, keyId, secret: `${keyId}:${secret}` })} onChanged={invalidate} />}
+            renderRow={(key) => (
+              <KeyRow
+                apiKey={key}
+                onSecret={(title, keyId, secret) => setShown({ title, keyId, secret: `${keyId}:${secret}` })}
+                onChanged={invalidate}
+              />
+            )}
           />
         )}
       </QueryView>
       <section className="panel" aria-labelledby="create-key-heading">
         <h2 id="create-key-heading">Create an API key</h2>
         <form onSubmit={submit} noValidate>
-          <TextField label="Label" value={label} onChange={(e) => setLabel(e.target.value)} required maxLength={100} error={failure.field("label")} hint="What uses it, e.g. signer or ledger sync." />
+          <TextField
+            label="Label"
+            value={label}
+            onChange={(e) => setLabel(e.target.value)}
+            required
+            maxLength={100}
+            error={failure.field("label")}
+            hint="What uses it, e.g. signer or ledger sync."
+          />
           <CheckboxGroup<Access>
             legend="Scopes"
             options={[...SCOPES.map((s) => ({ value: s, label: SCOPE_LABELS[s] })), { value: "full", label: FULL_ACCESS_LABEL }]}
@@ -104,7 +124,14 @@ export default function ApiKeysPage() {
             error={failure.field("scopes") ?? (nothingChosen ? "Tick at least one scope, or Full access." : undefined)}
             hint="read, write and admin each include the ones before them. Give your signer its own key with only signer: an integration key cannot then plant keys or register addresses."
           />
-          <TextField label="Expires at" type="datetime-local" value={expiresAt} onChange={(e) => setExpiresAt(e.target.value)} error={failure.field("expiresAt")} hint="Optional; in your local time." />
+          <TextField
+            label="Expires at"
+            type="datetime-local"
+            value={expiresAt}
+            onChange={(e) => setExpiresAt(e.target.value)}
+            error={failure.field("expiresAt")}
+            hint="Optional; in your local time."
+          />
           <FormError message={failure.form} />
           <button type="submit" disabled={create.isPending || nothingChosen}>
             Create API key
@@ -115,7 +142,15 @@ export default function ApiKeysPage() {
   );
 }
 
-function KeyRow({ apiKey, onSecret, onChanged }: { apiKey: ApiKey; onSecret: (title: string, keyId: string, secret: string) => void; onChanged: () => void }) {
+function KeyRow({
+  apiKey,
+  onSecret,
+  onChanged,
+}: {
+  apiKey: ApiKey;
+  onSecret: (title: string, keyId: string, secret: string) => void;
+  onChanged: () => void;
+}) {
   const trpc = useTRPC();
   const [rotating, setRotating] = useState(false);
   const [grace, setGrace] = useState("1440");
@@ -123,7 +158,11 @@ function KeyRow({ apiKey, onSecret, onChanged }: { apiKey: ApiKey; onSecret: (ti
     trpc.credentials.rotate.mutationOptions({
       onSuccess: (result) => {
         setRotating(false);
-        onSecret(`Rotated "${apiKey.label}": the new key (the old one works until ${new Date(result.oldKeyExpiresAt).toLocaleString()})`, result.newKeyId, result.secret);
+        onSecret(
+          `Rotated "${apiKey.label}": the new key (the old one works until ${new Date(result.oldKeyExpiresAt).toLocaleString()})`,
+          result.newKeyId,
+          result.secret,
+        );
         onChanged();
       },
     }),
@@ -159,7 +198,9 @@ function KeyRow({ apiKey, onSecret, onChanged }: { apiKey: ApiKey; onSecret: (ti
                 type="button"
                 className="danger small"
                 disabled={revoke.isPending}
-                onClick={() => window.confirm(`Revoke "${apiKey.label}" now? Calls with it fail at once.`) && revoke.mutate({ keyId: apiKey.keyId })}
+                onClick={() =>
+                  window.confirm(`Revoke "${apiKey.label}" now? Calls with it fail at once.`) && revoke.mutate({ keyId: apiKey.keyId })
+                }
               >
                 Revoke
               </button>
@@ -178,7 +219,15 @@ function KeyRow({ apiKey, onSecret, onChanged }: { apiKey: ApiKey; onSecret: (ti
                 rotate.mutate({ keyId: apiKey.keyId, gracePeriodMinutes: Number(grace) });
               }}
             >
-              <TextField label="Grace period (minutes)" type="number" min={0} max={10080} value={grace} onChange={(e) => setGrace(e.target.value)} hint="How long the old key keeps working: 0 ends it now, at most 10080 (7 days)." />
+              <TextField
+                label="Grace period (minutes)"
+                type="number"
+                min={0}
+                max={10080}
+                value={grace}
+                onChange={(e) => setGrace(e.target.value)}
+                hint="How long the old key keeps working: 0 ends it now, at most 10080 (7 days)."
+              />
               <div className="field">
                 <button type="submit" disabled={rotate.isPending}>
                   Rotate key

@@ -11,7 +11,22 @@ import { QueryView } from "../../_components/states";
 import { Time } from "../../_components/time";
 
 /** Actions worth filtering on; any other action name can be typed. */
-const COMMON_ACTIONS = ["auth.failed", "auth.logged_in", "credential.created", "credential.rotated", "credential.revoked", "credential.exposed", "policy.replaced", "settings.ip_allowlist_replaced", "settings.screening_denylist_replaced", "transaction.created", "transaction.signature_rejected", "request.key_material_rejected", "vault.created", "webhook.created"];
+const COMMON_ACTIONS = [
+  "auth.failed",
+  "auth.logged_in",
+  "credential.created",
+  "credential.rotated",
+  "credential.revoked",
+  "credential.exposed",
+  "policy.replaced",
+  "settings.ip_allowlist_replaced",
+  "settings.screening_denylist_replaced",
+  "transaction.created",
+  "transaction.signature_rejected",
+  "request.key_material_rejected",
+  "vault.created",
+  "webhook.created",
+];
 
 const COLUMNS: Column<AuditEvent>[] = [
   { header: "When", cell: (event) => <Time at={event.createdAt} /> },
@@ -44,7 +59,10 @@ const COLUMNS: Column<AuditEvent>[] = [
       </>
     ),
   },
-  { header: "Details", cell: (event) => (Object.keys(event.details).length > 0 ? <pre className="small">{JSON.stringify(event.details, null, 1)}</pre> : "—") },
+  {
+    header: "Details",
+    cell: (event) => (Object.keys(event.details).length > 0 ? <pre className="small">{JSON.stringify(event.details, null, 1)}</pre> : "—"),
+  },
 ];
 
 export default function AuditPage() {
@@ -63,9 +81,18 @@ export default function AuditPage() {
   return (
     <>
       <h1>Audit log</h1>
-      <p>Authentication failures, credential, policy and allowlist changes, signatures and refused requests, newest first. Entries are never changed or deleted.</p>
+      <p>
+        Authentication failures, credential, policy and allowlist changes, signatures and refused requests, newest first. Entries are never
+        changed or deleted.
+      </p>
       <form onSubmit={filter} className="row" role="search">
-        <TextField label="Action" value={input} onChange={(e) => setInput(e.target.value)} list="audit-actions" hint="Exact action name, e.g. auth.failed; empty: every action." />
+        <TextField
+          label="Action"
+          value={input}
+          onChange={(e) => setInput(e.target.value)}
+          list="audit-actions"
+          hint="Exact action name, e.g. auth.failed; empty: every action."
+        />
         <datalist id="audit-actions">
           {COMMON_ACTIONS.map((a) => (
             <option key={a} value={a} />
@@ -75,10 +102,20 @@ export default function AuditPage() {
           <button type="submit">Filter</button>
         </div>
       </form>
-      <QueryView query={events} what="the audit log" errorTitle="Could not load the audit log" empty={(data) => data.events.length === 0 && (action ? `No "${action}" entries.` : "No entries yet.")}>
+      <QueryView
+        query={events}
+        what="the audit log"
+        errorTitle="Could not load the audit log"
+        empty={(data) => data.events.length === 0 && (action ? `No "${action}" entries.` : "No entries yet.")}
+      >
         {(data) => (
           <>
-            <DataTable columns={COLUMNS} rows={data.events} rowKey={(event) => event.id} rowProps={() => ({ "data-testid": "audit-row" })} />
+            <DataTable
+              columns={COLUMNS}
+              rows={data.events}
+              rowKey={(event) => event.id}
+              rowProps={() => ({ "data-testid": "audit-row" })}
+            />
             <Pager pager={pager} page={data.page} />
           </>
         )}

@@ -22,8 +22,8 @@ export default function PoliciesPage() {
     <>
       <h1>Policies</h1>
       <p>
-        Every transfer is checked against these rules in order; the first rule that matches decides, and the default action decides when none does.
-        A blocked transfer ends as <code>BLOCKED</code> / <code>BLOCKED_BY_POLICY</code> before anything is signed.
+        Every transfer is checked against these rules in order; the first rule that matches decides, and the default action decides when
+        none does. A blocked transfer ends as <code>BLOCKED</code> / <code>BLOCKED_BY_POLICY</code> before anything is signed.
       </p>
       <QueryView query={policy} what="the policy" errorTitle="Could not load the policy">
         {(data) => <PolicyEditor policy={data} />}
@@ -44,12 +44,16 @@ function PolicyEditor({ policy }: { policy: Policy }) {
     setDefaultAction(policy.defaultAction);
     setRules(toDrafts(policy));
   }, [policy]);
-  const save = useMutation(trpc.policies.replace.mutationOptions({ onSuccess: (saved) => queryClient.setQueryData(trpc.policies.get.queryKey(), saved) }));
+  const save = useMutation(
+    trpc.policies.replace.mutationOptions({ onSuccess: (saved) => queryClient.setQueryData(trpc.policies.get.queryKey(), saved) }),
+  );
   const serverFields = save.error ? describeFailure(save.error).fields : {};
   const serverForm = formFailure(save.error, ["rules", "defaultAction"]).form;
   /** The message for a field path, the local check first; nested paths (`…destinationAddresses.2`) land on their list. */
-  const errorAt = (path: string) => localErrors[path] ?? Object.entries(serverFields).find(([p]) => p === path || p.startsWith(`${path}.`))?.[1];
-  const update = (index: number, patch: Partial<RuleDraft>) => setRules((all) => all.map((rule, i) => (i === index ? { ...rule, ...patch } : rule)));
+  const errorAt = (path: string) =>
+    localErrors[path] ?? Object.entries(serverFields).find(([p]) => p === path || p.startsWith(`${path}.`))?.[1];
+  const update = (index: number, patch: Partial<RuleDraft>) =>
+    setRules((all) => all.map((rule, i) => (i === index ? { ...rule, ...patch } : rule)));
   const move = (index: number, by: number) =>
     setRules((all) => {
       const next = [...all];
@@ -76,7 +80,8 @@ function PolicyEditor({ policy }: { policy: Policy }) {
             , saved <Time at={policy.updatedAt} />
           </>
         )}
-        {policy.version === 0 && " (never set: every transfer is allowed)"}. Amounts are in base units of the transfer&apos;s asset (1 Q = 10^18).
+        {policy.version === 0 && " (never set: every transfer is allowed)"}. Amounts are in base units of the transfer&apos;s asset (1 Q =
+        10^18).
       </p>
       {rules.map((rule, i) => (
         <fieldset key={i} className="panel" data-testid="policy-rule">
@@ -85,31 +90,102 @@ function PolicyEditor({ policy }: { policy: Policy }) {
             {rule.name ? `: ${rule.name}` : ""}
           </legend>
           <div className="row">
-            <TextField label="Rule ID" value={rule.id} onChange={(e) => update(i, { id: e.target.value })} error={errorAt(`rules.${i}.id`)} />
-            <TextField label="Rule name" value={rule.name} onChange={(e) => update(i, { name: e.target.value })} error={errorAt(`rules.${i}.name`)} />
+            <TextField
+              label="Rule ID"
+              value={rule.id}
+              onChange={(e) => update(i, { id: e.target.value })}
+              error={errorAt(`rules.${i}.id`)}
+            />
+            <TextField
+              label="Rule name"
+              value={rule.name}
+              onChange={(e) => update(i, { name: e.target.value })}
+              error={errorAt(`rules.${i}.name`)}
+            />
             <SelectField label="Action" value={rule.action} onChange={(e) => update(i, { action: e.target.value as PolicyAction })}>
               <option value="BLOCK">BLOCK</option>
               <option value="ALLOW">ALLOW</option>
             </SelectField>
           </div>
-          <CheckboxGroup legend="Networks" options={NETWORKS.map((n) => ({ value: n, label: n }))} value={rule.networkCodes} onChange={(v) => update(i, { networkCodes: v })} error={errorAt(`rules.${i}.match.networkCodes`)} hint="None ticked: any network." />
+          <CheckboxGroup
+            legend="Networks"
+            options={NETWORKS.map((n) => ({ value: n, label: n }))}
+            value={rule.networkCodes}
+            onChange={(v) => update(i, { networkCodes: v })}
+            error={errorAt(`rules.${i}.match.networkCodes`)}
+            hint="None ticked: any network."
+          />
           <div className="row">
-            <TextAreaField label="Destination addresses" value={rule.destinationAddresses} onChange={(e) => update(i, { destinationAddresses: e.target.value })} error={errorAt(`rules.${i}.match.destinationAddresses`)} hint="One a line; empty: any destination." spellCheck={false} />
-            <TextField label="Amount above" value={rule.amountAbove} onChange={(e) => update(i, { amountAbove: e.target.value })} inputMode="numeric" error={errorAt(`rules.${i}.match.amountAbove`)} hint="Base units; empty: any amount." />
+            <TextAreaField
+              label="Destination addresses"
+              value={rule.destinationAddresses}
+              onChange={(e) => update(i, { destinationAddresses: e.target.value })}
+              error={errorAt(`rules.${i}.match.destinationAddresses`)}
+              hint="One a line; empty: any destination."
+              spellCheck={false}
+            />
+            <TextField
+              label="Amount above"
+              value={rule.amountAbove}
+              onChange={(e) => update(i, { amountAbove: e.target.value })}
+              inputMode="numeric"
+              error={errorAt(`rules.${i}.match.amountAbove`)}
+              hint="Base units; empty: any amount."
+            />
           </div>
           <div className="row">
-            <TextAreaField label="Source wallet IDs" value={rule.sourceWalletIds} onChange={(e) => update(i, { sourceWalletIds: e.target.value })} error={errorAt(`rules.${i}.match.sourceWalletIds`)} hint="One a line; empty: any wallet." spellCheck={false} />
-            <TextAreaField label="Source vault IDs" value={rule.sourceVaultIds} onChange={(e) => update(i, { sourceVaultIds: e.target.value })} error={errorAt(`rules.${i}.match.sourceVaultIds`)} hint="One a line; empty: any vault." spellCheck={false} />
-            <TextAreaField label="Asset IDs" value={rule.assetIds} onChange={(e) => update(i, { assetIds: e.target.value })} error={errorAt(`rules.${i}.match.assetIds`)} hint="One a line; empty: any asset." spellCheck={false} />
+            <TextAreaField
+              label="Source wallet IDs"
+              value={rule.sourceWalletIds}
+              onChange={(e) => update(i, { sourceWalletIds: e.target.value })}
+              error={errorAt(`rules.${i}.match.sourceWalletIds`)}
+              hint="One a line; empty: any wallet."
+              spellCheck={false}
+            />
+            <TextAreaField
+              label="Source vault IDs"
+              value={rule.sourceVaultIds}
+              onChange={(e) => update(i, { sourceVaultIds: e.target.value })}
+              error={errorAt(`rules.${i}.match.sourceVaultIds`)}
+              hint="One a line; empty: any vault."
+              spellCheck={false}
+            />
+            <TextAreaField
+              label="Asset IDs"
+              value={rule.assetIds}
+              onChange={(e) => update(i, { assetIds: e.target.value })}
+              error={errorAt(`rules.${i}.match.assetIds`)}
+              hint="One a line; empty: any asset."
+              spellCheck={false}
+            />
           </div>
           <label className="checkbox">
-            <input type="checkbox" checked={rule.velocity} onChange={(e) => update(i, { velocity: e.target.checked })} /> Only when the amount moved over a time window is above a limit (velocity)
+            <input type="checkbox" checked={rule.velocity} onChange={(e) => update(i, { velocity: e.target.checked })} /> Only when the
+            amount moved over a time window is above a limit (velocity)
           </label>
           {rule.velocity && (
             <div className="row">
-              <TextField label="Velocity limit" value={rule.velocityAmount} onChange={(e) => update(i, { velocityAmount: e.target.value })} inputMode="numeric" error={errorAt(`rules.${i}.velocity.amount`)} hint="Base units, this transfer included." />
-              <TextField label="Window (seconds)" type="number" min={1} value={rule.velocityWindowSeconds} onChange={(e) => update(i, { velocityWindowSeconds: e.target.value })} error={errorAt(`rules.${i}.velocity.windowSeconds`)} />
-              <SelectField label="Counted per" value={rule.velocityScope} onChange={(e) => update(i, { velocityScope: e.target.value as RuleDraft["velocityScope"] })}>
+              <TextField
+                label="Velocity limit"
+                value={rule.velocityAmount}
+                onChange={(e) => update(i, { velocityAmount: e.target.value })}
+                inputMode="numeric"
+                error={errorAt(`rules.${i}.velocity.amount`)}
+                hint="Base units, this transfer included."
+              />
+              <TextField
+                label="Window (seconds)"
+                type="number"
+                min={1}
+                value={rule.velocityWindowSeconds}
+                onChange={(e) => update(i, { velocityWindowSeconds: e.target.value })}
+                error={errorAt(`rules.${i}.velocity.windowSeconds`)}
+              />
+              <SelectField
+                label="Counted per"
+                value={rule.velocityScope}
+                onChange={(e) => update(i, { velocityScope: e.target.value as RuleDraft["velocityScope"] })}
+              >
                 <option value="WALLET">WALLET (source wallet)</option>
                 <option value="VAULT">VAULT (source vault)</option>
                 <option value="TENANT">TENANT (whole organization)</option>
@@ -134,7 +210,12 @@ function PolicyEditor({ policy }: { policy: Policy }) {
           Add rule
         </button>
       </p>
-      <SelectField label="Default action" value={defaultAction} onChange={(e) => setDefaultAction(e.target.value as PolicyAction)} hint="When no rule matches.">
+      <SelectField
+        label="Default action"
+        value={defaultAction}
+        onChange={(e) => setDefaultAction(e.target.value as PolicyAction)}
+        hint="When no rule matches."
+      >
         <option value="ALLOW">ALLOW</option>
         <option value="BLOCK">BLOCK</option>
       </SelectField>
@@ -165,7 +246,10 @@ function DryRun() {
   const assets = useQuery(trpc.assets.list.queryOptions({ networkCode, limit: 200 }));
   const asset = assets.data?.assets.find((a) => a.id === assetId) ?? assets.data?.assets.find((a) => a.kind === "NATIVE");
   const evaluate = useMutation(trpc.policies.evaluate.mutationOptions());
-  const failure = formFailure(evaluate.error, ["networkCode", "sourceWalletId", "destinationAddress", "assetId", "amount"], { INVALID_ADDRESS: "destinationAddress", UNKNOWN_ASSET: "assetId" });
+  const failure = formFailure(evaluate.error, ["networkCode", "sourceWalletId", "destinationAddress", "assetId", "amount"], {
+    INVALID_ADDRESS: "destinationAddress",
+    UNKNOWN_ASSET: "assetId",
+  });
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -173,7 +257,13 @@ function DryRun() {
     const parsed = parseUnits(amount, asset.decimals);
     if (!parsed.ok) return setAmountError(parsed.message);
     setAmountError(undefined);
-    evaluate.mutate({ networkCode, sourceWalletId: sourceWalletId.trim(), destinationAddress: destinationAddress.trim(), assetId: asset.id, amount: parsed.raw });
+    evaluate.mutate({
+      networkCode,
+      sourceWalletId: sourceWalletId.trim(),
+      destinationAddress: destinationAddress.trim(),
+      assetId: asset.id,
+      amount: parsed.raw,
+    });
   }
 
   return (
@@ -181,16 +271,35 @@ function DryRun() {
       <h2 id="dry-run-heading">Try a transfer against the saved policy</h2>
       <form onSubmit={submit} noValidate data-testid="policy-dry-run">
         <div className="row">
-          <SelectField label="Network" value={networkCode} onChange={(e) => { setNetworkCode(e.target.value as NetworkCode); setAssetId(""); }}>
+          <SelectField
+            label="Network"
+            value={networkCode}
+            onChange={(e) => {
+              setNetworkCode(e.target.value as NetworkCode);
+              setAssetId("");
+            }}
+          >
             {NETWORKS.map((n) => (
               <option key={n} value={n}>
                 {n}
               </option>
             ))}
           </SelectField>
-          <TextField label="Source wallet ID" value={sourceWalletId} onChange={(e) => setSourceWalletId(e.target.value)} spellCheck={false} error={failure.field("sourceWalletId")} />
+          <TextField
+            label="Source wallet ID"
+            value={sourceWalletId}
+            onChange={(e) => setSourceWalletId(e.target.value)}
+            spellCheck={false}
+            error={failure.field("sourceWalletId")}
+          />
         </div>
-        <TextField label="Destination address" value={destinationAddress} onChange={(e) => setDestinationAddress(e.target.value)} spellCheck={false} error={failure.field("destinationAddress")} />
+        <TextField
+          label="Destination address"
+          value={destinationAddress}
+          onChange={(e) => setDestinationAddress(e.target.value)}
+          spellCheck={false}
+          error={failure.field("destinationAddress")}
+        />
         <div className="row">
           <SelectField label="Asset" value={asset?.id ?? ""} onChange={(e) => setAssetId(e.target.value)} error={failure.field("assetId")}>
             {assets.data?.assets.map((a) => (
@@ -199,7 +308,14 @@ function DryRun() {
               </option>
             ))}
           </SelectField>
-          <TextField label="Amount" value={amount} onChange={(e) => setAmount(e.target.value)} inputMode="decimal" error={amountError ?? failure.field("amount")} hint={`In ${asset?.symbol ?? "asset"} units, e.g. 1.5`} />
+          <TextField
+            label="Amount"
+            value={amount}
+            onChange={(e) => setAmount(e.target.value)}
+            inputMode="decimal"
+            error={amountError ?? failure.field("amount")}
+            hint={`In ${asset?.symbol ?? "asset"} units, e.g. 1.5`}
+          />
         </div>
         <FormError message={failure.form} />
         <button type="submit" disabled={evaluate.isPending}>
@@ -208,10 +324,19 @@ function DryRun() {
       </form>
       {evaluate.data && (
         <div role="status" data-testid="dry-run-result" className="notice">
-          <StatusBadge status={evaluate.data.decision} /> {evaluate.data.ruleName ? <>by rule &quot;{evaluate.data.ruleName}&quot; ({evaluate.data.ruleId})</> : "by the default action"}
+          <StatusBadge status={evaluate.data.decision} />{" "}
+          {evaluate.data.ruleName ? (
+            <>
+              by rule &quot;{evaluate.data.ruleName}&quot; ({evaluate.data.ruleId})
+            </>
+          ) : (
+            "by the default action"
+          )}
           {evaluate.data.policyVersion !== null && <> · policy version {evaluate.data.policyVersion}</>}
           <div>{evaluate.data.reason}</div>
-          {evaluate.data.velocitySum && <div className="small muted">Window sum, this transfer included: {evaluate.data.velocitySum} base units</div>}
+          {evaluate.data.velocitySum && (
+            <div className="small muted">Window sum, this transfer included: {evaluate.data.velocitySum} base units</div>
+          )}
         </div>
       )}
     </section>
@@ -227,7 +352,11 @@ function Denylist() {
   useEffect(() => {
     if (list.data) setText(list.data.entries.map((e) => (e.label ? `${e.address} ${e.label}` : e.address)).join("\n"));
   }, [list.data]);
-  const save = useMutation(trpc.policies.replaceScreeningDenylist.mutationOptions({ onSuccess: (saved) => queryClient.setQueryData(trpc.policies.getScreeningDenylist.queryKey(), saved) }));
+  const save = useMutation(
+    trpc.policies.replaceScreeningDenylist.mutationOptions({
+      onSuccess: (saved) => queryClient.setQueryData(trpc.policies.getScreeningDenylist.queryKey(), saved),
+    }),
+  );
   const failure = formFailure(save.error, ["entries"]);
 
   function submit(event: FormEvent) {
@@ -246,11 +375,20 @@ function Denylist() {
   return (
     <section className="panel" aria-labelledby="denylist-heading">
       <h2 id="denylist-heading">Screening denylist</h2>
-      <p className="small">Transfers to these addresses are blocked by screening (<code>REJECTED_AML_SCREENING</code>), whatever the policy says.</p>
+      <p className="small">
+        Transfers to these addresses are blocked by screening (<code>REJECTED_AML_SCREENING</code>), whatever the policy says.
+      </p>
       <QueryView query={list} what="the denylist">
         {() => (
           <form onSubmit={submit}>
-            <TextAreaField label="Denied addresses" value={text} onChange={(e) => setText(e.target.value)} spellCheck={false} error={failure.field("entries")} hint="One a line: the address, then an optional label." />
+            <TextAreaField
+              label="Denied addresses"
+              value={text}
+              onChange={(e) => setText(e.target.value)}
+              spellCheck={false}
+              error={failure.field("entries")}
+              hint="One a line: the address, then an optional label."
+            />
             <FormError message={failure.form} />
             <button type="submit" disabled={save.isPending}>
               Save denylist

@@ -18,7 +18,11 @@ export default function SettingsPage() {
   useEffect(() => {
     if (allowlist.data) setEntries(allowlist.data.entries.map((e) => ({ cidr: e.cidr, label: e.label })));
   }, [allowlist.data]);
-  const save = useMutation(trpc.settings.replaceIpAllowlist.mutationOptions({ onSuccess: (saved) => queryClient.setQueryData(trpc.settings.getIpAllowlist.queryKey(), saved) }));
+  const save = useMutation(
+    trpc.settings.replaceIpAllowlist.mutationOptions({
+      onSuccess: (saved) => queryClient.setQueryData(trpc.settings.getIpAllowlist.queryKey(), saved),
+    }),
+  );
   const fields = save.error ? describeFailure(save.error).fields : {};
   const failure = formFailure(save.error, ["entries"]);
   const update = (index: number, patch: Partial<Entry>) => setEntries((all) => all.map((e, i) => (i === index ? { ...e, ...patch } : e)));
@@ -34,8 +38,8 @@ export default function SettingsPage() {
       <section aria-labelledby="allowlist-heading">
         <h2 id="allowlist-heading">IP allowlist</h2>
         <p>
-          API keys work only from these addresses (IPv4 or IPv6, single addresses or CIDR ranges). An empty list allows every address. The dashboard
-          itself is not restricted, so you cannot lock yourself out of it.
+          API keys work only from these addresses (IPv4 or IPv6, single addresses or CIDR ranges). An empty list allows every address. The
+          dashboard itself is not restricted, so you cannot lock yourself out of it.
         </p>
         <QueryView query={allowlist} what="the allowlist" errorTitle="Could not load the allowlist">
           {() => (
@@ -45,7 +49,13 @@ export default function SettingsPage() {
                 <div className="row" key={i}>
                   <div className={`field${fields[`entries.${i}.cidr`] ? " has-error" : ""}`}>
                     <label htmlFor={`cidr-${i}`}>Address or range {i + 1}</label>
-                    <input id={`cidr-${i}`} value={entry.cidr} onChange={(e) => update(i, { cidr: e.target.value })} placeholder="203.0.113.0/24" spellCheck={false} />
+                    <input
+                      id={`cidr-${i}`}
+                      value={entry.cidr}
+                      onChange={(e) => update(i, { cidr: e.target.value })}
+                      placeholder="203.0.113.0/24"
+                      spellCheck={false}
+                    />
                     {fields[`entries.${i}.cidr`] && (
                       <div className="field-error" role="alert">
                         {fields[`entries.${i}.cidr`]}
@@ -54,7 +64,12 @@ export default function SettingsPage() {
                   </div>
                   <div className="field">
                     <label htmlFor={`cidr-label-${i}`}>Label {i + 1}</label>
-                    <input id={`cidr-label-${i}`} value={entry.label} onChange={(e) => update(i, { label: e.target.value })} maxLength={100} />
+                    <input
+                      id={`cidr-label-${i}`}
+                      value={entry.label}
+                      onChange={(e) => update(i, { label: e.target.value })}
+                      maxLength={100}
+                    />
                   </div>
                   <div className="field">
                     <button type="button" className="secondary small" onClick={() => setEntries((all) => all.filter((_, j) => j !== i))}>
@@ -64,7 +79,12 @@ export default function SettingsPage() {
                 </div>
               ))}
               <div className="actions">
-                <button type="button" className="secondary" onClick={() => setEntries((all) => [...all, { cidr: "", label: "" }])} disabled={entries.length >= 200}>
+                <button
+                  type="button"
+                  className="secondary"
+                  onClick={() => setEntries((all) => [...all, { cidr: "", label: "" }])}
+                  disabled={entries.length >= 200}
+                >
                   Add address
                 </button>
               </div>

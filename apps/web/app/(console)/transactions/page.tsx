@@ -18,7 +18,12 @@ export default function TransactionsPage() {
   const [externalIdInput, setExternalIdInput] = useState("");
   const [externalId, setExternalId] = useState("");
   const list = useQuery({
-    ...trpc.transactions.list.queryOptions({ limit: 25, cursor: pager.cursor, status: status || undefined, externalId: externalId || undefined }),
+    ...trpc.transactions.list.queryOptions({
+      limit: 25,
+      cursor: pager.cursor,
+      status: status || undefined,
+      externalId: externalId || undefined,
+    }),
     refetchInterval: 5_000,
   });
 
@@ -51,7 +56,12 @@ export default function TransactionsPage() {
           ))}
         </SelectField>
         <form onSubmit={search} className="row" role="search">
-          <TextField label="External ID" value={externalIdInput} onChange={(e) => setExternalIdInput(e.target.value)} hint="Your reference, exactly as sent." />
+          <TextField
+            label="External ID"
+            value={externalIdInput}
+            onChange={(e) => setExternalIdInput(e.target.value)}
+            hint="Your reference, exactly as sent."
+          />
           <div className="field">
             <button type="submit">Search</button>
           </div>
@@ -60,7 +70,10 @@ export default function TransactionsPage() {
       <QueryView query={list} what="transactions" errorTitle="Could not load transactions">
         {(data) => (
           <>
-            <TransactionsTable transactions={data.transactions} empty={status || externalId ? "No transaction matches these filters." : "No transactions yet."} />
+            <TransactionsTable
+              transactions={data.transactions}
+              empty={status || externalId ? "No transaction matches these filters." : "No transactions yet."}
+            />
             <Pager pager={pager} page={data.page} />
           </>
         )}

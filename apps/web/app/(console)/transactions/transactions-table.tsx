@@ -37,7 +37,11 @@ export function TransactionsTable({ transactions, empty }: { transactions: Trans
         return <Amount raw={tx.amount} decimals={asset?.decimals} symbol={asset?.symbol} />;
       },
     },
-    { header: "Destination", cellProps: () => ({ className: "mono" }), cell: (tx) => tx.destinationAddress ?? <span className="muted">{tx.type}</span> },
+    {
+      header: "Destination",
+      cellProps: () => ({ className: "mono" }),
+      cell: (tx) => tx.destinationAddress ?? <span className="muted">{tx.type}</span>,
+    },
     { header: "Network", cell: (tx) => tx.networkCode },
     { header: "External ID", cell: (tx) => tx.externalId ?? <span className="muted">—</span> },
   ];

@@ -31,7 +31,14 @@ export default function VaultsPage() {
   const pager = usePager();
   const [networkFilter, setNetworkFilter] = useState<NetworkCode | "">("");
   const [statusFilter, setStatusFilter] = useState<VaultStatus | "">("");
-  const list = useQuery(trpc.vaults.list.queryOptions({ limit: 25, cursor: pager.cursor, networkCode: networkFilter || undefined, status: statusFilter || undefined }));
+  const list = useQuery(
+    trpc.vaults.list.queryOptions({
+      limit: 25,
+      cursor: pager.cursor,
+      networkCode: networkFilter || undefined,
+      status: statusFilter || undefined,
+    }),
+  );
 
   const [name, setName] = useState("");
   const [networkCode, setNetworkCode] = useState<NetworkCode>("QUANTUM_SANDBOX");
@@ -55,7 +62,14 @@ export default function VaultsPage() {
     <>
       <h1>Vaults</h1>
       <div className="row">
-        <SelectField label="Network" value={networkFilter} onChange={(e) => { setNetworkFilter(e.target.value as NetworkCode | ""); pager.reset(); }}>
+        <SelectField
+          label="Network"
+          value={networkFilter}
+          onChange={(e) => {
+            setNetworkFilter(e.target.value as NetworkCode | "");
+            pager.reset();
+          }}
+        >
           <option value="">All networks</option>
           {NETWORKS.map((n) => (
             <option key={n} value={n}>
@@ -63,16 +77,36 @@ export default function VaultsPage() {
             </option>
           ))}
         </SelectField>
-        <SelectField label="Status" value={statusFilter} onChange={(e) => { setStatusFilter(e.target.value as VaultStatus | ""); pager.reset(); }}>
+        <SelectField
+          label="Status"
+          value={statusFilter}
+          onChange={(e) => {
+            setStatusFilter(e.target.value as VaultStatus | "");
+            pager.reset();
+          }}
+        >
           <option value="">Any status</option>
           <option value="ACTIVE">ACTIVE</option>
           <option value="ARCHIVED">ARCHIVED</option>
         </SelectField>
       </div>
-      <QueryView query={list} what="vaults" errorTitle="Could not load vaults" empty={(data) => data.vaults.length === 0 && (networkFilter || statusFilter ? "No vault matches these filters." : "No vaults yet. Create the first one below.")}>
+      <QueryView
+        query={list}
+        what="vaults"
+        errorTitle="Could not load vaults"
+        empty={(data) =>
+          data.vaults.length === 0 &&
+          (networkFilter || statusFilter ? "No vault matches these filters." : "No vaults yet. Create the first one below.")
+        }
+      >
         {(data) => (
           <>
-            <DataTable columns={COLUMNS} rows={data.vaults} rowKey={(vault) => vault.id} rowProps={() => ({ "data-testid": "vault-row" })} />
+            <DataTable
+              columns={COLUMNS}
+              rows={data.vaults}
+              rowKey={(vault) => vault.id}
+              rowProps={() => ({ "data-testid": "vault-row" })}
+            />
             <Pager pager={pager} page={data.page} />
           </>
         )}
@@ -80,8 +114,21 @@ export default function VaultsPage() {
       <section className="panel" aria-labelledby="create-vault-heading">
         <h2 id="create-vault-heading">Create a vault</h2>
         <form onSubmit={submit} noValidate>
-          <TextField label="Vault name" value={name} onChange={(e) => setName(e.target.value)} required maxLength={200} error={failure.field("name")} />
-          <SelectField label="Network" value={networkCode} onChange={(e) => setNetworkCode(e.target.value as NetworkCode)} error={failure.field("networkCode")} hint="A vault lives on one network; its wallets' home network.">
+          <TextField
+            label="Vault name"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            required
+            maxLength={200}
+            error={failure.field("name")}
+          />
+          <SelectField
+            label="Network"
+            value={networkCode}
+            onChange={(e) => setNetworkCode(e.target.value as NetworkCode)}
+            error={failure.field("networkCode")}
+            hint="A vault lives on one network; its wallets' home network."
+          >
             {NETWORKS.map((n) => (
               <option key={n} value={n}>
                 {NETWORK_NAMES[n]}

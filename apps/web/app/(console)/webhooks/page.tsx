@@ -53,11 +53,21 @@ export default function WebhooksPage() {
         <code>webhook-timestamp</code>, <code>webhook-signature</code>). Failed deliveries are retried for about a day and a half.
       </p>
       {secret && <SecretOnce title={secret.title} secret={secret.value} onDone={() => setSecret(null)} />}
-      <QueryView query={list} what="webhooks" errorTitle="Could not load webhooks" empty={(data) => data.webhooks.length === 0 && "No webhook endpoints yet."}>
+      <QueryView
+        query={list}
+        what="webhooks"
+        errorTitle="Could not load webhooks"
+        empty={(data) => data.webhooks.length === 0 && "No webhook endpoints yet."}
+      >
         {(data) => (
           <>
             {data.webhooks.map((endpoint) => (
-              <Endpoint key={endpoint.id} endpoint={endpoint} onSecret={(value) => setSecret({ title: `New signing secret of ${endpoint.url}`, value })} onChanged={invalidate} />
+              <Endpoint
+                key={endpoint.id}
+                endpoint={endpoint}
+                onSecret={(value) => setSecret({ title: `New signing secret of ${endpoint.url}`, value })}
+                onChanged={invalidate}
+              />
             ))}
             <Pager pager={pager} page={data.page} />
           </>
@@ -66,9 +76,32 @@ export default function WebhooksPage() {
       <section className="panel" aria-labelledby="create-webhook-heading">
         <h2 id="create-webhook-heading">Add an endpoint</h2>
         <form onSubmit={submit} noValidate>
-          <TextField label="Endpoint URL" type="url" value={url} onChange={(e) => setUrl(e.target.value)} required placeholder="https://hooks.example.com/quantum-custody" error={failure.field("url")} hint="https, reachable on the public internet; redirects are not followed." />
-          <TextAreaField label="Description" value={description} onChange={(e) => setDescription(e.target.value)} maxLength={500} error={failure.field("description")} hint="Optional." />
-          <CheckboxGroup legend="Events" options={EVENT_OPTIONS} value={events} onChange={setEvents} error={failure.field("events")} hint="None ticked: every event type." />
+          <TextField
+            label="Endpoint URL"
+            type="url"
+            value={url}
+            onChange={(e) => setUrl(e.target.value)}
+            required
+            placeholder="https://hooks.example.com/quantum-custody"
+            error={failure.field("url")}
+            hint="https, reachable on the public internet; redirects are not followed."
+          />
+          <TextAreaField
+            label="Description"
+            value={description}
+            onChange={(e) => setDescription(e.target.value)}
+            maxLength={500}
+            error={failure.field("description")}
+            hint="Optional."
+          />
+          <CheckboxGroup
+            legend="Events"
+            options={EVENT_OPTIONS}
+            value={events}
+            onChange={setEvents}
+            error={failure.field("events")}
+            hint="None ticked: every event type."
+          />
           <FormError message={failure.form} />
           <button type="submit" disabled={create.isPending}>
             Create webhook
@@ -79,13 +112,35 @@ export default function WebhooksPage() {
   );
 }
 
-function Endpoint({ endpoint, onSecret, onChanged }: { endpoint: WebhookEndpoint; onSecret: (secret: string) => void; onChanged: () => void }) {
+function Endpoint({
+  endpoint,
+  onSecret,
+  onChanged,
+}: {
+  endpoint: WebhookEndpoint;
+  onSecret: (secret: string) => void;
+  onChanged: () => void;
+}) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [open, setOpen] = useState(false);
   const refreshDeliveries = () => queryClient.invalidateQueries({ queryKey: trpc.webhooks.deliveries.list.queryKey() });
-  const test = useMutation(trpc.webhooks.test.mutationOptions({ onSuccess: () => { setOpen(true); void refreshDeliveries(); } }));
-  const rotate = useMutation(trpc.webhooks.rotateSecret.mutationOptions({ onSuccess: (e) => { onSecret(e.secret); onChanged(); } }));
+  const test = useMutation(
+    trpc.webhooks.test.mutationOptions({
+      onSuccess: () => {
+        setOpen(true);
+        void refreshDeliveries();
+      },
+    }),
+  );
+  const rotate = useMutation(
+    trpc.webhooks.rotateSecret.mutationOptions({
+      onSuccess: (e) => {
+        onSecret(e.secret);
+        onChanged();
+      },
+    }),
+  );
   const toggle = useMutation(trpc.webhooks.update.mutationOptions({ onSuccess: onChanged }));
   const remove = useMutation(trpc.webhooks.delete.mutationOptions({ onSuccess: onChanged }));
   const enabled = endpoint.status === "ENABLED";
@@ -122,19 +177,42 @@ function Endpoint({ endpoint, onSecret, onChanged }: { endpoint: WebhookEndpoint
         )}
       </dl>
       <div className="actions">
-        <button type="button" className="secondary" onClick={() => test.mutate({ webhookId: endpoint.id })} disabled={test.isPending || !enabled}>
+        <button
+          type="button"
+          className="secondary"
+          onClick={() => test.mutate({ webhookId: endpoint.id })}
+          disabled={test.isPending || !enabled}
+        >
           Send test event
         </button>
         <button type="button" className="secondary" onClick={() => setOpen((o) => !o)} aria-expanded={open}>
           {open ? "Hide deliveries" : "Show deliveries"}
         </button>
-        <button type="button" className="secondary" onClick={() => window.confirm("Rotate the signing secret? The old one keeps signing for 24 hours.") && rotate.mutate({ webhookId: endpoint.id })} disabled={rotate.isPending}>
+        <button
+          type="button"
+          className="secondary"
+          onClick={() =>
+            window.confirm("Rotate the signing secret? The old one keeps signing for 24 hours.") &&
+            rotate.mutate({ webhookId: endpoint.id })
+          }
+          disabled={rotate.isPending}
+        >
           Rotate secret
         </button>
-        <button type="button" className="secondary" onClick={() => toggle.mutate({ webhookId: endpoint.id, enabled: !enabled })} disabled={toggle.isPending}>
+        <button
+          type="button"
+          className="secondary"
+          onClick={() => toggle.mutate({ webhookId: endpoint.id, enabled: !enabled })}
+          disabled={toggle.isPending}
+        >
           {enabled ? "Disable endpoint" : "Enable endpoint"}
         </button>
-        <button type="button" className="danger" onClick={() => window.confirm(`Delete the endpoint ${endpoint.url}?`) && remove.mutate({ webhookId: endpoint.id })} disabled={remove.isPending}>
+        <button
+          type="button"
+          className="danger"
+          onClick={() => window.confirm(`Delete the endpoint ${endpoint.url}?`) && remove.mutate({ webhookId: endpoint.id })}
+          disabled={remove.isPending}
+        >
           Delete endpoint
         </button>
       </div>
@@ -155,8 +233,15 @@ function Deliveries({ webhookId }: { webhookId: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const pager = usePager();
-  const deliveries = useQuery({ ...trpc.webhooks.deliveries.list.queryOptions({ webhookId, limit: 20, cursor: pager.cursor }), refetchInterval: 5_000 });
-  const retry = useMutation(trpc.webhooks.deliveries.retry.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.webhooks.deliveries.list.queryKey() }) }));
+  const deliveries = useQuery({
+    ...trpc.webhooks.deliveries.list.queryOptions({ webhookId, limit: 20, cursor: pager.cursor }),
+    refetchInterval: 5_000,
+  });
+  const retry = useMutation(
+    trpc.webhooks.deliveries.retry.mutationOptions({
+      onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.webhooks.deliveries.list.queryKey() }),
+    }),
+  );
   const columns: Column<WebhookDelivery>[] = [
     { header: "Event", cell: (delivery) => delivery.eventType },
     {
@@ -186,17 +271,32 @@ function Deliveries({ webhookId }: { webhookId: string }) {
       header: "Actions",
       cell: (delivery) =>
         delivery.status === "FAILED" && (
-          <button type="button" className="secondary small" onClick={() => retry.mutate({ deliveryId: delivery.id })} disabled={retry.isPending}>
+          <button
+            type="button"
+            className="secondary small"
+            onClick={() => retry.mutate({ deliveryId: delivery.id })}
+            disabled={retry.isPending}
+          >
             Retry delivery
           </button>
         ),
     },
   ];
   return (
-    <QueryView query={deliveries} what="deliveries" errorTitle="Could not load deliveries" empty={(data) => data.deliveries.length === 0 && "No deliveries yet."}>
+    <QueryView
+      query={deliveries}
+      what="deliveries"
+      errorTitle="Could not load deliveries"
+      empty={(data) => data.deliveries.length === 0 && "No deliveries yet."}
+    >
       {(data) => (
         <>
-          <DataTable columns={columns} rows={data.deliveries} rowKey={(delivery) => delivery.id} rowProps={() => ({ "data-testid": "webhook-delivery" })} />
+          <DataTable
+            columns={columns}
+            rows={data.deliveries}
+            rowKey={(delivery) => delivery.id}
+            rowProps={() => ({ "data-testid": "webhook-delivery" })}
+          />
           <ErrorNotice error={retry.error} title="Could not retry" />
           <Pager pager={pager} page={data.page} />
         </>

@@ -12,7 +12,15 @@ function Linked({ text }: { text: string }) {
   const parts = text.split(/(https?:\/\/\S+)/g);
   return (
     <pre style={{ whiteSpace: "pre-wrap" }}>
-      {parts.map((part, i) => (/^https?:\/\//.test(part) ? <a key={i} href={part}>{part}</a> : part))}
+      {parts.map((part, i) =>
+        /^https?:\/\//.test(part) ? (
+          <a key={i} href={part}>
+            {part}
+          </a>
+        ) : (
+          part
+        ),
+      )}
     </pre>
   );
 }
@@ -27,7 +35,12 @@ export function Mailbox() {
     setTo(address);
     setShown(address);
   }, []);
-  const emails = useQuery({ ...trpc.devMailbox.list.queryOptions({ to: shown, limit: 50 }), enabled: shown.includes("@"), retry: false, refetchInterval: 3_000 });
+  const emails = useQuery({
+    ...trpc.devMailbox.list.queryOptions({ to: shown, limit: 50 }),
+    enabled: shown.includes("@"),
+    retry: false,
+    refetchInterval: 3_000,
+  });
   const production = emails.error && describeFailure(emails.error).error === "NOT_FOUND";
 
   const submit = (event: FormEvent) => {
@@ -47,11 +60,18 @@ export function Mailbox() {
   return (
     <section>
       <p>
-        Without <code>SMTP_URL</code> the service delivers its emails here instead of sending them. Enter an address to see its emails, newest first
-        (the last 50). Mail sent over SMTP is never shown here. Not available in production.
+        Without <code>SMTP_URL</code> the service delivers its emails here instead of sending them. Enter an address to see its emails,
+        newest first (the last 50). Mail sent over SMTP is never shown here. Not available in production.
       </p>
       <form onSubmit={submit} className="row">
-        <TextField label="Email address" type="email" required value={to} onChange={(e) => setTo(e.target.value)} placeholder="alice@example.com" />
+        <TextField
+          label="Email address"
+          type="email"
+          required
+          value={to}
+          onChange={(e) => setTo(e.target.value)}
+          placeholder="alice@example.com"
+        />
         <div className="field">
           <button type="submit">Show emails</button>
         </div>
@@ -59,7 +79,9 @@ export function Mailbox() {
       {emails.error && <ErrorNotice error={emails.error} title="Could not load the mailbox" />}
       {shown.includes("@") && emails.isPending && <Loading what="emails" />}
       {shown && emails.data?.emails.length === 0 && (
-        <p className="empty">No emails to {shown} in the dev outbox yet (the daemon delivers them within a few seconds; this list refreshes by itself).</p>
+        <p className="empty">
+          No emails to {shown} in the dev outbox yet (the daemon delivers them within a few seconds; this list refreshes by itself).
+        </p>
       )}
       {emails.data?.emails.map((email) => (
         <article key={email.id} data-testid="dev-email" className="panel">

@@ -27,10 +27,28 @@ export default function OperatorLoginPage() {
       <span className="brand">Quantum Custody · operators</span>
       <main id="main">
         <h1>Operators&apos; console</h1>
-        <p className="muted">For the people who run this deployment. Operator accounts are made on the command line (see docs/dashboard.md).</p>
+        <p className="muted">
+          For the people who run this deployment. Operator accounts are made on the command line (see docs/dashboard.md).
+        </p>
         <form onSubmit={submit} noValidate>
-          <TextField label="Email" type="email" autoComplete="username" value={email} onChange={(e) => setEmail(e.target.value)} required error={failure.field("email")} />
-          <TextField label="Password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} required error={failure.field("password")} />
+          <TextField
+            label="Email"
+            type="email"
+            autoComplete="username"
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            required
+            error={failure.field("email")}
+          />
+          <TextField
+            label="Password"
+            type="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            required
+            error={failure.field("password")}
+          />
           <FormError message={failure.form} />
           <button type="submit" disabled={login.isPending || login.isSuccess}>
             Log in

@@ -24,7 +24,8 @@ export default function CheckEmailPage() {
   return (
     <PublicFrame title="Check your email">
       <p role="status">
-        We sent a verification link{email ? (
+        We sent a verification link
+        {email ? (
           <>
             {" "}
             to <strong>{email}</strong>
@@ -35,7 +36,16 @@ export default function CheckEmailPage() {
       {email && <DevMailboxLink email={email} />}
       <h2>No email?</h2>
       <form onSubmit={submit}>
-        <TextField label="Email" name="email" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} error={failure.field("email")} />
+        <TextField
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          required
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          error={failure.field("email")}
+        />
         <FormError message={failure.form} />
         <button type="submit" disabled={resend.isPending}>
           Resend verification email

@@ -19,7 +19,7 @@ export function base58Decode(s: string, start: number, end: number, size: number
   const limbs = LIMBS;
   limbs.fill(0, 0, maxLimbs);
   let used = 1;
-  for (let i = start; i < end; ) {
+  for (let i = start; i < end;) {
     let mul = 1;
     let carry = 0;
     for (let k = 0; k < 4 && i < end; k++, i++) {

@@ -77,14 +77,7 @@ beforeAll(() => {
   const pem = pemKeys();
   xpubs = ext.pub;
   pemPublic = pem.pub;
-  rejections = [
-    ...mnemonics(3),
-    ...ext.priv,
-    ...fakeExtendedPrivateKeys(rng),
-    ...pem.priv,
-    ...wifKeys(3),
-    ...mldsaSecretKeys(),
-  ];
+  rejections = [...mnemonics(3), ...ext.priv, ...fakeExtendedPrivateKeys(rng), ...pem.priv, ...wifKeys(3), ...mldsaSecretKeys()];
   pq = mldsaPublicMaterial(mulberry32(0x9e), ["ML-DSA-44", "ML-DSA-65", "ML-DSA-87"]);
   atoms = legitAtoms(mulberry32(0xa70), pq);
 }, 60_000);
@@ -267,7 +260,14 @@ describe("probing agrees with a brute-force reference scan", () => {
           kinds.add("WIF_PRIVATE_KEY");
       }
       if (t.length >= 100 && t.length <= 120 && PRIVATE_PREFIXES.some((p) => t.startsWith(p))) kinds.add("EXTENDED_PRIVATE_KEY");
-      if (t.length >= 107 && t.length <= 115 && data && data.length === 78 && data[45] === 0 && !PUBLIC_PREFIXES.some((p) => t.startsWith(p)))
+      if (
+        t.length >= 107 &&
+        t.length <= 115 &&
+        data &&
+        data.length === 78 &&
+        data[45] === 0 &&
+        !PUBLIC_PREFIXES.some((p) => t.startsWith(p))
+      )
         kinds.add("EXTENDED_PRIVATE_KEY");
     }
     return kinds;
@@ -488,7 +488,11 @@ describe("large and adversarial inputs", () => {
   // How fast it scans is measured by bench/key-material-guard.ts (timing assertions do not go in
   // tests); these check that large and adversarial inputs are scanned without false positives.
   it("scans a realistic 1 MB body and a 1 MB prose string without a false positive", () => {
-    const { text } = realisticBody(mulberry32(1), 1 << 20, pq.filter((m) => m.alg === "ML-DSA-87"));
+    const { text } = realisticBody(
+      mulberry32(1),
+      1 << 20,
+      pq.filter((m) => m.alg === "ML-DSA-87"),
+    );
     expect(text.length).toBeGreaterThan(1 << 20);
     expect(findKeyMaterial(JSON.parse(text))).toBeNull();
     expect(findKeyMaterial(proseString(mulberry32(2), 1 << 20))).toBeNull();

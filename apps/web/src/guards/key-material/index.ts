@@ -37,12 +37,7 @@ import { isWifRun } from "./wif";
 export { isKeyMaterialKeyName } from "./names";
 
 export type KeyMaterialKind =
-  | "KEY_NAME"
-  | "BIP39_MNEMONIC"
-  | "EXTENDED_PRIVATE_KEY"
-  | "PEM_PRIVATE_KEY"
-  | "WIF_PRIVATE_KEY"
-  | "MLDSA_SECRET_KEY";
+  "KEY_NAME" | "BIP39_MNEMONIC" | "EXTENDED_PRIVATE_KEY" | "PEM_PRIVATE_KEY" | "WIF_PRIVATE_KEY" | "MLDSA_SECRET_KEY";
 
 export interface KeyMaterialFinding {
   kind: KeyMaterialKind;
@@ -107,9 +102,7 @@ function scanArray(a: readonly unknown[], scan: MnemonicScan): KeyMaterialKind |
 }
 
 function escapeSegment(seg: string): string {
-  return seg.indexOf("~") === -1 && seg.indexOf("/") === -1
-    ? seg
-    : seg.replace(/~/g, "~0").replace(/\//g, "~1");
+  return seg.indexOf("~") === -1 && seg.indexOf("/") === -1 ? seg : seg.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 
 export function findKeyMaterial(body: unknown): KeyMaterialFinding | null {

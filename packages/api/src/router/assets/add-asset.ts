@@ -17,11 +17,16 @@ export const addAssetProcedure = authedProcedure
       tags: ["assets"],
       summary: "Add an ERC-20 token",
       description:
-        "Adds a token of the tenant's on one network; `symbol`, `name` and `decimals` are read from the contract on chain. An address without contract code, or one that does not answer as an ERC-20, is 400 `UNKNOWN_ASSET`. When the network cannot be reached: 503 `UNAVAILABLE`.",
+        "Adds a token of the tenant's on one network; `symbol`, `name` and `decimals` are read from the contract on " +
+        "chain. An address without contract code, or one that does not answer as an ERC-20, is 400 `UNKNOWN_ASSET`. " +
+        "When the network cannot be reached: 503 `UNAVAILABLE`.",
       protect: true,
     },
     errors: ["UNKNOWN_ASSET"],
-    example: { input: { networkCode: EXAMPLE_TOKEN_ASSET.networkCode, contractAddress: EXAMPLE_TOKEN_ASSET.contractAddress }, output: EXAMPLE_TOKEN_ASSET },
+    example: {
+      input: { networkCode: EXAMPLE_TOKEN_ASSET.networkCode, contractAddress: EXAMPLE_TOKEN_ASSET.contractAddress },
+      output: EXAMPLE_TOKEN_ASSET,
+    },
   })
   .input(
     z.object({
@@ -31,10 +36,12 @@ export const addAssetProcedure = authedProcedure
   )
   .output(assetRecord)
   .mutation(async ({ ctx, input }) => {
-    const { asset, created } = await addTokenAsset(
-      ctx.deps,
-      { tenantId: ctx.auth.tenantId, networkCode: input.networkCode, contractAddress: input.contractAddress, actor: ctx.actor },
-    );
+    const { asset, created } = await addTokenAsset(ctx.deps, {
+      tenantId: ctx.auth.tenantId,
+      networkCode: input.networkCode,
+      contractAddress: input.contractAddress,
+      actor: ctx.actor,
+    });
     if (!created) ctx.response.status = 200;
     return asset;
   });

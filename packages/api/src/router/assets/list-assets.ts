@@ -14,10 +14,14 @@ export const listAssetsProcedure = authedProcedure
       tags: ["assets"],
       summary: "List assets",
       description:
-        "The native asset of each network (symbol `Q`, 18 decimals; its id is the UUIDv5 of `<networkCode>:native` in the URL namespace) and the tokens the tenant added, optionally of one network.",
+        "The native asset of each network (symbol `Q`, 18 decimals; its id is the UUIDv5 of `<networkCode>:native` in " +
+        "the URL namespace) and the tokens the tenant added, optionally of one network.",
       protect: true,
     },
-    example: { input: { networkCode: "QUANTUM_SANDBOX" }, output: { assets: [EXAMPLE_NATIVE_ASSET, EXAMPLE_TOKEN_ASSET], page: EXAMPLE_LAST_PAGE } },
+    example: {
+      input: { networkCode: "QUANTUM_SANDBOX" },
+      output: { assets: [EXAMPLE_NATIVE_ASSET, EXAMPLE_TOKEN_ASSET], page: EXAMPLE_LAST_PAGE },
+    },
   })
   .input(pageQuery.extend({ networkCode: networkCode.optional() }))
   .output(z.object({ assets: z.array(assetRecord), page: pageInfo }))

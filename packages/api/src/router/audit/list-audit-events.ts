@@ -26,7 +26,9 @@ export const listAuditEventsProcedure = authedProcedure
       tags: ["audit"],
       summary: "List audit events",
       description:
-        "The tenant's append-only audit trail, newest first: authentication failures, credential, allowlist and custody changes, rejected request bodies. `action` filters on one action. Paginate with `cursor`; an invalid cursor is 400.",
+        "The tenant's append-only audit trail, newest first: authentication failures, credential, allowlist and " +
+        "custody changes, rejected request bodies. `action` filters on one action. Paginate with `cursor`; an invalid " +
+        "cursor is 400.",
       protect: true,
     },
     example: {

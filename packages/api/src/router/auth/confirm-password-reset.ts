@@ -14,7 +14,11 @@ export const confirmPasswordResetProcedure = publicProcedure
       protect: false,
       summary: "Set a new password with a reset link's token",
       description:
-        "Sets the new password (12 to 256 characters, as at signup) with the token of the emailed link. The token works once and for 1 hour; an unknown, used or expired token is 400 `INVALID_TOKEN`. Every dashboard session of the account ends (log in again with the new password), other reset links stop working, and the change is audited. An account still waiting for email verification is verified by it: the link reached the address. API keys are not affected.",
+        "Sets the new password (12 to 256 characters, as at signup) with the token of the emailed link. The token " +
+        "works once and for 1 hour; an unknown, used or expired token is 400 `INVALID_TOKEN`. Every dashboard session " +
+        "of the account ends (log in again with the new password), other reset links stop working, and the change is " +
+        "audited. An account still waiting for email verification is verified by it: the link reached the address. API " +
+        "keys are not affected.",
     },
     errors: ["INVALID_TOKEN"],
     example: {

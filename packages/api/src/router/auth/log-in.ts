@@ -16,7 +16,13 @@ export const logInProcedure = publicProcedure
       protect: false,
       summary: "Log in",
       description:
-        "Exchanges email and password for a dashboard session: `token` (`qs_` + 64 hex) is valid 12 hours, extended while in use but never past 7 days after the login, and is also set as the `__Host-qc_session` cookie (HttpOnly, Secure, SameSite=Strict, Path=/). Send it as `Authorization: Bearer <token>`. Like an API key, a session works only from addresses in the tenant's IP allowlist (403 `IP_NOT_ALLOWED`); the login itself is not checked against it. A wrong email and a wrong password get the same 401 in the same time; both count towards the lockout of the source address (IPv6: its /64) and of the account typed, known or not (10 failures in 10 minutes: 429 `LOCKED_OUT` for 15 minutes). An unverified address is 403 `EMAIL_NOT_VERIFIED`.",
+        "Exchanges email and password for a dashboard session: `token` (`qs_` + 64 hex) is valid 12 hours, extended " +
+        "while in use but never past 7 days after the login, and is also set as the `__Host-qc_session` cookie " +
+        "(HttpOnly, Secure, SameSite=Strict, Path=/). Send it as `Authorization: Bearer <token>`. Like an API key, a " +
+        "session works only from addresses in the tenant's IP allowlist (403 `IP_NOT_ALLOWED`); the login itself is " +
+        "not checked against it. A wrong email and a wrong password get the same 401 in the same time; both count " +
+        "towards the lockout of the source address (IPv6: its /64) and of the account typed, known or not (10 failures " +
+        "in 10 minutes: 429 `LOCKED_OUT` for 15 minutes). An unverified address is 403 `EMAIL_NOT_VERIFIED`.",
     },
     errors: ["UNAUTHENTICATED", "EMAIL_NOT_VERIFIED", "LOCKED_OUT"],
     example: {
@@ -40,7 +46,13 @@ export const logInProcedure = publicProcedure
   )
   .mutation(async ({ ctx, input }) => {
     const userAgent = ctx.request.headers["user-agent"];
-    const result = await logIn(ctx.deps, { email: input.email, password: input.password, ip: ctx.request.ip, requestId: ctx.request.requestId, userAgent });
+    const result = await logIn(ctx.deps, {
+      email: input.email,
+      password: input.password,
+      ip: ctx.request.ip,
+      requestId: ctx.request.requestId,
+      userAgent,
+    });
     ctx.responseHeaders.set("Set-Cookie", sessionCookie(result.token, SESSION_TTL_MS / 1000));
     ctx.responseHeaders.set("Cache-Control", "no-store");
     return result;

@@ -16,7 +16,8 @@ export const logOutProcedure = authedProcedure
       tags: ["auth"],
       summary: "Log out",
       description:
-        "Ends the calling dashboard session at once and clears its cookie. Called with an API key it is 409 `CONFLICT`: a key has no session (revoke keys in the dashboard).",
+        "Ends the calling dashboard session at once and clears its cookie. Called with an API key it is 409 " +
+        "`CONFLICT`: a key has no session (revoke keys in the dashboard).",
       protect: true,
     },
     errors: ["CONFLICT"],
@@ -25,8 +26,14 @@ export const logOutProcedure = authedProcedure
   .input(z.object({}).optional())
   .output(z.object({ status: z.literal("LOGGED_OUT") }))
   .mutation(async ({ ctx }) => {
-    if (ctx.auth.kind !== "session") throw new AppError("CONFLICT", "an API key has no session to end; revoke keys in the dashboard instead");
-    const result = await logOut(ctx.deps, { tenantId: ctx.auth.tenantId, userId: ctx.auth.userId!, sessionId: ctx.auth.sessionId!, actor: ctx.actor });
+    if (ctx.auth.kind !== "session")
+      throw new AppError("CONFLICT", "an API key has no session to end; revoke keys in the dashboard instead");
+    const result = await logOut(ctx.deps, {
+      tenantId: ctx.auth.tenantId,
+      userId: ctx.auth.userId!,
+      sessionId: ctx.auth.sessionId!,
+      actor: ctx.actor,
+    });
     ctx.responseHeaders.set("Set-Cookie", expiredSessionCookie());
     return result;
   });

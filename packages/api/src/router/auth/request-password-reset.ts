@@ -10,10 +10,10 @@ import { emailAddress } from "../signup/schemas";
 const passwordResetInput = z.preprocess(
   (body) => (typeof body === "object" && body !== null && !Array.isArray(body) ? body : {}),
   z.object({
-    email: emailAddress
-      .optional()
-      .catch(undefined)
-      .meta({ description: "the account's address; anything that is not a valid address is accepted and ignored", example: "alice@example.com" }),
+    email: emailAddress.optional().catch(undefined).meta({
+      description: "the account's address; anything that is not a valid address is accepted and ignored",
+      example: "alice@example.com",
+    }),
   }),
 );
 
@@ -38,7 +38,12 @@ export const requestPasswordResetProcedure = publicProcedure
       protect: false,
       summary: "Ask for a password reset link",
       description:
-        "Emails a single-use link `<PUBLIC_URL>/reset-password?token=<token>`, valid 1 hour, to the account with this address; earlier reset links stop working. The answer is always 202, in the same time, for any JSON body: whether or not the address has an account or is well formed; nothing is sent for an unknown, missing or malformed address, nor past 5 requests per address an hour. Every request counts towards the limit of its source address, as for signup (30 an hour, then 10 minutes: 429 `RATE_LIMITED`). Confirm with `POST /v1/auth/password-reset/confirm`.",
+        "Emails a single-use link `<PUBLIC_URL>/reset-password?token=<token>`, valid 1 hour, to the account with this " +
+        "address; earlier reset links stop working. The answer is always 202, in the same time, for any JSON body: " +
+        "whether or not the address has an account or is well formed; nothing is sent for an unknown, missing or " +
+        "malformed address, nor past 5 requests per address an hour. Every request counts towards the limit of its " +
+        "source address, as for signup (30 an hour, then 10 minutes: 429 `RATE_LIMITED`). Confirm with `POST " +
+        "/v1/auth/password-reset/confirm`.",
     },
     errors: ["RATE_LIMITED"],
     example: { input: { email: "alice@example.com" }, output: { status: "ACCEPTED" } },
@@ -48,7 +53,11 @@ export const requestPasswordResetProcedure = publicProcedure
   .mutation(async ({ ctx, input }) => {
     const email = input.email;
     if (email !== undefined && (await ctx.deps.rateLimits.allowPasswordResetEmail(email))) {
-      await ctx.deps.jobs.send(ctx.deps.db, "identity.password-reset-request", { email, requestId: ctx.request.requestId, ip: ctx.request.ip });
+      await ctx.deps.jobs.send(ctx.deps.db, "identity.password-reset-request", {
+        email,
+        requestId: ctx.request.requestId,
+        ip: ctx.request.ip,
+      });
     }
     return { status: "ACCEPTED" as const };
   });

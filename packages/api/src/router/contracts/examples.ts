@@ -23,5 +23,9 @@ export const EXAMPLE_DEPLOYMENT_TRANSACTION = {
   amount: "0",
   note: null,
   // The canonical form the service stores and the signer rebuilds from (defaults filled in).
-  deployment: { templateId: FIXED_SUPPLY.id, constructorArgs: encodeTemplateDeployment({ template: FIXED_SUPPLY, constructorArgs: EXAMPLE_CREATE_DEPLOYMENT.constructorArgs }).constructorArgs },
+  deployment: {
+    templateId: FIXED_SUPPLY.id,
+    constructorArgs: encodeTemplateDeployment({ template: FIXED_SUPPLY, constructorArgs: EXAMPLE_CREATE_DEPLOYMENT.constructorArgs })
+      .constructorArgs,
+  },
 } as const;

@@ -12,7 +12,9 @@ export const listContractTemplatesProcedure = authedProcedure
       tags: ["contracts"],
       summary: "List contract templates",
       description:
-        "The audited contract templates the service can deploy, each with the keccak256 of its creation bytecode (pinned in the repository, rechecked before every broadcast) and its constructor inputs. Give integer arguments as decimal strings and addresses as 40 hex digits.",
+        "The audited contract templates the service can deploy, each with the keccak256 of its creation bytecode " +
+        "(pinned in the repository, rechecked before every broadcast) and its constructor inputs. Give integer " +
+        "arguments as decimal strings and addresses as 40 hex digits.",
       protect: true,
     },
     // The real catalog: the example cannot drift from what the route answers.

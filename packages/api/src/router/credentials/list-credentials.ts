@@ -13,7 +13,9 @@ export const listCredentials = authedProcedure
       tags: ["credentials"],
       summary: "List API keys",
       description:
-        "The tenant's API keys with status, scopes, expiry and last use; never a secret (a secret is shown once, when the key is created or rotated). A key that was sent over plain HTTP is listed with `exposed: true`: rotate it. `lastUsedAt` is recorded in batches and can lag by a minute.",
+        "The tenant's API keys with status, scopes, expiry and last use; never a secret (a secret is shown once, when " +
+        "the key is created or rotated). A key that was sent over plain HTTP is listed with `exposed: true`: rotate " +
+        "it. `lastUsedAt` is recorded in batches and can lag by a minute.",
       protect: true,
     },
     example: { output: { data: [EXAMPLE_API_KEY] } },

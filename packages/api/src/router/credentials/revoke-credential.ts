@@ -8,6 +8,4 @@ export const revokeCredential = sessionProcedure
   .meta({ scope: "admin" })
   .input(z.object({ keyId: z.string().regex(/^qc_[0-9a-f]{32}$/) }))
   .output(apiKeyRecord)
-  .mutation(({ ctx, input }) =>
-    revokeApiKey(ctx.deps, { tenantId: ctx.auth.tenantId, keyId: input.keyId, actor: ctx.actor }),
-  );
+  .mutation(({ ctx, input }) => revokeApiKey(ctx.deps, { tenantId: ctx.auth.tenantId, keyId: input.keyId, actor: ctx.actor }));

@@ -14,7 +14,10 @@ export const rotateCredential = authedProcedure
       tags: ["credentials"],
       summary: "Rotate an API key",
       description:
-        "Issues a successor with the same label, scopes and expiry and returns its secret, shown only in this answer. The old key keeps working for `gracePeriodMinutes` (default 1440, at most 10080; 0 ends it now), then answers 401 `CREDENTIAL_ROTATED`. A key can be rotated once; a revoked or expired key cannot be rotated (409 `CONFLICT`). Another tenant's key is 404.",
+        "Issues a successor with the same label, scopes and expiry and returns its secret, shown only in this answer. " +
+        "The old key keeps working for `gracePeriodMinutes` (default 1440, at most 10080; 0 ends it now), then answers " +
+        "401 `CREDENTIAL_ROTATED`. A key can be rotated once; a revoked or expired key cannot be rotated (409 " +
+        "`CONFLICT`). Another tenant's key is 404.",
       protect: true,
     },
     errors: ["NOT_FOUND", "CONFLICT"],
@@ -26,10 +29,28 @@ export const rotateCredential = authedProcedure
   .input(
     z.object({
       keyId: z.string().regex(/^qc_[0-9a-f]{32}$/, "keyId is qc_ followed by 32 hex characters"),
-      gracePeriodMinutes: z.number().int().min(0).max(7 * 24 * 60).optional().meta({ description: "default 1440 (24 h)" }),
+      gracePeriodMinutes: z
+        .number()
+        .int()
+        .min(0)
+        .max(7 * 24 * 60)
+        .optional()
+        .meta({ description: "default 1440 (24 h)" }),
     }),
   )
-  .output(z.object({ newKeyId: z.string(), secret: z.string().meta({ description: "shown once" }), oldKeyId: z.string(), oldKeyExpiresAt: timestamp }))
+  .output(
+    z.object({
+      newKeyId: z.string(),
+      secret: z.string().meta({ description: "shown once" }),
+      oldKeyId: z.string(),
+      oldKeyExpiresAt: timestamp,
+    }),
+  )
   .mutation(({ ctx, input }) =>
-    rotateApiKey(ctx.deps, ctx.deps.config.apiKeyPepper, { tenantId: ctx.auth.tenantId, keyId: input.keyId, gracePeriodMinutes: input.gracePeriodMinutes, actor: ctx.actor }),
+    rotateApiKey(ctx.deps, ctx.deps.config.apiKeyPepper, {
+      tenantId: ctx.auth.tenantId,
+      keyId: input.keyId,
+      gracePeriodMinutes: input.gracePeriodMinutes,
+      actor: ctx.actor,
+    }),
   );

@@ -20,7 +20,10 @@ export const listDevMailboxProcedure = publicProcedure
       protect: false,
       summary: "Development mailbox",
       description:
-        "Development only (404 in production): the emails delivered to the dev outbox for one address (`to`, required), newest first, links included, so that an address can be verified without a mail server. Only mail delivered while no SMTP server is configured (`SMTP_URL` unset) is kept here; mail sent over SMTP and mail still waiting for delivery are never listed.",
+        "Development only (404 in production): the emails delivered to the dev outbox for one address (`to`, " +
+        "required), newest first, links included, so that an address can be verified without a mail server. Only mail " +
+        "delivered while no SMTP server is configured (`SMTP_URL` unset) is kept here; mail sent over SMTP and mail " +
+        "still waiting for delivery are never listed.",
     },
     errors: ["NOT_FOUND"],
     example: {
@@ -43,7 +46,10 @@ export const listDevMailboxProcedure = publicProcedure
   })
   .input(
     z.object({
-      to: emailAddress.meta({ description: "the recipient whose emails to list (required: the mailbox never lists every recipient's mail)", example: "alice@example.com" }),
+      to: emailAddress.meta({
+        description: "the recipient whose emails to list (required: the mailbox never lists every recipient's mail)",
+        example: "alice@example.com",
+      }),
       limit: z.number().int().min(1).max(50).default(50),
     }),
   )

@@ -15,7 +15,9 @@ export const getOnboardingStatusProcedure = authedProcedure
       tags: ["onboarding"],
       summary: "Onboarding status",
       description:
-        "Where the tenant stands: email verification, the latest KYC/KYB case and `nextStep` (`VERIFY_EMAIL`, `START_KYC`, `AWAIT_KYC_DECISION`, `RESUBMIT_KYC` or `NONE`). Value-moving routes answer 403 `TENANT_NOT_VERIFIED` until `valueMovingEnabled` is true.",
+        "Where the tenant stands: email verification, the latest KYC/KYB case and `nextStep` (`VERIFY_EMAIL`, " +
+        "`START_KYC`, `AWAIT_KYC_DECISION`, `RESUBMIT_KYC` or `NONE`). Value-moving routes answer 403 " +
+        "`TENANT_NOT_VERIFIED` until `valueMovingEnabled` is true.",
       protect: true,
     },
     example: {
@@ -48,4 +50,6 @@ export const getOnboardingStatusProcedure = authedProcedure
       nextStep: z.enum(ONBOARDING_STEPS),
     }),
   )
-  .query(({ ctx }) => getOnboardingStatus(ctx.deps, { tenantId: ctx.auth.tenantId, userId: ctx.auth.kind === "session" ? ctx.auth.userId : undefined }));
+  .query(({ ctx }) =>
+    getOnboardingStatus(ctx.deps, { tenantId: ctx.auth.tenantId, userId: ctx.auth.kind === "session" ? ctx.auth.userId : undefined }),
+  );

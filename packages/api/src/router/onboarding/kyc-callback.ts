@@ -35,10 +35,16 @@ export const kycCallbackProcedure = signedByProvider
       tags: ["onboarding"],
       summary: "KYC provider decision (provider callback)",
       description:
-        "Called by the identity-verification provider, not by integrators. Signed: header `X-KYC-Signature: sha256=<hex HMAC-SHA256(KYC_WEBHOOK_SECRET, raw body)>`; a missing or wrong signature is 401 and the body is not even validated. Applies the decision to the tenant's pending case (tenant `VERIFIED` or `REJECTED`). Idempotent: replaying a decision answers 200 with `applied: false` and changes nothing; a different decision for a decided case is 409.",
+        "Called by the identity-verification provider, not by integrators. Signed: header `X-KYC-Signature: " +
+        "sha256=<hex HMAC-SHA256(KYC_WEBHOOK_SECRET, raw body)>`; a missing or wrong signature is 401 and the body is " +
+        "not even validated. Applies the decision to the tenant's pending case (tenant `VERIFIED` or `REJECTED`). " +
+        "Idempotent: replaying a decision answers 200 with `applied: false` and changes nothing; a different decision " +
+        "for a decided case is 409.",
       protect: false,
       requestHeaders: z.object({
-        "x-kyc-signature": z.string().meta({ description: "sha256=<hex HMAC-SHA256 of the raw body with the KYC webhook secret>", example: "sha256=9c1e…" }),
+        "x-kyc-signature": z
+          .string()
+          .meta({ description: "sha256=<hex HMAC-SHA256 of the raw body with the KYC webhook secret>", example: "sha256=9c1e…" }),
       }),
     },
     errors: ["UNAUTHENTICATED", "NOT_FOUND", "CONFLICT"],
@@ -62,8 +68,5 @@ export const kycCallbackProcedure = signedByProvider
   )
   .output(z.object({ applied: z.boolean(), tenantId: uuid, tenantStatus, kyc: kycCaseRecord }))
   .mutation(({ ctx, input }) =>
-    applyKycDecision(
-      ctx.deps,
-      { ...input, source: "callback", requestId: ctx.request.requestId, ip: ctx.request.ip },
-    ),
+    applyKycDecision(ctx.deps, { ...input, source: "callback", requestId: ctx.request.requestId, ip: ctx.request.ip }),
   );

@@ -16,7 +16,9 @@ export const startKycProcedure = authedProcedure
       tags: ["onboarding"],
       summary: "Start identity verification",
       description:
-        "Opens a KYC/KYB case with the configured provider (201). While a case is pending, calling again returns it (200). A rejected tenant may start a new case; a verified one gets 409 `CONFLICT`. The decision arrives from the provider later; follow it with `GET /v1/onboarding/status`. An unreachable provider is 503.",
+        "Opens a KYC/KYB case with the configured provider (201). While a case is pending, calling again returns it " +
+        "(200). A rejected tenant may start a new case; a verified one gets 409 `CONFLICT`. The decision arrives from " +
+        "the provider later; follow it with `GET /v1/onboarding/status`. An unreachable provider is 503.",
       protect: true,
     },
     errors: ["CONFLICT"],

@@ -7,5 +7,8 @@ export const cancelJobProcedure = operatorProcedure
   .input(jobIdInput)
   .output(z.object({ jobId: z.uuid(), queue: z.string(), status: z.literal("CANCELLED") }))
   .mutation(({ ctx, input }) =>
-    cancelJob({ db: ctx.deps.database.db, jobs: ctx.deps.jobs }, { jobId: input.jobId, operator: ctx.operator, requestId: ctx.request.requestId, ip: ctx.request.ip }),
+    cancelJob(
+      { db: ctx.deps.database.db, jobs: ctx.deps.jobs },
+      { jobId: input.jobId, operator: ctx.operator, requestId: ctx.request.requestId, ip: ctx.request.ip },
+    ),
   );

@@ -14,7 +14,9 @@ export const evaluatePolicyProcedure = authedProcedure
       tags: ["policies"],
       summary: "Dry-run the policy on a transfer",
       description:
-        "What the current policy would decide for this transfer body if it were created now (velocity windows end now and include this amount). The body is validated as on create; nothing is written. Screening, quotas and balance are not part of the dry run.",
+        "What the current policy would decide for this transfer body if it were created now (velocity windows end now " +
+        "and include this amount). The body is validated as on create; nothing is written. Screening, quotas and " +
+        "balance are not part of the dry run.",
       protect: true,
     },
     errors: ["NOT_FOUND", "WALLET_ARCHIVED", "NETWORK_MISMATCH", "UNKNOWN_ASSET", "WATCH_ONLY_SOURCE", "INVALID_ADDRESS"],

@@ -14,7 +14,8 @@ export const getPolicyProcedure = authedProcedure
       tags: ["policies"],
       summary: "Get the transfer policy",
       description:
-        "The tenant's current policy: ordered rules, the first that matches decides, `defaultAction` when none does. Version 0 with no rules and `ALLOW` while the tenant has never set one.",
+        "The tenant's current policy: ordered rules, the first that matches decides, `defaultAction` when none does. " +
+        "Version 0 with no rules and `ALLOW` while the tenant has never set one.",
       protect: true,
     },
     example: { output: EXAMPLE_POLICY },

@@ -12,7 +12,8 @@ export const getScreeningDenylistProcedure = authedProcedure
       tags: ["policies"],
       summary: "Get the screening denylist",
       description:
-        "The tenant's own destination denylist. The built-in `denylist` screening provider blocks a transfer to any of these addresses (BLOCKED / REJECTED_AML_SCREENING), beside the service-wide SCREENING_DENYLIST.",
+        "The tenant's own destination denylist. The built-in `denylist` screening provider blocks a transfer to any of " +
+        "these addresses (BLOCKED / REJECTED_AML_SCREENING), beside the service-wide SCREENING_DENYLIST.",
       protect: true,
     },
     example: { output: { entries: [{ address: "0x7a3b5c9d1e2f4a6b8c0d2e4f6a8b0c2d4e6f8a0b", label: "sanctioned exchange" }] } },

@@ -11,7 +11,10 @@ export const replacePolicyProcedure = authedProcedure
       tags: ["policies"],
       summary: "Replace the transfer policy",
       description:
-        "Replaces the whole policy and answers it as a new version (previous + 1; earlier versions are kept). Rules are evaluated in order and the first match wins; a rule's `match` conditions all must hold (a list matches any of its values); a rule with `velocity` matches only when the sum moved by its scope in the window, the transfer included, is above `velocity.amount`. Applies to every transfer checked after it; audited.",
+        "Replaces the whole policy and answers it as a new version (previous + 1; earlier versions are kept). Rules " +
+        "are evaluated in order and the first match wins; a rule's `match` conditions all must hold (a list matches " +
+        "any of its values); a rule with `velocity` matches only when the sum moved by its scope in the window, the " +
+        "transfer included, is above `velocity.amount`. Applies to every transfer checked after it; audited.",
       protect: true,
     },
     errors: ["CONFLICT"],

@@ -12,7 +12,8 @@ export const replaceScreeningDenylistProcedure = authedProcedure
       tags: ["policies"],
       summary: "Replace the screening denylist",
       description:
-        "Replaces the whole list (at most 10,000 addresses, no duplicates) and answers it with addresses in canonical form. An empty list removes every entry. Applies to every transfer screened after it; audited.",
+        "Replaces the whole list (at most 10,000 addresses, no duplicates) and answers it with addresses in canonical " +
+        "form. An empty list removes every entry. Applies to every transfer screened after it; audited.",
       protect: true,
     },
     example: {
@@ -22,4 +23,6 @@ export const replaceScreeningDenylistProcedure = authedProcedure
   })
   .input(z.object({ entries: z.array(denylistEntry).max(10_000) }))
   .output(denylist)
-  .mutation(async ({ ctx, input }) => ({ entries: await replaceScreeningDenylist(ctx.deps, { tenantId: ctx.auth.tenantId, entries: input.entries, actor: ctx.actor }) }));
+  .mutation(async ({ ctx, input }) => ({
+    entries: await replaceScreeningDenylist(ctx.deps, { tenantId: ctx.auth.tenantId, entries: input.entries, actor: ctx.actor }),
+  }));

@@ -12,7 +12,10 @@ export const policyDecision = z.object({
 });
 
 export const denylistEntry = z.object({
-  address: z.string().max(200).meta({ description: "40 hex digits with optional 0x, any case (mixed case must pass EIP-55); answered lower-case", example: "0x7a3b5c9d1e2f4a6b8c0d2e4f6a8b0c2d4e6f8a0b" }),
+  address: z.string().max(200).meta({
+    description: "40 hex digits with optional 0x, any case (mixed case must pass EIP-55); answered lower-case",
+    example: "0x7a3b5c9d1e2f4a6b8c0d2e4f6a8b0c2d4e6f8a0b",
+  }),
   label: text().max(200).default(""),
 });
 

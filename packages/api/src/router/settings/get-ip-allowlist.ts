@@ -12,10 +12,18 @@ export const getIpAllowlistProcedure = authedProcedure
       tags: ["settings"],
       summary: "Get the IP allowlist",
       description:
-        "The IPv4 and IPv6 addresses and ranges API keys may call from; an empty list allows any address. Dashboard sessions are not subject to it.",
+        "The IPv4 and IPv6 addresses and ranges API keys may call from; an empty list allows any address. Dashboard " +
+        "sessions are not subject to it.",
       protect: true,
     },
-    example: { output: { entries: [{ cidr: "203.0.113.0/24", label: "office" }, { cidr: "2001:db8::/32", label: "" }] } },
+    example: {
+      output: {
+        entries: [
+          { cidr: "203.0.113.0/24", label: "office" },
+          { cidr: "2001:db8::/32", label: "" },
+        ],
+      },
+    },
   })
   .input(z.object({}).optional())
   .output(allowlist)

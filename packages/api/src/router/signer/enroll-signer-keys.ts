@@ -17,7 +17,11 @@ export const enrollSignerKeysProcedure = authedProcedure
       tags: ["signer"],
       summary: "Enroll signer keys",
       description:
-        "Adds public keys your signer generated to the pool `wallets/generate` draws from (1 to 50 per request), each with the ownership proof of its address (the same proof as for registering a wallet). All or nothing: the first invalid key fails the batch with 400 `INVALID_OWNERSHIP_PROOF` and `details.index`. A key already enrolled, or whose address already is a wallet, is skipped. Needs the `signer` scope, which `write` and `admin` do not include: only your signer's own API key fills the pool.",
+        "Adds public keys your signer generated to the pool `wallets/generate` draws from (1 to 50 per request), each " +
+        "with the ownership proof of its address (the same proof as for registering a wallet). All or nothing: the " +
+        "first invalid key fails the batch with 400 `INVALID_OWNERSHIP_PROOF` and `details.index`. A key already " +
+        "enrolled, or whose address already is a wallet, is skipped. Needs the `signer` scope, which `write` and " +
+        "`admin` do not include: only your signer's own API key fills the pool.",
       protect: true,
     },
     errors: ["INVALID_OWNERSHIP_PROOF"],
@@ -32,7 +36,9 @@ export const enrollSignerKeysProcedure = authedProcedure
         .array(
           z.object({
             publicKey: text().max(20_000).meta({ description: "ML-DSA-87 public key, hex (2592 bytes)" }),
-            proof: text().max(40_000).meta({ description: "ownership proof of the key's address, as for registering a wallet, hex (4627 bytes)" }),
+            proof: text()
+              .max(40_000)
+              .meta({ description: "ownership proof of the key's address, as for registering a wallet, hex (4627 bytes)" }),
           }),
         )
         .min(1)

@@ -15,7 +15,9 @@ export const listSignerKeysProcedure = authedProcedure
       path: "/v1/signer/keys",
       tags: ["signer"],
       summary: "Count signer keys",
-      description: "How many enrolled keys are still available for `wallets/generate` and how many are assigned to wallets; enroll more before `available` reaches 0.",
+      description:
+        "How many enrolled keys are still available for `wallets/generate` and how many are assigned to wallets; " +
+        "enroll more before `available` reaches 0.",
       protect: true,
     },
     example: { output: { available: 5, assigned: 2 } },

@@ -13,7 +13,9 @@ export const rejectTransactionProcedure = authedProcedure
       tags: ["signer"],
       summary: "Reject a transaction",
       description:
-        "The signer refuses to sign: the transaction ends `REJECTED` (`subStatus` `REJECTED_BY_SIGNER`, `statusReason` = your reason) and the next queued transfer of the same source is released for signing. Only from `PENDING_SIGNATURE`; otherwise 409 `INVALID_TRANSACTION_STATE`.",
+        "The signer refuses to sign: the transaction ends `REJECTED` (`subStatus` `REJECTED_BY_SIGNER`, `statusReason` " +
+        "= your reason) and the next queued transfer of the same source is released for signing. Only from " +
+        "`PENDING_SIGNATURE`; otherwise 409 `INVALID_TRANSACTION_STATE`.",
       protect: true,
     },
     errors: ["NOT_FOUND", "INVALID_TRANSACTION_STATE"],
@@ -27,8 +29,22 @@ export const rejectTransactionProcedure = authedProcedure
       },
     },
   })
-  .input(z.object({ transactionId: transactionIdParam, reason: multilineText().trim().min(1).max(1000).meta({ description: "why the signer refused; shown as the transaction's statusReason" }) }))
+  .input(
+    z.object({
+      transactionId: transactionIdParam,
+      reason: multilineText()
+        .trim()
+        .min(1)
+        .max(1000)
+        .meta({ description: "why the signer refused; shown as the transaction's statusReason" }),
+    }),
+  )
   .output(transactionRecordSchema)
   .mutation(({ ctx, input }) =>
-    rejectTransaction(ctx.deps, { tenantId: ctx.auth.tenantId, transactionId: input.transactionId, reason: input.reason, actor: ctx.actor }),
+    rejectTransaction(ctx.deps, {
+      tenantId: ctx.auth.tenantId,
+      transactionId: input.transactionId,
+      reason: input.reason,
+      actor: ctx.actor,
+    }),
   );

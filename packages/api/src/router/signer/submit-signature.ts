@@ -14,7 +14,12 @@ export const submitSignatureProcedure = authedProcedure
       tags: ["signer"],
       summary: "Submit a transaction signature",
       description:
-        "The signer's approval: the ML-DSA-87 signature (context `QUANTUM-TX-v1`, hex, 4627 bytes) over the transaction's `signingHash`, by the source wallet's key. The service verifies it against the wallet's enrolled key over the signing hash it rebuilds from the stored fields; on success the transaction is `SIGNED` and goes to broadcast. A signature that does not verify (another key, another transaction, another context, malformed) is 400 `INVALID_SIGNATURE` and the transaction stays `PENDING_SIGNATURE`. From any other status, a second submission included, 409 `INVALID_TRANSACTION_STATE`.",
+        "The signer's approval: the ML-DSA-87 signature (context `QUANTUM-TX-v1`, hex, 4627 bytes) over the " +
+        "transaction's `signingHash`, by the source wallet's key. The service verifies it against the wallet's " +
+        "enrolled key over the signing hash it rebuilds from the stored fields; on success the transaction is `SIGNED` " +
+        "and goes to broadcast. A signature that does not verify (another key, another transaction, another context, " +
+        "malformed) is 400 `INVALID_SIGNATURE` and the transaction stays `PENDING_SIGNATURE`. From any other status, a " +
+        "second submission included, 409 `INVALID_TRANSACTION_STATE`.",
       protect: true,
     },
     errors: ["NOT_FOUND", "INVALID_SIGNATURE", "INVALID_TRANSACTION_STATE"],
@@ -32,5 +37,10 @@ export const submitSignatureProcedure = authedProcedure
   )
   .output(transactionRecordSchema)
   .mutation(({ ctx, input }) =>
-    submitSignature(ctx.deps, { tenantId: ctx.auth.tenantId, transactionId: input.transactionId, signature: input.signature, actor: ctx.actor }),
+    submitSignature(ctx.deps, {
+      tenantId: ctx.auth.tenantId,
+      transactionId: input.transactionId,
+      signature: input.signature,
+      actor: ctx.actor,
+    }),
   );

@@ -6,7 +6,11 @@ import { EXAMPLE_PENDING_TRANSACTION } from "../transactions/examples";
 export { transactionIdParam } from "../transactions/schemas";
 
 export const signingRequestSchema = z.object({
-  unsignedTransaction: z.string().meta({ description: "`0x51 ‖ rlp(unsigned fields)`, rebuilt from the human-readable fields of the record; rebuild it yourself and compare before signing" }),
+  unsignedTransaction: z.string().meta({
+    description:
+      "`0x51 ‖ rlp(unsigned fields)`, rebuilt from the human-readable fields of the record; rebuild it yourself and " +
+      "compare before signing",
+  }),
   signingHash: z.string().meta({ description: "keccak256 of `unsignedTransaction`: what the ML-DSA-87 signature covers" }),
   descriptor: z.string().meta({ description: `key descriptor: \`${MLDSA87_DESCRIPTOR}\` (ML-DSA-87)` }),
   context: z.string().meta({ description: `ML-DSA context string of the signature: \`${TRANSACTION_SIGNATURE_CONTEXT}\`` }),

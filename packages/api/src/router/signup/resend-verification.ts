@@ -11,10 +11,10 @@ import { emailAddress } from "./schemas";
 const resendInput = z.preprocess(
   (body) => (typeof body === "object" && body !== null && !Array.isArray(body) ? body : {}),
   z.object({
-    email: emailAddress
-      .optional()
-      .catch(undefined)
-      .meta({ description: "the address to send a new link to; anything that is not a valid address is accepted and ignored", example: "alice@example.com" }),
+    email: emailAddress.optional().catch(undefined).meta({
+      description: "the address to send a new link to; anything that is not a valid address is accepted and ignored",
+      example: "alice@example.com",
+    }),
   }),
 );
 
@@ -32,7 +32,9 @@ export const resendVerificationProcedure = publicProcedure
       protect: false,
       summary: "Resend the verification email",
       description:
-        "Emails a new verification link to an address whose account is not verified yet; earlier links stop working. The answer is always 202 and says nothing about whether the address has an account. Past a per-address and per-source limit nothing is sent, still with 202.",
+        "Emails a new verification link to an address whose account is not verified yet; earlier links stop working. " +
+        "The answer is always 202 and says nothing about whether the address has an account. Past a per-address and " +
+        "per-source limit nothing is sent, still with 202.",
     },
     example: { input: { email: "alice@example.com" }, output: { status: "ACCEPTED" } },
   })

@@ -25,11 +25,21 @@ export const signUpProcedure = signupRateLimited
       protect: false,
       summary: "Sign up",
       description:
-        "Creates a tenant (status `PENDING_VERIFICATION`) and its first user, an admin, and emails a verification link `<PUBLIC_URL>/verify-email?token=…` (single use, valid 24 hours); logging in needs a verified address. Passwords have 12 to 256 characters. Every attempt from a source address counts, valid or not: after 30 in an hour the address waits 10 minutes (429 `RATE_LIMITED`). An email that already has an account is 409 `EMAIL_ALREADY_REGISTERED`.",
+        "Creates a tenant (status `PENDING_VERIFICATION`) and its first user, an admin, and emails a verification link " +
+        "`<PUBLIC_URL>/verify-email?token=…` (single use, valid 24 hours); logging in needs a verified address. " +
+        "Passwords have 12 to 256 characters. Every attempt from a source address counts, valid or not: after 30 in an " +
+        "hour the address waits 10 minutes (429 `RATE_LIMITED`). An email that already has an account is 409 " +
+        "`EMAIL_ALREADY_REGISTERED`.",
     },
     errors: ["EMAIL_ALREADY_REGISTERED", "RATE_LIMITED"],
     example: {
-      input: { organizationName: "Acme Treasury Ltd", email: "alice@example.com", name: "Alice Martin", password: "correct horse battery staple", accountType: "BUSINESS" },
+      input: {
+        organizationName: "Acme Treasury Ltd",
+        email: "alice@example.com",
+        name: "Alice Martin",
+        password: "correct horse battery staple",
+        accountType: "BUSINESS",
+      },
       output: {
         tenantId: EXAMPLE.tenantId,
         userId: EXAMPLE.userId,

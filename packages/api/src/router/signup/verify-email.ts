@@ -13,7 +13,9 @@ export const verifyEmailProcedure = publicProcedure
       protect: false,
       summary: "Verify an email address",
       description:
-        "Consumes the token of the emailed link (single use, valid 24 hours) and marks the address verified, after which the user can log in. An unknown, used or expired token is 400 `INVALID_TOKEN`: ask for a new link with `POST /v1/signup/resend-verification`.",
+        "Consumes the token of the emailed link (single use, valid 24 hours) and marks the address verified, after " +
+        "which the user can log in. An unknown, used or expired token is 400 `INVALID_TOKEN`: ask for a new link with " +
+        "`POST /v1/signup/resend-verification`.",
     },
     errors: ["INVALID_TOKEN"],
     example: {
@@ -23,6 +25,4 @@ export const verifyEmailProcedure = publicProcedure
   })
   .input(z.object({ token: text().min(1, "required").max(200) }))
   .output(z.object({ status: z.literal("EMAIL_VERIFIED"), userId: uuid, tenantId: uuid, email: z.string() }))
-  .mutation(({ ctx, input }) =>
-    verifyEmail(ctx.deps, { token: input.token, requestId: ctx.request.requestId, ip: ctx.request.ip }),
-  );
+  .mutation(({ ctx, input }) => verifyEmail(ctx.deps, { token: input.token, requestId: ctx.request.requestId, ip: ctx.request.ip }));

@@ -16,7 +16,9 @@ export const cancelTransactionProcedure = authedProcedure
       tags: ["transactions"],
       summary: "Cancel a transaction",
       description:
-        "`SUBMITTED`, `QUEUED` or `PENDING_SIGNATURE` → `CANCELLED` (`CANCELLED_BY_USER`); the source's next queued transfer is then released for signing. Any other status is 409 `INVALID_TRANSACTION_STATE` (a signed transfer can no longer be cancelled).",
+        "`SUBMITTED`, `QUEUED` or `PENDING_SIGNATURE` → `CANCELLED` (`CANCELLED_BY_USER`); the source's next queued " +
+        "transfer is then released for signing. Any other status is 409 `INVALID_TRANSACTION_STATE` (a signed transfer " +
+        "can no longer be cancelled).",
       protect: true,
     },
     errors: ["NOT_FOUND", "INVALID_TRANSACTION_STATE"],
@@ -34,5 +36,10 @@ export const cancelTransactionProcedure = authedProcedure
   .input(z.object({ transactionId: transactionIdParam, reason: multilineText().trim().min(1).max(500).optional() }))
   .output(transactionRecord)
   .mutation(({ ctx, input }) =>
-    cancelTransaction(ctx.deps, { tenantId: ctx.auth.tenantId, transactionId: input.transactionId, reason: input.reason, actor: ctx.actor }),
+    cancelTransaction(ctx.deps, {
+      tenantId: ctx.auth.tenantId,
+      transactionId: input.transactionId,
+      reason: input.reason,
+      actor: ctx.actor,
+    }),
   );

@@ -15,10 +15,22 @@ export const createTransactionProcedure = authedProcedure
       tags: ["transactions"],
       summary: "Create a transfer",
       description:
-        "Accepts a transfer in `SUBMITTED`; policy, AML screening, daily quotas and the balance (amount plus the maximum fee) are then checked in the background, and a cleared transfer is released for signing (`PENDING_SIGNATURE`, or `QUEUED` behind an earlier transfer of the same source). Requires `X-Idempotency-Key` (or `Idempotency-Key`). The source must be an ACTIVE, non-watch-only wallet of the tenant placed on `networkCode`; the asset an asset of that network.",
+        "Accepts a transfer in `SUBMITTED`; policy, AML screening, daily quotas and the balance (amount plus the " +
+        "maximum fee) are then checked in the background, and a cleared transfer is released for signing " +
+        "(`PENDING_SIGNATURE`, or `QUEUED` behind an earlier transfer of the same source). Requires " +
+        "`X-Idempotency-Key` (or `Idempotency-Key`). The source must be an ACTIVE, non-watch-only wallet of the tenant " +
+        "placed on `networkCode`; the asset an asset of that network.",
       protect: true,
     },
-    errors: ["NOT_FOUND", "DUPLICATE_EXTERNAL_ID", "WALLET_ARCHIVED", "NETWORK_MISMATCH", "UNKNOWN_ASSET", "WATCH_ONLY_SOURCE", "INVALID_ADDRESS"],
+    errors: [
+      "NOT_FOUND",
+      "DUPLICATE_EXTERNAL_ID",
+      "WALLET_ARCHIVED",
+      "NETWORK_MISMATCH",
+      "UNKNOWN_ASSET",
+      "WATCH_ONLY_SOURCE",
+      "INVALID_ADDRESS",
+    ],
     example: { input: EXAMPLE_CREATE_TRANSFER, output: EXAMPLE_TRANSACTION },
   })
   .input(createTransferInput)

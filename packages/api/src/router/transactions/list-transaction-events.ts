@@ -13,7 +13,9 @@ export const listTransactionEventsProcedure = authedProcedure
       path: "/v1/transactions/{transactionId}/events",
       tags: ["transactions"],
       summary: "List a transaction's status changes",
-      description: "Every status change of the transaction, oldest first, its creation included: when, from, to, subStatus, reason and who (an API key, a user or a pipeline job).",
+      description:
+        "Every status change of the transaction, oldest first, its creation included: when, from, to, subStatus, " +
+        "reason and who (an API key, a user or a pipeline job).",
       protect: true,
     },
     errors: ["NOT_FOUND"],
@@ -21,7 +23,15 @@ export const listTransactionEventsProcedure = authedProcedure
       input: { transactionId: EXAMPLE_PENDING_TRANSACTION.id },
       output: {
         events: [
-          { id: "0194f2c5-1a2c-7000-8000-000000000001", at: EXAMPLE.createdAt, from: null, to: "SUBMITTED", subStatus: null, reason: null, actor: { type: "api_key", id: EXAMPLE.keyId } },
+          {
+            id: "0194f2c5-1a2c-7000-8000-000000000001",
+            at: EXAMPLE.createdAt,
+            from: null,
+            to: "SUBMITTED",
+            subStatus: null,
+            reason: null,
+            actor: { type: "api_key", id: EXAMPLE.keyId },
+          },
           {
             id: "0194f2c5-1a2c-7000-8000-000000000002",
             at: EXAMPLE.updatedAt,

@@ -14,7 +14,9 @@ export const listTransactionsProcedure = authedProcedure
       path: "/v1/transactions",
       tags: ["transactions"],
       summary: "List transactions",
-      description: "The tenant's transactions, newest first, optionally of one status, one source wallet or one `externalId`. Paginate with `cursor`.",
+      description:
+        "The tenant's transactions, newest first, optionally of one status, one source wallet or one `externalId`. " +
+        "Paginate with `cursor`.",
       protect: true,
     },
     example: {

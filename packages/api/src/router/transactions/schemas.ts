@@ -11,10 +11,10 @@ export const transactionRecord = transactionRecordSchema;
 export const transferIntent = z.object({
   networkCode,
   sourceWalletId: z.uuid().meta({ description: "an ACTIVE wallet of the tenant placed on `networkCode`; never WATCH_ONLY" }),
-  destinationAddress: z
-    .string()
-    .max(200)
-    .meta({ description: "40 hex digits with optional 0x, any case; mixed case must pass EIP-55 (400 INVALID_ADDRESS otherwise)", example: "0x5b38da6a701c568545dcfcb03fcb875f56beddc4" }),
+  destinationAddress: z.string().max(200).meta({
+    description: "40 hex digits with optional 0x, any case; mixed case must pass EIP-55 (400 INVALID_ADDRESS otherwise)",
+    example: "0x5b38da6a701c568545dcfcb03fcb875f56beddc4",
+  }),
   assetId: z.uuid().meta({ description: "an asset of `networkCode` the tenant sees (GET /v1/assets)" }),
   amount: amountSchema
     .refine((value) => value !== "0", "amount must be greater than zero")
@@ -22,7 +22,12 @@ export const transferIntent = z.object({
 });
 
 export const createTransferInput = transferIntent.extend({
-  externalId: text().trim().min(1).max(255).optional().meta({ description: "your reference, unique per tenant (409 DUPLICATE_EXTERNAL_ID)" }),
+  externalId: text()
+    .trim()
+    .min(1)
+    .max(255)
+    .optional()
+    .meta({ description: "your reference, unique per tenant (409 DUPLICATE_EXTERNAL_ID)" }),
   note: multilineText().max(1000).optional(),
 });
 

@@ -14,14 +14,16 @@ export const archiveVaultProcedure = authedProcedure
       tags: ["vaults"],
       summary: "Archive a vault",
       description:
-        "Marks the vault `ARCHIVED` and returns it. Idempotent: archiving an archived vault returns it unchanged. An archived vault takes no new wallets and no changes (409 `VAULT_ARCHIVED`); its wallets stay readable.",
+        "Marks the vault `ARCHIVED` and returns it. Idempotent: archiving an archived vault returns it unchanged. An " +
+        "archived vault takes no new wallets and no changes (409 `VAULT_ARCHIVED`); its wallets stay readable.",
       protect: true,
     },
     errors: ["NOT_FOUND"],
-    example: { input: { vaultAccountId: EXAMPLE_VAULT.id }, output: { ...EXAMPLE_VAULT, status: "ARCHIVED", updatedAt: EXAMPLE.updatedAt } },
+    example: {
+      input: { vaultAccountId: EXAMPLE_VAULT.id },
+      output: { ...EXAMPLE_VAULT, status: "ARCHIVED", updatedAt: EXAMPLE.updatedAt },
+    },
   })
   .input(z.object({ vaultAccountId: vaultIdParam }))
   .output(vaultRecord)
-  .mutation(({ ctx, input }) =>
-    archiveVault(ctx.deps, { tenantId: ctx.auth.tenantId, vaultId: input.vaultAccountId, actor: ctx.actor }),
-  );
+  .mutation(({ ctx, input }) => archiveVault(ctx.deps, { tenantId: ctx.auth.tenantId, vaultId: input.vaultAccountId, actor: ctx.actor }));

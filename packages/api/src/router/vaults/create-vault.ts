@@ -15,7 +15,8 @@ export const createVaultProcedure = authedProcedure
       tags: ["vaults"],
       summary: "Create a vault",
       description:
-        "Creates an `ACTIVE` vault on one network. `metadata`: at most 50 string keys of at most 40 characters, each with a string value of at most 500 characters.",
+        "Creates an `ACTIVE` vault on one network. `metadata`: at most 50 string keys of at most 40 characters, each " +
+        "with a string value of at most 500 characters.",
       protect: true,
     },
     example: {

@@ -16,7 +16,10 @@ export const listVaultsProcedure = authedProcedure
       description: "The tenant's vaults, newest first, optionally of one network or status. Paginate with `cursor`.",
       protect: true,
     },
-    example: { input: { limit: 50, networkCode: "QUANTUM_SANDBOX", status: "ACTIVE" }, output: { vaults: [EXAMPLE_VAULT], page: EXAMPLE_LAST_PAGE } },
+    example: {
+      input: { limit: 50, networkCode: "QUANTUM_SANDBOX", status: "ACTIVE" },
+      output: { vaults: [EXAMPLE_VAULT], page: EXAMPLE_LAST_PAGE },
+    },
   })
   .input(pageQuery.extend({ networkCode: networkCode.optional(), status: vaultStatus.optional() }))
   .output(z.object({ vaults: z.array(vaultRecord), page: pageInfo }))

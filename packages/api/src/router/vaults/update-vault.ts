@@ -14,7 +14,8 @@ export const updateVaultProcedure = authedProcedure
       tags: ["vaults"],
       summary: "Rename a vault or replace its metadata",
       description:
-        "Sets `name` and/or replaces `metadata` as a whole (same limits as on creation); a field left out is unchanged. An archived vault cannot change (409 `VAULT_ARCHIVED`).",
+        "Sets `name` and/or replaces `metadata` as a whole (same limits as on creation); a field left out is " +
+        "unchanged. An archived vault cannot change (409 `VAULT_ARCHIVED`).",
       protect: true,
     },
     errors: ["NOT_FOUND", "VAULT_ARCHIVED"],
@@ -26,8 +27,11 @@ export const updateVaultProcedure = authedProcedure
   .input(z.object({ vaultAccountId: vaultIdParam, name: text().trim().min(1).max(200).optional(), metadata: vaultMetadata.optional() }))
   .output(vaultRecord)
   .mutation(({ ctx, input }) =>
-    updateVault(
-      ctx.deps,
-      { tenantId: ctx.auth.tenantId, vaultId: input.vaultAccountId, name: input.name, metadata: input.metadata, actor: ctx.actor },
-    ),
+    updateVault(ctx.deps, {
+      tenantId: ctx.auth.tenantId,
+      vaultId: input.vaultAccountId,
+      name: input.name,
+      metadata: input.metadata,
+      actor: ctx.actor,
+    }),
   );

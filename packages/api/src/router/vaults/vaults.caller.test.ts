@@ -59,7 +59,13 @@ describe("vaults router (createCaller)", () => {
   it("creates, reads, lists, updates and archives a vault as an API key, auditing who did it", async () => {
     const api = callerAs(tenant.authorization);
     const created = await api.vaults.create({ name: "Treasury", networkCode: "QUANTUM_SANDBOX", metadata: { desk: "fx" } });
-    expect(created).toMatchObject({ tenantId: tenant.tenantId, name: "Treasury", networkCode: "QUANTUM_SANDBOX", status: "ACTIVE", metadata: { desk: "fx" } });
+    expect(created).toMatchObject({
+      tenantId: tenant.tenantId,
+      name: "Treasury",
+      networkCode: "QUANTUM_SANDBOX",
+      status: "ACTIVE",
+      metadata: { desk: "fx" },
+    });
     expect(await api.vaults.get({ vaultAccountId: created.id })).toEqual(created);
     expect((await api.vaults.list({ limit: 50 })).vaults.map((v) => v.id)).toContain(created.id);
 
@@ -75,7 +81,13 @@ describe("vaults router (createCaller)", () => {
     expect(trpcCode).toBe("CONFLICT");
 
     const [audit] = (await listAuditEvents(t.db, { tenantId: tenant.tenantId, limit: 10, action: "vault.created" })).events;
-    expect(audit).toMatchObject({ actorType: "api_key", actorId: tenant.keyId, targetId: created.id, ip: "198.51.100.7", requestId: expect.stringMatching(/^req_caller_/) });
+    expect(audit).toMatchObject({
+      actorType: "api_key",
+      actorId: tenant.keyId,
+      targetId: created.id,
+      ip: "198.51.100.7",
+      requestId: expect.stringMatching(/^req_caller_/),
+    });
   });
 
   it("answers 404 NOT_FOUND for another tenant's vault, and leaves it unchanged", async () => {
@@ -99,12 +111,23 @@ describe("vaults router (createCaller)", () => {
     const api = callerAs(tenant.authorization);
     const tooMany = Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, "v"]));
     const metadata = await refusal(api.vaults.create({ name: "Big", networkCode: "QUANTUM_SANDBOX", metadata: tooMany }));
-    expect(metadata.appError).toMatchObject({ error: "VALIDATION_FAILED", code: 1001, status: 400, details: { fields: [expect.objectContaining({ path: "metadata" })] } });
+    expect(metadata.appError).toMatchObject({
+      error: "VALIDATION_FAILED",
+      code: 1001,
+      status: 400,
+      details: { fields: [expect.objectContaining({ path: "metadata" })] },
+    });
     expect(metadata.trpcCode).toBe("BAD_REQUEST");
     const network = await refusal(api.vaults.create({ name: "Odd", networkCode: "ETHEREUM" as never }));
-    expect(network.appError).toMatchObject({ error: "VALIDATION_FAILED", details: { fields: [expect.objectContaining({ path: "networkCode" })] } });
+    expect(network.appError).toMatchObject({
+      error: "VALIDATION_FAILED",
+      details: { fields: [expect.objectContaining({ path: "networkCode" })] },
+    });
     const id = await refusal(api.vaults.get({ vaultAccountId: "not-a-uuid" }));
-    expect(id.appError).toMatchObject({ error: "VALIDATION_FAILED", details: { fields: [expect.objectContaining({ path: "vaultAccountId" })] } });
+    expect(id.appError).toMatchObject({
+      error: "VALIDATION_FAILED",
+      details: { fields: [expect.objectContaining({ path: "vaultAccountId" })] },
+    });
   });
 
   it("enforces credentials and scope before any service runs", async () => {

@@ -16,22 +16,31 @@ export const addNetworkLinkProcedure = authedProcedure
       tags: ["wallets"],
       summary: "Place a wallet on another network",
       description:
-        "The same key controls the same address on every QUANTUM network: this places the wallet in a vault of another network. At most one vault per network (another vault on an already placed network is 409 `CONFLICT`). The vault must be on `networkCode` (400 `NETWORK_MISMATCH`) and active (409 `VAULT_ARCHIVED`); an archived wallet cannot be placed (409 `WALLET_ARCHIVED`).",
+        "The same key controls the same address on every QUANTUM network: this places the wallet in a vault of another " +
+        "network. At most one vault per network (another vault on an already placed network is 409 `CONFLICT`). The " +
+        "vault must be on `networkCode` (400 `NETWORK_MISMATCH`) and active (409 `VAULT_ARCHIVED`); an archived wallet " +
+        "cannot be placed (409 `WALLET_ARCHIVED`).",
       protect: true,
     },
     errors: ["NOT_FOUND", "NETWORK_MISMATCH", "VAULT_ARCHIVED", "WALLET_ARCHIVED", "CONFLICT"],
     example: {
       input: { walletId: EXAMPLE_WALLET.id, networkCode: "QUANTUM_MAINNET", vaultId: EXAMPLE.mainnetVaultId },
-      output: { ...EXAMPLE_WALLET, networkLinks: [...EXAMPLE_WALLET.networkLinks, { networkCode: "QUANTUM_MAINNET", vaultId: EXAMPLE.mainnetVaultId }] },
+      output: {
+        ...EXAMPLE_WALLET,
+        networkLinks: [...EXAMPLE_WALLET.networkLinks, { networkCode: "QUANTUM_MAINNET", vaultId: EXAMPLE.mainnetVaultId }],
+      },
     },
   })
   .input(z.object({ walletId: walletIdParam, networkCode, vaultId: z.uuid() }))
   .output(walletRecord)
   .mutation(async ({ ctx, input }) => {
-    const { wallet, created } = await addNetworkLink(
-      ctx.deps,
-      { tenantId: ctx.auth.tenantId, walletId: input.walletId, networkCode: input.networkCode, vaultId: input.vaultId, actor: ctx.actor },
-    );
+    const { wallet, created } = await addNetworkLink(ctx.deps, {
+      tenantId: ctx.auth.tenantId,
+      walletId: input.walletId,
+      networkCode: input.networkCode,
+      vaultId: input.vaultId,
+      actor: ctx.actor,
+    });
     if (!created) ctx.response.status = 200;
     return wallet;
   });

@@ -13,7 +13,8 @@ export const archiveWalletProcedure = authedProcedure
       tags: ["wallets"],
       summary: "Archive a wallet",
       description:
-        "Marks the wallet `ARCHIVED` and returns it. Idempotent. An archived wallet stays readable but cannot send or be placed in another vault (409 `WALLET_ARCHIVED`).",
+        "Marks the wallet `ARCHIVED` and returns it. Idempotent. An archived wallet stays readable but cannot send or " +
+        "be placed in another vault (409 `WALLET_ARCHIVED`).",
       protect: true,
     },
     errors: ["NOT_FOUND"],
@@ -21,6 +22,4 @@ export const archiveWalletProcedure = authedProcedure
   })
   .input(z.object({ walletId: walletIdParam }))
   .output(walletRecord)
-  .mutation(({ ctx, input }) =>
-    archiveWallet(ctx.deps, { tenantId: ctx.auth.tenantId, walletId: input.walletId, actor: ctx.actor }),
-  );
+  .mutation(({ ctx, input }) => archiveWallet(ctx.deps, { tenantId: ctx.auth.tenantId, walletId: input.walletId, actor: ctx.actor }));

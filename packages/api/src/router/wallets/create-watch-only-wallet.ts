@@ -15,7 +15,9 @@ export const createWatchOnlyWalletProcedure = authedProcedure
       tags: ["wallets"],
       summary: "Watch an address",
       description:
-        "Adds a `WATCH_ONLY` wallet (`publicKey: null`): its balances can be read, but it can never be a transaction source. The address is 40 hex digits with an optional `0x`; mixed case must pass the EIP-55 checksum (400 `VALIDATION_FAILED` otherwise).",
+        "Adds a `WATCH_ONLY` wallet (`publicKey: null`): its balances can be read, but it can never be a transaction " +
+        "source. The address is 40 hex digits with an optional `0x`; mixed case must pass the EIP-55 checksum (400 " +
+        "`VALIDATION_FAILED` otherwise).",
       protect: true,
     },
     errors: ["NOT_FOUND", "VAULT_ARCHIVED", "ADDRESS_ALREADY_REGISTERED", "UNKNOWN_ASSET"],
@@ -28,6 +30,11 @@ export const createWatchOnlyWalletProcedure = authedProcedure
   .output(walletRecord)
   .mutation(async ({ ctx, input }) => {
     const { vaultAccountId, ...rest } = input;
-    const wallet = await createWatchOnlyWallet(ctx.deps, { tenantId: ctx.auth.tenantId, vaultId: vaultAccountId, ...rest, actor: ctx.actor });
+    const wallet = await createWatchOnlyWallet(ctx.deps, {
+      tenantId: ctx.auth.tenantId,
+      vaultId: vaultAccountId,
+      ...rest,
+      actor: ctx.actor,
+    });
     return wallet;
   });

@@ -15,7 +15,10 @@ export const generateWalletProcedure = authedProcedure
       tags: ["wallets"],
       summary: "Generate a signer-managed wallet",
       description:
-        "Creates a `SIGNER_MANAGED` wallet in the vault on the oldest public key your signer enrolled that no wallet uses yet (`POST /v1/signer/keys`); the key itself never leaves your signer. With no enrolled key left: 409 `NO_SIGNER_KEY_AVAILABLE`. `assetIds` are assets of the vault's network to track (default: its native asset). The vault must be active (409 `VAULT_ARCHIVED`).",
+        "Creates a `SIGNER_MANAGED` wallet in the vault on the oldest public key your signer enrolled that no wallet " +
+        "uses yet (`POST /v1/signer/keys`); the key itself never leaves your signer. With no enrolled key left: 409 " +
+        "`NO_SIGNER_KEY_AVAILABLE`. `assetIds` are assets of the vault's network to track (default: its native asset). " +
+        "The vault must be active (409 `VAULT_ARCHIVED`).",
       protect: true,
     },
     errors: ["NOT_FOUND", "VAULT_ARCHIVED", "NO_SIGNER_KEY_AVAILABLE", "ADDRESS_ALREADY_REGISTERED", "UNKNOWN_ASSET"],
@@ -24,9 +27,12 @@ export const generateWalletProcedure = authedProcedure
   .input(z.object({ vaultAccountId: vaultIdParam, assetIds, label: walletLabel }))
   .output(walletRecord)
   .mutation(async ({ ctx, input }) => {
-    const wallet = await generateWallet(
-      ctx.deps,
-      { tenantId: ctx.auth.tenantId, vaultId: input.vaultAccountId, assetIds: input.assetIds, label: input.label, actor: ctx.actor },
-    );
+    const wallet = await generateWallet(ctx.deps, {
+      tenantId: ctx.auth.tenantId,
+      vaultId: input.vaultAccountId,
+      assetIds: input.assetIds,
+      label: input.label,
+      actor: ctx.actor,
+    });
     return wallet;
   });

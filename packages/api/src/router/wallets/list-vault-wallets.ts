@@ -17,7 +17,10 @@ export const listVaultWalletsProcedure = authedProcedure
       protect: true,
     },
     errors: ["NOT_FOUND"],
-    example: { input: { vaultAccountId: EXAMPLE_WALLET.vaultId, limit: 50 }, output: { wallets: [EXAMPLE_WALLET], page: EXAMPLE_LAST_PAGE } },
+    example: {
+      input: { vaultAccountId: EXAMPLE_WALLET.vaultId, limit: 50 },
+      output: { wallets: [EXAMPLE_WALLET], page: EXAMPLE_LAST_PAGE },
+    },
   })
   .input(pageQuery.extend({ vaultAccountId: vaultIdParam }))
   .output(z.object({ wallets: z.array(walletRecord), page: pageInfo }))

@@ -17,12 +17,24 @@ export const registerWalletProcedure = authedProcedure
       tags: ["wallets"],
       summary: "Register an existing address",
       description:
-        "Adds a `REGISTERED` wallet for an address whose ML-DSA-87 key you hold, proven by `signature`: an ML-DSA-87 signature with context `QUANTUM-OWNERSHIP-v1` over the UTF-8 bytes of `quantum-custody:wallet-ownership:v1:<tenantId>:<lower-case 0x address>`. The address must be the address of `publicKey`. Every proof problem (format, lengths, address mismatch, bad signature) is 400 `INVALID_OWNERSHIP_PROOF` with `details.reason`. An address that already is a wallet of the tenant is 409 `ADDRESS_ALREADY_REGISTERED`. Needs the `signer` scope (the key's holder is who registers it), which `write` and `admin` do not include.",
+        "Adds a `REGISTERED` wallet for an address whose ML-DSA-87 key you hold, proven by `signature`: an ML-DSA-87 " +
+        "signature with context `QUANTUM-OWNERSHIP-v1` over the UTF-8 bytes of " +
+        "`quantum-custody:wallet-ownership:v1:<tenantId>:<lower-case 0x address>`. The address must be the address of " +
+        "`publicKey`. Every proof problem (format, lengths, address mismatch, bad signature) is 400 " +
+        "`INVALID_OWNERSHIP_PROOF` with `details.reason`. An address that already is a wallet of the tenant is 409 " +
+        "`ADDRESS_ALREADY_REGISTERED`. Needs the `signer` scope (the key's holder is who registers it), which `write` " +
+        "and `admin` do not include.",
       protect: true,
     },
     errors: ["NOT_FOUND", "VAULT_ARCHIVED", "INVALID_OWNERSHIP_PROOF", "ADDRESS_ALREADY_REGISTERED", "UNKNOWN_ASSET"],
     example: {
-      input: { vaultAccountId: EXAMPLE.vaultId, address: EXAMPLE.address, publicKey: EXAMPLE.publicKey, signature: EXAMPLE.proof, label: "cold storage" },
+      input: {
+        vaultAccountId: EXAMPLE.vaultId,
+        address: EXAMPLE.address,
+        publicKey: EXAMPLE.publicKey,
+        signature: EXAMPLE.proof,
+        label: "cold storage",
+      },
       output: { ...EXAMPLE_WALLET, type: "REGISTERED", label: "cold storage" },
     },
   })

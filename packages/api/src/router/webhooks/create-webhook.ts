@@ -1,7 +1,14 @@
 import { createWebhookEndpoint } from "@qc/core";
 import { z } from "zod";
 import { authedProcedure } from "../../trpc";
-import { EXAMPLE_WEBHOOK, EXAMPLE_WEBHOOK_SECRET, webhookDescription, webhookEndpointWithSecret, webhookEvents, webhookUrl } from "./schemas";
+import {
+  EXAMPLE_WEBHOOK,
+  EXAMPLE_WEBHOOK_SECRET,
+  webhookDescription,
+  webhookEndpointWithSecret,
+  webhookEvents,
+  webhookUrl,
+} from "./schemas";
 
 export const createWebhookProcedure = authedProcedure
   .meta({
@@ -14,7 +21,11 @@ export const createWebhookProcedure = authedProcedure
       tags: ["webhooks"],
       summary: "Subscribe a webhook endpoint",
       description:
-        "Registers an HTTPS endpoint for the listed event types (omitted or empty: every type) and answers 201 with its signing `secret` (`whsec_` + base64 of 32 bytes), shown only in this answer and stored encrypted. The URL must be `https`, without credentials, and its host must resolve to public addresses only; it is checked now and again before every delivery (400 `VALIDATION_FAILED` naming the reason otherwise). Deliveries follow Standard Webhooks; see the webhooks guide for verification, retries and the event catalog.",
+        "Registers an HTTPS endpoint for the listed event types (omitted or empty: every type) and answers 201 with " +
+        "its signing `secret` (`whsec_` + base64 of 32 bytes), shown only in this answer and stored encrypted. The URL " +
+        "must be `https`, without credentials, and its host must resolve to public addresses only; it is checked now " +
+        "and again before every delivery (400 `VALIDATION_FAILED` naming the reason otherwise). Deliveries follow " +
+        "Standard Webhooks; see the webhooks guide for verification, retries and the event catalog.",
       protect: true,
     },
     example: {

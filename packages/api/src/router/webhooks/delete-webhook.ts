@@ -11,7 +11,9 @@ export const deleteWebhookProcedure = authedProcedure
       path: "/v1/webhooks/{webhookId}",
       tags: ["webhooks"],
       summary: "Delete a webhook endpoint",
-      description: "Unsubscribes the endpoint: nothing more is sent to it, its pending deliveries stop, and it is 404 from then on (its delivery history is kept for the audit trail).",
+      description:
+        "Unsubscribes the endpoint: nothing more is sent to it, its pending deliveries stop, and it is 404 from then " +
+        "on (its delivery history is kept for the audit trail).",
       protect: true,
     },
     errors: ["NOT_FOUND"],
@@ -19,4 +21,6 @@ export const deleteWebhookProcedure = authedProcedure
   })
   .input(z.object({ webhookId: webhookIdParam }))
   .output(z.object({ id: z.uuid(), deleted: z.literal(true) }))
-  .mutation(({ ctx, input }) => deleteWebhookEndpoint(ctx.deps, { tenantId: ctx.auth.tenantId, endpointId: input.webhookId, actor: ctx.actor }));
+  .mutation(({ ctx, input }) =>
+    deleteWebhookEndpoint(ctx.deps, { tenantId: ctx.auth.tenantId, endpointId: input.webhookId, actor: ctx.actor }),
+  );

@@ -15,7 +15,9 @@ export const listWebhookDeliveriesProcedure = authedProcedure
       tags: ["webhooks"],
       summary: "List an endpoint's deliveries",
       description:
-        "The endpoint's deliveries, newest first, optionally of one `status`, each with every attempt: when, the HTTP status, how long it took, the first 4 KB of the answer and the error. A `PENDING` delivery's `nextAttemptAt` is when it is tried next.",
+        "The endpoint's deliveries, newest first, optionally of one `status`, each with every attempt: when, the HTTP " +
+        "status, how long it took, the first 4 KB of the answer and the error. A `PENDING` delivery's `nextAttemptAt` " +
+        "is when it is tried next.",
       protect: true,
     },
     errors: ["NOT_FOUND"],

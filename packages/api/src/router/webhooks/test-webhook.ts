@@ -13,11 +13,16 @@ export const testWebhookProcedure = authedProcedure
       tags: ["webhooks"],
       summary: "Send a test event",
       description:
-        "Emits a `webhook.test` event for this endpoint only (whatever its event filter) and answers 202 with the event id, which arrives as `webhook-id`. It is delivered, signed and retried like any event and listed among the endpoint's deliveries. A disabled endpoint is 409 `CONFLICT`.",
+        "Emits a `webhook.test` event for this endpoint only (whatever its event filter) and answers 202 with the " +
+        "event id, which arrives as `webhook-id`. It is delivered, signed and retried like any event and listed among " +
+        "the endpoint's deliveries. A disabled endpoint is 409 `CONFLICT`.",
       protect: true,
     },
     errors: ["NOT_FOUND", "CONFLICT"],
-    example: { input: { webhookId: EXAMPLE_WEBHOOK.id }, output: { eventId: EXAMPLE_DELIVERY.eventId, webhookId: EXAMPLE_WEBHOOK.id, type: "webhook.test" } },
+    example: {
+      input: { webhookId: EXAMPLE_WEBHOOK.id },
+      output: { eventId: EXAMPLE_DELIVERY.eventId, webhookId: EXAMPLE_WEBHOOK.id, type: "webhook.test" },
+    },
   })
   .input(z.object({ webhookId: webhookIdParam }))
   .output(z.object({ eventId: z.uuid(), webhookId: z.uuid(), type: z.literal("webhook.test") }))

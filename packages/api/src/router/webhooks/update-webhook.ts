@@ -13,7 +13,10 @@ export const updateWebhookProcedure = authedProcedure
       tags: ["webhooks"],
       summary: "Change a webhook endpoint",
       description:
-        "Sets any of `url` (checked as on creation), `events` (replaces the list; empty: every type), `description` (null clears it) and `enabled`; a field left out is unchanged. `enabled: false` disables the endpoint and stops its pending deliveries; `enabled: true` re-enables an endpoint disabled by you, by a 410 answer or after 5 days of failures (resend what it missed with the delivery retry route).",
+        "Sets any of `url` (checked as on creation), `events` (replaces the list; empty: every type), `description` " +
+        "(null clears it) and `enabled`; a field left out is unchanged. `enabled: false` disables the endpoint and " +
+        "stops its pending deliveries; `enabled: true` re-enables an endpoint disabled by you, by a 410 answer or " +
+        "after 5 days of failures (resend what it missed with the delivery retry route).",
       protect: true,
     },
     errors: ["NOT_FOUND"],

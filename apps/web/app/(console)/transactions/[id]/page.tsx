@@ -116,7 +116,10 @@ export default function TransactionPage() {
                 <>
                   gas limit {t.fee.gasLimit}, max fee {t.fee.maxFeePerGas} Qwei/gas, max priority fee {t.fee.maxPriorityFeePerGas} Qwei/gas
                   <div className="muted small">
-                    at most {native ? formatUnits(multiplyRaw(t.fee.gasLimit, t.fee.maxFeePerGas), native.decimals) : multiplyRaw(t.fee.gasLimit, t.fee.maxFeePerGas)}{" "}
+                    at most{" "}
+                    {native
+                      ? formatUnits(multiplyRaw(t.fee.gasLimit, t.fee.maxFeePerGas), native.decimals)
+                      : multiplyRaw(t.fee.gasLimit, t.fee.maxFeePerGas)}{" "}
                     {native?.symbol ?? "Qwei"} in fees
                   </div>
                 </>
@@ -158,7 +161,14 @@ export default function TransactionPage() {
               {t.policy ? (
                 <>
                   <StatusBadge status={t.policy.decision} />
-                  {t.policy.ruleId ? <> by rule <code>{t.policy.ruleId}</code></> : " (default action)"}
+                  {t.policy.ruleId ? (
+                    <>
+                      {" "}
+                      by rule <code>{t.policy.ruleId}</code>
+                    </>
+                  ) : (
+                    " (default action)"
+                  )}
                 </>
               ) : (
                 "not checked yet"
@@ -168,7 +178,8 @@ export default function TransactionPage() {
             <dd data-testid="screening-result">
               {t.screening ? (
                 <>
-                  <StatusBadge status={t.screening.decision === "CLEAR" ? "ALLOW" : "BLOCK"}>{t.screening.decision}</StatusBadge> by {t.screening.provider}
+                  <StatusBadge status={t.screening.decision === "CLEAR" ? "ALLOW" : "BLOCK"}>{t.screening.decision}</StatusBadge> by{" "}
+                  {t.screening.provider}
                   {t.screening.riskScore !== null && <> · risk score {t.screening.riskScore}</>}
                   {t.screening.reasons.length > 0 && <div className="muted">{t.screening.reasons.join("; ")}</div>}
                 </>
@@ -185,7 +196,8 @@ export default function TransactionPage() {
           <ol className="timeline" data-testid="timeline">
             {data.events.map((event) => (
               <li key={event.id}>
-                <StatusBadge status={event.to} /> {event.from ? <span className="muted small">from {event.from}</span> : <span className="muted small">created</span>}
+                <StatusBadge status={event.to} />{" "}
+                {event.from ? <span className="muted small">from {event.from}</span> : <span className="muted small">created</span>}
                 {event.subStatus && <> · {event.subStatus}</>}
                 <div className="small">
                   <Time at={event.at} /> · by {event.actor.type}

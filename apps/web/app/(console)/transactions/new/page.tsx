@@ -68,13 +68,17 @@ export default function NewTransferPage() {
       if (describeFailure(error).error !== "NETWORK") attempt.current = null;
     },
   });
-  const failure = formFailure(create.error, ["networkCode", "sourceWalletId", "destinationAddress", "assetId", "amount", "externalId", "note"], {
-    INVALID_ADDRESS: "destinationAddress",
-    DUPLICATE_EXTERNAL_ID: "externalId",
-    UNKNOWN_ASSET: "assetId",
-    WATCH_ONLY_SOURCE: "sourceWalletId",
-    WALLET_ARCHIVED: "sourceWalletId",
-  });
+  const failure = formFailure(
+    create.error,
+    ["networkCode", "sourceWalletId", "destinationAddress", "assetId", "amount", "externalId", "note"],
+    {
+      INVALID_ADDRESS: "destinationAddress",
+      DUPLICATE_EXTERNAL_ID: "externalId",
+      UNKNOWN_ASSET: "assetId",
+      WATCH_ONLY_SOURCE: "sourceWalletId",
+      WALLET_ARCHIVED: "sourceWalletId",
+    },
+  );
 
   const rawPreview = useMemo(() => (asset && amount ? parseUnits(amount, asset.decimals) : null), [asset, amount]);
 
@@ -124,7 +128,15 @@ export default function NewTransferPage() {
             </option>
           ))}
         </SelectField>
-        <SelectField label="Source vault" value={vaultId} onChange={(e) => { setVaultId(e.target.value); setSourceWalletId(""); }} required>
+        <SelectField
+          label="Source vault"
+          value={vaultId}
+          onChange={(e) => {
+            setVaultId(e.target.value);
+            setSourceWalletId("");
+          }}
+          required
+        >
           <option value="">Choose a vault…</option>
           {vaults.data?.vaults.map((v) => (
             <option key={v.id} value={v.id}>
@@ -138,7 +150,11 @@ export default function NewTransferPage() {
           onChange={(e) => setSourceWalletId(e.target.value)}
           required
           error={failure.field("sourceWalletId")}
-          hint={vaultId && wallets.data && sources.length === 0 ? "This vault has no active wallet that can send (watch-only wallets cannot)." : undefined}
+          hint={
+            vaultId && wallets.data && sources.length === 0
+              ? "This vault has no active wallet that can send (watch-only wallets cannot)."
+              : undefined
+          }
         >
           <option value="">Choose a wallet…</option>
           {sources.map((w) => (
@@ -185,8 +201,20 @@ export default function NewTransferPage() {
             )
           }
         />
-        <TextField label="External ID" value={externalId} onChange={(e) => setExternalId(e.target.value)} error={failure.field("externalId")} hint="Optional: your reference, unique in your organization." />
-        <TextAreaField label="Note" value={note} onChange={(e) => setNote(e.target.value)} error={failure.field("note")} hint="Optional, shown to the signer." />
+        <TextField
+          label="External ID"
+          value={externalId}
+          onChange={(e) => setExternalId(e.target.value)}
+          error={failure.field("externalId")}
+          hint="Optional: your reference, unique in your organization."
+        />
+        <TextAreaField
+          label="Note"
+          value={note}
+          onChange={(e) => setNote(e.target.value)}
+          error={failure.field("note")}
+          hint="Optional, shown to the signer."
+        />
         <FormError message={failure.form} />
         <button type="submit" disabled={create.isPending || !asset}>
           {create.isPending ? "Creating transfer…" : "Create transfer"}

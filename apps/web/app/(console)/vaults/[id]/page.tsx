@@ -90,7 +90,14 @@ function VaultView({ vault }: { vault: Vault }) {
                 rename.mutate({ vaultAccountId: vault.id, name });
               }}
             >
-              <TextField label="Vault name" value={name} onChange={(e) => setName(e.target.value)} required maxLength={200} error={renameFailure.field("name")} />
+              <TextField
+                label="Vault name"
+                value={name}
+                onChange={(e) => setName(e.target.value)}
+                required
+                maxLength={200}
+                error={renameFailure.field("name")}
+              />
               <FormError message={renameFailure.form} />
               <button type="submit" disabled={rename.isPending}>
                 Rename vault
@@ -121,7 +128,9 @@ function VaultView({ vault }: { vault: Vault }) {
               type="button"
               className="danger"
               disabled={archive.isPending}
-              onClick={() => window.confirm(`Archive the vault "${vault.name}"? This cannot be undone.`) && archive.mutate({ vaultAccountId: vault.id })}
+              onClick={() =>
+                window.confirm(`Archive the vault "${vault.name}"? This cannot be undone.`) && archive.mutate({ vaultAccountId: vault.id })
+              }
             >
               Archive vault
             </button>
@@ -137,7 +146,11 @@ type WalletRow = RouterOutputs["wallets"]["listByVault"]["wallets"][number];
 
 const WALLET_COLUMNS: Column<WalletRow>[] = [
   { header: "Label", cell: (wallet) => <Link href={`/wallets/${wallet.id}`}>{wallet.label ?? "(no label)"}</Link> },
-  { header: "Address", cellProps: () => ({ className: "mono" }), cell: (wallet) => <Link href={`/wallets/${wallet.id}`}>{wallet.address}</Link> },
+  {
+    header: "Address",
+    cellProps: () => ({ className: "mono" }),
+    cell: (wallet) => <Link href={`/wallets/${wallet.id}`}>{wallet.address}</Link>,
+  },
   { header: "Type", cell: (wallet) => wallet.type },
   { header: "Status", cell: (wallet) => <StatusBadge status={wallet.status} /> },
   { header: "Created", cell: (wallet) => <Time at={wallet.createdAt} /> },
@@ -155,22 +168,50 @@ function Wallets({ vault }: { vault: Vault }) {
   };
 
   const [label, setLabel] = useState("");
-  const generate = useMutation(trpc.wallets.generate.mutationOptions({ onSuccess: () => { setLabel(""); invalidate(); } }));
+  const generate = useMutation(
+    trpc.wallets.generate.mutationOptions({
+      onSuccess: () => {
+        setLabel("");
+        invalidate();
+      },
+    }),
+  );
   const generateFailure = formFailure(generate.error, ["label"]);
 
   const [watchAddress, setWatchAddress] = useState("");
   const [watchLabel, setWatchLabel] = useState("");
-  const watch = useMutation(trpc.wallets.createWatchOnly.mutationOptions({ onSuccess: () => { setWatchAddress(""); setWatchLabel(""); invalidate(); } }));
-  const watchFailure = formFailure(watch.error, ["address", "label"], { INVALID_OWNERSHIP_PROOF: "address", ADDRESS_ALREADY_REGISTERED: "address" });
+  const watch = useMutation(
+    trpc.wallets.createWatchOnly.mutationOptions({
+      onSuccess: () => {
+        setWatchAddress("");
+        setWatchLabel("");
+        invalidate();
+      },
+    }),
+  );
+  const watchFailure = formFailure(watch.error, ["address", "label"], {
+    INVALID_OWNERSHIP_PROOF: "address",
+    ADDRESS_ALREADY_REGISTERED: "address",
+  });
   const archived = vault.status === "ARCHIVED";
 
   return (
     <section aria-labelledby="wallets-heading">
       <h2 id="wallets-heading">Wallets</h2>
-      <QueryView query={wallets} what="wallets" errorTitle="Could not load wallets" empty={(data) => data.wallets.length === 0 && "No wallets in this vault yet."}>
+      <QueryView
+        query={wallets}
+        what="wallets"
+        errorTitle="Could not load wallets"
+        empty={(data) => data.wallets.length === 0 && "No wallets in this vault yet."}
+      >
         {(data) => (
           <>
-            <DataTable columns={WALLET_COLUMNS} rows={data.wallets} rowKey={(wallet) => wallet.id} rowProps={() => ({ "data-testid": "wallet-row" })} />
+            <DataTable
+              columns={WALLET_COLUMNS}
+              rows={data.wallets}
+              rowKey={(wallet) => wallet.id}
+              rowProps={() => ({ "data-testid": "wallet-row" })}
+            />
             <Pager pager={pager} page={data.page} />
           </>
         )}
@@ -189,7 +230,14 @@ function Wallets({ vault }: { vault: Vault }) {
                 generate.mutate({ vaultAccountId: vault.id, ...(label.trim() ? { label: label.trim() } : {}) });
               }}
             >
-              <TextField label="Wallet label" value={label} onChange={(e) => setLabel(e.target.value)} maxLength={200} error={generateFailure.field("label")} hint="Optional." />
+              <TextField
+                label="Wallet label"
+                value={label}
+                onChange={(e) => setLabel(e.target.value)}
+                maxLength={200}
+                error={generateFailure.field("label")}
+                hint="Optional."
+              />
               <FormError message={generateFailure.form} />
               <button type="submit" disabled={generate.isPending}>
                 Generate wallet
@@ -197,7 +245,11 @@ function Wallets({ vault }: { vault: Vault }) {
             </form>
             {generate.data && (
               <p className="notice success" role="status">
-                Wallet <Link href={`/wallets/${generate.data.id}`} className="mono">{generate.data.address}</Link> created.
+                Wallet{" "}
+                <Link href={`/wallets/${generate.data.id}`} className="mono">
+                  {generate.data.address}
+                </Link>{" "}
+                created.
               </p>
             )}
           </section>
@@ -207,11 +259,30 @@ function Wallets({ vault }: { vault: Vault }) {
             <form
               onSubmit={(e: FormEvent) => {
                 e.preventDefault();
-                watch.mutate({ vaultAccountId: vault.id, address: watchAddress.trim(), ...(watchLabel.trim() ? { label: watchLabel.trim() } : {}) });
+                watch.mutate({
+                  vaultAccountId: vault.id,
+                  address: watchAddress.trim(),
+                  ...(watchLabel.trim() ? { label: watchLabel.trim() } : {}),
+                });
               }}
             >
-              <TextField label="Address" value={watchAddress} onChange={(e) => setWatchAddress(e.target.value)} required spellCheck={false} placeholder="0x…" error={watchFailure.field("address")} />
-              <TextField label="Wallet label" value={watchLabel} onChange={(e) => setWatchLabel(e.target.value)} maxLength={200} error={watchFailure.field("label")} hint="Optional." />
+              <TextField
+                label="Address"
+                value={watchAddress}
+                onChange={(e) => setWatchAddress(e.target.value)}
+                required
+                spellCheck={false}
+                placeholder="0x…"
+                error={watchFailure.field("address")}
+              />
+              <TextField
+                label="Wallet label"
+                value={watchLabel}
+                onChange={(e) => setWatchLabel(e.target.value)}
+                maxLength={200}
+                error={watchFailure.field("label")}
+                hint="Optional."
+              />
               <FormError message={watchFailure.form} />
               <button type="submit" disabled={watch.isPending}>
                 Add watch-only wallet
@@ -221,7 +292,8 @@ function Wallets({ vault }: { vault: Vault }) {
         </div>
       )}
       <p className="small muted">
-        A wallet whose key you already hold is registered with an ownership proof from the signer: <code>signer register-wallet --vault {vault.id}</code>.
+        A wallet whose key you already hold is registered with an ownership proof from the signer:{" "}
+        <code>signer register-wallet --vault {vault.id}</code>.
       </p>
     </section>
   );

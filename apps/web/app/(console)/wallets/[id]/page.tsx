@@ -44,7 +44,9 @@ function WalletView({ wallet }: { wallet: Wallet }) {
   const archive = useMutation(trpc.wallets.archive.mutationOptions({ onSuccess: setWallet }));
   // Per placement: the network's native asset and every tracked asset of that network.
   const balances = wallet.networkLinks.flatMap((link) =>
-    assets.filter((asset) => asset.networkCode === link.networkCode && (asset.kind === "NATIVE" || wallet.assetIds.includes(asset.id))).map((asset) => ({ link, asset })),
+    assets
+      .filter((asset) => asset.networkCode === link.networkCode && (asset.kind === "NATIVE" || wallet.assetIds.includes(asset.id)))
+      .map((asset) => ({ link, asset })),
   );
 
   return (
@@ -132,7 +134,11 @@ function WalletView({ wallet }: { wallet: Wallet }) {
       {wallet.status === "ACTIVE" && (
         <section className="actions">
           {wallet.type !== "WATCH_ONLY" && (
-            <Link href={`/transactions/new?networkCode=${home.data?.networkCode ?? ""}&vaultId=${wallet.vaultId}&sourceWalletId=${wallet.id}`}>New transfer from this wallet</Link>
+            <Link
+              href={`/transactions/new?networkCode=${home.data?.networkCode ?? ""}&vaultId=${wallet.vaultId}&sourceWalletId=${wallet.id}`}
+            >
+              New transfer from this wallet
+            </Link>
           )}
           <button
             type="button"
@@ -151,7 +157,10 @@ function WalletView({ wallet }: { wallet: Wallet }) {
 
 function BalanceRow({ wallet, networkCode, asset }: { wallet: Wallet; networkCode: NetworkCode; asset: Asset }) {
   const trpc = useTRPC();
-  const balance = useQuery({ ...trpc.wallets.balance.queryOptions({ walletId: wallet.id, assetId: asset.id, networkCode }), refetchInterval: BALANCE_POLL_MS });
+  const balance = useQuery({
+    ...trpc.wallets.balance.queryOptions({ walletId: wallet.id, assetId: asset.id, networkCode }),
+    refetchInterval: BALANCE_POLL_MS,
+  });
   return (
     <tr data-testid="balance-row" data-asset={asset.symbol}>
       <td>{networkCode}</td>
@@ -177,7 +186,10 @@ function AddPlacement({ wallet, onPlaced }: { wallet: Wallet; onPlaced: (w: Wall
   const free = NETWORKS.filter((n) => !wallet.networkLinks.some((link) => link.networkCode === n));
   const [networkCode, setNetworkCode] = useState<NetworkCode | "">(free[0] ?? "");
   const [vaultId, setVaultId] = useState("");
-  const vaults = useQuery({ ...trpc.vaults.list.queryOptions({ limit: 200, networkCode: networkCode || undefined, status: "ACTIVE" }), enabled: networkCode !== "" });
+  const vaults = useQuery({
+    ...trpc.vaults.list.queryOptions({ limit: 200, networkCode: networkCode || undefined, status: "ACTIVE" }),
+    enabled: networkCode !== "",
+  });
   const place = useMutation(trpc.wallets.addNetworkLink.mutationOptions({ onSuccess: onPlaced }));
   const failure = formFailure(place.error, ["networkCode", "vaultId"], { NETWORK_MISMATCH: "vaultId" });
   if (free.length === 0) return null;
@@ -192,7 +204,12 @@ function AddPlacement({ wallet, onPlaced }: { wallet: Wallet; onPlaced: (w: Wall
       <h3>Place on another network</h3>
       <p className="small">The same address on another QUANTUM network, in a vault of that network.</p>
       <div className="row">
-        <SelectField label="Network" value={networkCode} onChange={(e) => setNetworkCode(e.target.value as NetworkCode)} error={failure.field("networkCode")}>
+        <SelectField
+          label="Network"
+          value={networkCode}
+          onChange={(e) => setNetworkCode(e.target.value as NetworkCode)}
+          error={failure.field("networkCode")}
+        >
           {free.map((n) => (
             <option key={n} value={n}>
               {n}
