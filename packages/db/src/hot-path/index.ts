@@ -1,6 +1,6 @@
 /**
  * The hot path: every way a statement here leaves other than as a plain drizzle query. Each one
- * exists because a paired benchmark showed it on a figure users feel (docs/performance.md; the
+ * exists because a paired benchmark showed it on a figure users feel (docs/performance/database.md; the
  * reach-ins into libraries are listed in docs/decisions/library-internals.md). Everything else in
  * packages/db is plain drizzle: write a new query that way, and come here only with a measurement.
  *
@@ -11,7 +11,8 @@
  *   vault read's query 258 → 104 µs in-process.
  * - Statements named by their text (./statement-names): drizzle inserts and updates built from a
  *   row (every status change, its history and audit rows) and pg-boss's SQL, under a hash of the
- *   SQL text, so one name never carries two texts: transfers/s 7.2–7.8 → 8.5–9.0 paired.
+ *   SQL text, so one name never carries two texts (pg-boss's statements named: transfers/s
+ *   7.15–7.68 → 8.49–8.72 paired; docs/history/performance-journal.md, "Eighth sitting").
  * - Pipelined reads (./pipelined-reads, used by `defineRead` on the database handle): the request
  *   path's standalone reads by key share a few pipelined connections, many reads per socket write
  *   (vault read ÷ /healthz 0.247 → 0.319 paired).
