@@ -188,3 +188,39 @@ export type DaemonInstanceStatus = (typeof DAEMON_INSTANCE_STATUSES)[number];
  */
 export const FAILED_JOB_STATUSES = ["DEAD_LETTERED", "RETRYING", "FAILED"] as const;
 export type FailedJobStatus = (typeof FAILED_JOB_STATUSES)[number];
+
+// ------------------------------------------------------------------------------ members and roles
+
+/** A member's one role in their tenant (CONTRACT §14); also the order of the `member_role` enum. */
+export const MEMBER_ROLES = ["OWNER", "ADMIN", "INITIATOR", "APPROVER", "VIEWER"] as const;
+export type MemberRole = (typeof MEMBER_ROLES)[number];
+
+/**
+ * What a role may do: the rows of CONTRACT §14's table, each named once. Every authenticated
+ * route declares one of these (its meta's `action`), and so does every rule a service applies to
+ * another member (revoking someone else's key, changing a role).
+ * - `read`: read everything of the tenant;
+ * - `transact`: create and cancel transfers and deployments, speed-up, vaults, wallets, the signer routes;
+ * - `approve`: decide approvals (§15) when in a required group;
+ * - `own_keys`: create, rotate and revoke one's own API keys;
+ * - `administer`: webhooks, policies, settings, address book, approver groups, others' keys;
+ * - `manage_members`: invite, change and remove members who are not owners;
+ * - `manage_owners`: make or remove an `OWNER`.
+ */
+export const MEMBER_ACTIONS = ["read", "transact", "approve", "own_keys", "administer", "manage_members", "manage_owners"] as const;
+export type MemberAction = (typeof MEMBER_ACTIONS)[number];
+
+/** CONTRACT §14's permission table, role by role: the one place it is written down. */
+export const ROLE_PERMISSIONS: Readonly<Record<MemberRole, readonly MemberAction[]>> = {
+  OWNER: ["read", "transact", "approve", "own_keys", "administer", "manage_members", "manage_owners"],
+  ADMIN: ["read", "transact", "approve", "own_keys", "administer", "manage_members"],
+  INITIATOR: ["read", "transact", "approve", "own_keys"],
+  APPROVER: ["read", "approve", "own_keys"],
+  VIEWER: ["read", "own_keys"],
+};
+
+/** Whether a member with `role` may take `action` (CONTRACT §14). */
+export const roleAllows = (role: MemberRole, action: MemberAction): boolean => ROLE_PERMISSIONS[role].includes(action);
+
+/** The roles that may take `action`, in MEMBER_ROLES's order (e.g. whom the tenant's security notices go to). */
+export const rolesAllowing = (action: MemberAction): MemberRole[] => MEMBER_ROLES.filter((role) => roleAllows(role, action));
