@@ -53,7 +53,7 @@ describe("identity end to end", () => {
     const [tenant] = await t.db.select().from(schema.tenants).where(eq(schema.tenants.id, created.tenantId));
     expect(tenant).toMatchObject({ status: "PENDING_VERIFICATION", name: "Journey Capital", accountType: "BUSINESS" });
     const [user] = await t.db.select().from(schema.users).where(eq(schema.users.id, created.userId));
-    expect(user).toMatchObject({ email: "journey.admin@example.com", status: "PENDING_EMAIL_VERIFICATION", role: "ADMIN" });
+    expect(user).toMatchObject({ email: "journey.admin@example.com", status: "PENDING_EMAIL_VERIFICATION", role: "OWNER" });
     expect(user!.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
     expect(user!.passwordHash).not.toContain(STRONG_PASSWORD);
 

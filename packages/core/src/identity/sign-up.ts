@@ -56,7 +56,8 @@ export async function signUp(deps: IdentityDeps, input: SignUpInput): Promise<Si
         email: input.email,
         name: input.name ?? null,
         passwordHash,
-        role: "ADMIN",
+        // The person who signs up is the tenant's first OWNER (CONTRACT §14).
+        role: "OWNER",
         status: "PENDING_EMAIL_VERIFICATION",
       });
       await issueVerificationEmail(tx, deps, now, {

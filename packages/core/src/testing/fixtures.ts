@@ -38,6 +38,7 @@ export async function createTenantFixture(
       email,
       name: "Fixture Admin",
       passwordHash: "!fixture-no-login",
+      role: "OWNER",
       status: "EMAIL_VERIFIED",
       emailVerifiedAt: now(),
     })

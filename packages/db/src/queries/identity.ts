@@ -1,4 +1,5 @@
-import { and, eq, gt, isNull } from "drizzle-orm";
+import { rolesAllowing, type MemberRole } from "@qc/domain";
+import { and, eq, gt, inArray, isNull } from "drizzle-orm";
 import type { Executor } from "../client";
 import { emailTokens, sessions, tenants, users } from "../schema/identity";
 
@@ -29,7 +30,7 @@ export async function insertTenant(
 /** Raises the unique violation `users_email_unique` when the address is taken. */
 export async function insertUser(
   db: Executor,
-  params: { tenantId: string; email: string; name: string | null; passwordHash: string; role: string; status: UserRow["status"] },
+  params: { tenantId: string; email: string; name: string | null; passwordHash: string; role: MemberRole; status: UserRow["status"] },
 ): Promise<{ id: string }> {
   const [row] = await db.insert(users).values(params).returning({ id: users.id });
   return row!;
@@ -123,12 +124,15 @@ export async function updateUserPassword(
   return row;
 }
 
-/** The verified admins of a tenant, the people told about its security events. */
+/**
+ * The tenant's verified members who administer it (owners and admins, CONTRACT §14), the people
+ * told about its security events.
+ */
 export function listVerifiedAdminEmails(db: Executor, params: { tenantId: string }): Promise<{ email: string }[]> {
   return db
     .select({ email: users.email })
     .from(users)
-    .where(and(eq(users.tenantId, params.tenantId), eq(users.role, "ADMIN"), eq(users.status, "EMAIL_VERIFIED")));
+    .where(and(eq(users.tenantId, params.tenantId), inArray(users.role, rolesAllowing("administer")), eq(users.status, "EMAIL_VERIFIED")));
 }
 
 export async function insertSession(

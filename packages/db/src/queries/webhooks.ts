@@ -2,7 +2,7 @@ import { and, desc, eq, inArray, isNotNull, isNull, lt, lte, sql } from "drizzle
 import { newRowId } from "../ids";
 import { defineQuery } from "../hot-path/define-query";
 import type { Executor } from "../client";
-import { users } from "../schema/identity";
+import { listVerifiedAdminEmails } from "./identity";
 import { eventOutbox } from "../schema/system";
 import { webhookDeliveries, webhookDeliveryAttempts, webhookEndpoints } from "../schema/webhooks";
 
@@ -115,11 +115,7 @@ export async function markWebhookEndpointHealthy(db: Executor, key: WebhookEndpo
 
 /** The email addresses of the tenant's verified admins (for "endpoint disabled" notices). */
 export async function listTenantAdminEmails(db: Executor, tenantId: string): Promise<string[]> {
-  const rows = await db
-    .select({ email: users.email })
-    .from(users)
-    .where(and(eq(users.tenantId, tenantId), eq(users.role, "ADMIN"), eq(users.status, "EMAIL_VERIFIED")));
-  return rows.map((row) => row.email);
+  return (await listVerifiedAdminEmails(db, { tenantId })).map((row) => row.email);
 }
 
 // ---------------------------------------------------------------------------------------------

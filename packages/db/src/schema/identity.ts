@@ -1,4 +1,4 @@
-import { ACCOUNT_TYPES, KYC_STATUSES, STORED_API_KEY_STATUSES, TENANT_STATUSES, USER_STATUSES } from "@qc/domain";
+import { ACCOUNT_TYPES, KYC_STATUSES, MEMBER_ROLES, STORED_API_KEY_STATUSES, TENANT_STATUSES, USER_STATUSES } from "@qc/domain";
 import { sql } from "drizzle-orm";
 import { bigint, check, index, integer, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid, varchar } from "drizzle-orm/pg-core";
 import { createdAt, id, updatedAt } from "./system";
@@ -9,6 +9,7 @@ export const tenantStatus = pgEnum("tenant_status", TENANT_STATUSES);
 export const accountType = pgEnum("account_type", ACCOUNT_TYPES);
 export const userStatus = pgEnum("user_status", USER_STATUSES);
 export const kycStatus = pgEnum("kyc_status", KYC_STATUSES);
+export const memberRole = pgEnum("member_role", MEMBER_ROLES);
 
 export const tenants = pgTable("tenants", {
   id: id(),
@@ -30,7 +31,8 @@ export const users = pgTable(
     email: text("email").notNull(),
     name: text("name"),
     passwordHash: text("password_hash").notNull(),
-    role: text("role").notNull().default("ADMIN"),
+    /** The member's one role (CONTRACT §14); no default: signup makes an OWNER, adding a member names the role. */
+    role: memberRole("role").notNull(),
     status: userStatus("status").notNull().default("PENDING_EMAIL_VERIFICATION"),
     emailVerifiedAt: ts("email_verified_at"),
     createdAt: createdAt(),
@@ -114,7 +116,12 @@ export const apiKeys = pgTable(
     revokedAt: ts("revoked_at"),
     /** Set when the key arrived over plain HTTP (CONTRACT §10): the dashboard asks for rotation. */
     exposedAt: ts("exposed_at"),
-    createdByUserId: uuid("created_by_user_id"),
+    /**
+     * The member who created the key: it acts with that member's current role (CONTRACT §14).
+     * Null only for keys seeded by tools into tenants without members (benchmarks), which no
+     * role allows anything (docs/members.md).
+     */
+    createdByUserId: uuid("created_by_user_id").references(() => users.id),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("api_keys_key_id_unique").on(t.keyId), index("api_keys_tenant_idx").on(t.tenantId, t.id)],
