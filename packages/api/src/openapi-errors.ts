@@ -134,6 +134,17 @@ export const ERROR_DOCS: Record<ErrorName, { meaning: string; message: string }>
     message: "the transaction can no longer be cancelled",
   },
   INVALID_ADDRESS: { meaning: "The destination is not a valid address.", message: "destinationAddress is not a valid address" },
+  INSUFFICIENT_ROLE: {
+    meaning:
+      "The member's role does not allow the route's action (`x-action`); an API key acts with the current role " +
+      "of the member who created it.",
+    message: "a VIEWER may not transact",
+  },
+  LAST_OWNER: { meaning: "The change would leave the tenant without an `OWNER`.", message: "the tenant's last OWNER cannot be demoted" },
+  PASSKEY_REQUIRED: {
+    meaning: "`requirePasskey` set by a member who has no passkey registered.",
+    message: "register a passkey before requiring one",
+  },
 };
 
 /**

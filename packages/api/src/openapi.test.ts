@@ -178,7 +178,7 @@ describe("the OpenAPI document of the real router", () => {
       "CREDENTIAL_ROTATED",
       "UNAUTHENTICATED",
     ]);
-    expect(errorNamesOf(rotate.responses["403"]!).sort()).toEqual(["INSUFFICIENT_SCOPE", "IP_NOT_ALLOWED"]);
+    expect(errorNamesOf(rotate.responses["403"]!).sort()).toEqual(["INSUFFICIENT_ROLE", "INSUFFICIENT_SCOPE", "IP_NOT_ALLOWED"]);
     expect(errorNamesOf(rotate.responses["404"]!)).toEqual(["NOT_FOUND"]);
     expect(errorNamesOf(rotate.responses["409"]!)).toEqual(["CONFLICT"]);
     expect(errorNamesOf(rotate.responses["429"]!).sort()).toEqual(["LOCKED_OUT", "RATE_LIMITED"]);

@@ -51,6 +51,9 @@ const CONTRACT_TABLE: Record<string, { status: number; code: number }> = {
   INVALID_SIGNATURE: { status: 400, code: 1202 },
   INVALID_TRANSACTION_STATE: { status: 409, code: 1203 },
   INVALID_ADDRESS: { status: 400, code: 1204 },
+  INSUFFICIENT_ROLE: { status: 403, code: 1301 },
+  LAST_OWNER: { status: 409, code: 1302 },
+  PASSKEY_REQUIRED: { status: 409, code: 1303 },
 };
 
 // The documented additions (docs/decisions/foundation.md): the flat body for a wrong method, and
@@ -95,6 +98,7 @@ describe("AppError", () => {
       "CREDENTIAL_ROTATED",
       "CREDENTIAL_REVOKED",
       "INSUFFICIENT_SCOPE",
+      "INSUFFICIENT_ROLE",
       "IP_NOT_ALLOWED",
       "RATE_LIMITED",
       "LOCKED_OUT",

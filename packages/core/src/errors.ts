@@ -2,7 +2,7 @@
  * Where an error comes from, which decides what else reads it:
  * - `request`: the request guards refuse the request itself, on any route, before it runs;
  * - `fault`: the service or a dependency failed (any route can answer it);
- * - `authentication`: the credential, its scope, the allowlist or the rate limit refused the caller;
+ * - `authentication`: the credential, its scope, the member's role, the allowlist or the rate limit refused the caller;
  * - `verification`: the tenant is not verified yet (value-moving routes only);
  * - `idempotency`: the Idempotency-Key header refused the request;
  * - `web`: the web server refused the request before any route (transport, origin, method);
@@ -59,6 +59,9 @@ export const ERROR_CODES = {
   INVALID_SIGNATURE: { code: 1202, status: 400, category: "business" },
   INVALID_TRANSACTION_STATE: { code: 1203, status: 409, category: "moved-on" },
   INVALID_ADDRESS: { code: 1204, status: 400, category: "business" },
+  INSUFFICIENT_ROLE: { code: 1301, status: 403, category: "authentication" },
+  LAST_OWNER: { code: 1302, status: 409, category: "business" },
+  PASSKEY_REQUIRED: { code: 1303, status: 409, category: "business" },
 } as const satisfies Record<string, { code: number; status: number; category: ErrorCategory; transient?: true }>;
 
 export type ErrorName = keyof typeof ERROR_CODES;
@@ -70,7 +73,7 @@ export const errorsIn = (...categories: ErrorCategory[]): ErrorName[] =>
 
 /** Errors any operation can answer: the request guards run on every route, before it. */
 export const GUARD_ERRORS: readonly ErrorName[] = errorsIn("request", "fault");
-/** Errors of the authenticated tier: credentials, scope, allowlist and rate limits. */
+/** Errors of the authenticated tier: credentials, scope, role, allowlist and rate limits. */
 export const AUTHENTICATION_ERRORS: readonly ErrorName[] = errorsIn("authentication");
 /**
  * Errors that mean the request was refused before it executed, or failed and rolled back
