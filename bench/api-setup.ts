@@ -1,9 +1,21 @@
 /**
- * What the HTTP benchmarks set up through the web's own API before they measure: a source
- * wallet registered with its ownership proof, and the body of a transfer from it.
+ * What the benchmarks set up before they measure: a tenant with an API key, and through the web's
+ * own API a source wallet registered with its ownership proof and the body of a transfer from it.
  */
 import { addressFromPublicKey, generateKeyPair, signOwnershipProof } from "@qc/chain";
-import { nativeAssetId } from "@qc/core";
+import { createApiKey, nativeAssetId } from "@qc/core";
+import { schema, type Database } from "@qc/db";
+
+/** A VERIFIED tenant and an API key of it, issued by the service (`pepper`: the web's API_KEY_PEPPER). */
+export async function benchTenant(
+  db: Database,
+  pepper: Buffer,
+): Promise<{ tenantId: string; secret: string; apiKey: string; authorization: string }> {
+  const [tenant] = await db.insert(schema.tenants).values({ name: "Bench", status: "VERIFIED" }).returning();
+  const key = await createApiKey({ db, now: () => new Date() }, pepper, { tenantId: tenant!.id, userId: null, label: "bench" });
+  const apiKey = `${key.keyId}:${key.secret}`;
+  return { tenantId: tenant!.id, secret: key.secret, apiKey, authorization: `Bearer ${apiKey}` };
+}
 
 /** POSTs JSON to the web with the bench's API key; throws unless it answers 201. */
 export function apiPoster(base: string, authorization: string) {

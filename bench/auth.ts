@@ -8,8 +8,9 @@
  * uncached check reads it; the lockout answer is cached for 1 s and refreshed as it would be).
  */
 import { createHmac, randomBytes } from "node:crypto";
-import { Authenticator, createApiKey, createLogger } from "@qc/core";
-import { createDatabase, schema } from "@qc/db";
+import { Authenticator, createLogger } from "@qc/core";
+import { createDatabase } from "@qc/db";
+import { benchTenant } from "./api-setup";
 import { benchDatabase } from "./database";
 
 const bench = await benchDatabase("qc-bench-auth");
@@ -17,14 +18,9 @@ try {
   const url = bench.url;
   const database = createDatabase({ url });
   const pepper = randomBytes(32);
-  const [tenant] = await database.db.insert(schema.tenants).values({ name: "Bench", status: "VERIFIED" }).returning();
-  const key = await createApiKey({ db: database.db, now: () => new Date() }, pepper, {
-    tenantId: tenant!.id,
-    userId: null,
-    label: "bench",
-  });
+  const { secret, authorization } = await benchTenant(database.db, pepper);
   const authenticator = new Authenticator({ database, pepper, now: () => new Date(), log: createLogger("bench", "silent") });
-  const request = { authorization: `Bearer ${key.keyId}:${key.secret}`, ip: "127.0.0.1", requestId: "bench" };
+  const request = { authorization, ip: "127.0.0.1", requestId: "bench" };
 
   const first = performance.now();
   await authenticator.authenticate(request);
@@ -36,7 +32,7 @@ try {
     for (let i = 0; i < n; i++) await fn();
     return ((performance.now() - start) * 1000) / n; // µs per call
   };
-  const hmacUs = await time(() => createHmac("sha256", pepper).update(key.secret).digest("hex"));
+  const hmacUs = await time(() => createHmac("sha256", pepper).update(secret).digest("hex"));
   const authUs = await time(() => authenticator.authenticate(request));
   console.log(`first (uncached) check: ${firstMs.toFixed(2)} ms`);
   console.log(

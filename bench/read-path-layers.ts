@@ -15,7 +15,6 @@
 import { randomBytes } from "node:crypto";
 import { loadavg } from "node:os";
 import {
-  createApiKey,
   createLogger,
   DEFAULT_RATE_LIMITS,
   getVault,
@@ -28,6 +27,7 @@ import {
 } from "@qc/core";
 import { and, createDatabase, eq, schema } from "@qc/db";
 import { findVaultRow } from "@qc/db/queries";
+import { benchTenant } from "./api-setup";
 import { benchDatabase } from "./database";
 
 /**
@@ -69,16 +69,11 @@ const bench = await benchDatabase("qc-bench-layers");
 try {
   const database = createDatabase({ url: bench.url });
   const pepper = randomBytes(32);
-  const [tenant] = await database.db.insert(schema.tenants).values({ name: "Bench", status: "VERIFIED" }).returning();
-  const key = await createApiKey({ db: database.db, now: () => new Date() }, pepper, {
-    tenantId: tenant!.id,
-    userId: null,
-    label: "bench",
-  });
+  const { tenantId, authorization } = await benchTenant(database.db, pepper);
   const now = new Date();
   const [vault] = await database.db
     .insert(schema.vaults)
-    .values({ tenantId: tenant!.id, name: "bench vault", networkCode: "QUANTUM_SANDBOX", metadata: {}, createdAt: now, updatedAt: now })
+    .values({ tenantId: tenantId, name: "bench vault", networkCode: "QUANTUM_SANDBOX", metadata: {}, createdAt: now, updatedAt: now })
     .returning();
   const deps = await createAppDeps({
     database,
@@ -88,8 +83,7 @@ try {
     rateLimits: { ...DEFAULT_RATE_LIMITS, tenantPerSecond: 1_000_000, tenantBurstExtra: 1_000_000 },
   });
   const createCaller = createCallerFactory(appRouter);
-  const authorization = `Bearer ${key.keyId}:${key.secret}`;
-  const vaultKey = { tenantId: tenant!.id, vaultId: vault!.id };
+  const vaultKey = { tenantId: tenantId, vaultId: vault!.id };
   const v = schema.vaults;
 
   const variants: Record<string, () => Promise<unknown>> = {
