@@ -283,3 +283,6 @@ export async function transactionsPerBlock(rpcUrl: string, from: number, to: num
   }
   return counts;
 }
+
+/** What `startObserver(…).stop()` saw over the measured window. */
+export type Observed = Awaited<ReturnType<ReturnType<typeof startObserver>["stop"]>>;
