@@ -28,23 +28,29 @@
  * baseline's): with BENCH_BASELINE pointing at this same checkout, a paired test of a flag.
  * BENCH_CHILD_LOG=<file> appends the servers' own output there (e.g. with
  * BENCH_WEB_NODE_FLAGS=--trace-gc, the web process's collector pauses under load).
+ * The web server runs compiled, as production runs it (bench/web-server.ts's compiledAppArgs:
+ * scripts/bundle.ts's esbuild bundle, `node --enable-source-maps apps/web/dist/server.js`); a
+ * BENCH_BASELINE checkout's is built by that checkout's own scripts/bundle.ts. The bare servers
+ * (bench/bare-server.ts) stay on tsx: they are TypeScript, the SELECT one imports @qc/db's sources,
+ * and scripts/bundle.ts builds only the three apps; tsx only transpiles them as they load.
  * Uses DATABASE_URL when set, otherwise a throw-away embedded PostgreSQL.
  * Writes bench/results/http-<time>.json.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { resolve } from "node:path";
 import autocannon from "autocannon";
-import { createApiKey } from "@qc/core";
-import { createDatabase, schema } from "@qc/db";
-import { apiPoster, benchTransfer, registerSourceWallet } from "./api-setup";
+import { createDatabase } from "@qc/db";
+import { apiPoster, benchTenant, benchTransfer, registerSourceWallet } from "./api-setup";
 import { benchDatabase, freePort } from "./database";
 import { databaseCounters } from "./database-counters";
+import { roundRatios, reportMedians, type Result, type RoundReport, type RunShape } from "./http-report";
 import { processCpuMs } from "./proc-cpu";
-import { stopChild, stopOnSignal } from "./stop-on-signal";
-import { benchWebEnv, loopbackCertificate } from "./web-server";
+import { startNode, TSX } from "./start-node";
+import { stopChild } from "./stop-on-signal";
+import { benchWebEnv, compiledAppArgs, loopbackCertificate } from "./web-server";
 
 const root = resolve(import.meta.dirname, "..");
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -61,59 +67,7 @@ const childLog = process.env.BENCH_CHILD_LOG;
 const warmupSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
 process.env.NODE_TLS_REJECT_UNAUTHORIZED = "0"; // loopback, our own self-signed certificate
 
-function start(
-  args: string[],
-  env: Record<string, string>,
-  readyWhen: RegExp,
-  nodeFlags: string[] = [],
-  cwd = root,
-): Promise<ChildProcess> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [...nodeFlags, "--import", "tsx", ...args], {
-      cwd,
-      env: { ...process.env, ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    stopOnSignal(() => stopChild(child));
-    let output = "";
-    const onData = (c: Buffer) => {
-      if (childLog) appendFileSync(childLog, c);
-      output += c.toString();
-      if (readyWhen.test(output)) done(child);
-    };
-    child.stdout.on("data", onData);
-    child.stderr.on("data", onData);
-    child.on("exit", (code) => fail(new Error(`exited ${code}: ${output.slice(-2000)}`)));
-  });
-}
-
-/** Named ratios of one round (null where a target of the ratio was not run). */
-type RatioMap = Record<string, number | null>;
-
-interface Result {
-  key: string;
-  name: string;
-  rps: number;
-  p50: number;
-  p99: number;
-  /**
-   * Mean latency (ms). At a fixed number of connections it is connections ÷ req/s (Little's law),
-   * so p99 ÷ mean says how long the tail is apart from how fast the server is.
-   */
-  mean: number;
-  non2xx: number;
-  statuses: Record<string, number>;
-  /** Per request, from pg_stat_database over the run (null for the bare servers without a database). */
-  db: { transactions: number; rowsWritten: number } | null;
-  /**
-   * CPU time the server process spent per request (user + system, from /proc): what a request
-   * costs whatever else the machine is doing, where req/s also measures the machine's load.
-   */
-  serverCpuMsPerRequest: number | null;
-}
-
-/** How long the tail is apart from the rate: p99 ÷ mean latency (null without a mean). */
-const p99OverMean = (r: Pick<Result, "p99" | "mean">): number | null => (r.mean > 0 ? r.p99 / r.mean : null);
+const shape: RunShape = { rounds, seconds, connections, withBaseline: baselineRoot !== undefined };
 
 const bench = await benchDatabase("qc-bench-http");
 const work = bench.work;
@@ -122,27 +76,22 @@ try {
   const databaseUrl = bench.url;
   const pepper = randomBytes(32);
   const database = createDatabase({ url: databaseUrl });
-  const [tenant] = await database.db.insert(schema.tenants).values({ name: "Bench", status: "VERIFIED" }).returning();
-  const key = await createApiKey({ db: database.db, now: () => new Date() }, pepper, {
-    tenantId: tenant!.id,
-    userId: null,
-    label: "bench",
-  });
+  const { tenantId, authorization } = await benchTenant(database.db, pepper);
   await database.close();
 
   const pems = await loopbackCertificate(work);
   const [bareHttp, bareHttps] = await Promise.all([freePort(), freePort()]);
   children.push(
-    await start(
+    await startNode(
       [
+        ...TSX,
         "bench/bare-server.ts",
         String(bareHttp),
         String(bareHttps),
         Buffer.from(pems.cert).toString("base64"),
         Buffer.from(pems.key).toString("base64"),
       ],
-      {},
-      /ready/,
+      { readyWhen: /ready/, log: childLog },
     ),
   );
   const bare = children[0]!;
@@ -150,23 +99,22 @@ try {
   /** One web process (this checkout's, or the baseline's), how much it burns at rest, its base URL. */
   async function startWeb(label: "" | "baseline", cwd: string) {
     const [httpsPort, httpPort] = await Promise.all([freePort(), freePort()]);
-    const process_ = await start(
-      ["apps/web/server.ts"],
-      {
+    const nodeFlags = label === "" ? [...(cpuProfileDir ? ["--cpu-prof", `--cpu-prof-dir=${cpuProfileDir}`] : []), ...webNodeFlags] : [];
+    const process_ = await startNode([...nodeFlags, ...(await compiledAppArgs("web", label === "" ? undefined : cwd))], {
+      env: {
         ...benchWebEnv({ databaseUrl, work, httpsPort, httpPort, apiKeyPepper: pepper }),
         // One source address sends every request here; the lockout must not trip on the 401 run.
         LOCKOUT_FAILURES: "1000000000",
       },
-      /web listening/,
-      [...(cpuProfileDir && label === "" ? ["--cpu-prof", `--cpu-prof-dir=${cpuProfileDir}`] : []), ...(label === "" ? webNodeFlags : [])],
+      readyWhen: /web listening/,
       cwd,
-    );
+      log: childLog,
+    });
     children.push(process_);
     return { label, process: process_, url: `https://127.0.0.1:${httpsPort}`, idleCpuMsPerSecond: 0 };
   }
   const webs = [await startWeb("", root)];
   if (baselineRoot) webs.push(await startWeb("baseline", baselineRoot));
-  const authorization = `Bearer ${key.keyId}:${key.secret}`;
   process.stderr.write("[bench] web server ready; creating the bench vault\n");
   const created = await fetch(`${webs[0]!.url}/v1/vault/accounts`, {
     method: "POST",
@@ -175,7 +123,7 @@ try {
   });
   if (created.status !== 201) throw new Error(`creating the bench vault answered ${created.status}: ${await created.text()}`);
   const vault = (await created.json()) as { id: string };
-  const transaction = await benchTransaction(webs[0]!.url, authorization, tenant!.id, vault.id);
+  const transaction = await benchTransaction(webs[0]!.url, authorization, tenantId, vault.id);
 
   // What the server burns with no request at all (timers, pools, the job queue's polling), per
   // second: taken out of each target's CPU time, so a slow target is not charged for it.
@@ -245,20 +193,20 @@ try {
    */
   async function selectTarget(pool: boolean): Promise<Target> {
     const selectPort = await freePort();
-    const selectServer = await start(
+    const selectServer = await startNode(
       [
+        ...TSX,
         "bench/bare-server.ts",
         "--select",
         String(selectPort),
         Buffer.from(pems.cert).toString("base64"),
         Buffer.from(pems.key).toString("base64"),
         databaseUrl,
-        tenant!.id,
+        tenantId,
         vault.id,
         ...(pool ? ["--pool"] : []),
       ],
-      {},
-      /ready/,
+      { readyWhen: /ready/, log: childLog },
     );
     children.push(selectServer);
     return {
@@ -335,126 +283,12 @@ try {
     return results;
   }
 
-  /** Prints one round's table and returns its ratios (null where a target was not run). */
-  function roundRatios(results: Result[], round: number) {
-    const rps = (key: string) => results.find((r) => r.key === key)?.rps;
-    const cpu = (key: string) => results.find((r) => r.key === key)?.serverCpuMsPerRequest ?? null;
-    /** The same server's /healthz: each target is compared with its own server's. */
-    const healthzOf = (key: string) => (key.includes("@") ? `healthz@${key.split("@")[1]}` : "healthz");
-    const rpsRatio = (key: string) => (rps(healthzOf(key)) && rps(key) ? rps(key)! / rps(healthzOf(key))! : null);
-    const cpuRatio = (key: string) => (cpu(healthzOf(key)) && cpu(key) ? cpu(healthzOf(key))! / cpu(key)! : null);
-    /** The vault read against the bare process doing only its SELECT (one for both servers). */
-    const overSelect = (key: string) =>
-      key.startsWith("vault") && rps("bare-https-select") && rps(key) ? rps(key)! / rps("bare-https-select")! : null;
-    const tail = (key: string) => {
-      const r = results.find((result) => result.key === key);
-      return r ? p99OverMean(r) : null;
-    };
-    const cpuOverSelect = (key: string) => (cpu("bare-https-select") && cpu(key) ? cpu("bare-https-select")! / cpu(key)! : null);
-    console.log(
-      `\n${rounds > 1 ? `round ${round + 1} of ${rounds}: ` : ""}${seconds} s per target, ${connections} connections, loopback, ${cpus().length} cores, load ${loadavg()[0]!.toFixed(1)}, ${new Date().toISOString()}\n`,
-    );
-    console.log(
-      "target".padEnd(65),
-      "req/s".padStart(8),
-      "p50 ms".padStart(7),
-      "p99 ms".padStart(7),
-      "p99÷mean".padStart(9),
-      "÷healthz".padStart(9),
-      "÷bare-sel".padStart(10),
-      "cpu µs/req".padStart(11),
-      "db tx/req".padStart(10),
-      "rows/req".padStart(9),
-      " statuses",
-    );
-    for (const r of results) {
-      const ratio = rpsRatio(r.key);
-      console.log(
-        r.name.padEnd(65),
-        r.rps.toFixed(0).padStart(8),
-        String(r.p50).padStart(7),
-        String(r.p99).padStart(7),
-        (p99OverMean(r)?.toFixed(2) ?? "-").padStart(9),
-        (ratio !== null ? ratio.toFixed(3) : "-").padStart(9),
-        (overSelect(r.key)?.toFixed(3) ?? "-").padStart(10),
-        (r.serverCpuMsPerRequest !== null ? (r.serverCpuMsPerRequest * 1000).toFixed(0) : "-").padStart(11),
-        (r.db ? r.db.transactions.toFixed(3) : "-").padStart(10),
-        (r.db ? r.db.rowsWritten.toFixed(3) : "-").padStart(9),
-        ` ${Object.entries(r.statuses)
-          .map(([code, count]) => `${code}×${count}`)
-          .join(" ")}`,
-      );
-    }
-    const ratios: RatioMap = {
-      vaultOverHealthz: rpsRatio("vault"),
-      unauthenticatedOverHealthz: rpsRatio("unauthenticated"),
-      transactionOverHealthz: rpsRatio("transaction"),
-      credentialsOverHealthz: rpsRatio("credentials"),
-      // The same ratio from CPU time per request (healthz's cost ÷ the target's): robust to the machine's load.
-      vaultCpuOverHealthz: cpuRatio("vault"),
-      transactionCpuOverHealthz: cpuRatio("transaction"),
-      unauthenticatedCpuOverHealthz: cpuRatio("unauthenticated"),
-      // Against the same database work done bare (bare-https-select): what the framework costs.
-      vaultOverBareHttpsSelect: overSelect("vault"),
-      vaultCpuOverBareHttpsSelect: cpuOverSelect("vault"),
-      bareHttpsSelectOverHealthz: rpsRatio("bare-https-select"),
-      bareHttpsSelectPoolOverHealthz: rpsRatio("bare-https-select-pool"),
-      // The tail's length apart from the rate (p99 ÷ mean latency): p99 ≤ 25 ms at 50 connections
-      // needs both a short tail and a mean of 50 ÷ req/s short enough (docs/performance/reads.md).
-      vaultP99OverMean: tail("vault"),
-      healthzP99OverMean: tail("healthz"),
-      bareHttpsSelectP99OverMean: tail("bare-https-select"),
-    };
-    const baseline: RatioMap | undefined = baselineRoot
-      ? {
-          vaultOverHealthz: rpsRatio("vault@baseline"),
-          unauthenticatedOverHealthz: rpsRatio("unauthenticated@baseline"),
-          transactionOverHealthz: rpsRatio("transaction@baseline"),
-          credentialsOverHealthz: rpsRatio("credentials@baseline"),
-          vaultCpuOverHealthz: cpuRatio("vault@baseline"),
-          unauthenticatedCpuOverHealthz: cpuRatio("unauthenticated@baseline"),
-          vaultOverBareHttpsSelect: overSelect("vault@baseline"),
-          vaultCpuOverBareHttpsSelect: cpuOverSelect("vault@baseline"),
-        }
-      : undefined;
-    return { ratios, baseline };
-  }
-
-  const perRound: { results: Result[]; ratios: RatioMap; baseline: RatioMap | undefined }[] = [];
+  const perRound: RoundReport[] = [];
   for (let round = 0; round < rounds; round++) {
     const results = await measureRound();
-    perRound.push({ results, ...roundRatios(results, round) });
+    perRound.push({ results, ...roundRatios(results, round, shape) });
   }
-  /** Each ratio's median over the rounds (a round without the ratio does not count). */
-  const median = (values: (number | null)[]): number | null => {
-    const known = values.filter((v): v is number => v !== null).sort((a, b) => a - b);
-    if (known.length === 0) return null;
-    const middle = Math.floor(known.length / 2);
-    return known.length % 2 ? known[middle]! : (known[middle - 1]! + known[middle]!) / 2;
-  };
-  const medians = (maps: RatioMap[]): RatioMap =>
-    Object.fromEntries(Object.keys(maps[0] ?? {}).map((name) => [name, median(maps.map((m) => m[name] ?? null))]));
-  const ratios = {
-    ...medians(perRound.map((r) => r.ratios)),
-    ...(baselineRoot ? { baseline: medians(perRound.map((r) => r.baseline ?? {})) } : {}),
-  };
-  if (rounds > 1) {
-    console.log(`\nmedians over ${rounds} rounds (each round's value in brackets):`);
-    for (const [label, pick] of [
-      ["", (r: (typeof perRound)[number]) => r.ratios],
-      ["baseline.", (r: (typeof perRound)[number]) => r.baseline ?? {}],
-    ] as const) {
-      const medianMap = medians(perRound.map(pick));
-      for (const [name, value] of Object.entries(medianMap)) {
-        if (value === null) continue;
-        const each = perRound.map((r) => pick(r)[name] ?? null);
-        console.log(
-          `  ${(label + name).padEnd(43)} ${value.toFixed(3)}  [${each.map((v) => (v === null ? "-" : v.toFixed(3))).join(", ")}]`,
-        );
-      }
-    }
-  }
-  console.log(`\nratios${rounds > 1 ? " (medians)" : ""}: ${JSON.stringify(ratios)}`);
+  const ratios = reportMedians(perRound, shape);
   const report = {
     benchmark: "http",
     at: new Date().toISOString(),

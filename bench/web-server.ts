@@ -3,8 +3,9 @@
  * process's environment, so that the benchmarks measure the same server the same way.
  */
 import { randomBytes } from "node:crypto";
-import { writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { testCertificate } from "@qc/webhooks/testing";
 import { bundleApp, type AppName } from "../scripts/bundle";
 
@@ -54,15 +55,25 @@ export function benchWebEnv(params: {
   };
 }
 
-const compiled = new Map<AppName, Promise<string>>();
+const compiled = new Map<string, Promise<string>>();
 
 /**
  * The arguments of `node` that run an app as production does (README, "Running the pieces in
  * production"): its esbuild bundle (`scripts/bundle.ts`, built once per benchmark run) with source
- * maps, never the development transpiler.
+ * maps, never the development transpiler. `checkout`: another checkout's app, built by that
+ * checkout's own scripts/bundle.ts (a paired before/after, e.g. bench/http.ts's BENCH_BASELINE).
  */
-export async function compiledAppArgs(app: AppName): Promise<string[]> {
-  let outfile = compiled.get(app);
-  if (!outfile) compiled.set(app, (outfile = bundleApp(app)));
+export async function compiledAppArgs(app: AppName, checkout?: string): Promise<string[]> {
+  const key = `${checkout ?? "."}:${app}`;
+  let outfile = compiled.get(key);
+  if (!outfile) compiled.set(key, (outfile = checkout ? bundleAppOf(checkout, app) : bundleApp(app)));
   return ["--enable-source-maps", await outfile];
+}
+
+async function bundleAppOf(checkout: string, app: AppName): Promise<string> {
+  const script = join(checkout, "scripts/bundle.ts");
+  // Compiled against compiled only: a checkout run by tsx would not be a pair.
+  if (!existsSync(script)) throw new Error(`${checkout} has no scripts/bundle.ts (it predates the compiled build)`);
+  const { bundleApp: bundleThere } = (await import(pathToFileURL(script).href)) as { bundleApp: typeof bundleApp };
+  return bundleThere(app);
 }
