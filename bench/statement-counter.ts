@@ -1,10 +1,10 @@
 /**
- * Installed in the web process by bench/transfers-create.ts (through bench/web-with-statement-counter.ts):
- * counts the statements node-postgres sends, and the database round trips they took (a statement
- * written while another is unanswered on its connection shares that one's), while a window is
- * open. SIGUSR1 opens a window; SIGUSR2 closes it and writes what it saw as JSON to
- * BENCH_STATEMENT_LOG (the benchmark reads it). Outside a window it only checks a flag, so the
- * load phase is not measured with it on.
+ * Installed in the web process by bench/transfers-create.ts (compiled to a `--import` preload by
+ * bench/create-statement-count.ts, ahead of the compiled server): counts the statements
+ * node-postgres sends, and the database round trips they took (a statement written while another
+ * is unanswered on its connection shares that one's), while a window is open. SIGUSR1 opens a
+ * window; SIGUSR2 closes it and writes what it saw as JSON to BENCH_STATEMENT_LOG (the benchmark
+ * reads it). Outside a window it only checks a flag, so the load phase is not measured with it on.
  */
 import { writeFileSync } from "node:fs";
 import { createRequire } from "node:module";

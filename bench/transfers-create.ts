@@ -23,18 +23,23 @@
  *   BENCH_ROUNDS=3 ./qc exec tsx bench/transfers-create.ts              # the four targets 3 times; ratios are medians (≤ 5)
  *   BENCH_WARMUP_SECONDS=0 …     # unmeasured load before each server's first measured run (default 3, ≤ 10)
  *
+ * The web server runs compiled, as production runs it (bench/web-server.ts's compiledAppArgs:
+ * `node --enable-source-maps apps/web/dist/server.js`), with the statement counter preloaded
+ * (bench/create-statement-count.ts). The three bare baselines (bench/create-bare-servers.ts, run
+ * as this file with a flag) stay on tsx: they are TypeScript importing @qc/db's sources, and
+ * scripts/bundle.ts builds only the three apps; tsx only transpiles them as they load.
  * Uses DATABASE_URL when set, otherwise a throw-away embedded PostgreSQL. Bounded: at most
- * 4 × BENCH_SECONDS (≤ 25 s each) × BENCH_ROUNDS (≤ 5) of load, 3 warm-ups, and start-up. Writes bench/results/transfers-create-<time>.json.
+ * 4 × BENCH_SECONDS (≤ 25 s each) × BENCH_ROUNDS (≤ 5) of load, 4 warm-ups (one per server), and
+ * start-up. Writes bench/results/transfers-create-<time>.json.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import autocannon from "autocannon";
-import { createApiKey } from "@qc/core";
-import { createDatabase, schema, sql } from "@qc/db";
-import { apiPoster, benchTransfer, registerSourceWallet } from "./api-setup";
+import { createDatabase, sql } from "@qc/db";
+import { apiPoster, benchTenant, benchTransfer, registerSourceWallet } from "./api-setup";
 import {
   BARE_FLAG,
   PIPELINED_FLAG,
@@ -44,10 +49,13 @@ import {
   runBareInsertServer,
   runBareRoundTripsServer,
 } from "./create-bare-servers";
+import { createRatios, printCreateReport, type CreateRound, type Measured, type Stored } from "./create-report";
+import { countStatementsPerCreate, createOnce, statementCounterFlags } from "./create-statement-count";
 import { benchDatabase, freePort } from "./database";
 import { databaseCpuMsBetween, databaseCpuSnapshot, processCpuMs } from "./proc-cpu";
-import { stopChild, stopOnSignal } from "./stop-on-signal";
-import { benchWebEnv, loopbackCertificate } from "./web-server";
+import { startNode, TSX } from "./start-node";
+import { stopChild } from "./stop-on-signal";
+import { benchWebEnv, compiledAppArgs, loopbackCertificate } from "./web-server";
 
 if (process.argv.includes(BARE_FLAG)) {
   await runBareInsertServer();
@@ -58,7 +66,6 @@ if (process.argv.includes(BARE_FLAG)) {
 }
 
 async function runBenchmark(): Promise<void> {
-  const root = resolve(import.meta.dirname, "..");
   const seconds = Math.min(Number(process.env.BENCH_SECONDS ?? 10), 25);
   const rounds = Math.min(Math.max(1, Number(process.env.BENCH_ROUNDS ?? 1)), 5);
   const warmupSeconds = Math.min(Number(process.env.BENCH_WARMUP_SECONDS ?? 3), 10);
@@ -66,24 +73,6 @@ async function runBenchmark(): Promise<void> {
   process.env.NODE_TLS_REJECT_UNAUTHORIZED = "0"; // loopback, our own self-signed certificate
 
   const cpuProfileDir = process.env.BENCH_CPU_PROF;
-  const start = (args: string[], env: Record<string, string>, readyWhen: RegExp, nodeFlags: string[] = []): Promise<ChildProcess> =>
-    new Promise((done, fail) => {
-      const child = spawn(process.execPath, [...nodeFlags, "--import", "tsx", ...args], {
-        cwd: root,
-        env: { ...process.env, ...env },
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      stopOnSignal(() => stopChild(child));
-      let output = "";
-      const onData = (c: Buffer) => {
-        output += c.toString();
-        if (readyWhen.test(output)) done(child);
-      };
-      child.stdout.on("data", onData);
-      child.stderr.on("data", onData);
-      child.on("exit", (code) => fail(new Error(`exited ${code}: ${output.slice(-2000)}`)));
-    });
-
   const progress = (message: string) => process.stderr.write(`[bench] ${message}\n`);
   const bench = await benchDatabase("qc-bench-transfers-create");
   progress("database migrated");
@@ -92,12 +81,7 @@ async function runBenchmark(): Promise<void> {
     const databaseUrl = bench.url;
     const pepper = randomBytes(32);
     const database = createDatabase({ url: databaseUrl });
-    const [tenant] = await database.db.insert(schema.tenants).values({ name: "Bench", status: "VERIFIED" }).returning();
-    const key = await createApiKey({ db: database.db, now: () => new Date() }, pepper, {
-      tenantId: tenant!.id,
-      userId: null,
-      label: "bench",
-    });
+    const { tenantId, authorization } = await benchTenant(database.db, pepper);
     await database.db.execute(
       sql`create table bench_transfers (id uuid primary key default gen_random_uuid(), body jsonb not null, created_at timestamptz not null default now())`,
     );
@@ -121,8 +105,9 @@ async function runBenchmark(): Promise<void> {
     const statementLog = join(bench.work, "statements.json");
     progress("starting the servers");
     children.push(
-      await start(
+      await startNode(
         [
+          ...TSX,
           "bench/transfers-create.ts",
           BARE_FLAG,
           databaseUrl,
@@ -130,28 +115,28 @@ async function runBenchmark(): Promise<void> {
           Buffer.from(pems.cert).toString("base64"),
           Buffer.from(pems.key).toString("base64"),
         ],
-        {},
-        /ready/,
+        { readyWhen: /ready/ },
       ),
     );
     children.push(
-      await start(
+      await startNode(
         [
+          ...TSX,
           "bench/transfers-create.ts",
           ROUND_TRIPS_FLAG,
           databaseUrl,
           String(roundTripsPort),
           Buffer.from(pems.cert).toString("base64"),
           Buffer.from(pems.key).toString("base64"),
-          tenant!.id,
+          tenantId,
         ],
-        {},
-        /ready/,
+        { readyWhen: /ready/ },
       ),
     );
     children.push(
-      await start(
+      await startNode(
         [
+          ...TSX,
           "bench/transfers-create.ts",
           ROUND_TRIPS_FLAG,
           PIPELINED_FLAG,
@@ -159,32 +144,35 @@ async function runBenchmark(): Promise<void> {
           String(pipelinedPort),
           Buffer.from(pems.cert).toString("base64"),
           Buffer.from(pems.key).toString("base64"),
-          tenant!.id,
+          tenantId,
         ],
-        {},
-        /ready/,
+        { readyWhen: /ready/ },
       ),
     );
     progress("bare servers listening");
     children.push(
-      await start(
-        ["bench/web-with-statement-counter.ts"],
+      await startNode(
+        [
+          ...(cpuProfileDir ? ["--cpu-prof", `--cpu-prof-dir=${cpuProfileDir}`] : []),
+          ...(await statementCounterFlags(bench.work)),
+          ...(await compiledAppArgs("web")),
+        ],
         {
-          BENCH_STATEMENT_LOG: statementLog,
-          ...benchWebEnv({ databaseUrl, work: bench.work, httpsPort: webHttps, httpPort: webHttp, apiKeyPepper: pepper }),
-          DB_POOL_MAX: String(POOL_MAX),
+          env: {
+            BENCH_STATEMENT_LOG: statementLog,
+            ...benchWebEnv({ databaseUrl, work: bench.work, httpsPort: webHttps, httpPort: webHttp, apiKeyPepper: pepper }),
+            DB_POOL_MAX: String(POOL_MAX),
+          },
+          readyWhen: /web listening/,
         },
-        /web listening/,
-        cpuProfileDir ? ["--cpu-prof", `--cpu-prof-dir=${cpuProfileDir}`] : [],
       ),
     );
     progress("web process listening");
     const base = `https://127.0.0.1:${webHttps}`;
-    const authorization = `Bearer ${key.keyId}:${key.secret}`;
     const post = apiPoster(base, authorization);
     // A registered source wallet, made through the API (ownership proof and all).
     const vault = await post("/v1/vault/accounts", { name: "bench vault", networkCode: "QUANTUM_SANDBOX" });
-    const wallet = await registerSourceWallet(post, tenant!.id, vault.id);
+    const wallet = await registerSourceWallet(post, tenantId, vault.id);
     const body = JSON.stringify(benchTransfer(wallet.id));
 
     progress("source wallet registered; counting statements per create");
@@ -228,7 +216,13 @@ async function runBenchmark(): Promise<void> {
 
     /** The load, and the CPU time the serving process spent per request meanwhile. */
     const warmed = new Set<ChildProcess>();
-    const measure = async (name: string, server: ChildProcess, url: string, headers: Record<string, string>, withKey: boolean) => {
+    const measure = async (
+      name: string,
+      server: ChildProcess,
+      url: string,
+      headers: Record<string, string>,
+      withKey: boolean,
+    ): Promise<Measured> => {
       // Unmeasured load first, once per process: its JIT warm, not its first seconds timed (the web
       // served only the counting creates before this).
       if (warmupSeconds > 0 && !warmed.has(server)) {
@@ -249,9 +243,8 @@ async function runBenchmark(): Promise<void> {
         databaseCpuUsPerRequest: databaseCpuMs !== null ? (databaseCpuMs * 1000) / requests : null,
       };
     };
-    type Measured = Awaited<ReturnType<typeof measure>>;
     // BENCH_ROUNDS: the four targets again, in the same order, each round; ratios are medians.
-    const perRound: { bare: Measured; roundTrips: Measured; pipelined: Measured; create: Measured }[] = [];
+    const perRound: CreateRound[] = [];
     for (let round = 0; round < rounds; round++) {
       if (rounds > 1) progress(`round ${round + 1} of ${rounds}`);
       perRound.push({
@@ -276,16 +269,22 @@ async function runBenchmark(): Promise<void> {
     // One snapshot for the three counts, after the last in-flight request had time to commit:
     // one row, one check job and one stored 201 per accepted key.
     await new Promise((r) => setTimeout(r, 2000));
-    const [{ stored, jobs, keysByStatus, bareJobs, bareKeys }] = (
+    const [{ stored: storedTransactions, jobs, keysByStatus, bareJobs, bareKeys }] = (
       await database.db.execute<{ stored: number; jobs: number; keysByStatus: string | null; bareJobs: number; bareKeys: number }>(sql`
         select (select count(*)::int from transactions) as stored,
                (select count(*)::int from pgboss.job where name = 'transfers.check') as jobs,
                (select json_object_agg(status, n)::text from (select coalesce(response_status::text, 'running') as status, count(*)::int as n
-                  from idempotency_keys where tenant_id = ${tenant!.id} group by 1) k) as "keysByStatus",
+                  from idempotency_keys where tenant_id = ${tenantId} group by 1) k) as "keysByStatus",
                (select count(*)::int from bench_jobs) as "bareJobs",
                (select count(*)::int from bench_keys) as "bareKeys"`)
     ).rows as [{ stored: number; jobs: number; keysByStatus: string | null; bareJobs: number; bareKeys: number }];
-    const idempotencyKeys = JSON.parse(keysByStatus ?? "{}") as Record<string, number>;
+    const stored: Stored = {
+      stored: storedTransactions,
+      jobs,
+      idempotencyKeys: JSON.parse(keysByStatus ?? "{}") as Record<string, number>,
+      bareJobs,
+      bareKeys,
+    };
     await database.close();
 
     // A ratio against a target that failed its requests measures the failure: refuse to report one
@@ -298,72 +297,9 @@ async function runBenchmark(): Promise<void> {
         `every request must answer 201; ${failed.map((r) => `${r.name}: ${JSON.stringify(r.statuses)}, ${r.errors} errors`).join("; ")}`,
       );
     }
-    const median = (values: number[]) => {
-      const sorted = [...values].sort((a, b) => a - b);
-      const middle = Math.floor(sorted.length / 2);
-      return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-    };
-    const ratios = perRound.map((r) => ({
-      ratio: r.create.rps / r.bare.rps,
-      ratioOverRoundTrips: r.create.rps / r.roundTrips.rps,
-      ratioOverPipelined: r.create.rps / r.pipelined.rps,
-      pipelinedOverRoundTrips: r.pipelined.rps / r.roundTrips.rps,
-    }));
-    const ratio = median(ratios.map((r) => r.ratio));
-    const ratioOverRoundTrips = median(ratios.map((r) => r.ratioOverRoundTrips));
-    const ratioOverPipelined = median(ratios.map((r) => r.ratioOverPipelined));
-    const pipelinedOverRoundTrips = median(ratios.map((r) => r.pipelinedOverRoundTrips));
-    const nameWidth = Math.max(34, ...Object.values(perRound[0]!).map((r) => r.name.length));
-    console.log(
-      `\n${seconds} s per target${rounds > 1 ? `, ${rounds} rounds` : ""}, ${connections} connections, pool ${POOL_MAX} per server, loopback, ${cpus().length} cores, load ${loadavg()[0]!.toFixed(1)}, ${new Date().toISOString()}\n`,
-    );
-    console.log(
-      "target".padEnd(nameWidth),
-      "req/s".padStart(8),
-      "p50 ms".padStart(7),
-      "p99 ms".padStart(7),
-      "cpu µs/req".padStart(11),
-      "db cpu µs".padStart(10),
-      " statuses",
-    );
-    perRound.forEach(({ bare, roundTrips, pipelined, create }, round) => {
-      if (rounds > 1) console.log(`round ${round + 1}`);
-      for (const r of [bare, roundTrips, pipelined, create]) {
-        const cpu = r.serverCpuUsPerRequest === null ? "—" : r.serverCpuUsPerRequest.toFixed(0);
-        const databaseCpu = r.databaseCpuUsPerRequest === null ? "—" : r.databaseCpuUsPerRequest.toFixed(0);
-        console.log(
-          r.name.padEnd(nameWidth),
-          r.rps.toFixed(0).padStart(8),
-          String(r.p50).padStart(7),
-          String(r.p99).padStart(7),
-          cpu.padStart(11),
-          databaseCpu.padStart(10),
-          ` ${Object.entries(r.statuses)
-            .map(([c, n]) => `${c}×${n}`)
-            .join(" ")}`,
-        );
-      }
-    });
-    console.log(
-      `\nstatements per create, web process, ${statements.creates} sequential creates: ${statements.perCreate.toFixed(2)} in ${statements.roundTripsPerCreate.toFixed(2)} round trips; database transactions per create: ${statements.transactionsPerCreate.toFixed(2)}`,
-    );
-    for (const [text, count] of statements.byStatement)
-      console.log(`  ${(count / statements.creates).toFixed(2).padStart(6)}  ${text.slice(0, 140)}`);
+    const ratios = createRatios(perRound);
+    printCreateReport({ seconds, rounds, connections, perRound, ratios, statements, stored });
     const roundTripStatements = Object.values(ROUND_TRIPS);
-    console.log(
-      `\nstatements per request, bare round-trips baselines: ${roundTripStatements.length}, one database transaction, in ${roundTripStatements.length} round trips or (pipelined) 4`,
-    );
-    for (const text of roundTripStatements) console.log(`  ${(1).toFixed(2).padStart(6)}  ${text.slice(0, 140)}`);
-    const each = (pick: (r: (typeof ratios)[number]) => number) =>
-      rounds > 1 ? ` [${ratios.map((r) => pick(r).toFixed(3)).join(", ")}]` : "";
-    console.log(
-      `\ncreate ÷ bare insert${rounds > 1 ? " (median)" : ""}: ${ratio.toFixed(3)}${each((r) => r.ratio)}; create ÷ bare round trips: ${ratioOverRoundTrips.toFixed(3)}${each((r) => r.ratioOverRoundTrips)}` +
-        `; create ÷ bare pipelined: ${ratioOverPipelined.toFixed(3)}${each((r) => r.ratioOverPipelined)}; bare pipelined ÷ bare round trips: ${pipelinedOverRoundTrips.toFixed(3)}${each((r) => r.pipelinedOverRoundTrips)}`,
-    );
-    console.log(`rows stored ${stored}, check jobs ${jobs}, idempotency keys by stored status ${JSON.stringify(idempotencyKeys)}`);
-    console.log(
-      `bare round trips: job rows ${bareJobs}, stored answers ${bareKeys} (one each per request it accepted, the ones still in flight when the load stopped included)`,
-    );
     const report = {
       benchmark: "transfers-create",
       at: new Date().toISOString(),
@@ -375,19 +311,19 @@ async function runBenchmark(): Promise<void> {
       results: perRound.flatMap((r, round) =>
         [r.bare, r.roundTrips, r.pipelined, r.create].map((result) => ({ round: round + 1, ...result })),
       ),
-      ratio,
-      ratioOverRoundTrips,
-      ratioOverPipelined,
-      pipelinedOverRoundTrips,
-      roundRatios: ratios,
+      ratio: ratios.ratio,
+      ratioOverRoundTrips: ratios.ratioOverRoundTrips,
+      ratioOverPipelined: ratios.ratioOverPipelined,
+      pipelinedOverRoundTrips: ratios.pipelinedOverRoundTrips,
+      roundRatios: ratios.each,
       statementsPerCreate: statements.perCreate,
       roundTripsPerCreate: statements.roundTripsPerCreate,
       transactionsPerCreate: statements.transactionsPerCreate,
       statements: Object.fromEntries(statements.byStatement.map(([text, count]) => [text, count / statements.creates])),
       roundTripsStatementsPerRequest: roundTripStatements.length,
       roundTripsStatements: roundTripStatements,
-      stored: { transactions: stored, checkJobs: jobs, idempotencyKeys },
-      roundTripsStored: { jobs: bareJobs, keys: bareKeys },
+      stored: { transactions: stored.stored, checkJobs: stored.jobs, idempotencyKeys: stored.idempotencyKeys },
+      roundTripsStored: { jobs: stored.bareJobs, keys: stored.bareKeys },
     };
     mkdirSync(new URL("./results/", import.meta.url), { recursive: true });
     writeFileSync(new URL(`./results/transfers-create-${Date.now()}.json`, import.meta.url), `${JSON.stringify(report, null, 2)}\n`);
@@ -395,49 +331,4 @@ async function runBenchmark(): Promise<void> {
     await Promise.all(children.map((child) => stopChild(child)));
     await bench.dispose();
   }
-}
-
-/** One create with a fresh idempotency key; throws unless it answers 201. */
-async function createOnce(base: string, authorization: string, body: string): Promise<void> {
-  const res = await fetch(`${base}/v1/transactions`, {
-    method: "POST",
-    headers: { authorization, "content-type": "application/json", "x-idempotency-key": `count-${randomBytes(8).toString("hex")}` },
-    body,
-    signal: AbortSignal.timeout(30_000),
-  });
-  if (res.status !== 201) throw new Error(`POST /v1/transactions answered ${res.status}: ${await res.text()}`);
-  await res.arrayBuffer();
-}
-
-/**
- * Statements the web process sends per create (each one a database round trip), counted by
- * bench/statement-counter.ts over sequential creates after a warm-up (caches filled, pool
- * connected), so each statement is attributed to the create that caused it.
- */
-async function countStatementsPerCreate(web: ChildProcess, log: string, create: () => Promise<void>) {
-  const creates = 40;
-  for (let i = 0; i < 10; i++) await create();
-  web.kill("SIGUSR1");
-  await new Promise((r) => setTimeout(r, 300)); // the handler runs before the next request arrives
-  for (let i = 0; i < creates; i++) await create();
-  web.kill("SIGUSR2");
-  for (let waited = 0; !existsSync(log); waited += 50) {
-    if (waited > 10_000) throw new Error("the web process wrote no statement log");
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  await new Promise((r) => setTimeout(r, 100)); // one small write; let it finish
-  const { statements: texts, sharedRoundTrips } = JSON.parse(readFileSync(log, "utf8")) as {
-    statements: string[];
-    sharedRoundTrips: number;
-  };
-  const counts = new Map<string, number>();
-  for (const text of texts) counts.set(text, (counts.get(text) ?? 0) + 1);
-  const begins = texts.filter((t) => /^begin\b/i.test(t)).length;
-  return {
-    creates,
-    perCreate: texts.length / creates,
-    roundTripsPerCreate: (texts.length - sharedRoundTrips) / creates,
-    transactionsPerCreate: begins / creates,
-    byStatement: [...counts.entries()].sort((a, b) => b[1] - a[1]),
-  };
 }
