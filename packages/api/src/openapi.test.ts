@@ -24,6 +24,7 @@ type Operation = {
   parameters?: Parameter[];
   requestBody?: { content: Record<string, { example?: unknown }> };
   "x-scope"?: string;
+  "x-action"?: string;
   "x-value-moving"?: boolean;
   responses: Record<string, Response>;
 };
@@ -59,6 +60,8 @@ describe("the OpenAPI document of the real router", () => {
       const tier = procedureTier(procedures.get(key)!.procedure);
       expect(op.security, key).toEqual(tier.authenticated ? [{ bearer: [] }] : undefined);
       expect(op["x-scope"], key).toBe(tier.authenticated ? (procedures.get(key)!.def.meta!.scope ?? "admin") : undefined);
+      // The action the tier enforces is the one the procedure declares (none is left to the default).
+      expect(op["x-action"], key).toBe(tier.authenticated ? procedures.get(key)!.def.meta!.action : undefined);
     }
   });
 

@@ -1,8 +1,9 @@
 import { AUTHENTICATION_ERRORS, ERROR_CODES, ERROR_NAMES, GUARD_ERRORS, type ErrorName } from "@qc/core";
+import { MEMBER_ACTIONS } from "@qc/domain";
 import type { AnyTRPCProcedure } from "@trpc/server";
 import { generateOpenApiDocument, type OpenApiRouter } from "trpc-to-openapi";
 import { ERROR_DOCS, errorCodesMarkdown, exampleErrorBody } from "./openapi-errors";
-import { authedProcedure, type Meta, type SuccessStatus } from "./trpc";
+import { authedProcedure, requiredAction, type Meta, type SuccessStatus } from "./trpc";
 
 const ERROR_SCHEMA = {
   type: "object",
@@ -211,7 +212,7 @@ function apiDescription(): string {
 
 ## Authentication
 
-Send \`Authorization: Bearer <keyId>:<secret>\` with an API key created in the dashboard, or a dashboard session token (\`qs_…\` from \`POST /v1/auth/login\`). Scopes are ordered, \`read\` ⊂ \`write\` ⊂ \`admin\`, and \`signer\` stands beside them: it includes \`read\` and is the only scope (besides full access) for the signer's routes (enrolling keys, registering wallets, the signing queue, signatures and rejections), and neither \`write\` nor \`admin\` includes it. A key without scopes has full access, \`signer\` included. Each operation names the scope it needs as \`x-scope\`. The API is served over HTTPS only: a plain-HTTP request is redirected (308) and processes nothing, and an API key sent that way is marked exposed and must be rotated.
+Send \`Authorization: Bearer <keyId>:<secret>\` with an API key created in the dashboard, or a dashboard session token (\`qs_…\` from \`POST /v1/auth/login\`). Scopes are ordered, \`read\` ⊂ \`write\` ⊂ \`admin\`, and \`signer\` stands beside them: it includes \`read\` and is the only scope (besides full access) for the signer's routes (enrolling keys, registering wallets, the signing queue, signatures and rejections), and neither \`write\` nor \`admin\` includes it. A key without scopes has full access, \`signer\` included. Each operation names the scope it needs as \`x-scope\`. A request also needs the member's role to allow the operation's action, named as \`x-action\` (one of ${MEMBER_ACTIONS.map((action) => `\`${action}\``).join(", ")}): a session acts with its user's role, an API key with the current role of the member who created it; refused, 403 \`INSUFFICIENT_ROLE\`. The API is served over HTTPS only: a plain-HTTP request is redirected (308) and processes nothing, and an API key sent that way is marked exposed and must be rotated.
 
 ## Conventions
 
@@ -245,7 +246,7 @@ ${errorCodesMarkdown()}
  * The OpenAPI 3.1 document of every /v1 route, generated from the routers and completed from
  * their meta: the declared success status (the one the REST adapter sends), every error status
  * the operation can answer (its own errors and its tier's) with the one flat Error body and an
- * example per error, the headers, the examples and each operation's required scope (`x-scope`).
+ * example per error, the headers, the examples and each operation's required scope (`x-scope`) and action (`x-action`).
  */
 export function buildOpenApiDocument(router: OpenApiRouter, baseUrl: string) {
   const document = generateOpenApiDocument<Meta>(router, {
@@ -282,6 +283,7 @@ function completeOperation(operation: Operation, { meta, tier }: DocumentedProce
   if (tier.authenticated) {
     operation.security = [{ bearer: [] }];
     operation["x-scope"] = meta.scope ?? "admin";
+    operation["x-action"] = requiredAction(meta);
   } else {
     delete operation.security;
   }

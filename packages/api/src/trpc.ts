@@ -26,6 +26,7 @@ import { rateLimitHeaders } from "./http-headers";
 
 export type { Scope } from "@qc/core";
 import type { ErrorName, Scope } from "@qc/core";
+import { roleAllows, type MemberAction } from "@qc/domain";
 
 /** The statuses a successful REST call can answer with. */
 export type SuccessStatus = 200 | 201 | 202;
@@ -33,6 +34,13 @@ export type SuccessStatus = 200 | 201 | 202;
 export type Meta = OpenApiMeta<{
   /** Least scope an API key needs (CONTRACT §3). Shown in the OpenAPI document as x-scope. */
   scope?: Scope;
+  /**
+   * What the route does in CONTRACT §14's permission table: the member's current role must allow
+   * it (a session's user, an API key's creator). Shown in the OpenAPI document as x-action. Every
+   * authenticated procedure declares one (the role matrix test fails for one that does not); an
+   * undeclared one needs `manage_owners`, so forgetting it fails closed.
+   */
+  action?: MemberAction;
   /** POST /v1/transactions, signature submission, deployment: refused before KYC. */
   valueMoving?: boolean;
   /**
@@ -129,10 +137,14 @@ interface CallerContext {
   log: Logger;
 }
 
+/** The action a procedure's caller's role must allow: its meta's, or `manage_owners` when it declares none (fails closed). */
+export const requiredAction = (meta: Meta | undefined): MemberAction => meta?.action ?? "manage_owners";
+
 /**
- * The one place credentials, allowlist, scope, rate limit and the value-moving rule are enforced,
- * in that order. The scope comes from the procedure's meta (shown in the OpenAPI document); a
- * procedure that declares none needs `admin`, so forgetting it fails closed.
+ * The one place credentials, allowlist, scope, role, rate limit and the value-moving rule are
+ * enforced, in that order. The scope and the action come from the procedure's meta (shown in the
+ * OpenAPI document); a procedure that declares no scope needs `admin` and one that declares no
+ * action needs `manage_owners`, so forgetting either fails closed.
  *
  * `tenantStatusWithKey`: a value-moving mutation with an idempotency key has the rule applied by
  * `runMutation` instead, on the status read in the key's lock statement (one round trip fewer
@@ -158,6 +170,15 @@ async function authenticate(ctx: Context, meta: Meta | undefined, tenantStatusWi
     audit(ctx, principal, "auth.insufficient_scope", { required, granted: principal.scopes, path: ctx.request.path });
     throw new AppError("INSUFFICIENT_SCOPE", `this route needs the ${required} scope`);
   }
+  // The member's current role, after the key's scope (CONTRACT §14: a request needs both).
+  const action = requiredAction(meta);
+  if (principal.role === null || !roleAllows(principal.role, action)) {
+    audit(ctx, principal, "auth.insufficient_role", { action, role: principal.role, path: ctx.request.path });
+    throw new AppError(
+      "INSUFFICIENT_ROLE",
+      principal.role === null ? "this credential acts for no member of the tenant" : `a ${principal.role} may not ${action}`,
+    );
+  }
   const limits = await rateLimits.consumeTenant(principal.tenantId);
   for (const [name, value] of Object.entries(rateLimitHeaders(limits))) ctx.responseHeaders.set(name, value);
   if (meta?.valueMoving && !tenantStatusWithKey) await assertTenantVerified(ctx.deps.db, principal.tenantId);
@@ -172,7 +193,7 @@ async function authenticate(ctx: Context, meta: Meta | undefined, tenantStatusWi
 function audit(
   ctx: Context,
   principal: Principal,
-  action: "auth.ip_not_allowed" | "auth.insufficient_scope",
+  action: "auth.ip_not_allowed" | "auth.insufficient_scope" | "auth.insufficient_role",
   details: Record<string, unknown>,
 ) {
   const actor = actorFromPrincipal(principal, ctx.request);

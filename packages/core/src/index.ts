@@ -124,6 +124,12 @@ export { addNetworkLink } from "./wallets/add-network-link";
 // balances
 export { readWalletBalance } from "./balances/read-wallet-balance";
 
+// members
+export { addMember } from "./members/add-member";
+export { changeMemberRole } from "./members/change-member-role";
+export { listMembers } from "./members/list-members";
+export type { MemberRecord } from "./members/member-record";
+
 // identity
 export { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "./identity/passwords";
 export { signUp } from "./identity/sign-up";

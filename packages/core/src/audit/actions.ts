@@ -16,6 +16,10 @@ export const AUDIT_ACTIONS = {
   "auth.logged_in": { write: "sync", doc: "a dashboard session was created" },
   "auth.logged_out": { write: "sync", doc: "a dashboard session was ended by its user" },
 
+  // Members (packages/core/src/members)
+  "member.added": { write: "sync", doc: "a member joined the tenant with a role (CONTRACT §14)" },
+  "member.role_changed": { write: "sync", doc: "a member's role changed; `details` has `from` and `to`" },
+
   // Refused authentication and authorisation: no state change
   "auth.failed": {
     write: "buffered",
@@ -25,6 +29,10 @@ export const AUDIT_ACTIONS = {
   },
   "auth.ip_not_allowed": { write: "buffered", doc: "a valid key was used from an address outside the tenant's allowlist" },
   "auth.insufficient_scope": { write: "buffered", doc: "a valid key or session lacked the route's scope" },
+  "auth.insufficient_role": {
+    write: "buffered",
+    doc: "the member a valid key or session acts for has a role that does not allow the route's action (CONTRACT §14)",
+  },
   "request.key_material_rejected": {
     write: "buffered",
     doc: "a body held private key material and was refused before any handler (CONTRACT §9)",

@@ -1,6 +1,6 @@
 import type { Database } from "@qc/db";
 import { findApiKeyCredential, recordApiKeysLastUsed } from "@qc/db/queries";
-import type { StoredApiKeyStatus } from "@qc/domain";
+import type { MemberRole, StoredApiKeyStatus } from "@qc/domain";
 import { AppError } from "../errors";
 import type { Logger } from "../logger";
 import type { CredentialCache } from "./credential-cache";
@@ -16,6 +16,9 @@ export interface ApiKeyCredential {
   status: StoredApiKeyStatus;
   expiresAt: Date | null;
   graceEndsAt: Date | null;
+  /** The member who created the key, whose current role it acts with (CONTRACT §14). */
+  createdByUserId: string | null;
+  role: MemberRole | null;
 }
 
 /** How often the keys' lastUsedAt times are written: one UPDATE per batch, not per request. */
@@ -60,7 +63,16 @@ export class ApiKeyVerifier {
       return refused("rotated", new AppError("CREDENTIAL_ROTATED", "credential rotated and grace period expired"));
     if (key.expiresAt && key.expiresAt <= now) return refused("expired", new AppError("CREDENTIAL_EXPIRED", "credential expired"));
     this.lastUsed.set(keyId, now);
-    return { principal: { kind: "api_key", tenantId: key.tenantId, scopes: key.scopes, keyId } };
+    return {
+      principal: {
+        kind: "api_key",
+        tenantId: key.tenantId,
+        scopes: key.scopes,
+        role: key.role,
+        keyId,
+        ...(key.createdByUserId ? { userId: key.createdByUserId } : {}),
+      },
+    };
   }
 
   /** Writes the batched lastUsedAt values: one UPDATE for every key used since the last flush. */

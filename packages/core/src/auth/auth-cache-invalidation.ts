@@ -7,7 +7,11 @@ const AUTH_CHANNEL = "qc_auth";
 /** How long an instance's caches skip a subject it changed itself (see `changing`). */
 const LOCAL_CHANGE_MS = 10_000;
 
-export type AuthSubject = `key:${string}` | `tenant:${string}`;
+/**
+ * What a change names: an API key (`key:<keyId>`), a tenant's settings (`tenant:<id>`), or a member
+ * (`user:<userId>`: a role change, which every cached key the member created carries).
+ */
+export type AuthSubject = `key:${string}` | `tenant:${string}` | `user:${string}`;
 
 /**
  * What a service that changes credentials or tenant settings needs besides the database: the
@@ -48,9 +52,9 @@ export class AuthCacheInvalidation implements CacheCoherence {
 
   constructor(private readonly options: { databaseUrl?: string; log: Logger }) {}
 
-  /** A cache kept coherent by these notifications. */
-  cache<T>(prefix: "key" | "tenant"): CredentialCache<T> {
-    const cache = new CredentialCache<T>(this, prefix);
+  /** A cache kept coherent by these notifications; `memberOf` names the member a record belongs to (see CredentialCache). */
+  cache<T>(prefix: "key" | "tenant", memberOf?: (value: T) => string | null): CredentialCache<T> {
+    const cache = new CredentialCache<T>(this, prefix, memberOf);
     this.caches.push(cache as CredentialCache<unknown>);
     return cache;
   }

@@ -1,12 +1,15 @@
 import { randomBytes } from "node:crypto";
 import { schema, sql } from "@qc/db";
 import { useTestDatabase } from "@qc/db/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { systemActor } from "../audit/actor";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { systemActor, userActor } from "../audit/actor";
+import { createApiKey } from "../credentials/create-api-key";
 import { revokeApiKey } from "../credentials/revoke-api-key";
 import { createLogger } from "../logger";
 import { replaceIpAllowlist } from "../settings/replace-ip-allowlist";
-import { createTenantFixture, type TenantFixture } from "../testing/fixtures";
+import { changeMemberRole } from "../members/change-member-role";
+import { createSessionFixture, createTenantFixture, type TenantFixture } from "../testing/fixtures";
+import { createMemberFixture } from "../testing/member-fixtures";
 import { Authenticator } from "./authenticator";
 
 /**
@@ -62,5 +65,34 @@ describe("Authenticator caches", () => {
     // And an ordinary read is cached: the same silent change is not seen until the TTL.
     await t.db.execute(sql`delete from ip_allowlist_entries where tenant_id = ${fresh.tenantId}`);
     expect(await authenticator.allowlist(fresh.tenantId)).toEqual(["203.0.113.0/24"]);
+  });
+
+  it("acts with the member's current role: a role change applies to the member's cached keys on every instance", async () => {
+    const owner = await createTenantFixture({ db: t.db, pepper });
+    const member = await createMemberFixture({ db: t.db, pepper }, owner, "ADMIN");
+    const session = await createSessionFixture({ db: t.db }, member);
+    const elsewhere = new Authenticator({ database: t, databaseUrl: t.url, pepper, now, log: createLogger("test", "silent") });
+    try {
+      await elsewhere.listen();
+      const roleOn = async (instance: Authenticator, authorization: string) => (await instance.authenticate(request(authorization))).role;
+      // Both instances have the key cached with the role it had.
+      expect(await roleOn(authenticator, member.authorization)).toBe("ADMIN");
+      expect(await roleOn(elsewhere, member.authorization)).toBe("ADMIN");
+      expect(await elsewhere.authenticate(request(member.authorization))).toMatchObject({ kind: "api_key", userId: member.userId });
+      await changeMemberRole(
+        { db: t.db, now, authenticator },
+        { tenantId: owner.tenantId, userId: member.userId, role: "VIEWER", actor: userActor(owner.userId) },
+      );
+      // This instance: the very next request. A session reads the role with the session: at once anywhere.
+      expect(await roleOn(authenticator, member.authorization)).toBe("VIEWER");
+      expect(await roleOn(elsewhere, session.authorization)).toBe("VIEWER");
+      // The other instance: as soon as the notification arrives (well within the cache's minute).
+      await vi.waitFor(async () => expect(await roleOn(elsewhere, member.authorization)).toBe("VIEWER"), { timeout: 5_000, interval: 20 });
+      // A key a tool seeded without a member acts for nobody: no role, so no action (trpc.ts).
+      const seeded = await createApiKey({ db: t.db, now }, pepper, { tenantId: owner.tenantId, userId: null, label: "tool" });
+      expect(await roleOn(authenticator, `Bearer ${seeded.keyId}:${seeded.secret}`)).toBeNull();
+    } finally {
+      await elsewhere.close();
+    }
   });
 });

@@ -46,7 +46,13 @@ export class Authenticator {
   constructor(private readonly options: AuthenticatorOptions) {
     const { database, pepper, now, log } = options;
     this.invalidation = new AuthCacheInvalidation({ databaseUrl: options.databaseUrl, log });
-    this.keys = new ApiKeyVerifier({ db: database.db, pepper, now, log, cache: this.invalidation.cache<ApiKeyCredential>("key") });
+    this.keys = new ApiKeyVerifier({
+      db: database.db,
+      pepper,
+      now,
+      log,
+      cache: this.invalidation.cache<ApiKeyCredential>("key", (key) => key.createdByUserId),
+    });
     this.allowlists = new AllowlistCache(database.db, this.invalidation.cache<string[]>("tenant"));
     this.lockout = new Lockout(database.pool, pepper, options.lockout);
     this.audit = new AuditBuffer(database.db, log, options.audit);

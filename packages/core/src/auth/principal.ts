@@ -1,3 +1,4 @@
+import type { MemberRole } from "@qc/domain";
 import type { AppError } from "../errors";
 import type { Scope } from "./scopes";
 
@@ -5,9 +6,16 @@ import type { Scope } from "./scopes";
 export interface Principal {
   kind: "api_key" | "session";
   tenantId: string;
-  /** Empty means full access (CONTRACT §3). Sessions are the tenant's admins: full access. */
+  /** Empty means full access (CONTRACT §3). Sessions have every scope; their member's role limits them. */
   scopes: Scope[];
+  /**
+   * The current role of the member the request acts for (CONTRACT §14): the session's user, or the
+   * API key's creator. Null when there is none (a key seeded by a tool, a member no longer in the
+   * tenant): no action is allowed then.
+   */
+  role: MemberRole | null;
   keyId?: string;
+  /** The session's user, or the member who created the API key. */
   userId?: string;
   sessionId?: string;
 }

@@ -10,7 +10,7 @@ export const SESSION_TTL_MS = 12 * 3600_000;
 export const SESSION_ABSOLUTE_TTL_MS = 7 * 24 * 3600_000;
 const TENANT_SESSION_LIFETIME: SessionLifetime = { idleMs: SESSION_TTL_MS, absoluteMs: SESSION_ABSOLUTE_TTL_MS };
 
-/** A dashboard session token (`qs_…`): its tenant admin, sliding the session forward while in use. */
+/** A dashboard session token (`qs_…`): its member, with their current role, sliding the session forward while in use. */
 export async function verifySession(deps: { db: Database; now(): Date }, token: string): Promise<Verification> {
   const row = await findSessionByTokenHash(deps.db, { tokenHash: hashToken(token) });
   if (!row) return { failure: { reason: "unknown_session", counts: true, error: new AppError("UNAUTHENTICATED", "invalid credentials") } };
@@ -23,5 +23,5 @@ export async function verifySession(deps: { db: Database; now(): Date }, token: 
   }
   if (standing.slideTo)
     await touchSession(deps.db, { tenantId: row.tenantId, sessionId: row.id, lastSeenAt: now, expiresAt: standing.slideTo });
-  return { principal: { kind: "session", tenantId: row.tenantId, scopes: [], userId: row.userId, sessionId: row.id } };
+  return { principal: { kind: "session", tenantId: row.tenantId, scopes: [], role: row.role, userId: row.userId, sessionId: row.id } };
 }

@@ -5,6 +5,7 @@ import { generateApiKeyId, generateApiKeySecret, hashApiSecret } from "../auth/t
 import type { ServiceDeps } from "../deps/service-deps";
 import { AppError } from "../errors";
 import { emitEvent } from "../events/emit-event";
+import { assertMayManageApiKey } from "./assert-may-manage-api-key";
 
 export const DEFAULT_ROTATION_GRACE_MINUTES = 24 * 60;
 
@@ -32,6 +33,7 @@ export interface RotateApiKeyResult {
  * grace period, unable to mint and keep the newest secret (security review L3). 403
  * INSUFFICIENT_SCOPE: the key no longer carries the authority, and like any scope refusal the
  * request counts as not executed, so a retry with the successor and the same idempotency key runs.
+ * Another member's key takes a role that administers the tenant (assertMayManageApiKey).
  */
 export async function rotateApiKey(
   deps: Pick<ServiceDeps, "db" | "now"> & AuthChangeDeps,
@@ -54,6 +56,7 @@ export async function rotateApiKey(
     }
     const old = await findTenantApiKey(tx, { tenantId: input.tenantId, keyId: input.keyId });
     if (!old) throw new AppError("NOT_FOUND", "credential not found");
+    await assertMayManageApiKey(tx, input.actor, old);
     if (old.status === "REVOKED") throw new AppError("CONFLICT", "a revoked credential cannot be rotated");
     if (old.expiresAt && old.expiresAt <= now) throw new AppError("CONFLICT", "an expired credential cannot be rotated");
     const rotated = await markApiKeyRotated(tx, {

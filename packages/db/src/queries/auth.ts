@@ -1,12 +1,16 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Executor } from "../client";
-import { apiKeys, sessions } from "../schema/identity";
+import type { MemberRole } from "@qc/domain";
+import { apiKeys, sessions, users } from "../schema/identity";
 import { defineRead } from "../hot-path/define-query";
 
 /*
  * What authentication reads on every request: a key by its id (cached by the Authenticator), a
  * session by its token hash (the request names neither tenant; the row says which it is), and the
- * batched bookkeeping. The two reads are prepared statements (../hot-path).
+ * batched bookkeeping. The two reads are prepared statements (../hot-path). Each also reads the
+ * current role of the member the credential acts for (CONTRACT §14): the session's user, the key's
+ * creator; only a member of the credential's own tenant counts (a left join, so that a credential
+ * whose member is gone still reads, with no role).
  */
 
 /** Sends `payload` on a LISTEN channel; inside a transaction PostgreSQL delivers it on commit. */
@@ -21,6 +25,10 @@ export interface ApiKeyCredentialRow {
   status: "ACTIVE" | "REVOKED";
   expiresAt: Date | null;
   graceEndsAt: Date | null;
+  /** The member who created the key; null for a key seeded by a tool. */
+  createdByUserId: string | null;
+  /** That member's current role; null without one. */
+  role: MemberRole | null;
 }
 
 export async function findApiKeyCredential(db: Executor, params: { keyId: string }): Promise<ApiKeyCredentialRow | undefined> {
@@ -36,8 +44,11 @@ const findApiKeyRead = defineRead("qc_find_api_key", (db) =>
       status: apiKeys.status,
       expiresAt: apiKeys.expiresAt,
       graceEndsAt: apiKeys.graceEndsAt,
+      createdByUserId: apiKeys.createdByUserId,
+      role: users.role,
     })
     .from(apiKeys)
+    .leftJoin(users, and(eq(users.id, apiKeys.createdByUserId), eq(users.tenantId, apiKeys.tenantId)))
     .where(eq(apiKeys.keyId, sql.placeholder("keyId"))),
 );
 
@@ -50,6 +61,8 @@ export interface SessionCredentialRow {
   /** The login: the absolute lifetime counts from here. */
   createdAt: Date;
   revokedAt: Date | null;
+  /** The user's current role; null when the user is no member of the session's tenant. */
+  role: MemberRole | null;
 }
 
 /** Every dashboard request reads its session: a prepared statement (../hot-path). */
@@ -67,8 +80,10 @@ const findSessionRead = defineRead("qc_find_session", (db) =>
       lastSeenAt: sessions.lastSeenAt,
       createdAt: sessions.createdAt,
       revokedAt: sessions.revokedAt,
+      role: users.role,
     })
     .from(sessions)
+    .leftJoin(users, and(eq(users.id, sessions.userId), eq(users.tenantId, sessions.tenantId)))
     .where(eq(sessions.tokenHash, sql.placeholder("tokenHash"))),
 );
 

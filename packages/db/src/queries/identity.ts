@@ -1,5 +1,5 @@
 import { rolesAllowing, type MemberRole } from "@qc/domain";
-import { and, eq, gt, inArray, isNull } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, isNull, lt, or } from "drizzle-orm";
 import type { Executor } from "../client";
 import { emailTokens, sessions, tenants, users } from "../schema/identity";
 
@@ -30,9 +30,17 @@ export async function insertTenant(
 /** Raises the unique violation `users_email_unique` when the address is taken. */
 export async function insertUser(
   db: Executor,
-  params: { tenantId: string; email: string; name: string | null; passwordHash: string; role: MemberRole; status: UserRow["status"] },
-): Promise<{ id: string }> {
-  const [row] = await db.insert(users).values(params).returning({ id: users.id });
+  params: {
+    tenantId: string;
+    email: string;
+    name: string | null;
+    passwordHash: string;
+    role: MemberRole;
+    status: UserRow["status"];
+    emailVerifiedAt?: Date;
+  },
+): Promise<{ id: string; createdAt: Date }> {
+  const [row] = await db.insert(users).values(params).returning({ id: users.id, createdAt: users.createdAt });
   return row!;
 }
 
@@ -100,6 +108,70 @@ export async function findUserById(
     .select({ id: users.id, tenantId: users.tenantId, email: users.email, status: users.status })
     .from(users)
     .where(eq(users.id, params.userId));
+  return row;
+}
+
+/** The current role of the tenant's member; undefined for a user of another tenant or none. */
+export async function findMemberRole(db: Executor, params: { tenantId: string; userId: string }): Promise<MemberRole | undefined> {
+  const [row] = await db
+    .select({ role: users.role })
+    .from(users)
+    .where(and(eq(users.id, params.userId), eq(users.tenantId, params.tenantId)));
+  return row?.role;
+}
+
+export interface MemberRow {
+  id: string;
+  email: string;
+  name: string | null;
+  role: MemberRole;
+  createdAt: Date;
+}
+const memberColumns = { id: users.id, email: users.email, name: users.name, role: users.role, createdAt: users.createdAt };
+
+/** The tenant's members, newest first (CONTRACT §1), before `beforeId` when given; `limit` rows at most. */
+export function listTenantMembers(
+  db: Executor,
+  params: { tenantId: string; limit: number; beforeId?: string | undefined },
+): Promise<MemberRow[]> {
+  return db
+    .select(memberColumns)
+    .from(users)
+    .where(and(eq(users.tenantId, params.tenantId), params.beforeId ? lt(users.id, params.beforeId) : undefined))
+    .orderBy(desc(users.id))
+    .limit(params.limit);
+}
+
+/**
+ * The tenant's member, locked FOR UPDATE with every OWNER of the tenant (in id order, so that two
+ * role changes at once wait for each other instead of deadlocking): the last-owner rule counts
+ * owners that cannot change until the transaction ends. Undefined for a user of another tenant.
+ */
+export async function lockMemberAndOwners(
+  db: Executor,
+  params: { tenantId: string; userId: string },
+): Promise<{ member: MemberRow | undefined; ownerIds: string[] }> {
+  const rows = await db
+    .select(memberColumns)
+    .from(users)
+    .where(and(eq(users.tenantId, params.tenantId), or(eq(users.id, params.userId), eq(users.role, "OWNER"))))
+    .orderBy(asc(users.id))
+    .for("update");
+  return {
+    member: rows.find((row) => row.id === params.userId),
+    ownerIds: rows.filter((row) => row.role === "OWNER").map((row) => row.id),
+  };
+}
+
+export async function updateMemberRole(
+  db: Executor,
+  params: { tenantId: string; userId: string; role: MemberRole; updatedAt: Date },
+): Promise<MemberRow | undefined> {
+  const [row] = await db
+    .update(users)
+    .set({ role: params.role, updatedAt: params.updatedAt })
+    .where(and(eq(users.id, params.userId), eq(users.tenantId, params.tenantId)))
+    .returning(memberColumns);
   return row;
 }
 

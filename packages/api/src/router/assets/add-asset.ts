@@ -9,6 +9,7 @@ import { networkCode } from "../../schemas/common";
 export const addAssetProcedure = authedProcedure
   .meta({
     scope: "admin",
+    action: "administer",
     successStatus: 201,
     otherSuccess: { 200: "The token was added before: the existing asset." },
     openapi: {

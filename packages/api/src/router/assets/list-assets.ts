@@ -8,6 +8,7 @@ import { EXAMPLE_LAST_PAGE, EXAMPLE_NATIVE_ASSET, EXAMPLE_TOKEN_ASSET } from "..
 export const listAssetsProcedure = authedProcedure
   .meta({
     scope: "read",
+    action: "read",
     openapi: {
       method: "GET",
       path: "/v1/assets",

@@ -20,6 +20,7 @@ const auditEvent = z.object({
 export const listAuditEventsProcedure = authedProcedure
   .meta({
     scope: "admin",
+    action: "read",
     openapi: {
       method: "GET",
       path: "/v1/audit-events",

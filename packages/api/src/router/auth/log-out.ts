@@ -10,6 +10,7 @@ import { authedProcedure } from "../../trpc";
 export const logOutProcedure = authedProcedure
   .meta({
     scope: "read",
+    action: "read",
     openapi: {
       method: "POST",
       path: "/v1/auth/logout",

@@ -8,6 +8,7 @@ import { EXAMPLE_CREATE_DEPLOYMENT, EXAMPLE_DEPLOYMENT_TRANSACTION } from "./exa
 export const createContractDeploymentProcedure = authedProcedure
   .meta({
     scope: "write",
+    action: "transact",
     valueMoving: true,
     successStatus: 201,
     idempotencyKey: "required",

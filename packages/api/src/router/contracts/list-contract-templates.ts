@@ -6,6 +6,7 @@ import { contractTemplateRecord } from "./schemas";
 export const listContractTemplatesProcedure = authedProcedure
   .meta({
     scope: "read",
+    action: "read",
     openapi: {
       method: "GET",
       path: "/v1/contracts/templates",

@@ -6,7 +6,7 @@ import { apiKeyRecord } from "./schemas";
 
 /** Dashboard only (tRPC `credentials.create`, session): an API key cannot mint keys. */
 export const createCredential = sessionProcedure
-  .meta({ scope: "admin", issuesSecret: true })
+  .meta({ scope: "admin", action: "own_keys", issuesSecret: true })
   .input(
     z.object({
       label: text().trim().min(1).max(100),

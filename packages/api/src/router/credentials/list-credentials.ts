@@ -7,6 +7,7 @@ import { EXAMPLE_API_KEY } from "../../openapi-examples";
 export const listCredentials = authedProcedure
   .meta({
     scope: "admin",
+    action: "read",
     openapi: {
       method: "GET",
       path: "/v1/credentials",

@@ -7,6 +7,7 @@ import { EXAMPLE } from "../../openapi-examples";
 export const rotateCredential = authedProcedure
   .meta({
     scope: "admin",
+    action: "own_keys",
     issuesSecret: true,
     openapi: {
       method: "POST",

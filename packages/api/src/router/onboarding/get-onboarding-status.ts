@@ -9,6 +9,7 @@ import { EXAMPLE } from "../../openapi-examples";
 export const getOnboardingStatusProcedure = authedProcedure
   .meta({
     scope: "read",
+    action: "read",
     openapi: {
       method: "GET",
       path: "/v1/onboarding/status",

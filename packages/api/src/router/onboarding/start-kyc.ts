@@ -8,6 +8,7 @@ import { EXAMPLE_KYC_CASE } from "../../openapi-examples";
 export const startKycProcedure = authedProcedure
   .meta({
     scope: "admin",
+    action: "administer",
     successStatus: 201,
     otherSuccess: { 200: "A case is already pending: that case, unchanged (nothing new is started)." },
     openapi: {

@@ -7,6 +7,7 @@ import { policyDecision } from "./schemas";
 export const evaluatePolicyProcedure = authedProcedure
   .meta({
     scope: "admin",
+    action: "read",
     idempotencyKey: "optional",
     openapi: {
       method: "POST",

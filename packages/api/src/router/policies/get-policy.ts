@@ -8,6 +8,7 @@ export const getPolicyProcedure = authedProcedure
     // The rules name whitelisted destinations and velocity thresholds: what a thief would want to
     // stay under. Configuration reads are admin, as the allowlist and denylist are (review L6).
     scope: "admin",
+    action: "read",
     openapi: {
       method: "GET",
       path: "/v1/policies",

@@ -6,6 +6,7 @@ import { denylist } from "./schemas";
 export const getScreeningDenylistProcedure = authedProcedure
   .meta({
     scope: "admin",
+    action: "read",
     openapi: {
       method: "GET",
       path: "/v1/settings/screening-denylist",

@@ -5,6 +5,7 @@ import { EXAMPLE_POLICY, EXAMPLE_POLICY_DOCUMENT } from "./examples";
 export const replacePolicyProcedure = authedProcedure
   .meta({
     scope: "admin",
+    action: "administer",
     openapi: {
       method: "PUT",
       path: "/v1/policies",

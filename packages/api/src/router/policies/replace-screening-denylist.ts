@@ -6,6 +6,7 @@ import { denylist, denylistEntry } from "./schemas";
 export const replaceScreeningDenylistProcedure = authedProcedure
   .meta({
     scope: "admin",
+    action: "administer",
     openapi: {
       method: "PUT",
       path: "/v1/settings/screening-denylist",

@@ -6,6 +6,7 @@ import { allowlist } from "./schemas";
 export const getIpAllowlistProcedure = authedProcedure
   .meta({
     scope: "admin",
+    action: "read",
     openapi: {
       method: "GET",
       path: "/v1/settings/ip-allowlist",

@@ -6,6 +6,7 @@ import { allowlist, allowlistEntry } from "./schemas";
 export const replaceIpAllowlistProcedure = authedProcedure
   .meta({
     scope: "admin",
+    action: "administer",
     openapi: {
       method: "PUT",
       path: "/v1/settings/ip-allowlist",

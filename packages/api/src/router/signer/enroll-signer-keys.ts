@@ -10,6 +10,7 @@ export const MAX_SIGNER_KEYS_PER_BATCH = 50;
 export const enrollSignerKeysProcedure = authedProcedure
   .meta({
     scope: "signer",
+    action: "transact",
     successStatus: 201,
     openapi: {
       method: "POST",

@@ -10,6 +10,7 @@ export const signerKeyCounts = z.object({
 export const listSignerKeysProcedure = authedProcedure
   .meta({
     scope: "read",
+    action: "read",
     openapi: {
       method: "GET",
       path: "/v1/signer/keys",

@@ -8,6 +8,7 @@ import { EXAMPLE_PENDING_TRANSACTION, EXAMPLE_SIGNING_REQUEST, signingRequestRec
 export const listSigningRequestsProcedure = authedProcedure
   .meta({
     scope: "signer",
+    action: "transact",
     openapi: {
       method: "GET",
       path: "/v1/signer/transactions",

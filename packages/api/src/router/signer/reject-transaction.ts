@@ -7,6 +7,7 @@ import { EXAMPLE_PENDING_TRANSACTION, transactionIdParam } from "./transaction-s
 export const rejectTransactionProcedure = authedProcedure
   .meta({
     scope: "signer",
+    action: "transact",
     openapi: {
       method: "POST",
       path: "/v1/signer/transactions/{transactionId}/reject",

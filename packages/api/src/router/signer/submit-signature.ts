@@ -7,6 +7,7 @@ import { EXAMPLE_PENDING_TRANSACTION, EXAMPLE_SIGNATURE, transactionIdParam } fr
 export const submitSignatureProcedure = authedProcedure
   .meta({
     scope: "signer",
+    action: "transact",
     valueMoving: true,
     openapi: {
       method: "POST",

@@ -9,6 +9,7 @@ import { transactionIdParam, transactionRecord } from "./schemas";
 export const cancelTransactionProcedure = authedProcedure
   .meta({
     scope: "write",
+    action: "transact",
     idempotencyKey: "optional",
     openapi: {
       method: "POST",

@@ -6,6 +6,7 @@ import { createTransferInput, transactionRecord } from "./schemas";
 export const createTransactionProcedure = authedProcedure
   .meta({
     scope: "write",
+    action: "transact",
     valueMoving: true,
     successStatus: 201,
     idempotencyKey: "required",

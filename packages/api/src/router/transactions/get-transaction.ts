@@ -7,6 +7,7 @@ import { transactionIdParam, transactionRecord } from "./schemas";
 export const getTransactionProcedure = authedProcedure
   .meta({
     scope: "read",
+    action: "read",
     openapi: {
       method: "GET",
       path: "/v1/transactions/{transactionId}",

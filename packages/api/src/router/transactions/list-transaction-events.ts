@@ -8,6 +8,7 @@ import { transactionIdParam, transactionStatusEvent } from "./schemas";
 export const listTransactionEventsProcedure = authedProcedure
   .meta({
     scope: "read",
+    action: "read",
     openapi: {
       method: "GET",
       path: "/v1/transactions/{transactionId}/events",

@@ -9,6 +9,7 @@ import { transactionRecord } from "./schemas";
 export const listTransactionsProcedure = authedProcedure
   .meta({
     scope: "read",
+    action: "read",
     openapi: {
       method: "GET",
       path: "/v1/transactions",

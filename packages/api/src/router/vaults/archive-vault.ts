@@ -8,6 +8,7 @@ import { vaultIdParam } from "../../schemas/common";
 export const archiveVaultProcedure = authedProcedure
   .meta({
     scope: "write",
+    action: "transact",
     openapi: {
       method: "POST",
       path: "/v1/vault/accounts/{vaultAccountId}/archive",

@@ -8,6 +8,7 @@ import { EXAMPLE_VAULT } from "../../openapi-examples";
 export const createVaultProcedure = authedProcedure
   .meta({
     scope: "write",
+    action: "transact",
     successStatus: 201,
     openapi: {
       method: "POST",

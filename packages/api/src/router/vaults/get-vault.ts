@@ -8,6 +8,7 @@ import { vaultIdParam } from "../../schemas/common";
 export const getVaultProcedure = authedProcedure
   .meta({
     scope: "read",
+    action: "read",
     openapi: {
       method: "GET",
       path: "/v1/vault/accounts/{vaultAccountId}",

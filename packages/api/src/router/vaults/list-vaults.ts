@@ -8,6 +8,7 @@ import { EXAMPLE_LAST_PAGE, EXAMPLE_VAULT } from "../../openapi-examples";
 export const listVaultsProcedure = authedProcedure
   .meta({
     scope: "read",
+    action: "read",
     openapi: {
       method: "GET",
       path: "/v1/vault/accounts",

@@ -8,6 +8,7 @@ import { EXAMPLE, EXAMPLE_VAULT } from "../../openapi-examples";
 export const updateVaultProcedure = authedProcedure
   .meta({
     scope: "write",
+    action: "transact",
     openapi: {
       method: "PUT",
       path: "/v1/vault/accounts/{vaultAccountId}",

@@ -8,6 +8,7 @@ import { networkCode } from "../../schemas/common";
 export const addNetworkLinkProcedure = authedProcedure
   .meta({
     scope: "write",
+    action: "transact",
     successStatus: 201,
     otherSuccess: { 200: "The wallet already is placed in this vault on this network: the wallet, unchanged." },
     openapi: {

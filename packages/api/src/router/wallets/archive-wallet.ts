@@ -7,6 +7,7 @@ import { EXAMPLE_WALLET } from "../../openapi-examples";
 export const archiveWalletProcedure = authedProcedure
   .meta({
     scope: "write",
+    action: "transact",
     openapi: {
       method: "POST",
       path: "/v1/wallets/{walletId}/archive",

@@ -8,6 +8,7 @@ import { EXAMPLE, EXAMPLE_WALLET } from "../../openapi-examples";
 export const createWatchOnlyWalletProcedure = authedProcedure
   .meta({
     scope: "write",
+    action: "transact",
     successStatus: 201,
     openapi: {
       method: "POST",

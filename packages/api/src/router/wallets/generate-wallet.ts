@@ -8,6 +8,7 @@ import { vaultIdParam } from "../../schemas/common";
 export const generateWalletProcedure = authedProcedure
   .meta({
     scope: "write",
+    action: "transact",
     successStatus: 201,
     openapi: {
       method: "POST",

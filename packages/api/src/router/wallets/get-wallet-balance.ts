@@ -8,6 +8,7 @@ import { EXAMPLE } from "../../openapi-examples";
 export const getWalletBalanceProcedure = authedProcedure
   .meta({
     scope: "read",
+    action: "read",
     openapi: {
       method: "GET",
       path: "/v1/wallets/{walletId}/balance",

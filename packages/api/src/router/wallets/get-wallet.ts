@@ -7,6 +7,7 @@ import { EXAMPLE_WALLET } from "../../openapi-examples";
 export const getWalletProcedure = authedProcedure
   .meta({
     scope: "read",
+    action: "read",
     openapi: {
       method: "GET",
       path: "/v1/wallets/{walletId}",

@@ -8,6 +8,7 @@ import { EXAMPLE_LAST_PAGE, EXAMPLE_WALLET } from "../../openapi-examples";
 export const listVaultWalletsProcedure = authedProcedure
   .meta({
     scope: "read",
+    action: "read",
     openapi: {
       method: "GET",
       path: "/v1/vault/accounts/{vaultAccountId}/wallets",

@@ -10,6 +10,7 @@ import { EXAMPLE, EXAMPLE_WALLET } from "../../openapi-examples";
 export const registerWalletProcedure = authedProcedure
   .meta({
     scope: "signer",
+    action: "transact",
     successStatus: 201,
     openapi: {
       method: "POST",

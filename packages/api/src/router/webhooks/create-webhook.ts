@@ -13,6 +13,7 @@ import {
 export const createWebhookProcedure = authedProcedure
   .meta({
     scope: "admin",
+    action: "administer",
     issuesSecret: true,
     successStatus: 201,
     openapi: {

@@ -6,6 +6,7 @@ import { EXAMPLE_WEBHOOK, webhookIdParam } from "./schemas";
 export const deleteWebhookProcedure = authedProcedure
   .meta({
     scope: "admin",
+    action: "administer",
     openapi: {
       method: "DELETE",
       path: "/v1/webhooks/{webhookId}",

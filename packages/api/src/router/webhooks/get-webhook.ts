@@ -6,6 +6,7 @@ import { EXAMPLE_WEBHOOK, webhookEndpoint, webhookIdParam } from "./schemas";
 export const getWebhookProcedure = authedProcedure
   .meta({
     scope: "admin",
+    action: "read",
     openapi: {
       method: "GET",
       path: "/v1/webhooks/{webhookId}",

@@ -9,6 +9,7 @@ import { EXAMPLE_DELIVERY, EXAMPLE_WEBHOOK, webhookDelivery, webhookIdParam } fr
 export const listWebhookDeliveriesProcedure = authedProcedure
   .meta({
     scope: "admin",
+    action: "read",
     openapi: {
       method: "GET",
       path: "/v1/webhooks/{webhookId}/deliveries",

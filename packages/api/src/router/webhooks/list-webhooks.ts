@@ -8,6 +8,7 @@ import { EXAMPLE_WEBHOOK, webhookEndpoint } from "./schemas";
 export const listWebhooksProcedure = authedProcedure
   .meta({
     scope: "admin",
+    action: "read",
     openapi: {
       method: "GET",
       path: "/v1/webhooks",

@@ -6,6 +6,7 @@ import { deliveryIdParam, EXAMPLE_DELIVERY, webhookDelivery } from "./schemas";
 export const retryWebhookDeliveryProcedure = authedProcedure
   .meta({
     scope: "admin",
+    action: "administer",
     successStatus: 202,
     openapi: {
       method: "POST",

@@ -7,6 +7,7 @@ import { EXAMPLE_WEBHOOK, EXAMPLE_WEBHOOK_SECRET, webhookEndpointWithSecret, web
 export const rotateWebhookSecretProcedure = authedProcedure
   .meta({
     scope: "admin",
+    action: "administer",
     issuesSecret: true,
     openapi: {
       method: "POST",

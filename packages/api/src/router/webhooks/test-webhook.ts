@@ -6,6 +6,7 @@ import { EXAMPLE_DELIVERY, EXAMPLE_WEBHOOK, webhookIdParam } from "./schemas";
 export const testWebhookProcedure = authedProcedure
   .meta({
     scope: "admin",
+    action: "administer",
     successStatus: 202,
     openapi: {
       method: "POST",

@@ -7,6 +7,7 @@ import { EXAMPLE_WEBHOOK, webhookDescription, webhookEndpoint, webhookEvents, we
 export const updateWebhookProcedure = authedProcedure
   .meta({
     scope: "admin",
+    action: "administer",
     openapi: {
       method: "PUT",
       path: "/v1/webhooks/{webhookId}",
