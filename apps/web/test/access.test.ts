@@ -310,6 +310,9 @@ const ALLOWED_ANSWER: Record<string, string> = {
   "GET /v1/dev/mailbox": "400 VALIDATION_FAILED",
   "GET /v1/settings/ip-allowlist": "200",
   "PUT /v1/settings/ip-allowlist": "400 VALIDATION_FAILED",
+  "GET /v1/members": "200",
+  // `role` is required.
+  "PUT /v1/members/{userId}": "400 VALIDATION_FAILED",
   "GET /v1/audit-events": "200",
   "POST /v1/vault/accounts": "400 VALIDATION_FAILED",
   "GET /v1/vault/accounts": "200",

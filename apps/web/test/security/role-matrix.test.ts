@@ -22,10 +22,12 @@ const REFUSED_BY_ROLE = "403 INSUFFICIENT_ROLE";
  * from the meta under test: reading is `read` (a dry run of the policy and logging out change
  * nothing of the tenant's either); the signer's routes and every other change to custody
  * (transfers, deployments, vaults, wallets) are `transact`; one's own API keys are `own_keys`;
- * every other change (webhooks, policies, settings, tokens, KYC) is `administer`.
+ * changing members is `manage_members` (the service asks `manage_owners` where an OWNER is made or
+ * unmade); every other change (webhooks, policies, settings, tokens, KYC) is `administer`.
  */
 function expectedAction(p: TrpcProcedure): MemberAction {
   if (p.path.startsWith("credentials.") && p.type === "mutation") return "own_keys";
+  if (p.path.startsWith("members.") && p.type === "mutation") return "manage_members";
   if (p.scope === "signer") return "transact";
   if (p.type === "query" || p.path === "auth.logout" || p.path === "policies.evaluate") return "read";
   return p.scope === "admin" ? "administer" : "transact";

@@ -18,7 +18,11 @@ import { createTenantWorld, type ResourceIds, type TenantWorld } from "./tenant-
  */
 
 /** Routes with path ids that this matrix does not drive, and why. */
-const EXCLUDED_ROUTES: Record<string, string> = {};
+const EXCLUDED_ROUTES: Record<string, string> = {
+  "PUT /v1/members/{userId}":
+    "driven in members.test.ts (another tenant's member is 404 and keeps its role); a member id here would change the " +
+    "fuzz's seeded id pools, which share the world's ids",
+};
 
 /** Body fields ending in `Id` that do not name a tenant's resource. */
 const SHARED_BODY_IDS: Record<string, string> = {

@@ -14,6 +14,7 @@ import { webhooksRouter } from "./webhooks";
 import { transactionsRouter } from "./transactions";
 import { policiesRouter } from "./policies";
 import { contractsRouter } from "./contracts";
+import { membersRouter } from "./members";
 import { operatorsRouter } from "./operators";
 
 /** Every area's router, merged; the same object serves /api/trpc and /v1. */
@@ -34,6 +35,8 @@ export const appRouter = createRouter({
   policies: policiesRouter,
   contracts: contractsRouter,
   operators: operatorsRouter,
+  // Last: the fuzz seeds each route by its position (fuzz-every-route.test.ts), so a new area goes after the others.
+  members: membersRouter,
 });
 
 export type AppRouter = typeof appRouter;
