@@ -76,7 +76,7 @@ const REQUEST_ID_PARAMETER = {
 } as const;
 
 const TAGS = [
-  { name: "signup", description: "Create a tenant and its first admin, and verify the admin's email address." },
+  { name: "signup", description: "Create a tenant and its first member, its OWNER, and verify their email address." },
   { name: "auth", description: "Dashboard sessions: log in and out." },
   { name: "onboarding", description: "Identity verification (KYC/KYB), which enables the value-moving routes." },
   { name: "credentials", description: "API keys: list and rotate. Keys are created and revoked in the dashboard." },

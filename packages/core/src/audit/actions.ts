@@ -8,7 +8,7 @@ import type { TransactionStatus } from "../transfers/transaction-status";
  */
 export const AUDIT_ACTIONS = {
   // Accounts (packages/core/src/identity)
-  "tenant.signed_up": { write: "sync", doc: "a tenant and its first admin were created (actor: the new user)" },
+  "tenant.signed_up": { write: "sync", doc: "a tenant and its first member, an OWNER, were created (actor: the new user)" },
   "user.email_verified": { write: "sync", doc: "a verification link was followed" },
   "user.verification_resent": { write: "sync", doc: "a new verification link was issued; the earlier ones ended" },
   "user.password_reset_requested": { write: "sync", doc: "a password-reset link was issued (written by the daemon's job)" },

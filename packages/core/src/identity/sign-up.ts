@@ -35,7 +35,7 @@ const emailTaken = () =>
   );
 
 /**
- * Creates the tenant (PENDING_VERIFICATION), its first admin (PENDING_EMAIL_VERIFICATION), a
+ * Creates the tenant (PENDING_VERIFICATION), its first member, an OWNER (PENDING_EMAIL_VERIFICATION), a
  * verification token, the email carrying it and the job delivering it, in one transaction.
  * The unique index on users.email decides between concurrent signups with one address; the
  * pre-check only spares the Argon2 work in the common case.
