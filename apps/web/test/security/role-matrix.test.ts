@@ -122,4 +122,35 @@ describe("role matrix over every tRPC procedure", () => {
       details: { action: "transact", role: "VIEWER", path: "/api/trpc/vaults.create" },
     });
   });
+
+  it("answers the same over REST: every operation of the document as each role's key", async () => {
+    const owner = await createTenantFixture({ db: t.db, pepper: TEST_PEPPER });
+    const keys: Record<MemberRole, string> = { OWNER: owner.authorization } as Record<MemberRole, string>;
+    for (const role of MEMBER_ROLES)
+      if (role !== "OWNER") keys[role] = (await createMemberFixture({ db: t.db, pepper: TEST_PEPPER }, owner, role)).authorization;
+    const document = (await call(server, "/v1/openapi.json")).json<{
+      paths: Record<string, Record<string, { "x-action"?: MemberAction }>>;
+    }>();
+    const operations = Object.entries(document.paths).flatMap(([path, item]) =>
+      Object.entries(item).flatMap(([method, op]) =>
+        op["x-action"] ? [{ method: method.toUpperCase(), path, action: op["x-action"] }] : [],
+      ),
+    );
+    expect(operations.length).toBeGreaterThan(40);
+    const wrong: string[] = [];
+    for (const op of operations)
+      for (const role of MEMBER_ROLES) {
+        // A UUID no tenant owns in the path, an empty body: the role is judged before either is looked at.
+        const res = await call(server, op.path.replace(/\{[^}]+\}/g, "0194f2c4-0000-7000-8000-00000000abcd"), {
+          method: op.method,
+          headers: { authorization: keys[role], ...(op.method === "GET" ? {} : { "content-type": "application/json" }) },
+          ...(op.method === "GET" ? {} : { body: "{}" }),
+        });
+        const got = res.status < 400 ? String(res.status) : `${res.status} ${errorName(res)}`;
+        const allowed = roleAllows(role, op.action);
+        if (allowed ? /^(401|403) /.test(got) : got !== REFUSED_BY_ROLE)
+          wrong.push(`${op.method} ${op.path} (${op.action}) as ${role}: ${got}, expected ${allowed ? "no refusal" : REFUSED_BY_ROLE}`);
+      }
+    expect(wrong).toEqual([]);
+  });
 });
