@@ -3,18 +3,21 @@
  * own API a source wallet registered with its ownership proof and the body of a transfer from it.
  */
 import { addressFromPublicKey, generateKeyPair, signOwnershipProof } from "@qc/chain";
-import { createApiKey, nativeAssetId } from "@qc/core";
-import { schema, type Database } from "@qc/db";
+import { nativeAssetId } from "@qc/core";
+import { createTenantFixture } from "@qc/core/testing";
+import type { Database } from "@qc/db";
 
-/** A VERIFIED tenant and an API key of it, issued by the service (`pepper`: the web's API_KEY_PEPPER). */
+/**
+ * A VERIFIED tenant, its OWNER and an API key the OWNER created (a key acts with its creator's
+ * role: CONTRACT §14), issued by the service (`pepper`: the web's API_KEY_PEPPER).
+ */
 export async function benchTenant(
   db: Database,
   pepper: Buffer,
 ): Promise<{ tenantId: string; secret: string; apiKey: string; authorization: string }> {
-  const [tenant] = await db.insert(schema.tenants).values({ name: "Bench", status: "VERIFIED" }).returning();
-  const key = await createApiKey({ db, now: () => new Date() }, pepper, { tenantId: tenant!.id, userId: null, label: "bench" });
-  const apiKey = `${key.keyId}:${key.secret}`;
-  return { tenantId: tenant!.id, secret: key.secret, apiKey, authorization: `Bearer ${apiKey}` };
+  const tenant = await createTenantFixture({ db, pepper }, { name: "Bench" });
+  const apiKey = `${tenant.keyId}:${tenant.secret}`;
+  return { tenantId: tenant.tenantId, secret: tenant.secret, apiKey, authorization: `Bearer ${apiKey}` };
 }
 
 /** POSTs JSON to the web with the bench's API key; throws unless it answers 201. */
