@@ -127,8 +127,11 @@ export type TenantStatus = (typeof TENANT_STATUSES)[number];
 export const ACCOUNT_TYPES = ["BUSINESS", "INDIVIDUAL"] as const;
 export type AccountType = (typeof ACCOUNT_TYPES)[number];
 
-/** A user until the emailed link is followed, and after (CONTRACT §3). */
-export const USER_STATUSES = ["PENDING_EMAIL_VERIFICATION", "EMAIL_VERIFIED"] as const;
+/**
+ * A user until the emailed link is followed, and after (CONTRACT §3); REMOVED once taken out of
+ * the tenant (CONTRACT §14): the row stays for the audit trail and the address stays taken.
+ */
+export const USER_STATUSES = ["PENDING_EMAIL_VERIFICATION", "EMAIL_VERIFIED", "REMOVED"] as const;
 export type UserStatus = (typeof USER_STATUSES)[number];
 
 /** A KYC case (CONTRACT §3): open until the provider's decision. */
@@ -218,6 +221,14 @@ export const ROLE_PERMISSIONS: Readonly<Record<MemberRole, readonly MemberAction
   APPROVER: ["read", "approve", "own_keys"],
   VIEWER: ["read", "own_keys"],
 };
+
+/** What the `invitation_status` column stores: an invitation is PENDING until accepted or revoked. */
+export const STORED_INVITATION_STATUSES = ["PENDING", "ACCEPTED", "REVOKED"] as const;
+export type StoredInvitationStatus = (typeof STORED_INVITATION_STATUSES)[number];
+
+/** An invitation's status as the API shows it (CONTRACT §14): a PENDING one past its expiry is EXPIRED. */
+export const INVITATION_STATUSES = ["PENDING", "ACCEPTED", "REVOKED", "EXPIRED"] as const;
+export type InvitationStatus = (typeof INVITATION_STATUSES)[number];
 
 /** Whether a member with `role` may take `action` (CONTRACT §14). */
 export const roleAllows = (role: MemberRole, action: MemberAction): boolean => ROLE_PERMISSIONS[role].includes(action);

@@ -8,12 +8,12 @@ import { toApiKeyRecord, type ApiKeyRecord } from "./api-key-record";
 
 export interface CreateApiKeyInput {
   tenantId: string;
-  /** The dashboard user the key is recorded as created by; null for keys seeded by tools. */
-  userId: string | null;
+  /** The member who creates the key: it acts with their current role (CONTRACT §14). */
+  userId: string;
   label: string;
   scopes?: Scope[];
   expiresAt?: Date | null;
-  /** Who asks (the request's actor); by default the user, or the system for a seeded key. */
+  /** Who asks (the request's actor); by default the member. */
   actor?: Actor;
 }
 
@@ -34,7 +34,7 @@ export async function createApiKey(
   }
   const keyId = generateApiKeyId();
   const secret = generateApiKeySecret();
-  const actor = input.actor ?? (input.userId ? userActor(input.userId) : { type: "system", id: null });
+  const actor = input.actor ?? userActor(input.userId);
   const row = await deps.db.transaction(async (tx) => {
     const inserted = await insertApiKey(tx, {
       tenantId: input.tenantId,

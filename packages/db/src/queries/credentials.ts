@@ -13,7 +13,7 @@ export async function insertApiKey(
     label: string;
     scopes: string[];
     expiresAt: Date | null;
-    createdByUserId: string | null;
+    createdByUserId: string;
   },
 ): Promise<ApiKeyRow> {
   const [row] = await db.insert(apiKeys).values(params).returning();

@@ -4,6 +4,7 @@ import {
   KYC_STATUSES,
   MEMBER_ROLES,
   STORED_API_KEY_STATUSES,
+  STORED_INVITATION_STATUSES,
   TENANT_STATUSES,
   TRANSACTION_STATUSES,
   TRANSACTION_SUB_STATUSES,
@@ -41,6 +42,7 @@ const DOMAIN: Record<string, readonly string[]> = {
   kyc_status: KYC_STATUSES,
   member_role: MEMBER_ROLES,
   api_key_status: STORED_API_KEY_STATUSES,
+  invitation_status: STORED_INVITATION_STATUSES,
   webhook_endpoint_status: WEBHOOK_ENDPOINT_STATUSES,
   webhook_delivery_status: WEBHOOK_DELIVERY_STATUSES,
 };

@@ -1,4 +1,12 @@
-import { ACCOUNT_TYPES, KYC_STATUSES, MEMBER_ROLES, STORED_API_KEY_STATUSES, TENANT_STATUSES, USER_STATUSES } from "@qc/domain";
+import {
+  ACCOUNT_TYPES,
+  KYC_STATUSES,
+  MEMBER_ROLES,
+  STORED_API_KEY_STATUSES,
+  STORED_INVITATION_STATUSES,
+  TENANT_STATUSES,
+  USER_STATUSES,
+} from "@qc/domain";
 import { sql } from "drizzle-orm";
 import { bigint, check, index, integer, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid, varchar } from "drizzle-orm/pg-core";
 import { createdAt, id, updatedAt } from "./system";
@@ -65,6 +73,39 @@ export const emailTokens = pgTable(
   ],
 );
 
+export const invitationStatus = pgEnum("invitation_status", STORED_INVITATION_STATUSES);
+
+/**
+ * Invitations to join a tenant (CONTRACT §14): the emailed token (32 random bytes, base64url)
+ * stored only as its SHA-256, single use, 7 days. EXPIRED is read from `expires_at`, not stored.
+ * The person has no user row until they accept, so the token lives here, not in email_tokens.
+ */
+export const invitations = pgTable(
+  "invitations",
+  {
+    id: id(),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
+    /** Lower-cased at the boundary, like users.email. */
+    email: text("email").notNull(),
+    role: memberRole("role").notNull(),
+    status: invitationStatus("status").notNull().default("PENDING"),
+    tokenHash: text("token_hash").notNull(),
+    invitedByUserId: uuid("invited_by_user_id").references(() => users.id),
+    expiresAt: ts("expires_at").notNull(),
+    acceptedAt: ts("accepted_at"),
+    acceptedUserId: uuid("accepted_user_id").references(() => users.id),
+    revokedAt: ts("revoked_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("invitations_token_hash_unique").on(t.tokenHash),
+    index("invitations_tenant_idx").on(t.tenantId, t.id),
+    index("invitations_tenant_email_idx").on(t.tenantId, t.email),
+  ],
+);
+
 /** Dashboard sessions: `qs_` + 64 hex, stored as SHA-256; 12 h sliding. */
 export const sessions = pgTable(
   "sessions",
@@ -116,12 +157,10 @@ export const apiKeys = pgTable(
     revokedAt: ts("revoked_at"),
     /** Set when the key arrived over plain HTTP (CONTRACT §10): the dashboard asks for rotation. */
     exposedAt: ts("exposed_at"),
-    /**
-     * The member who created the key: it acts with that member's current role (CONTRACT §14).
-     * Null only for keys seeded by tools into tenants without members (benchmarks), which no
-     * role allows anything (docs/members.md).
-     */
-    createdByUserId: uuid("created_by_user_id").references(() => users.id),
+    /** The member who created the key: it acts with that member's current role (CONTRACT §14). */
+    createdByUserId: uuid("created_by_user_id")
+      .notNull()
+      .references(() => users.id),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("api_keys_key_id_unique").on(t.keyId), index("api_keys_tenant_idx").on(t.tenantId, t.id)],

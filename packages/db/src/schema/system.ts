@@ -21,6 +21,12 @@ export const auditEvents = pgTable(
     tenantId: uuid("tenant_id"),
     actorType: text("actor_type").notNull(), // "anonymous" | "user" | "api_key" | "system" | "provider"
     actorId: text("actor_id"),
+    /**
+     * The member the actor acted for (CONTRACT §14): a session's user, or the member who created
+     * the API key; null for the system, providers and anonymous callers. Kept after the member
+     * is removed, so their past actions stay theirs.
+     */
+    actorUserId: uuid("actor_user_id"),
     action: text("action").notNull(), // e.g. "request.key_material_rejected"
     targetType: text("target_type"),
     targetId: text("target_id"),
