@@ -74,14 +74,34 @@ export function placeholdersFor<T extends Table>(
  */
 export function rowValues(table: Table, row: object, prefix = "", keys?: readonly string[]): Record<string, unknown> {
   const values: Record<string, unknown> = {};
-  for (const [key, column] of columnsOf(table)) {
-    if (keys && !keys.includes(key)) continue;
+  for (const [key, column, placeholder] of placeholderColumns(table, prefix, keys)) {
     let value = (row as Record<string, unknown>)[key];
     if (value === undefined && column.defaultFn) value = column.defaultFn();
     if (value === undefined && column.hasDefault) throw new Error(`no value for ${column.name}: a prepared insert names every column`);
-    values[`${prefix}${key}`] = value === null || value === undefined ? null : column.mapToDriverValue(value);
+    values[placeholder] = value === null || value === undefined ? null : column.mapToDriverValue(value);
   }
   return values;
+}
+
+/**
+ * `rowValues`' columns for a table, prefix and key list, worked out once (every create runs
+ * `rowValues` three times; the key lists are module constants, so they key the cache by identity).
+ */
+type PlaceholderColumn = [key: string, column: Column, placeholder: string];
+const placeholderPlans = new WeakMap<Table, Map<string, Map<readonly string[] | undefined, PlaceholderColumn[]>>>();
+function placeholderColumns(table: Table, prefix: string, keys: readonly string[] | undefined): PlaceholderColumn[] {
+  let byPrefix = placeholderPlans.get(table);
+  if (!byPrefix) placeholderPlans.set(table, (byPrefix = new Map()));
+  let byKeys = byPrefix.get(prefix);
+  if (!byKeys) byPrefix.set(prefix, (byKeys = new Map()));
+  let plan = byKeys.get(keys);
+  if (!plan) {
+    plan = columnsOf(table)
+      .filter(([key]) => !keys || keys.includes(key))
+      .map(([key, column]): PlaceholderColumn => [key, column, `${prefix}${key}`]);
+    byKeys.set(keys, plan);
+  }
+  return plan;
 }
 
 /**
@@ -92,23 +112,36 @@ export function rowValues(table: Table, row: object, prefix = "", keys?: readonl
  */
 export function completeRow<T extends Table>(table: T, values: T["$inferInsert"], now: Date): T["$inferSelect"] {
   const row: Record<string, unknown> = {};
-  for (const [key, column] of columnsOf(table)) {
+  for (const [key, defaultOf] of defaultsOf(table)) {
     const value = (values as Record<string, unknown>)[key];
-    row[key] = value !== undefined ? value : defaultOf(column, now);
+    row[key] = value !== undefined ? value : defaultOf(now);
   }
   return row as T["$inferSelect"];
 }
 
-function defaultOf(column: Column, now: Date): unknown {
-  if (column.defaultFn) return column.defaultFn();
-  if (!column.hasDefault || column.default === undefined) return null;
-  if (!is(column.default, SQL)) return column.default;
+/** Each column's default as `completeRow` takes it, worked out once per table from its definition. */
+type DefaultOf = (now: Date) => unknown;
+const tableDefaults = new WeakMap<Table, [string, DefaultOf][]>();
+function defaultsOf(table: Table): [string, DefaultOf][] {
+  let defaults = tableDefaults.get(table);
+  if (!defaults) tableDefaults.set(table, (defaults = columnsOf(table).map(([key, column]) => [key, defaultFor(column)])));
+  return defaults;
+}
+
+function defaultFor(column: Column): DefaultOf {
+  const { defaultFn } = column;
+  if (defaultFn) return () => defaultFn();
+  if (!column.hasDefault || column.default === undefined) return () => null;
+  const literal: unknown = column.default;
+  if (!is(literal, SQL)) return () => literal;
   if (
     column.columnType === "PgTimestamp" &&
-    column.default.queryChunks.some((chunk) => String((chunk as { value?: unknown }).value ?? "").includes("now()"))
+    literal.queryChunks.some((chunk) => String((chunk as { value?: unknown }).value ?? "").includes("now()"))
   )
-    return now;
-  throw new Error(`completeRow: ${column.name}'s default is SQL it cannot evaluate`);
+    return (now) => now;
+  return () => {
+    throw new Error(`completeRow: ${column.name}'s default is SQL it cannot evaluate`);
+  };
 }
 
 /**
