@@ -74,6 +74,7 @@ describe("the OpenAPI document of the real router", () => {
       [
         "get /v1/dev/mailbox",
         "post /v1/auth/login",
+        "post /v1/auth/login/passkey",
         "post /v1/auth/password-reset",
         "post /v1/auth/password-reset/confirm",
         "post /v1/onboarding/kyc/callback",

@@ -130,12 +130,21 @@ export { changeMemberRole } from "./members/change-member-role";
 export { listMembers } from "./members/list-members";
 export type { MemberRecord } from "./members/member-record";
 
+// passkeys (CONTRACT §14)
+export { finishPasskeyRegistration, startPasskeyRegistration, MAX_PASSKEYS_PER_MEMBER } from "./passkeys/register-passkey";
+export { listPasskeys, removePasskey } from "./passkeys/remove-passkey";
+export { logInWithPasskey, type PasskeyLoginChallenge } from "./passkeys/log-in-with-passkey";
+export { getSecuritySettings, updateSecuritySettings, type SecuritySettings } from "./passkeys/security-settings";
+export type { PasskeyRecord } from "./passkeys/passkey-record";
+export type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
+
 // identity
 export { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "./identity/passwords";
 export { signUp } from "./identity/sign-up";
 export { verifyEmail } from "./identity/verify-email";
 export { resendVerification } from "./identity/resend-verification";
 export { logIn } from "./identity/log-in";
+export type { LogInResult } from "./identity/open-session";
 export { logOut } from "./identity/log-out";
 export { requestPasswordReset } from "./identity/request-password-reset";
 export { resetPassword } from "./identity/reset-password";

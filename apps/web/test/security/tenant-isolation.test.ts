@@ -22,6 +22,9 @@ const EXCLUDED_ROUTES: Record<string, string> = {
   "PUT /v1/members/{userId}":
     "driven in members.test.ts (another tenant's member is 404 and keeps its role); a member id here would change the " +
     "fuzz's seeded id pools, which share the world's ids",
+  "GET /v1/members/{userId}/passkeys": "driven in passkeys.test.ts (another tenant's member: an empty list)",
+  "DELETE /v1/members/{userId}/passkeys/{passkeyId}": "driven in passkeys.test.ts (another tenant's passkey: 404, kept)",
+  "DELETE /v1/members/me/passkeys/{passkeyId}": "session only; driven in passkeys.test.ts (another tenant's passkey: 404, kept)",
 };
 
 /** Body fields ending in `Id` that do not name a tenant's resource. */

@@ -15,6 +15,7 @@ import { transactionsRouter } from "./transactions";
 import { policiesRouter } from "./policies";
 import { contractsRouter } from "./contracts";
 import { membersRouter } from "./members";
+import { passkeysRouter } from "./passkeys";
 import { operatorsRouter } from "./operators";
 
 /** Every area's router, merged; the same object serves /api/trpc and /v1. */
@@ -37,6 +38,7 @@ export const appRouter = createRouter({
   operators: operatorsRouter,
   // Last: the fuzz seeds each route by its position (fuzz-every-route.test.ts), so a new area goes after the others.
   members: membersRouter,
+  passkeys: passkeysRouter,
 });
 
 export type AppRouter = typeof appRouter;

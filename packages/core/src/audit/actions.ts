@@ -13,12 +13,26 @@ export const AUDIT_ACTIONS = {
   "user.verification_resent": { write: "sync", doc: "a new verification link was issued; the earlier ones ended" },
   "user.password_reset_requested": { write: "sync", doc: "a password-reset link was issued (written by the daemon's job)" },
   "user.password_reset": { write: "sync", doc: "a reset link set a new password and ended every session" },
-  "auth.logged_in": { write: "sync", doc: "a dashboard session was created" },
+  "auth.logged_in": {
+    write: "sync",
+    doc: "a dashboard session was created; `details.passkeyId` names the passkey when the tenant required one",
+  },
   "auth.logged_out": { write: "sync", doc: "a dashboard session was ended by its user" },
 
   // Members (packages/core/src/members)
   "member.added": { write: "sync", doc: "a member joined the tenant with a role (CONTRACT §14)" },
   "member.role_changed": { write: "sync", doc: "a member's role changed; `details` has `from` and `to`" },
+
+  // Passkeys (packages/core/src/passkeys)
+  "passkey.added": { write: "sync", doc: "a member registered a passkey; `details` has `userId` and `name`" },
+  "passkey.removed": {
+    write: "sync",
+    doc: "a passkey was removed; `details.byOwner` when an OWNER removed another member's (recovery)",
+  },
+  "settings.require_passkey_changed": {
+    write: "sync",
+    doc: "dashboard logins' passkey requirement changed; `details` has `before` and `after`",
+  },
 
   // Refused authentication and authorisation: no state change
   "auth.failed": {

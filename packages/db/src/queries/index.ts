@@ -29,3 +29,4 @@ export * from "./email";
 export * from "./credentials";
 export * from "./auth";
 export * from "./within-transaction";
+export * from "./passkeys";

@@ -8,7 +8,7 @@ import {
   USER_STATUSES,
 } from "@qc/domain";
 import { sql } from "drizzle-orm";
-import { bigint, check, index, integer, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid, varchar } from "drizzle-orm/pg-core";
+import { bigint, boolean, check, index, integer, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid, varchar } from "drizzle-orm/pg-core";
 import { createdAt, id, updatedAt } from "./system";
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, precision: 3 });
@@ -24,6 +24,8 @@ export const tenants = pgTable("tenants", {
   name: text("name").notNull(),
   accountType: accountType("account_type").notNull().default("BUSINESS"),
   status: tenantStatus("status").notNull().default("PENDING_VERIFICATION"),
+  /** Dashboard logins need a passkey after the password (CONTRACT §14; packages/core/src/passkeys). */
+  requirePasskey: boolean("require_passkey").notNull().default(false),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });

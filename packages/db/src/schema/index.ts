@@ -4,3 +4,4 @@ export * from "./custody";
 export * from "./webhooks";
 export * from "./transfers";
 export * from "./operators";
+export * from "./passkeys";

@@ -1,11 +1,10 @@
 import { logIn, SESSION_TTL_MS } from "@qc/core";
-import { TENANT_STATUSES } from "@qc/domain";
 import { z } from "zod";
 import { sessionCookie } from "../../http-headers";
-import { timestamp, uuid } from "../../schemas/common";
 import { publicProcedure } from "../../trpc";
 import { emailAddress } from "../signup/schemas";
 import { EXAMPLE } from "../../openapi-examples";
+import { loginSession, passkeyChallenge } from "./schemas";
 
 export const logInProcedure = publicProcedure
   .meta({
@@ -22,9 +21,13 @@ export const logInProcedure = publicProcedure
         "session works only from addresses in the tenant's IP allowlist (403 `IP_NOT_ALLOWED`); the login itself is " +
         "not checked against it. A wrong email and a wrong password get the same 401 in the same time; both count " +
         "towards the lockout of the source address (IPv6: its /64) and of the account typed, known or not (10 failures " +
-        "in 10 minutes: 429 `LOCKED_OUT` for 15 minutes). An unverified address is 403 `EMAIL_NOT_VERIFIED`.",
+        "in 10 minutes: 429 `LOCKED_OUT` for 15 minutes). An unverified address is 403 `EMAIL_NOT_VERIFIED`. When the " +
+        "tenant requires a passkey (`PUT /v1/settings/security`), the right password answers `{passkeyRequired: true, " +
+        "challengeId, options}` and no token or cookie: pass `options` to @simplewebauthn/browser's " +
+        "`startAuthentication` and send its answer to `POST /v1/auth/login/passkey`; a member without a passkey is then " +
+        "409 `PASSKEY_REQUIRED`.",
     },
-    errors: ["UNAUTHENTICATED", "EMAIL_NOT_VERIFIED", "LOCKED_OUT"],
+    errors: ["UNAUTHENTICATED", "EMAIL_NOT_VERIFIED", "LOCKED_OUT", "PASSKEY_REQUIRED"],
     example: {
       input: { email: "alice@example.com", password: "correct horse battery staple" },
       output: {
@@ -36,14 +39,7 @@ export const logInProcedure = publicProcedure
     },
   })
   .input(z.object({ email: emailAddress, password: z.string().min(1, "required").max(1024) }))
-  .output(
-    z.object({
-      token: z.string().meta({ description: "qs_ + 64 hex; send as Authorization: Bearer <token>" }),
-      expiresAt: timestamp,
-      user: z.object({ id: uuid, email: z.string(), name: z.string().nullable() }),
-      tenant: z.object({ id: uuid, name: z.string(), status: z.enum(TENANT_STATUSES) }),
-    }),
-  )
+  .output(z.union([loginSession, passkeyChallenge]))
   .mutation(async ({ ctx, input }) => {
     const userAgent = ctx.request.headers["user-agent"];
     const result = await logIn(ctx.deps, {
@@ -53,7 +49,9 @@ export const logInProcedure = publicProcedure
       requestId: ctx.request.requestId,
       userAgent,
     });
-    ctx.responseHeaders.set("Set-Cookie", sessionCookie(result.token, SESSION_TTL_MS / 1000));
     ctx.responseHeaders.set("Cache-Control", "no-store");
+    // A copy of the options: the output schema takes any object with a challenge, the library's interface has no index signature.
+    if ("passkeyRequired" in result) return { ...result, options: { ...result.options } };
+    ctx.responseHeaders.set("Set-Cookie", sessionCookie(result.token, SESSION_TTL_MS / 1000));
     return result;
   });
