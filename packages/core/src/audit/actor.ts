@@ -12,6 +12,8 @@ export interface Actor {
   type: AuditActorType;
   /** keyId, userId, job or component name; null when anonymous. */
   id: string | null;
+  /** For an API key: the member who created it, whom the key acts for (CONTRACT §14). */
+  keyMemberId?: string;
   requestId?: string;
   ip?: string;
 }
@@ -21,6 +23,7 @@ export function actorFromPrincipal(principal: Principal, request: { requestId?: 
   return {
     type: apiKey ? "api_key" : "user",
     id: (apiKey ? principal.keyId : principal.userId) ?? null,
+    ...(apiKey && principal.userId ? { keyMemberId: principal.userId } : {}),
     ...(request.requestId ? { requestId: request.requestId } : {}),
     ...(request.ip ? { ip: request.ip } : {}),
   };
@@ -57,6 +60,15 @@ export interface AuditTarget {
   id: string;
 }
 
+/**
+ * The member an actor acts for, as audit rows name it (`actor_user_id`): a user, or the member
+ * who created the API key; none for tools, providers and anonymous callers.
+ */
+export function actingMemberId(actor: Actor): string | null {
+  if (actor.type === "user") return actor.id;
+  return actor.type === "api_key" ? (actor.keyMemberId ?? null) : null;
+}
+
 /** One audit row for an action of `actor`, written in the caller's transaction. */
 export function auditAction(
   tx: Executor,
@@ -67,6 +79,7 @@ export function auditAction(
     action: input.action,
     actorType: actor.type,
     actorId: actor.id,
+    actorUserId: actingMemberId(actor),
     tenantId: input.tenantId,
     targetType: input.target?.type ?? null,
     targetId: input.target?.id ?? null,

@@ -7,6 +7,8 @@ export interface AuditEventRecord {
   action: string;
   actorType: string;
   actorId: string | null;
+  /** The member the actor acted for: a user, or the member who created the API key (CONTRACT §14). */
+  actorUserId: string | null;
   targetType: string | null;
   targetId: string | null;
   requestId: string | null;
@@ -34,6 +36,7 @@ export async function listAuditEvents(
       action: r.action,
       actorType: r.actorType,
       actorId: r.actorId,
+      actorUserId: r.actorUserId,
       targetType: r.targetType,
       targetId: r.targetId,
       requestId: r.requestId,

@@ -8,6 +8,8 @@ export interface AuditEventInput {
   action: AuditAction;
   actorType: AuditActorType;
   actorId?: string | null;
+  /** The member the actor acted for (see actingMemberId). */
+  actorUserId?: string | null;
   tenantId?: string | null;
   targetType?: string | null;
   targetId?: string | null;
@@ -28,6 +30,7 @@ export function toAuditRow(input: AuditEventInput): AuditRow {
     action: input.action,
     actorType: input.actorType,
     actorId: input.actorId ?? null,
+    actorUserId: input.actorUserId ?? null,
     tenantId: input.tenantId ?? null,
     targetType: input.targetType ?? null,
     targetId: input.targetId ?? null,

@@ -1,6 +1,6 @@
 import { isUniqueViolation, newRowId, type Transaction } from "@qc/db";
 import { insertTransactionWithTrail, newTransactionRow, type NewTransactionRow, type TransactionRow } from "@qc/db/queries";
-import type { Actor } from "../audit/actor";
+import { actingMemberId, type Actor } from "../audit/actor";
 import { toAuditRow } from "../audit/record-audit-event";
 import type { ServiceDeps } from "../deps/service-deps";
 import { AppError } from "../errors";
@@ -46,6 +46,7 @@ export async function insertSubmittedTransaction(
           action: "transaction.created",
           actorType: input.actor.type,
           actorId: input.actor.id,
+          actorUserId: actingMemberId(input.actor),
           tenantId: row.tenantId,
           targetType: "transaction",
           targetId: row.id,

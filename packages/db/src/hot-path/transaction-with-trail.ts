@@ -9,7 +9,19 @@ import { insertColumns, insertSelect, placeholdersFor, rowValues } from "./colum
 import { defineStatement } from "./define-query";
 
 /** The audit columns the create gives (the rest, `created_at`, takes the table's default). */
-const AUDIT_KEYS = ["id", "tenantId", "actorType", "actorId", "action", "targetType", "targetId", "requestId", "ip", "details"] as const;
+const AUDIT_KEYS = [
+  "id",
+  "tenantId",
+  "actorType",
+  "actorId",
+  "actorUserId",
+  "action",
+  "targetType",
+  "targetId",
+  "requestId",
+  "ip",
+  "details",
+] as const;
 
 /** A column of the inserted transaction row, as the CTE's follow-up inserts select it. */
 const inserted = (column: { name: string }) => sql`${sql.identifier(column.name)}`;
