@@ -103,7 +103,7 @@ const TAGS = [
 
 const IDEMPOTENCY_ERRORS: ErrorName[] = ["IDEMPOTENCY_KEY_IN_USE", "IDEMPOTENCY_KEY_MISMATCH"];
 
-const SUCCESS_DESCRIPTIONS: Record<SuccessStatus, string> = { 200: "OK", 201: "Created", 202: "Accepted" };
+const SUCCESS_DESCRIPTIONS: Record<SuccessStatus, string> = { 200: "OK", 201: "Created", 202: "Accepted", 204: "No Content" };
 
 /** How a procedure is reached: read from its middlewares, so that no tier can be forgotten. */
 export interface ProcedureTier {
@@ -329,7 +329,8 @@ function completeOperation(operation: Operation, { meta, tier }: DocumentedProce
   responses[String(main)] = {
     description: meta.openapi?.successDescription ?? SUCCESS_DESCRIPTIONS[main!],
     headers: successHeaders,
-    content: { "application/json": { schema, ...(meta.example ? { example: meta.example.output } : {}) } },
+    // 204 has no body (the procedure's output is void).
+    ...(main === 204 ? {} : { content: { "application/json": { schema, ...(meta.example ? { example: meta.example.output } : {}) } } }),
   } as never;
   for (const status of others) {
     responses[String(status)] = {

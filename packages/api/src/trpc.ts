@@ -29,7 +29,7 @@ import type { ErrorName, Scope } from "@qc/core";
 import { roleAllows, type MemberAction } from "@qc/domain";
 
 /** The statuses a successful REST call can answer with. */
-export type SuccessStatus = 200 | 201 | 202;
+export type SuccessStatus = 200 | 201 | 202 | 204;
 
 export type Meta = OpenApiMeta<{
   /** Least scope an API key needs (CONTRACT §3). Shown in the OpenAPI document as x-scope. */

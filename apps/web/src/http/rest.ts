@@ -65,7 +65,7 @@ function send(
   extra: Record<string, string> = {},
 ) {
   res.statusCode = status;
-  res.setHeader("Content-Type", "application/json");
+  if (payload !== undefined) res.setHeader("Content-Type", "application/json");
   headers?.forEach((value, name) => res.setHeader(name, value));
   for (const [name, value] of Object.entries(extra)) res.setHeader(name, value);
   if (payload !== undefined) res.setHeader("Content-Length", Buffer.byteLength(payload));
@@ -117,7 +117,8 @@ export function createRestHandler(router: AnyRouter, deps: AppDeps) {
         signal: undefined,
         batchIndex: 0,
       });
-      send(res, ctx.response.status ?? route.successStatus, ctx.responseHeaders, JSON.stringify(data));
+      const status = ctx.response.status ?? route.successStatus;
+      send(res, status, ctx.responseHeaders, status === 204 ? undefined : JSON.stringify(data));
     } catch (cause) {
       const error: AppError = appErrorFromTrpc(cause);
       if (error.error === "INTERNAL") deps.log.error({ err: error.cause ?? cause, requestId: request.requestId }, "request failed");
