@@ -323,6 +323,12 @@ const ALLOWED_ANSWER: Record<string, string> = {
   "GET /v1/settings/security": "200",
   "PUT /v1/settings/security": "400 VALIDATION_FAILED",
   "POST /v1/auth/login/passkey": "400 VALIDATION_FAILED",
+  "DELETE /v1/members/{userId}": "404 NOT_FOUND",
+  "GET /v1/members/invitations": "200",
+  "POST /v1/members/invitations": "400 VALIDATION_FAILED",
+  "DELETE /v1/members/invitations/{invitationId}": "404 NOT_FOUND",
+  // No credentials: `token`, `name` and `password` are required.
+  "POST /v1/members/invitations/accept": "400 VALIDATION_FAILED",
   "GET /v1/audit-events": "200",
   "POST /v1/vault/accounts": "400 VALIDATION_FAILED",
   "GET /v1/vault/accounts": "200",

@@ -77,6 +77,7 @@ describe("the OpenAPI document of the real router", () => {
         "post /v1/auth/login/passkey",
         "post /v1/auth/password-reset",
         "post /v1/auth/password-reset/confirm",
+        "post /v1/members/invitations/accept",
         "post /v1/onboarding/kyc/callback",
         "post /v1/signup",
         "post /v1/signup/resend-verification",

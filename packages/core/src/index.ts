@@ -129,6 +129,13 @@ export { addMember } from "./members/add-member";
 export { changeMemberRole } from "./members/change-member-role";
 export { listMembers } from "./members/list-members";
 export type { MemberRecord } from "./members/member-record";
+export { inviteMember } from "./members/invite-member";
+export { listInvitations } from "./members/list-invitations";
+export { revokeInvitation } from "./members/revoke-invitation";
+export { acceptInvitation } from "./members/accept-invitation";
+export { removeMember } from "./members/remove-member";
+export type { InvitationRecord } from "./members/invitation-record";
+export { invitationLink, INVITATION_TTL_MS } from "./members/invitation-email";
 
 // passkeys (CONTRACT §14)
 export { finishPasskeyRegistration, startPasskeyRegistration, MAX_PASSKEYS_PER_MEMBER } from "./passkeys/register-passkey";

@@ -33,6 +33,13 @@ export const AUDIT_ACTIONS = {
     write: "sync",
     doc: "dashboard logins' passkey requirement changed; `details` has `before` and `after`",
   },
+  "member.removed": {
+    write: "sync",
+    doc: "a member was removed: their sessions ended and their API keys revoked; `details` has `role`, `sessionsEnded`, `keysRevoked`",
+  },
+  "invitation.sent": { write: "sync", doc: "an invitation to join with a role was emailed; `details` has `email`, `role`" },
+  "invitation.accepted": { write: "sync", doc: "an invitation was accepted (actor: the new member)" },
+  "invitation.revoked": { write: "sync", doc: "a pending invitation was revoked, or replaced by a newer one to the same address" },
 
   // Refused authentication and authorisation: no state change
   "auth.failed": {

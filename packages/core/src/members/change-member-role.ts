@@ -1,10 +1,10 @@
 import { lockMemberAndOwners, updateMemberRole } from "@qc/db/queries";
-import { roleAllows, type MemberRole } from "@qc/domain";
+import type { MemberRole } from "@qc/domain";
 import { auditAction, type Actor } from "../audit/actor";
 import { announceAuthChange, type AuthChangeDeps } from "../auth/authenticator";
 import type { ServiceDeps } from "../deps/service-deps";
 import { AppError } from "../errors";
-import { actingMember } from "./acting-member";
+import { assertMayManageMember, touchesOwnership } from "./assert-may-manage-member";
 import { toMemberRecord, type MemberRecord } from "./member-record";
 
 export interface ChangeMemberRoleInput {
@@ -31,17 +31,11 @@ export async function changeMemberRole(
     const { member, ownerIds } = await lockMemberAndOwners(tx, { tenantId: input.tenantId, userId: input.userId });
     if (!member) throw new AppError("NOT_FOUND", "member not found");
     if (member.role === input.role) return toMemberRecord(member);
-    const ownership = member.role === "OWNER" || input.role === "OWNER";
-    if (input.actor.type !== "system") {
-      // Read after the lock: an OWNER caller's own row is among those locked, so their role holds until the commit.
-      const caller = await actingMember(tx, input.actor, input.tenantId);
-      const needed = ownership ? "manage_owners" : "manage_members";
-      if (!caller?.role || !roleAllows(caller.role, needed))
-        throw new AppError(
-          "INSUFFICIENT_ROLE",
-          `a ${caller?.role ?? "caller without a role"} may not make a ${member.role} a ${input.role}`,
-        );
-    }
+    // Read after the lock: an OWNER caller's own row is among those locked, so their role holds until the commit.
+    await assertMayManageMember(tx, input.actor, input.tenantId, {
+      ownership: touchesOwnership(member.role, input.role),
+      what: `make a ${member.role} a ${input.role}`,
+    });
     if (member.role === "OWNER" && ownerIds.length <= 1) throw new AppError("LAST_OWNER", "the tenant's last OWNER cannot be demoted");
     const updated = await updateMemberRole(tx, { tenantId: input.tenantId, userId: input.userId, role: input.role, updatedAt: deps.now() });
     if (!updated) throw new AppError("NOT_FOUND", "member not found");

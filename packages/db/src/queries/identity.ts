@@ -1,5 +1,5 @@
 import { rolesAllowing, type MemberRole } from "@qc/domain";
-import { and, asc, desc, eq, gt, inArray, isNull, lt, or } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, isNull, lt, ne, or } from "drizzle-orm";
 import type { Executor } from "../client";
 import { emailTokens, sessions, tenants, users } from "../schema/identity";
 
@@ -7,7 +7,11 @@ import { emailTokens, sessions, tenants, users } from "../schema/identity";
  * Accounts, sessions and emailed tokens. Signup, login, verification and password reset find a
  * user by address or token before any tenant is known, so those lookups are by the globally
  * unique email or token hash; everything after that is scoped by the tenant it found.
+ *
+ * A REMOVED user (CONTRACT §14, docs/members.md) keeps their row and address (the address stays
+ * taken: findUserIdByEmail still finds it), but is no member: no login, no reset link, no role.
  */
+const notRemoved = ne(users.status, "REMOVED");
 
 export type TenantRow = typeof tenants.$inferSelect;
 export type UserRow = typeof users.$inferSelect;
@@ -55,7 +59,7 @@ export interface LoginCandidate {
   tenantStatus: TenantRow["status"];
 }
 
-/** The user with this address and their tenant, for a login attempt. */
+/** The user with this address and their tenant, for a login attempt; none for a removed member. */
 export async function findLoginCandidate(db: Executor, params: { email: string }): Promise<LoginCandidate | undefined> {
   const [row] = await db
     .select({
@@ -70,7 +74,7 @@ export async function findLoginCandidate(db: Executor, params: { email: string }
     })
     .from(users)
     .innerJoin(tenants, eq(tenants.id, users.tenantId))
-    .where(eq(users.email, params.email));
+    .where(and(eq(users.email, params.email), notRemoved));
   return row;
 }
 
@@ -95,7 +99,7 @@ export async function lockUserByEmail(
     })
     .from(users)
     .innerJoin(tenants, eq(tenants.id, users.tenantId))
-    .where(eq(users.email, params.email))
+    .where(and(eq(users.email, params.email), notRemoved))
     .for("update", { of: users });
   return row;
 }
@@ -111,12 +115,12 @@ export async function findUserById(
   return row;
 }
 
-/** The current role of the tenant's member; undefined for a user of another tenant or none. */
+/** The current role of the tenant's member; undefined for a user of another tenant, a removed member or none. */
 export async function findMemberRole(db: Executor, params: { tenantId: string; userId: string }): Promise<MemberRole | undefined> {
   const [row] = await db
     .select({ role: users.role })
     .from(users)
-    .where(and(eq(users.id, params.userId), eq(users.tenantId, params.tenantId)));
+    .where(and(eq(users.id, params.userId), eq(users.tenantId, params.tenantId), notRemoved));
   return row?.role;
 }
 
@@ -137,7 +141,7 @@ export function listTenantMembers(
   return db
     .select(memberColumns)
     .from(users)
-    .where(and(eq(users.tenantId, params.tenantId), params.beforeId ? lt(users.id, params.beforeId) : undefined))
+    .where(and(eq(users.tenantId, params.tenantId), notRemoved, params.beforeId ? lt(users.id, params.beforeId) : undefined))
     .orderBy(desc(users.id))
     .limit(params.limit);
 }
@@ -145,7 +149,7 @@ export function listTenantMembers(
 /**
  * The tenant's member, locked FOR UPDATE with every OWNER of the tenant (in id order, so that two
  * role changes at once wait for each other instead of deadlocking): the last-owner rule counts
- * owners that cannot change until the transaction ends. Undefined for a user of another tenant.
+ * owners that cannot change until the transaction ends. Undefined for a user of another tenant or a removed one.
  */
 export async function lockMemberAndOwners(
   db: Executor,
@@ -154,7 +158,7 @@ export async function lockMemberAndOwners(
   const rows = await db
     .select(memberColumns)
     .from(users)
-    .where(and(eq(users.tenantId, params.tenantId), or(eq(users.id, params.userId), eq(users.role, "OWNER"))))
+    .where(and(eq(users.tenantId, params.tenantId), notRemoved, or(eq(users.id, params.userId), eq(users.role, "OWNER"))))
     .orderBy(asc(users.id))
     .for("update");
   return {
@@ -170,7 +174,7 @@ export async function updateMemberRole(
   const [row] = await db
     .update(users)
     .set({ role: params.role, updatedAt: params.updatedAt })
-    .where(and(eq(users.id, params.userId), eq(users.tenantId, params.tenantId)))
+    .where(and(eq(users.id, params.userId), eq(users.tenantId, params.tenantId), notRemoved))
     .returning(memberColumns);
   return row;
 }

@@ -25,6 +25,7 @@ export * from "./wallets";
 export * from "./webhooks";
 export * from "./operators";
 export * from "./identity";
+export * from "./members";
 export * from "./email";
 export * from "./credentials";
 export * from "./auth";

@@ -10,7 +10,7 @@ import { EXAMPLE } from "../../openapi-examples";
  * Every attempt counts towards the per-IP limit (30 an hour, then 10 minutes locked), valid or
  * not: the limit runs before the body is validated.
  */
-const signupRateLimited = publicProcedure.use(async ({ ctx, next }) => {
+export const signupRateLimited = publicProcedure.use(async ({ ctx, next }) => {
   await ctx.deps.rateLimits.consumeSignup(ctx.request.ip);
   return next();
 });
