@@ -214,3 +214,6 @@ export { cancelJob } from "./operators/cancel-job";
 // contracts
 export { listContractTemplates } from "./contracts/list-contract-templates";
 export { createContractDeployment } from "./contracts/create-contract-deployment";
+
+// session: who is signed in to the dashboard
+export { getSignedInMember, type SignedInMember } from "./session/get-signed-in-member";

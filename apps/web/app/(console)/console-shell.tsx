@@ -7,6 +7,7 @@ import type { ReactNode } from "react";
 import { isUnauthenticated } from "../../src/dashboard/api-error";
 import { useTRPC } from "../../src/dashboard/trpc";
 import { ErrorNotice, Loading } from "../_components/states";
+import { useSignedInMember } from "../_components/use-signed-in-member";
 
 const LINKS = [
   { href: "/", label: "Overview" },
@@ -25,9 +26,11 @@ function isCurrent(pathname: string, href: string) {
 }
 
 /**
- * The signed-in frame: navigation, the value-moving banner, and the session guard. Nothing of a
- * page renders before the session is known; a missing or expired one goes to /login (through
- * the query client's error handler) and comes back here after logging in.
+ * The signed-in frame: navigation, who is signed in (the organization, the member and their role),
+ * the value-moving banner, and the session guard. Nothing of a page renders before the session and
+ * the member's role are known (pages offer only what the role may do); a missing or expired
+ * session goes to /login (through the query client's error handler) and comes back here after
+ * logging in.
  */
 export function ConsoleShell({ children }: { children: ReactNode }) {
   const trpc = useTRPC();
@@ -36,7 +39,10 @@ export function ConsoleShell({ children }: { children: ReactNode }) {
     ...trpc.onboarding.status.queryOptions(),
     refetchInterval: (query) => (query.state.data?.nextStep === "AWAIT_KYC_DECISION" ? 2_000 : 30_000),
   });
+  const { query: who, me } = useSignedInMember();
   const logout = useMutation(trpc.auth.logout.mutationOptions({ onSettled: () => window.location.assign("/login") }));
+
+  const failed = status.error ?? who.error;
 
   return (
     <div className="shell">
@@ -57,7 +63,20 @@ export function ConsoleShell({ children }: { children: ReactNode }) {
             <a href="/docs">API reference</a>
           </li>
         </ul>
-        <div className="who">
+        <div className="who" data-testid="signed-in">
+          {me && (
+            <p>
+              <strong data-testid="organization-name">{me.tenant.name}</strong>
+              <br />
+              {me.member.name ?? me.member.email} (<span data-testid="member-role">{me.member.role}</span>)
+              {me.member.name && (
+                <>
+                  <br />
+                  {me.member.email}
+                </>
+              )}
+            </p>
+          )}
           <button type="button" className="secondary small" onClick={() => logout.mutate({})} disabled={logout.isPending}>
             Log out
           </button>
@@ -72,11 +91,9 @@ export function ConsoleShell({ children }: { children: ReactNode }) {
           </div>
         )}
         <main id="main">
-          {status.error && !isUnauthenticated(status.error) ? (
-            <ErrorNotice error={status.error} title="Could not check your session" />
-          ) : null}
-          {status.data ? children : !status.error && <Loading what="your session" />}
-          {status.error && isUnauthenticated(status.error) && <p>Your session has ended. Taking you to the login page…</p>}
+          {failed && !isUnauthenticated(failed) ? <ErrorNotice error={failed} title="Could not check your session" /> : null}
+          {status.data && me ? children : !failed && <Loading what="your session" />}
+          {failed && isUnauthenticated(failed) && <p>Your session has ended. Taking you to the login page…</p>}
         </main>
       </div>
     </div>

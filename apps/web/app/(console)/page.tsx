@@ -6,12 +6,14 @@ import { useTRPC } from "../../src/dashboard/trpc";
 import { ErrorNotice, Loading, QueryView } from "../_components/states";
 import { StatusBadge } from "../_components/status-badge";
 import { Time } from "../_components/time";
+import { useSignedInMember } from "../_components/use-signed-in-member";
 import { TransactionsTable } from "./transactions/transactions-table";
 
 /** Overview: where the organization stands, the onboarding checklist and the latest transfers. */
 export default function OverviewPage() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
+  const { me, can } = useSignedInMember();
   const status = useQuery(trpc.onboarding.status.queryOptions());
   const keys = useQuery(trpc.credentials.list.queryOptions());
   const vaults = useQuery(trpc.vaults.list.queryOptions({ limit: 20 }));
@@ -70,6 +72,8 @@ export default function OverviewPage() {
         <section className="panel" aria-labelledby="org-heading">
           <h2 id="org-heading">Organization</h2>
           <dl className="facts">
+            <dt>Name</dt>
+            <dd>{me?.tenant.name}</dd>
             <dt>Status</dt>
             <dd>
               <StatusBadge status={s.status} />
@@ -93,7 +97,7 @@ export default function OverviewPage() {
               )}
             </dd>
           </dl>
-          {(s.nextStep === "START_KYC" || s.nextStep === "RESUBMIT_KYC") && (
+          {(s.nextStep === "START_KYC" || s.nextStep === "RESUBMIT_KYC") && can("administer") && (
             <button type="button" onClick={() => startKyc.mutate({})} disabled={startKyc.isPending}>
               {s.nextStep === "RESUBMIT_KYC" ? "Restart identity verification" : "Start identity verification"}
             </button>
@@ -123,7 +127,13 @@ export default function OverviewPage() {
         {(data) => <TransactionsTable transactions={data.transactions} empty="No transactions yet." />}
       </QueryView>
       <p>
-        <Link href="/transactions">All transactions</Link> · <Link href="/transactions/new">New transfer</Link>
+        <Link href="/transactions">All transactions</Link>
+        {can("transact") && (
+          <>
+            {" "}
+            · <Link href="/transactions/new">New transfer</Link>
+          </>
+        )}
       </p>
     </>
   );

@@ -25,3 +25,7 @@ export type OnboardingStatus = RouterOutputs["onboarding"]["status"];
 export type QueueOverview = RouterOutputs["operators"]["queues"]["queues"][number];
 export type DaemonInstance = RouterOutputs["operators"]["daemons"]["instances"][number];
 export type FailedJob = RouterOutputs["operators"]["failedJobs"]["jobs"][number];
+export type SignedInMember = RouterOutputs["session"]["me"];
+export type MemberRole = SignedInMember["member"]["role"];
+export type Member = RouterOutputs["members"]["list"]["members"][number];
+export type Invitation = RouterOutputs["members"]["invitations"]["list"]["invitations"][number];

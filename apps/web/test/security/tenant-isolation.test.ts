@@ -77,6 +77,7 @@ const TRPC_ONLY: Record<string, string> = {
   "operators.failedJobs": "operators' console: operator cookie only; a tenant credential is refused (scope-matrix.test.ts)",
   "operators.retryJob": "operators' console: operator cookie only",
   "operators.cancelJob": "operators' console: operator cookie only",
+  "session.me": "takes no id: the session's own organization and member (members.test.ts in the dashboard tests)",
 };
 
 /** Placeholders such as `0x9f3c…(2592 bytes as hex)` in examples, made into well-formed values. */

@@ -16,6 +16,7 @@ import { policiesRouter } from "./policies";
 import { contractsRouter } from "./contracts";
 import { membersRouter } from "./members";
 import { passkeysRouter } from "./passkeys";
+import { sessionRouter } from "./session";
 import { operatorsRouter } from "./operators";
 
 /** Every area's router, merged; the same object serves /api/trpc and /v1. */
@@ -39,6 +40,7 @@ export const appRouter = createRouter({
   // Last: the fuzz seeds each route by its position (fuzz-every-route.test.ts), so a new area goes after the others.
   members: membersRouter,
   passkeys: passkeysRouter,
+  session: sessionRouter,
 });
 
 export type AppRouter = typeof appRouter;

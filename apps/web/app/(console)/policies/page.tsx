@@ -14,6 +14,8 @@ import { formFailure } from "../../_components/form-failure";
 import { QueryView } from "../../_components/states";
 import { StatusBadge } from "../../_components/status-badge";
 import { Time } from "../../_components/time";
+import { useSignedInMember } from "../../_components/use-signed-in-member";
+import { Denylist } from "./denylist";
 
 export default function PoliciesPage() {
   const trpc = useTRPC();
@@ -40,6 +42,8 @@ function PolicyEditor({ policy }: { policy: Policy }) {
   const [defaultAction, setDefaultAction] = useState(policy.defaultAction);
   const [rules, setRules] = useState<RuleDraft[]>(() => toDrafts(policy));
   const [localErrors, setLocalErrors] = useState<Record<string, string>>({});
+  // Policies are `administer` (CONTRACT §14): other roles read the rules, with nothing to edit or save.
+  const administer = useSignedInMember().can("administer");
   useEffect(() => {
     setDefaultAction(policy.defaultAction);
     setRules(toDrafts(policy));
@@ -83,147 +87,156 @@ function PolicyEditor({ policy }: { policy: Policy }) {
         {policy.version === 0 && " (never set: every transfer is allowed)"}. Amounts are in base units of the transfer&apos;s asset (1 Q =
         10^18).
       </p>
-      {rules.map((rule, i) => (
-        <fieldset key={i} className="panel" data-testid="policy-rule">
-          <legend>
-            Rule {i + 1}
-            {rule.name ? `: ${rule.name}` : ""}
-          </legend>
-          <div className="row">
-            <TextField
-              label="Rule ID"
-              value={rule.id}
-              onChange={(e) => update(i, { id: e.target.value })}
-              error={errorAt(`rules.${i}.id`)}
-            />
-            <TextField
-              label="Rule name"
-              value={rule.name}
-              onChange={(e) => update(i, { name: e.target.value })}
-              error={errorAt(`rules.${i}.name`)}
-            />
-            <SelectField label="Action" value={rule.action} onChange={(e) => update(i, { action: e.target.value as PolicyAction })}>
-              <option value="BLOCK">BLOCK</option>
-              <option value="ALLOW">ALLOW</option>
-            </SelectField>
-          </div>
-          <CheckboxGroup
-            legend="Networks"
-            options={NETWORKS.map((n) => ({ value: n, label: n }))}
-            value={rule.networkCodes}
-            onChange={(v) => update(i, { networkCodes: v })}
-            error={errorAt(`rules.${i}.match.networkCodes`)}
-            hint="None ticked: any network."
-          />
-          <div className="row">
-            <TextAreaField
-              label="Destination addresses"
-              value={rule.destinationAddresses}
-              onChange={(e) => update(i, { destinationAddresses: e.target.value })}
-              error={errorAt(`rules.${i}.match.destinationAddresses`)}
-              hint="One a line; empty: any destination."
-              spellCheck={false}
-            />
-            <TextField
-              label="Amount above"
-              value={rule.amountAbove}
-              onChange={(e) => update(i, { amountAbove: e.target.value })}
-              inputMode="numeric"
-              error={errorAt(`rules.${i}.match.amountAbove`)}
-              hint="Base units; empty: any amount."
-            />
-          </div>
-          <div className="row">
-            <TextAreaField
-              label="Source wallet IDs"
-              value={rule.sourceWalletIds}
-              onChange={(e) => update(i, { sourceWalletIds: e.target.value })}
-              error={errorAt(`rules.${i}.match.sourceWalletIds`)}
-              hint="One a line; empty: any wallet."
-              spellCheck={false}
-            />
-            <TextAreaField
-              label="Source vault IDs"
-              value={rule.sourceVaultIds}
-              onChange={(e) => update(i, { sourceVaultIds: e.target.value })}
-              error={errorAt(`rules.${i}.match.sourceVaultIds`)}
-              hint="One a line; empty: any vault."
-              spellCheck={false}
-            />
-            <TextAreaField
-              label="Asset IDs"
-              value={rule.assetIds}
-              onChange={(e) => update(i, { assetIds: e.target.value })}
-              error={errorAt(`rules.${i}.match.assetIds`)}
-              hint="One a line; empty: any asset."
-              spellCheck={false}
-            />
-          </div>
-          <label className="checkbox">
-            <input type="checkbox" checked={rule.velocity} onChange={(e) => update(i, { velocity: e.target.checked })} /> Only when the
-            amount moved over a time window is above a limit (velocity)
-          </label>
-          {rule.velocity && (
+      {!administer && <p className="notice">An OWNER or ADMIN of your organization changes the policy; your role reads it.</p>}
+      <fieldset className="plain" disabled={!administer}>
+        {rules.map((rule, i) => (
+          <fieldset key={i} className="panel" data-testid="policy-rule">
+            <legend>
+              Rule {i + 1}
+              {rule.name ? `: ${rule.name}` : ""}
+            </legend>
             <div className="row">
               <TextField
-                label="Velocity limit"
-                value={rule.velocityAmount}
-                onChange={(e) => update(i, { velocityAmount: e.target.value })}
-                inputMode="numeric"
-                error={errorAt(`rules.${i}.velocity.amount`)}
-                hint="Base units, this transfer included."
+                label="Rule ID"
+                value={rule.id}
+                onChange={(e) => update(i, { id: e.target.value })}
+                error={errorAt(`rules.${i}.id`)}
               />
               <TextField
-                label="Window (seconds)"
-                type="number"
-                min={1}
-                value={rule.velocityWindowSeconds}
-                onChange={(e) => update(i, { velocityWindowSeconds: e.target.value })}
-                error={errorAt(`rules.${i}.velocity.windowSeconds`)}
+                label="Rule name"
+                value={rule.name}
+                onChange={(e) => update(i, { name: e.target.value })}
+                error={errorAt(`rules.${i}.name`)}
               />
-              <SelectField
-                label="Counted per"
-                value={rule.velocityScope}
-                onChange={(e) => update(i, { velocityScope: e.target.value as RuleDraft["velocityScope"] })}
-              >
-                <option value="WALLET">WALLET (source wallet)</option>
-                <option value="VAULT">VAULT (source vault)</option>
-                <option value="TENANT">TENANT (whole organization)</option>
+              <SelectField label="Action" value={rule.action} onChange={(e) => update(i, { action: e.target.value as PolicyAction })}>
+                <option value="BLOCK">BLOCK</option>
+                <option value="ALLOW">ALLOW</option>
               </SelectField>
             </div>
-          )}
-          <div className="actions">
-            <button type="button" className="secondary small" onClick={() => move(i, -1)} disabled={i === 0}>
-              Move rule {i + 1} up
+            <CheckboxGroup
+              legend="Networks"
+              options={NETWORKS.map((n) => ({ value: n, label: n }))}
+              value={rule.networkCodes}
+              onChange={(v) => update(i, { networkCodes: v })}
+              error={errorAt(`rules.${i}.match.networkCodes`)}
+              hint="None ticked: any network."
+            />
+            <div className="row">
+              <TextAreaField
+                label="Destination addresses"
+                value={rule.destinationAddresses}
+                onChange={(e) => update(i, { destinationAddresses: e.target.value })}
+                error={errorAt(`rules.${i}.match.destinationAddresses`)}
+                hint="One a line; empty: any destination."
+                spellCheck={false}
+              />
+              <TextField
+                label="Amount above"
+                value={rule.amountAbove}
+                onChange={(e) => update(i, { amountAbove: e.target.value })}
+                inputMode="numeric"
+                error={errorAt(`rules.${i}.match.amountAbove`)}
+                hint="Base units; empty: any amount."
+              />
+            </div>
+            <div className="row">
+              <TextAreaField
+                label="Source wallet IDs"
+                value={rule.sourceWalletIds}
+                onChange={(e) => update(i, { sourceWalletIds: e.target.value })}
+                error={errorAt(`rules.${i}.match.sourceWalletIds`)}
+                hint="One a line; empty: any wallet."
+                spellCheck={false}
+              />
+              <TextAreaField
+                label="Source vault IDs"
+                value={rule.sourceVaultIds}
+                onChange={(e) => update(i, { sourceVaultIds: e.target.value })}
+                error={errorAt(`rules.${i}.match.sourceVaultIds`)}
+                hint="One a line; empty: any vault."
+                spellCheck={false}
+              />
+              <TextAreaField
+                label="Asset IDs"
+                value={rule.assetIds}
+                onChange={(e) => update(i, { assetIds: e.target.value })}
+                error={errorAt(`rules.${i}.match.assetIds`)}
+                hint="One a line; empty: any asset."
+                spellCheck={false}
+              />
+            </div>
+            <label className="checkbox">
+              <input type="checkbox" checked={rule.velocity} onChange={(e) => update(i, { velocity: e.target.checked })} /> Only when the
+              amount moved over a time window is above a limit (velocity)
+            </label>
+            {rule.velocity && (
+              <div className="row">
+                <TextField
+                  label="Velocity limit"
+                  value={rule.velocityAmount}
+                  onChange={(e) => update(i, { velocityAmount: e.target.value })}
+                  inputMode="numeric"
+                  error={errorAt(`rules.${i}.velocity.amount`)}
+                  hint="Base units, this transfer included."
+                />
+                <TextField
+                  label="Window (seconds)"
+                  type="number"
+                  min={1}
+                  value={rule.velocityWindowSeconds}
+                  onChange={(e) => update(i, { velocityWindowSeconds: e.target.value })}
+                  error={errorAt(`rules.${i}.velocity.windowSeconds`)}
+                />
+                <SelectField
+                  label="Counted per"
+                  value={rule.velocityScope}
+                  onChange={(e) => update(i, { velocityScope: e.target.value as RuleDraft["velocityScope"] })}
+                >
+                  <option value="WALLET">WALLET (source wallet)</option>
+                  <option value="VAULT">VAULT (source vault)</option>
+                  <option value="TENANT">TENANT (whole organization)</option>
+                </SelectField>
+              </div>
+            )}
+            {administer && (
+              <div className="actions">
+                <button type="button" className="secondary small" onClick={() => move(i, -1)} disabled={i === 0}>
+                  Move rule {i + 1} up
+                </button>
+                <button type="button" className="secondary small" onClick={() => move(i, 1)} disabled={i === rules.length - 1}>
+                  Move rule {i + 1} down
+                </button>
+                <button type="button" className="danger small" onClick={() => setRules((all) => all.filter((_, j) => j !== i))}>
+                  Remove rule {i + 1}
+                </button>
+              </div>
+            )}
+          </fieldset>
+        ))}
+        {administer && (
+          <p>
+            <button type="button" className="secondary" onClick={() => setRules((all) => [...all, emptyRule(all.length)])}>
+              Add rule
             </button>
-            <button type="button" className="secondary small" onClick={() => move(i, 1)} disabled={i === rules.length - 1}>
-              Move rule {i + 1} down
-            </button>
-            <button type="button" className="danger small" onClick={() => setRules((all) => all.filter((_, j) => j !== i))}>
-              Remove rule {i + 1}
-            </button>
-          </div>
-        </fieldset>
-      ))}
-      <p>
-        <button type="button" className="secondary" onClick={() => setRules((all) => [...all, emptyRule(all.length)])}>
-          Add rule
-        </button>
-      </p>
-      <SelectField
-        label="Default action"
-        value={defaultAction}
-        onChange={(e) => setDefaultAction(e.target.value as PolicyAction)}
-        hint="When no rule matches."
-      >
-        <option value="ALLOW">ALLOW</option>
-        <option value="BLOCK">BLOCK</option>
-      </SelectField>
+          </p>
+        )}
+        <SelectField
+          label="Default action"
+          value={defaultAction}
+          onChange={(e) => setDefaultAction(e.target.value as PolicyAction)}
+          hint="When no rule matches."
+        >
+          <option value="ALLOW">ALLOW</option>
+          <option value="BLOCK">BLOCK</option>
+        </SelectField>
+      </fieldset>
       {Object.keys(localErrors).length > 0 && <FormError message="Some rules need fixing (see the fields marked above)." />}
       <FormError message={serverForm} />
-      <button type="submit" disabled={save.isPending}>
-        Save policy
-      </button>
+      {administer && (
+        <button type="submit" disabled={save.isPending}>
+          Save policy
+        </button>
+      )}
       {save.isSuccess && (
         <span role="status" className="notice success">
           {" "}
@@ -339,64 +352,6 @@ function DryRun() {
           )}
         </div>
       )}
-    </section>
-  );
-}
-
-/** The tenant's own screening denylist, beside the service-wide one (CONTRACT §6). */
-function Denylist() {
-  const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  const list = useQuery(trpc.policies.getScreeningDenylist.queryOptions());
-  const [text, setText] = useState("");
-  useEffect(() => {
-    if (list.data) setText(list.data.entries.map((e) => (e.label ? `${e.address} ${e.label}` : e.address)).join("\n"));
-  }, [list.data]);
-  const save = useMutation(
-    trpc.policies.replaceScreeningDenylist.mutationOptions({
-      onSuccess: (saved) => queryClient.setQueryData(trpc.policies.getScreeningDenylist.queryKey(), saved),
-    }),
-  );
-  const failure = formFailure(save.error, ["entries"]);
-
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    const entries = text
-      .split("\n")
-      .map((line) => line.trim())
-      .filter(Boolean)
-      .map((line) => {
-        const [address, ...label] = line.split(/\s+/);
-        return { address: address!, label: label.join(" ") };
-      });
-    save.mutate({ entries });
-  }
-
-  return (
-    <section className="panel" aria-labelledby="denylist-heading">
-      <h2 id="denylist-heading">Screening denylist</h2>
-      <p className="small">
-        Transfers to these addresses are blocked by screening (<code>REJECTED_AML_SCREENING</code>), whatever the policy says.
-      </p>
-      <QueryView query={list} what="the denylist">
-        {() => (
-          <form onSubmit={submit}>
-            <TextAreaField
-              label="Denied addresses"
-              value={text}
-              onChange={(e) => setText(e.target.value)}
-              spellCheck={false}
-              error={failure.field("entries")}
-              hint="One a line: the address, then an optional label."
-            />
-            <FormError message={failure.form} />
-            <button type="submit" disabled={save.isPending}>
-              Save denylist
-            </button>
-            {save.isSuccess && <span role="status"> Saved ({save.data.entries.length} addresses).</span>}
-          </form>
-        )}
-      </QueryView>
     </section>
   );
 }

@@ -9,11 +9,13 @@ import { TRANSACTION_STATUSES } from "../../../src/dashboard/vocabulary";
 import { SelectField, TextField } from "../../_components/field";
 import { Pager, usePager } from "../../_components/pager";
 import { QueryView } from "../../_components/states";
+import { useSignedInMember } from "../../_components/use-signed-in-member";
 import { TransactionsTable } from "./transactions-table";
 
 export default function TransactionsPage() {
   const trpc = useTRPC();
   const pager = usePager();
+  const { can } = useSignedInMember();
   const [status, setStatus] = useState<TransactionStatus | "">("");
   const [externalIdInput, setExternalIdInput] = useState("");
   const [externalId, setExternalId] = useState("");
@@ -36,9 +38,11 @@ export default function TransactionsPage() {
   return (
     <>
       <h1>Transactions</h1>
-      <p>
-        <Link href="/transactions/new">New transfer</Link>
-      </p>
+      {can("transact") && (
+        <p>
+          <Link href="/transactions/new">New transfer</Link>
+        </p>
+      )}
       <div className="row">
         <SelectField
           label="Status"

@@ -16,6 +16,7 @@ import { Pager, usePager } from "../../_components/pager";
 import { QueryView } from "../../_components/states";
 import { StatusBadge } from "../../_components/status-badge";
 import { Time } from "../../_components/time";
+import { useSignedInMember } from "../../_components/use-signed-in-member";
 
 const COLUMNS: Column<Vault>[] = [
   { header: "Name", cell: (vault) => <Link href={`/vaults/${vault.id}`}>{vault.name}</Link> },
@@ -29,6 +30,7 @@ export default function VaultsPage() {
   const queryClient = useQueryClient();
   const router = useRouter();
   const pager = usePager();
+  const { can } = useSignedInMember();
   const [networkFilter, setNetworkFilter] = useState<NetworkCode | "">("");
   const [statusFilter, setStatusFilter] = useState<VaultStatus | "">("");
   const list = useQuery(
@@ -96,7 +98,11 @@ export default function VaultsPage() {
         errorTitle="Could not load vaults"
         empty={(data) =>
           data.vaults.length === 0 &&
-          (networkFilter || statusFilter ? "No vault matches these filters." : "No vaults yet. Create the first one below.")
+          (networkFilter || statusFilter
+            ? "No vault matches these filters."
+            : can("transact")
+              ? "No vaults yet. Create the first one below."
+              : "No vaults yet.")
         }
       >
         {(data) => (
@@ -111,37 +117,39 @@ export default function VaultsPage() {
           </>
         )}
       </QueryView>
-      <section className="panel" aria-labelledby="create-vault-heading">
-        <h2 id="create-vault-heading">Create a vault</h2>
-        <form onSubmit={submit} noValidate>
-          <TextField
-            label="Vault name"
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            required
-            maxLength={200}
-            error={failure.field("name")}
-          />
-          <SelectField
-            label="Network"
-            value={networkCode}
-            onChange={(e) => setNetworkCode(e.target.value as NetworkCode)}
-            error={failure.field("networkCode")}
-            hint="A vault lives on one network; its wallets' home network."
-          >
-            {NETWORKS.map((n) => (
-              <option key={n} value={n}>
-                {NETWORK_NAMES[n]}
-              </option>
-            ))}
-          </SelectField>
-          <MetadataEditor rows={metadata} onChange={setMetadata} error={failure.field("metadata")} />
-          <FormError message={failure.form} />
-          <button type="submit" disabled={create.isPending}>
-            Create vault
-          </button>
-        </form>
-      </section>
+      {can("transact") && (
+        <section className="panel" aria-labelledby="create-vault-heading">
+          <h2 id="create-vault-heading">Create a vault</h2>
+          <form onSubmit={submit} noValidate>
+            <TextField
+              label="Vault name"
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              required
+              maxLength={200}
+              error={failure.field("name")}
+            />
+            <SelectField
+              label="Network"
+              value={networkCode}
+              onChange={(e) => setNetworkCode(e.target.value as NetworkCode)}
+              error={failure.field("networkCode")}
+              hint="A vault lives on one network; its wallets' home network."
+            >
+              {NETWORKS.map((n) => (
+                <option key={n} value={n}>
+                  {NETWORK_NAMES[n]}
+                </option>
+              ))}
+            </SelectField>
+            <MetadataEditor rows={metadata} onChange={setMetadata} error={failure.field("metadata")} />
+            <FormError message={failure.form} />
+            <button type="submit" disabled={create.isPending}>
+              Create vault
+            </button>
+          </form>
+        </section>
+      )}
     </>
   );
 }

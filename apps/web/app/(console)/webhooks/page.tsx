@@ -13,6 +13,7 @@ import { SecretOnce } from "../../_components/secret-once";
 import { ErrorNotice, QueryView } from "../../_components/states";
 import { StatusBadge } from "../../_components/status-badge";
 import { NextAttempt, Time } from "../../_components/time";
+import { useSignedInMember } from "../../_components/use-signed-in-member";
 
 const EVENT_OPTIONS = WEBHOOK_EVENT_TYPES.map((type) => ({ value: type, label: type }));
 
@@ -20,6 +21,8 @@ export default function WebhooksPage() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const pager = usePager();
+  // Webhooks are `administer` (CONTRACT §14): other roles see the endpoints and their deliveries only.
+  const { can } = useSignedInMember();
   const list = useQuery(trpc.webhooks.list.queryOptions({ limit: 25, cursor: pager.cursor }));
   const invalidate = () => queryClient.invalidateQueries({ queryKey: trpc.webhooks.list.queryKey() });
   const [secret, setSecret] = useState<{ title: string; value: string } | null>(null);
@@ -73,41 +76,43 @@ export default function WebhooksPage() {
           </>
         )}
       </QueryView>
-      <section className="panel" aria-labelledby="create-webhook-heading">
-        <h2 id="create-webhook-heading">Add an endpoint</h2>
-        <form onSubmit={submit} noValidate>
-          <TextField
-            label="Endpoint URL"
-            type="url"
-            value={url}
-            onChange={(e) => setUrl(e.target.value)}
-            required
-            placeholder="https://hooks.example.com/quantum-custody"
-            error={failure.field("url")}
-            hint="https, reachable on the public internet; redirects are not followed."
-          />
-          <TextAreaField
-            label="Description"
-            value={description}
-            onChange={(e) => setDescription(e.target.value)}
-            maxLength={500}
-            error={failure.field("description")}
-            hint="Optional."
-          />
-          <CheckboxGroup
-            legend="Events"
-            options={EVENT_OPTIONS}
-            value={events}
-            onChange={setEvents}
-            error={failure.field("events")}
-            hint="None ticked: every event type."
-          />
-          <FormError message={failure.form} />
-          <button type="submit" disabled={create.isPending}>
-            Create webhook
-          </button>
-        </form>
-      </section>
+      {can("administer") && (
+        <section className="panel" aria-labelledby="create-webhook-heading">
+          <h2 id="create-webhook-heading">Add an endpoint</h2>
+          <form onSubmit={submit} noValidate>
+            <TextField
+              label="Endpoint URL"
+              type="url"
+              value={url}
+              onChange={(e) => setUrl(e.target.value)}
+              required
+              placeholder="https://hooks.example.com/quantum-custody"
+              error={failure.field("url")}
+              hint="https, reachable on the public internet; redirects are not followed."
+            />
+            <TextAreaField
+              label="Description"
+              value={description}
+              onChange={(e) => setDescription(e.target.value)}
+              maxLength={500}
+              error={failure.field("description")}
+              hint="Optional."
+            />
+            <CheckboxGroup
+              legend="Events"
+              options={EVENT_OPTIONS}
+              value={events}
+              onChange={setEvents}
+              error={failure.field("events")}
+              hint="None ticked: every event type."
+            />
+            <FormError message={failure.form} />
+            <button type="submit" disabled={create.isPending}>
+              Create webhook
+            </button>
+          </form>
+        </section>
+      )}
     </>
   );
 }
@@ -144,6 +149,8 @@ function Endpoint({
   const toggle = useMutation(trpc.webhooks.update.mutationOptions({ onSuccess: onChanged }));
   const remove = useMutation(trpc.webhooks.delete.mutationOptions({ onSuccess: onChanged }));
   const enabled = endpoint.status === "ENABLED";
+  const { can } = useSignedInMember();
+  const administer = can("administer");
   return (
     <section className="panel" data-testid="webhook-endpoint" aria-label={`Webhook ${endpoint.url}`}>
       <h3 className="mono">{endpoint.url}</h3>
@@ -177,44 +184,50 @@ function Endpoint({
         )}
       </dl>
       <div className="actions">
-        <button
-          type="button"
-          className="secondary"
-          onClick={() => test.mutate({ webhookId: endpoint.id })}
-          disabled={test.isPending || !enabled}
-        >
-          Send test event
-        </button>
+        {administer && (
+          <button
+            type="button"
+            className="secondary"
+            onClick={() => test.mutate({ webhookId: endpoint.id })}
+            disabled={test.isPending || !enabled}
+          >
+            Send test event
+          </button>
+        )}
         <button type="button" className="secondary" onClick={() => setOpen((o) => !o)} aria-expanded={open}>
           {open ? "Hide deliveries" : "Show deliveries"}
         </button>
-        <button
-          type="button"
-          className="secondary"
-          onClick={() =>
-            window.confirm("Rotate the signing secret? The old one keeps signing for 24 hours.") &&
-            rotate.mutate({ webhookId: endpoint.id })
-          }
-          disabled={rotate.isPending}
-        >
-          Rotate secret
-        </button>
-        <button
-          type="button"
-          className="secondary"
-          onClick={() => toggle.mutate({ webhookId: endpoint.id, enabled: !enabled })}
-          disabled={toggle.isPending}
-        >
-          {enabled ? "Disable endpoint" : "Enable endpoint"}
-        </button>
-        <button
-          type="button"
-          className="danger"
-          onClick={() => window.confirm(`Delete the endpoint ${endpoint.url}?`) && remove.mutate({ webhookId: endpoint.id })}
-          disabled={remove.isPending}
-        >
-          Delete endpoint
-        </button>
+        {administer && (
+          <>
+            <button
+              type="button"
+              className="secondary"
+              onClick={() =>
+                window.confirm("Rotate the signing secret? The old one keeps signing for 24 hours.") &&
+                rotate.mutate({ webhookId: endpoint.id })
+              }
+              disabled={rotate.isPending}
+            >
+              Rotate secret
+            </button>
+            <button
+              type="button"
+              className="secondary"
+              onClick={() => toggle.mutate({ webhookId: endpoint.id, enabled: !enabled })}
+              disabled={toggle.isPending}
+            >
+              {enabled ? "Disable endpoint" : "Enable endpoint"}
+            </button>
+            <button
+              type="button"
+              className="danger"
+              onClick={() => window.confirm(`Delete the endpoint ${endpoint.url}?`) && remove.mutate({ webhookId: endpoint.id })}
+              disabled={remove.isPending}
+            >
+              Delete endpoint
+            </button>
+          </>
+        )}
       </div>
       {test.isSuccess && (
         <p className="notice success" role="status">
@@ -233,6 +246,7 @@ function Deliveries({ webhookId }: { webhookId: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const pager = usePager();
+  const { can } = useSignedInMember();
   const deliveries = useQuery({
     ...trpc.webhooks.deliveries.list.queryOptions({ webhookId, limit: 20, cursor: pager.cursor }),
     refetchInterval: 5_000,
@@ -270,7 +284,8 @@ function Deliveries({ webhookId }: { webhookId: string }) {
     {
       header: "Actions",
       cell: (delivery) =>
-        delivery.status === "FAILED" && (
+        delivery.status === "FAILED" &&
+        can("administer") && (
           <button
             type="button"
             className="secondary small"

@@ -14,6 +14,7 @@ import { ErrorNotice, Loading, QueryView } from "../../../_components/states";
 import { StatusBadge } from "../../../_components/status-badge";
 import { Time } from "../../../_components/time";
 import { useAssets } from "../../../_components/use-assets";
+import { useSignedInMember } from "../../../_components/use-signed-in-member";
 
 /** Polled while the transfer moves; nothing changes once it is terminal. */
 const POLL_MS = 1_500;
@@ -35,6 +36,7 @@ export default function TransactionPage() {
     if (status !== undefined) void refetchEvents();
   }, [status, subStatus, refetchEvents]);
   const { byId } = useAssets();
+  const { can } = useSignedInMember();
   const [reason, setReason] = useState("");
   const cancel = useMutation(
     trpc.transactions.cancel.mutationOptions({
@@ -209,7 +211,7 @@ export default function TransactionPage() {
           </ol>
         )}
       </QueryView>
-      {isCancellable(t.status) && (
+      {isCancellable(t.status) && can("transact") && (
         <form onSubmit={submitCancel} className="panel">
           <h2>Cancel</h2>
           <TextField label="Reason" value={reason} onChange={(e) => setReason(e.target.value)} hint="Optional; kept in the timeline." />

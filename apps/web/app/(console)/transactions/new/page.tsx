@@ -10,6 +10,7 @@ import { NETWORKS, NETWORK_NAMES } from "../../../../src/dashboard/vocabulary";
 import { describeFailure } from "../../../../src/dashboard/api-error";
 import { FormError, SelectField, TextAreaField, TextField } from "../../../_components/field";
 import { formFailure } from "../../../_components/form-failure";
+import { useSignedInMember } from "../../../_components/use-signed-in-member";
 
 type TransferInput = {
   networkCode: NetworkCode;
@@ -21,12 +22,26 @@ type TransferInput = {
   note?: string;
 };
 
+/** Only a role that may `transact` creates transfers (CONTRACT §14); the others are told so instead of the form. */
+export default function NewTransferPage() {
+  const { me, can } = useSignedInMember();
+  if (can("transact")) return <NewTransferForm />;
+  return (
+    <>
+      <h1>New transfer</h1>
+      <p className="notice" role="status">
+        Your role, {me?.member.role}, does not create transfers. An OWNER or ADMIN of your organization can change it on the Members page.
+      </p>
+    </>
+  );
+}
+
 /**
  * A transfer as the API takes it, with the idempotency key the API requires: one key per
  * submission, kept when the same submission is sent again after no answer arrived (so a lost
  * answer never makes a second transfer), and a new one as soon as the form changes.
  */
-export default function NewTransferPage() {
+function NewTransferForm() {
   const trpc = useTRPC();
   const client = useTRPCClient();
   const router = useRouter();

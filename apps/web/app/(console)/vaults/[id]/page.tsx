@@ -14,6 +14,7 @@ import { Pager, usePager } from "../../../_components/pager";
 import { ErrorNotice, QueryView } from "../../../_components/states";
 import { StatusBadge } from "../../../_components/status-badge";
 import { Time } from "../../../_components/time";
+import { useSignedInMember } from "../../../_components/use-signed-in-member";
 
 export default function VaultPage() {
   const { id } = useParams<{ id: string }>();
@@ -34,6 +35,8 @@ function VaultView({ vault }: { vault: Vault }) {
     void queryClient.invalidateQueries({ queryKey: trpc.vaults.list.queryKey() });
   };
   const archived = vault.status === "ARCHIVED";
+  // Renaming, archiving and new wallets are `transact` (CONTRACT §14): a role without it only reads.
+  const { can } = useSignedInMember();
 
   const [name, setName] = useState(vault.name);
   const rename = useMutation(trpc.vaults.update.mutationOptions({ onSuccess: refresh }));
@@ -80,7 +83,7 @@ function VaultView({ vault }: { vault: Vault }) {
 
       <Wallets vault={vault} />
 
-      {!archived && (
+      {!archived && can("transact") && (
         <div className="grid">
           <section className="panel" aria-labelledby="rename-heading">
             <h2 id="rename-heading">Rename</h2>
@@ -194,6 +197,7 @@ function Wallets({ vault }: { vault: Vault }) {
     ADDRESS_ALREADY_REGISTERED: "address",
   });
   const archived = vault.status === "ARCHIVED";
+  const { can } = useSignedInMember();
 
   return (
     <section aria-labelledby="wallets-heading">
@@ -216,7 +220,7 @@ function Wallets({ vault }: { vault: Vault }) {
           </>
         )}
       </QueryView>
-      {!archived && (
+      {!archived && can("transact") && (
         <div className="grid">
           <section className="panel" aria-labelledby="generate-heading">
             <h3 id="generate-heading">Generate a signer-managed wallet</h3>

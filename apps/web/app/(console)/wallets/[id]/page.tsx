@@ -17,6 +17,7 @@ import { ErrorNotice, Loading, QueryView } from "../../../_components/states";
 import { StatusBadge } from "../../../_components/status-badge";
 import { Time } from "../../../_components/time";
 import { useAssets } from "../../../_components/use-assets";
+import { useSignedInMember } from "../../../_components/use-signed-in-member";
 
 /** Balances are read live from the chain; this is how often the page asks again. */
 const BALANCE_POLL_MS = 5_000;
@@ -42,6 +43,9 @@ function WalletView({ wallet }: { wallet: Wallet }) {
     void queryClient.invalidateQueries({ queryKey: trpc.wallets.listByVault.queryKey() });
   };
   const archive = useMutation(trpc.wallets.archive.mutationOptions({ onSuccess: setWallet }));
+  // Placing, sending from and archiving a wallet are `transact` (CONTRACT §14): a role without it only reads.
+  const { can } = useSignedInMember();
+  const changeable = wallet.status === "ACTIVE" && can("transact");
   // Per placement: the network's native asset and every tracked asset of that network.
   const balances = wallet.networkLinks.flatMap((link) =>
     assets
@@ -129,9 +133,9 @@ function WalletView({ wallet }: { wallet: Wallet }) {
         rows={wallet.networkLinks}
         rowKey={(link) => link.networkCode}
       />
-      {wallet.status === "ACTIVE" && <AddPlacement wallet={wallet} onPlaced={setWallet} />}
+      {changeable && <AddPlacement wallet={wallet} onPlaced={setWallet} />}
 
-      {wallet.status === "ACTIVE" && (
+      {changeable && (
         <section className="actions">
           {wallet.type !== "WATCH_ONLY" && (
             <Link
