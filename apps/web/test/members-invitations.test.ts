@@ -134,6 +134,32 @@ describe("member invitations and removal", () => {
     ]);
   });
 
+  it("counts bad tokens towards the source address's lockout, like failed logins", async () => {
+    const strict = await startTestServer({
+      database: t,
+      rateLimits: generous,
+      lockout: { failures: 3, windowSeconds: 600, lockSeconds: 600 },
+      trustProxyHops: 1,
+    });
+    try {
+      const owner = await createTenantFixture({ db: t.db, pepper: TEST_PEPPER });
+      const email = uniqueEmail("locked");
+      expect(answer(await invite(owner, email, "VIEWER"))).toBe("201");
+      const token = await invitationToken(email);
+      const from = (ip: string) => ({ "x-forwarded-for": ip });
+      const acceptFrom = (ip: string, body: unknown) => postJson(strict, "/v1/members/invitations/accept", body, from(ip));
+      for (let i = 0; i < 3; i++)
+        expect(answer(await acceptFrom("203.0.113.50", { token: `guess-${i}`, name: "X", password: STRONG_PASSWORD }))).toBe(
+          "400 INVALID_TOKEN",
+        );
+      // Locked out now, even with the right token; another address is not.
+      expect(answer(await acceptFrom("203.0.113.50", { token, name: "Dana", password: STRONG_PASSWORD }))).toBe("429 LOCKED_OUT");
+      expect(answer(await acceptFrom("203.0.113.51", { token, name: "Dana", password: STRONG_PASSWORD }))).toBe("201");
+    } finally {
+      await strict.close();
+    }
+  });
+
   it("refuses an expired invitation, and lists it EXPIRED", async () => {
     const owner = await createTenantFixture({ db: t.db, pepper: TEST_PEPPER });
     const email = uniqueEmail("late");
