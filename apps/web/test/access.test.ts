@@ -313,11 +313,6 @@ const ALLOWED_ANSWER: Record<string, string> = {
   "GET /v1/members": "200",
   // `role` is required.
   "PUT /v1/members/{userId}": "400 VALIDATION_FAILED",
-  // Passkeys: "me" is a dashboard session's member, never a key's (INSUFFICIENT_SCOPE for any key).
-  "POST /v1/members/me/passkeys/options": "403 INSUFFICIENT_SCOPE",
-  "POST /v1/members/me/passkeys": "403 INSUFFICIENT_SCOPE",
-  "GET /v1/members/me/passkeys": "403 INSUFFICIENT_SCOPE",
-  "DELETE /v1/members/me/passkeys/{passkeyId}": "403 INSUFFICIENT_SCOPE",
   "GET /v1/members/{userId}/passkeys": "200",
   "DELETE /v1/members/{userId}/passkeys/{passkeyId}": "404 NOT_FOUND",
   "GET /v1/settings/security": "200",

@@ -4,13 +4,14 @@ import { useTestDatabase } from "@qc/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, startTestServer, TEST_PEPPER, type TestResponse, type TestServer } from "./harness";
 import { fromIp, postJson, signUpAndVerify } from "./identity-helpers";
+import { errorName } from "./security/api-surface";
 import { SoftwareAuthenticator, type SoftwarePasskey } from "./passkeys-authenticator";
 
 /**
- * Passkeys over REST (CONTRACT §14): registration, the OWNER's requirePasskey switch, the login's
- * passkey step refusing a wrong, replayed or cloned answer, removal and recovery. The passkeys are
- * a software authenticator's (passkeys-authenticator.ts); the dashboard's browser test uses
- * Chromium's virtual authenticator.
+ * Passkeys over HTTPS (CONTRACT §14): registration (tRPC, as the dashboard does it), the OWNER's
+ * requirePasskey switch, the login's passkey step refusing a wrong, replayed or cloned answer,
+ * removal and recovery (REST). The passkeys are a software authenticator's
+ * (passkeys-authenticator.ts); the dashboard's browser test uses Chromium's virtual authenticator.
  */
 describe("passkeys", () => {
   const t = useTestDatabase();
@@ -21,13 +22,21 @@ describe("passkeys", () => {
   });
   afterAll(() => server?.close());
 
-  const answer = (res: TestResponse) => `${res.status} ${res.status < 400 ? "" : (res.json() as { error: string }).error}`.trim();
+  const answer = (res: TestResponse) => `${res.status} ${errorName(res) ?? ""}`.trim();
   const send = (method: string, path: string, authorization: string, body?: unknown) =>
     call(server, path, {
       method,
       headers: { authorization, ...(body === undefined ? {} : { "content-type": "application/json" }), ...fromIp("198.51.100.7") },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
+  /** The dashboard's own procedures (tRPC, superjson envelope): the signed-in member's passkeys. */
+  const trpc = (type: "query" | "mutation", path: string, authorization: string, input: unknown = {}) =>
+    type === "query"
+      ? call(server, `/api/trpc/${path}?input=${encodeURIComponent(JSON.stringify({ json: input }))}`, {
+          headers: { authorization, ...fromIp("198.51.100.7") },
+        })
+      : postJson(server, `/api/trpc/${path}`, { json: input }, { authorization, ...fromIp("198.51.100.7") });
+  const data = <T>(res: TestResponse): T => res.json<{ result: { data: { json: T } } }>().result.data.json;
   const logIn = (email: string, password: string, ip: string) => postJson(server, "/v1/auth/login", { email, password }, fromIp(ip));
   const passwordSession = async (email: string, password: string, ip: string) => {
     const res = await logIn(email, password, ip);
@@ -36,14 +45,14 @@ describe("passkeys", () => {
   };
 
   async function register(authorization: string, name: string): Promise<{ id: string; passkey: SoftwarePasskey }> {
-    const options = await send("POST", "/v1/members/me/passkeys/options", authorization, {});
+    const options = await trpc("mutation", "passkeys.registrationOptions", authorization);
     expect(options.status, options.text).toBe(200);
-    const { challengeId, options: creation } = options.json<{ challengeId: string; options: { challenge: string; rp: { id: string } } }>();
+    const { challengeId, options: creation } = data<{ challengeId: string; options: { challenge: string; rp: { id: string } } }>(options);
     expect(creation.rp.id).toBe("localhost");
     const made = authenticator.register(creation);
-    const res = await send("POST", "/v1/members/me/passkeys", authorization, { challengeId, name, response: made.response });
-    expect(res.status, res.text).toBe(201);
-    return { id: res.json<{ id: string }>().id, passkey: made.passkey };
+    const res = await trpc("mutation", "passkeys.register", authorization, { challengeId, name, response: made.response });
+    expect(res.status, res.text).toBe(200);
+    return { id: data<{ id: string }>(res).id, passkey: made.passkey };
   }
 
   const auditRows = (tenantId: string, action: string) =>
@@ -56,9 +65,9 @@ describe("passkeys", () => {
     const owner = await signUpAndVerify(server, t.db, fromIp("198.51.100.10"));
     const session = await passwordSession(owner.email, owner.password, "198.51.100.10");
     const { id } = await register(session, "YubiKey");
-    const list = await send("GET", "/v1/members/me/passkeys", session);
+    const list = await trpc("query", "passkeys.listOwn", session);
     expect(list.status, list.text).toBe(200);
-    expect(list.json()).toEqual({
+    expect(data(list)).toEqual({
       passkeys: [{ id, name: "YubiKey", transports: ["usb"], createdAt: expect.any(String), lastUsedAt: null }],
     });
     expect(await auditRows(owner.tenantId, "passkey.added")).toEqual([
@@ -71,20 +80,41 @@ describe("passkeys", () => {
     ]);
 
     // The challenge is used up by the first answer, verified or not.
-    const options = await send("POST", "/v1/members/me/passkeys/options", session, {});
-    const { challengeId, options: creation } = options.json<{ challengeId: string; options: { challenge: string } }>();
+    const options = await trpc("mutation", "passkeys.registrationOptions", session);
+    const { challengeId, options: creation } = data<{ challengeId: string; options: { challenge: string } }>(options);
     const wrongOrigin = new SoftwareAuthenticator({ origin: "https://evil.example" }).register(creation);
-    expect(answer(await send("POST", "/v1/members/me/passkeys", session, { challengeId, name: "x", response: wrongOrigin.response }))).toBe(
+    expect(answer(await trpc("mutation", "passkeys.register", session, { challengeId, name: "x", response: wrongOrigin.response }))).toBe(
       "400 VALIDATION_FAILED",
     );
     const again = authenticator.register(creation);
-    expect(answer(await send("POST", "/v1/members/me/passkeys", session, { challengeId, name: "x", response: again.response }))).toBe(
+    expect(answer(await trpc("mutation", "passkeys.register", session, { challengeId, name: "x", response: again.response }))).toBe(
       "400 INVALID_TOKEN",
     );
 
-    // An API key cannot register passkeys (session only), even the OWNER's.
-    const fixtureMember = await createMemberFixture({ db: t.db, pepper: TEST_PEPPER }, owner, "ADMIN");
-    expect(answer(await send("POST", "/v1/members/me/passkeys/options", fixtureMember.authorization, {}))).toBe("403 INSUFFICIENT_SCOPE");
+    // Another member's challenge is not this member's to answer; an API key registers nothing (session only).
+    const admin = await createMemberFixture({ db: t.db, pepper: TEST_PEPPER }, owner, "ADMIN");
+    const adminSession = await passwordSession(admin.email, MEMBER_FIXTURE_PASSWORD, "198.51.100.10");
+    const ownerOptions = data<{ challengeId: string; options: { challenge: string } }>(
+      await trpc("mutation", "passkeys.registrationOptions", session),
+    );
+    const stolen = authenticator.register(ownerOptions.options);
+    expect(
+      answer(
+        await trpc("mutation", "passkeys.register", adminSession, {
+          challengeId: ownerOptions.challengeId,
+          name: "x",
+          response: stolen.response,
+        }),
+      ),
+    ).toBe("400 INVALID_TOKEN");
+    expect(answer(await trpc("mutation", "passkeys.registrationOptions", admin.authorization))).toBe("403 INSUFFICIENT_SCOPE");
+
+    // The member removes their own passkey (the tenant does not require one): gone, audited.
+    expect(answer(await trpc("mutation", "passkeys.removeOwn", session, { passkeyId: id }))).toBe("200");
+    expect(data(await trpc("query", "passkeys.listOwn", session))).toEqual({ passkeys: [] });
+    expect((await auditRows(owner.tenantId, "passkey.removed")).map((r) => r.details)).toEqual([
+      { userId: owner.userId, name: "YubiKey", byOwner: false },
+    ]);
   });
 
   it("requirePasskey: OWNER only, and only with a passkey (409 PASSKEY_REQUIRED); audited", async () => {
@@ -145,7 +175,7 @@ describe("passkeys", () => {
     expect(done.status, done.text).toBe(200);
     expect(String(done.headers["set-cookie"])).toMatch(/^__Host-qc_session=qs_/);
     const token = done.json<{ token: string }>().token;
-    expect((await send("GET", "/v1/members/me/passkeys", `Bearer ${token}`)).status).toBe(200);
+    expect((await trpc("query", "passkeys.listOwn", `Bearer ${token}`)).status).toBe(200);
     const logins = await auditRows(owner.tenantId, "auth.logged_in");
     expect(logins.filter((r) => r.details.passkeyId === passkeyId)).toHaveLength(1);
 
@@ -190,11 +220,12 @@ describe("passkeys", () => {
       "403 INSUFFICIENT_ROLE",
     );
     // One's own last passkey, while the tenant requires one: refused.
-    expect(answer(await send("DELETE", `/v1/members/me/passkeys/${viewerPasskeyId}`, viewerSession))).toBe("409 PASSKEY_REQUIRED");
+    expect(answer(await trpc("mutation", "passkeys.removeOwn", viewerSession, { passkeyId: viewerPasskeyId }))).toBe(
+      "409 PASSKEY_REQUIRED",
+    );
     // Recovery: the OWNER removes the viewer's (lost) passkey; audited.
     const removed = await send("DELETE", `/v1/members/${viewer.userId}/passkeys/${viewerPasskeyId}`, ownerSession);
-    expect(removed.status, removed.text).toBe(200);
-    expect(removed.json()).toEqual({ id: viewerPasskeyId, deleted: true });
+    expect(removed.status, removed.text).toBe(204);
     expect((await auditRows(owner.tenantId, "passkey.removed")).map((r) => r.details)).toEqual([
       { userId: viewer.userId, name: "viewer key", byOwner: true },
     ]);
@@ -218,7 +249,7 @@ describe("passkeys", () => {
     const bSession = await passwordSession(b.email, b.password, "198.51.100.51");
     expect((await send("GET", `/v1/members/${a.userId}/passkeys`, bSession)).json()).toEqual({ passkeys: [] });
     expect(answer(await send("DELETE", `/v1/members/${a.userId}/passkeys/${id}`, bSession))).toBe("404 NOT_FOUND");
-    expect(answer(await send("DELETE", `/v1/members/me/passkeys/${id}`, bSession))).toBe("404 NOT_FOUND");
-    expect((await send("GET", "/v1/members/me/passkeys", aSession)).json<{ passkeys: unknown[] }>().passkeys).toHaveLength(1);
+    expect(answer(await trpc("mutation", "passkeys.removeOwn", bSession, { passkeyId: id }))).toBe("404 NOT_FOUND");
+    expect(data<{ passkeys: unknown[] }>(await trpc("query", "passkeys.listOwn", aSession)).passkeys).toHaveLength(1);
   });
 });

@@ -1,10 +1,17 @@
 import { createRouter } from "../../trpc";
+import { getSecuritySettingsProcedure } from "./get-security-settings";
 import { listMemberPasskeysProcedure, listOwnPasskeysProcedure } from "./list-passkeys";
+import { logInWithPasskeyProcedure } from "./log-in-with-passkey";
 import { registerPasskeyProcedure } from "./register-passkey";
 import { passkeyRegistrationOptionsProcedure } from "./registration-options";
 import { removeMemberPasskeyProcedure, removeOwnPasskeyProcedure } from "./remove-passkey";
+import { updateSecuritySettingsProcedure } from "./update-security-settings";
 
-/** Passkeys (CONTRACT §14). The `/v1/members/me/…` routes come first: the REST table matches in order, and `me` is no user id. */
+/**
+ * Passkeys (CONTRACT §14), in one area after the others: the fuzz seeds each route by its position,
+ * so the security settings and the login's passkey step live here rather than among settings and
+ * auth. The signed-in member's own passkeys are tRPC only (the dashboard's; a key has no browser).
+ */
 export const passkeysRouter = createRouter({
   registrationOptions: passkeyRegistrationOptionsProcedure,
   register: registerPasskeyProcedure,
@@ -12,4 +19,7 @@ export const passkeysRouter = createRouter({
   removeOwn: removeOwnPasskeyProcedure,
   listForMember: listMemberPasskeysProcedure,
   removeForMember: removeMemberPasskeyProcedure,
+  securitySettings: getSecuritySettingsProcedure,
+  updateSecuritySettings: updateSecuritySettingsProcedure,
+  logIn: logInWithPasskeyProcedure,
 });

@@ -2,31 +2,16 @@ import { startPasskeyRegistration } from "@qc/core";
 import { z } from "zod";
 import { uuid } from "../../schemas/common";
 import { sessionProcedure } from "../../trpc";
-import { ceremonyOptions, EXAMPLE_CHALLENGE_ID } from "./schemas";
+import { ceremonyOptions } from "./schemas";
 
+/**
+ * Dashboard only (tRPC `passkeys.registrationOptions`, session): the options for
+ * `navigator.credentials.create()` (@simplewebauthn/browser's `startRegistration`), bound to
+ * PUBLIC_URL's host, the member's passkeys excluded, and the id of a single-use challenge valid 5
+ * minutes. A key has no browser to register a passkey with.
+ */
 export const passkeyRegistrationOptionsProcedure = sessionProcedure
-  .meta({
-    scope: "admin",
-    action: "own_keys",
-    openapi: {
-      method: "POST",
-      path: "/v1/members/me/passkeys/options",
-      tags: ["members"],
-      summary: "Start registering a passkey",
-      description:
-        "Dashboard session only. Options for `navigator.credentials.create()` (pass them to @simplewebauthn/browser's " +
-        "`startRegistration`), bound to PUBLIC_URL's host, with the member's passkeys excluded, and the id of a " +
-        "single-use challenge valid 5 minutes. Send the browser's answer to `POST /v1/members/me/passkeys`.",
-      protect: true,
-    },
-    errors: ["CONFLICT"],
-    example: {
-      output: {
-        challengeId: EXAMPLE_CHALLENGE_ID,
-        options: { challenge: "3q2-7wAAAAAAAAAAAAAAAA", rp: { name: "Quantum Custody", id: "custody.example.com" } },
-      },
-    },
-  })
+  .meta({ scope: "admin", action: "own_keys" })
   .input(z.object({}).optional())
   .output(z.object({ challengeId: uuid, options: ceremonyOptions }))
   .mutation(async ({ ctx }) => {

@@ -91,14 +91,6 @@ export const EXAMPLE_PASSKEY = {
 
 export const EXAMPLE_CHALLENGE_ID = "0194f2c4-d076-7384-8f90-718293a4b5c6";
 
-export const EXAMPLE_REGISTRATION_RESPONSE = {
-  id: "hS1xm4Wd2mX3Q8ZrLw0jbA",
-  rawId: "hS1xm4Wd2mX3Q8ZrLw0jbA",
-  type: "public-key",
-  response: { clientDataJSON: "eyJ0eXBlIjoid2ViYXV0aG4uY3JlYXRlIn0", attestationObject: "o2NmbXRkbm9uZQ", transports: ["usb"] },
-  clientExtensionResults: {},
-} as const;
-
 export const EXAMPLE_AUTHENTICATION_RESPONSE = {
   id: "hS1xm4Wd2mX3Q8ZrLw0jbA",
   rawId: "hS1xm4Wd2mX3Q8ZrLw0jbA",
@@ -110,3 +102,7 @@ export const EXAMPLE_AUTHENTICATION_RESPONSE = {
   },
   clientExtensionResults: {},
 } as const;
+
+export const securitySettings = z.object({
+  requirePasskey: z.boolean().meta({ description: "dashboard logins need a passkey after the password" }),
+});

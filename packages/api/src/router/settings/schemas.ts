@@ -7,7 +7,3 @@ export const allowlistEntry = z.object({
 });
 
 export const allowlist = z.object({ entries: z.array(allowlistEntry) });
-
-export const securitySettings = z.object({
-  requirePasskey: z.boolean().meta({ description: "dashboard logins need a passkey after the password" }),
-});

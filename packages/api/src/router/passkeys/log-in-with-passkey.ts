@@ -4,8 +4,8 @@ import { sessionCookie } from "../../http-headers";
 import { uuid } from "../../schemas/common";
 import { publicProcedure } from "../../trpc";
 import { EXAMPLE } from "../../openapi-examples";
-import { authenticationResponse, EXAMPLE_AUTHENTICATION_RESPONSE, EXAMPLE_CHALLENGE_ID } from "../passkeys/schemas";
-import { loginSession } from "./schemas";
+import { loginSession } from "../auth/schemas";
+import { authenticationResponse, EXAMPLE_AUTHENTICATION_RESPONSE, EXAMPLE_CHALLENGE_ID } from "./schemas";
 
 export const logInWithPasskeyProcedure = publicProcedure
   .meta({
