@@ -7,12 +7,15 @@ import { useTRPC } from "../../../src/dashboard/trpc";
 import { FormError } from "../../_components/field";
 import { formFailure } from "../../_components/form-failure";
 import { QueryView } from "../../_components/states";
+import { useSignedInMember } from "../../_components/use-signed-in-member";
+import { PasskeysSection } from "./passkeys-section";
 
 type Entry = { cidr: string; label: string };
 
 export default function SettingsPage() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
+  const { can } = useSignedInMember();
   const allowlist = useQuery(trpc.settings.getIpAllowlist.queryOptions());
   const [entries, setEntries] = useState<Entry[]>([]);
   useEffect(() => {
@@ -97,6 +100,7 @@ export default function SettingsPage() {
           )}
         </QueryView>
       </section>
+      <PasskeysSection isOwner={can("manage_owners")} />
     </>
   );
 }
