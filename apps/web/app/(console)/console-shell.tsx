@@ -14,6 +14,7 @@ const LINKS = [
   { href: "/vaults", label: "Vaults" },
   { href: "/transactions", label: "Transactions" },
   { href: "/api-keys", label: "API keys" },
+  { href: "/members", label: "Members" },
   { href: "/webhooks", label: "Webhooks" },
   { href: "/policies", label: "Policies" },
   { href: "/settings", label: "Settings" },

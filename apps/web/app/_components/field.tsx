@@ -42,6 +42,21 @@ export function TextField({ label, error, hint, ...input }: FieldFrame & InputHT
   );
 }
 
+/** A password being chosen (signup, accepting an invitation): labelled Password, with the service's length rule as its hint. */
+export function NewPasswordField(props: Omit<FieldFrame, "label" | "hint"> & InputHTMLAttributes<HTMLInputElement>) {
+  return (
+    <TextField
+      label="Password"
+      name="password"
+      type="password"
+      autoComplete="new-password"
+      required
+      hint="12 to 256 characters. A passphrase of a few unrelated words works well."
+      {...props}
+    />
+  );
+}
+
 export function TextAreaField({ label, error, hint, ...input }: FieldFrame & TextareaHTMLAttributes<HTMLTextAreaElement>) {
   const id = useId();
   return (

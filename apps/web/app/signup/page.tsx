@@ -5,7 +5,7 @@ import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { useTRPC } from "../../src/dashboard/trpc";
-import { SelectField, TextField, FormError } from "../_components/field";
+import { FormError, NewPasswordField, SelectField, TextField } from "../_components/field";
 import { formFailure } from "../_components/form-failure";
 import { PublicFrame } from "../_components/public-frame";
 
@@ -74,17 +74,7 @@ export default function SignupPage() {
           onChange={set("email")}
           error={failure.field("email")}
         />
-        <TextField
-          label="Password"
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          required
-          value={form.password}
-          onChange={set("password")}
-          error={failure.field("password")}
-          hint="12 to 256 characters. A passphrase of a few unrelated words works well."
-        />
+        <NewPasswordField value={form.password} onChange={set("password")} error={failure.field("password")} />
         <FormError message={failure.form} />
         <button type="submit" disabled={signup.isPending}>
           {signup.isPending ? "Signing up…" : "Sign up"}

@@ -35,8 +35,9 @@ export {
   TRANSACTION_STATUSES,
 } from "@qc/domain";
 
-// The API-key scopes are @qc/domain's too.
+// The API-key scopes are @qc/domain's too, and so are members' roles (CONTRACT §14).
 export { SCOPES };
+export { MEMBER_ROLES } from "@qc/domain";
 
 export const WEBHOOK_EVENT_TYPES = [
   "transaction.created",
