@@ -1,6 +1,7 @@
 import { createMemberFixture, MEMBER_FIXTURE_PASSWORD } from "@qc/core/testing";
 import { and, eq, schema } from "@qc/db";
 import { useTestDatabase } from "@qc/db/testing";
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, startTestServer, TEST_PEPPER, type TestResponse, type TestServer } from "./harness";
 import { fromIp, postJson, signUpAndVerify } from "./identity-helpers";
@@ -251,5 +252,33 @@ describe("passkeys", () => {
     expect(answer(await send("DELETE", `/v1/members/${a.userId}/passkeys/${id}`, bSession))).toBe("404 NOT_FOUND");
     expect(answer(await trpc("mutation", "passkeys.removeOwn", bSession, { passkeyId: id }))).toBe("404 NOT_FOUND");
     expect(data<{ passkeys: unknown[] }>(await trpc("query", "passkeys.listOwn", aSession)).passkeys).toHaveLength(1);
+  });
+
+  it("the passkey step keeps login's lockout: ten refused answers from a source lock it out, even for the right passkey", async () => {
+    const ip = "198.51.100.60";
+    const owner = await signUpAndVerify(server, t.db, fromIp(ip));
+    const session = await passwordSession(owner.email, owner.password, ip);
+    const { passkey } = await register(session, "key");
+    expect(answer(await send("PUT", "/v1/settings/security", session, { requirePasskey: true }))).toBe("200");
+    const first = await logIn(owner.email, owner.password, ip);
+    const { challengeId, options } = first.json<{ challengeId: string; options: { challenge: string } }>();
+    // Malformed answers are refused before anything is counted, as login's malformed bodies are.
+    for (let i = 0; i < 10; i++)
+      expect(answer(await postJson(server, "/v1/auth/login/passkey", { challengeId: randomUUID(), response: {} }, fromIp(ip)))).toBe(
+        "400 VALIDATION_FAILED",
+      );
+    for (let i = 0; i < 10; i++) {
+      const guess = authenticator.authenticate(passkey, { challenge: "not-the-challenge" });
+      const res = await postJson(server, "/v1/auth/login/passkey", { challengeId: randomUUID(), response: guess }, fromIp(ip));
+      expect(answer(res)).toBe("401 UNAUTHENTICATED");
+    }
+    const right = await postJson(
+      server,
+      "/v1/auth/login/passkey",
+      { challengeId, response: authenticator.authenticate(passkey, options) },
+      fromIp(ip),
+    );
+    expect(answer(right)).toBe("429 LOCKED_OUT");
+    expect(right.headers["set-cookie"]).toBeUndefined();
   });
 });
