@@ -192,6 +192,9 @@ describe("passkeys", () => {
     const [stored] = await t.db.select().from(schema.passkeys).where(eq(schema.passkeys.id, passkeyId));
     expect(stored!.counter).toBe(passkey.counter - 1);
     expect(stored!.lastUsedAt).not.toBeNull();
+    // Each ceremony deletes the member's spent challenges: only the last one, used, is left.
+    const challenges = await t.db.select().from(schema.webauthnChallenges).where(eq(schema.webauthnChallenges.userId, owner.userId));
+    expect(challenges.map((c) => c.usedAt !== null)).toEqual([true]);
 
     await server.deps.authenticator.flushAudit();
     const failures = await t.db

@@ -3,6 +3,7 @@ import {
   findLoginCandidate,
   findMemberPasskeyByCredentialId,
   findUserById,
+  deleteSpentWebauthnChallenges,
   insertWebauthnChallenge,
   listMemberPasskeys,
   useWebauthnChallenge,
@@ -52,6 +53,7 @@ export async function startPasskeyLogin(deps: Deps, user: { id: string; tenantId
     timeout: PASSKEY_CHALLENGE_TTL_MS,
   });
   const now = deps.now();
+  await deleteSpentWebauthnChallenges(deps.db, { userId: user.id, now });
   const { id } = await insertWebauthnChallenge(deps.db, {
     tenantId: user.tenantId,
     userId: user.id,

@@ -1,5 +1,12 @@
 import { isUniqueViolation } from "@qc/db";
-import { findUserById, insertPasskey, insertWebauthnChallenge, listMemberPasskeys, useWebauthnChallenge } from "@qc/db/queries";
+import {
+  deleteSpentWebauthnChallenges,
+  findUserById,
+  insertPasskey,
+  insertWebauthnChallenge,
+  listMemberPasskeys,
+  useWebauthnChallenge,
+} from "@qc/db/queries";
 import {
   generateRegistrationOptions,
   verifyRegistrationResponse,
@@ -45,6 +52,7 @@ export async function startPasskeyRegistration(
     authenticatorSelection: { residentKey: "preferred", userVerification: "preferred" },
   });
   const now = deps.now();
+  await deleteSpentWebauthnChallenges(deps.db, { userId: input.userId, now });
   const { id } = await insertWebauthnChallenge(deps.db, {
     tenantId: input.tenantId,
     userId: input.userId,

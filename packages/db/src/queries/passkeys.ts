@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, isNotNull, isNull, lte, or, sql } from "drizzle-orm";
 import type { Executor } from "../client";
 import { tenants } from "../schema/identity";
 import { passkeys, webauthnChallenges } from "../schema/passkeys";
@@ -66,6 +66,21 @@ export async function deleteMemberPasskey(
     .where(and(eq(passkeys.tenantId, params.tenantId), eq(passkeys.userId, params.userId), eq(passkeys.id, params.id)))
     .returning();
   return row;
+}
+
+/**
+ * Deletes the user's challenges that can no longer be answered (used, or expired by `now`): each
+ * new ceremony clears the user's old ones, so the table holds little more than the live ones.
+ */
+export async function deleteSpentWebauthnChallenges(db: Executor, params: { userId: string; now: Date }): Promise<void> {
+  await db
+    .delete(webauthnChallenges)
+    .where(
+      and(
+        eq(webauthnChallenges.userId, params.userId),
+        or(isNotNull(webauthnChallenges.usedAt), lte(webauthnChallenges.expiresAt, params.now)),
+      ),
+    );
 }
 
 export async function insertWebauthnChallenge(
