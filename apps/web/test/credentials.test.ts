@@ -13,6 +13,7 @@ interface ListedKey {
   keyId: string;
   status: string;
   expiresAt: string | null;
+  createdByUserId: string;
 }
 
 describe("GET /v1/credentials: when each key stops working", () => {
@@ -52,6 +53,9 @@ describe("GET /v1/credentials: when each key stops working", () => {
     expect(keys[tenant.keyId]).toMatchObject({ status: "ROTATING", expiresAt: open.oldKeyExpiresAt });
     expect(Date.parse(open.oldKeyExpiresAt) - clock.now().getTime()).toBeGreaterThan(minutes(29));
     expect(keys[open.newKeyId]).toMatchObject({ status: "ACTIVE", expiresAt: null });
+    // Each key names the member it acts for; the rotated key stays the same member's.
+    expect(keys[tenant.keyId]!.createdByUserId).toBe(tenant.userId);
+    expect(keys[open.newKeyId]!.createdByUserId).toBe(tenant.userId);
 
     // A key that expires in 10 minutes, rotated with 60 minutes of grace: its own expiry comes first.
     const ownExpiry = new Date(clock.now().getTime() + minutes(10));

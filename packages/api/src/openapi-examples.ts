@@ -83,6 +83,7 @@ export const EXAMPLE_API_KEY = {
   expiresAt: null,
   lastUsedAt: EXAMPLE.updatedAt,
   exposed: false,
+  createdByUserId: EXAMPLE.userId,
 } as const;
 
 export const EXAMPLE_KYC_CASE = {

@@ -14,6 +14,8 @@ export interface ApiKeyRecord {
   expiresAt: string | null;
   lastUsedAt: string | null;
   exposed: boolean;
+  /** The member who created the key; it acts with that member's current role (CONTRACT §14). */
+  createdByUserId: string;
 }
 
 function isScope(value: string): value is Scope {
@@ -60,5 +62,6 @@ export function toApiKeyRecord(row: Row, now: Date): ApiKeyRecord {
     expiresAt: earliest(row.expiresAt, row.graceEndsAt)?.toISOString() ?? null,
     lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
     exposed: row.exposedAt !== null,
+    createdByUserId: row.createdByUserId,
   };
 }

@@ -12,6 +12,7 @@ import { SecretOnce } from "../../_components/secret-once";
 import { ErrorNotice, QueryView } from "../../_components/states";
 import { StatusBadge } from "../../_components/status-badge";
 import { Time } from "../../_components/time";
+import { useSignedInMember } from "../../_components/use-signed-in-member";
 
 /** The access a new key gets: chosen scopes, or every scope, which has to be ticked on purpose (review L13). */
 type Access = Scope | "full";
@@ -152,6 +153,9 @@ function KeyRow({
   onChanged: () => void;
 }) {
   const trpc = useTRPC();
+  const { me, can } = useSignedInMember();
+  // A member rotates and revokes their own keys; an OWNER or ADMIN anyone's (the API refuses the rest).
+  const mayManage = can("administer") || (can("own_keys") && apiKey.createdByUserId === me?.member.userId);
   const [rotating, setRotating] = useState(false);
   const [grace, setGrace] = useState("1440");
   const rotate = useMutation(
@@ -189,7 +193,7 @@ function KeyRow({
         <td>{apiKey.expiresAt ? <Time at={apiKey.expiresAt} /> : "never"}</td>
         <td>{apiKey.lastUsedAt ? <Time at={apiKey.lastUsedAt} /> : "never"}</td>
         <td>
-          {usable && (
+          {usable && mayManage && (
             <div className="actions">
               <button type="button" className="secondary small" onClick={() => setRotating((r) => !r)} aria-expanded={rotating}>
                 Rotate

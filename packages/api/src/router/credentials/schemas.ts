@@ -12,4 +12,8 @@ export const apiKeyRecord = z.object({
   expiresAt: timestamp.nullable(),
   lastUsedAt: timestamp.nullable(),
   exposed: z.boolean().meta({ description: "the key was sent over plain HTTP and must be rotated" }),
+  createdByUserId: z.uuid().meta({
+    description:
+      "the member who created the key: it acts with that member's current role, and only that member or an OWNER or ADMIN may rotate or revoke it",
+  }),
 });
