@@ -71,6 +71,9 @@ describe("passkeys", () => {
     expect(data(list)).toEqual({
       passkeys: [{ id, name: "YubiKey", transports: ["usb"], createdAt: expect.any(String), lastUsedAt: null }],
     });
+    // The member list counts it.
+    const members = (await send("GET", "/v1/members", session)).json() as { members: { userId: string; passkeys: number }[] };
+    expect(members.members.find((m) => m.userId === owner.userId)?.passkeys).toBe(1);
     expect(await auditRows(owner.tenantId, "passkey.added")).toEqual([
       expect.objectContaining({
         actorType: "user",

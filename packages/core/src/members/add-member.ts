@@ -53,7 +53,8 @@ export async function insertMember(
     target: { type: "user", id: user.id },
     details: { role: input.role, ...details },
   });
-  return toMemberRecord({ id: user.id, email: input.email, name: input.name, role: input.role, createdAt: user.createdAt });
+  // A new member has registered no passkey yet.
+  return toMemberRecord({ id: user.id, email: input.email, name: input.name, role: input.role, createdAt: user.createdAt }, 0);
 }
 
 /**

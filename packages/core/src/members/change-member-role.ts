@@ -1,4 +1,4 @@
-import { lockMemberAndOwners, updateMemberRole } from "@qc/db/queries";
+import { countMemberPasskeys, lockMemberAndOwners, updateMemberRole } from "@qc/db/queries";
 import type { MemberRole } from "@qc/domain";
 import { auditAction, type Actor } from "../audit/actor";
 import { announceAuthChange, type AuthChangeDeps } from "../auth/authenticator";
@@ -30,7 +30,9 @@ export async function changeMemberRole(
   return deps.db.transaction(async (tx) => {
     const { member, ownerIds } = await lockMemberAndOwners(tx, { tenantId: input.tenantId, userId: input.userId });
     if (!member) throw new AppError("NOT_FOUND", "member not found");
-    if (member.role === input.role) return toMemberRecord(member);
+    const passkeys = async () =>
+      (await countMemberPasskeys(tx, { tenantId: input.tenantId, userIds: [input.userId] })).get(input.userId) ?? 0;
+    if (member.role === input.role) return toMemberRecord(member, await passkeys());
     // Read after the lock: an OWNER caller's own row is among those locked, so their role holds until the commit.
     await assertMayManageMember(tx, input.actor, input.tenantId, {
       ownership: touchesOwnership(member.role, input.role),
@@ -46,6 +48,6 @@ export async function changeMemberRole(
       details: { from: member.role, to: input.role },
     });
     await announceAuthChange(tx, `user:${input.userId}`, deps.authenticator);
-    return toMemberRecord(updated);
+    return toMemberRecord(updated, await passkeys());
   });
 }

@@ -1,4 +1,4 @@
-import { listTenantMembers } from "@qc/db/queries";
+import { countMemberPasskeys, listTenantMembers } from "@qc/db/queries";
 import type { ServiceDeps } from "../deps/service-deps";
 import { decodePageCursor, toPage, type PageInfo, type PageRequest } from "../pagination";
 import { toMemberRecord, type MemberRecord } from "./member-record";
@@ -14,5 +14,6 @@ export async function listMembers(
     beforeId: decodePageCursor(input.cursor),
   });
   const { items, page } = toPage(rows, input.limit);
-  return { members: items.map(toMemberRecord), page };
+  const passkeys = await countMemberPasskeys(deps.db, { tenantId: input.tenantId, userIds: items.map((row) => row.id) });
+  return { members: items.map((row) => toMemberRecord(row, passkeys.get(row.id) ?? 0)), page };
 }

@@ -9,21 +9,21 @@ export interface MemberRecord {
   role: MemberRole;
   /** Every member is ACTIVE: someone invited and not yet joined is an invitation, not a member. */
   status: "ACTIVE";
-  /** How many passkeys the member has registered (docs/members.md: none until passkeys land). */
+  /** How many passkeys the member has registered. */
   passkeys: number;
   /** The approver groups (§15) the member is in (none until approver groups land). */
   approverGroupIds: string[];
   createdAt: string;
 }
 
-export function toMemberRecord(row: MemberRow): MemberRecord {
+export function toMemberRecord(row: MemberRow, passkeys: number): MemberRecord {
   return {
     userId: row.id,
     email: row.email,
     name: row.name,
     role: row.role,
     status: "ACTIVE",
-    passkeys: 0,
+    passkeys,
     approverGroupIds: [],
     createdAt: row.createdAt.toISOString(),
   };
