@@ -140,6 +140,9 @@ describe("members in a real browser", () => {
     expect(await button(viewer, "Send invitation").count()).toBe(0);
     expect(await button(viewer, "Change role").count()).toBe(0);
     expect(await button(viewer, "Remove member").count()).toBe(0);
+    await go(viewer, "/settings");
+    await viewer.getByText("Only an OWNER or ADMIN changes the allowlist.").waitFor();
+    expect(await button(viewer, "Save allowlist").count()).toBe(0);
 
     // The link works once.
     const again = await newPage();

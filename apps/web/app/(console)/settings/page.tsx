@@ -45,59 +45,78 @@ export default function SettingsPage() {
           dashboard itself is not restricted, so you cannot lock yourself out of it.
         </p>
         <QueryView query={allowlist} what="the allowlist" errorTitle="Could not load the allowlist">
-          {() => (
-            <form onSubmit={submit} noValidate data-testid="ip-allowlist">
-              {entries.length === 0 && <p className="empty">Empty: API keys are accepted from any address.</p>}
-              {entries.map((entry, i) => (
-                <div className="row" key={i}>
-                  <div className={`field${fields[`entries.${i}.cidr`] ? " has-error" : ""}`}>
-                    <label htmlFor={`cidr-${i}`}>Address or range {i + 1}</label>
-                    <input
-                      id={`cidr-${i}`}
-                      value={entry.cidr}
-                      onChange={(e) => update(i, { cidr: e.target.value })}
-                      placeholder="203.0.113.0/24"
-                      spellCheck={false}
-                    />
-                    {fields[`entries.${i}.cidr`] && (
-                      <div className="field-error" role="alert">
-                        {fields[`entries.${i}.cidr`]}
-                      </div>
-                    )}
-                  </div>
-                  <div className="field">
-                    <label htmlFor={`cidr-label-${i}`}>Label {i + 1}</label>
-                    <input
-                      id={`cidr-label-${i}`}
-                      value={entry.label}
-                      onChange={(e) => update(i, { label: e.target.value })}
-                      maxLength={100}
-                    />
-                  </div>
-                  <div className="field">
-                    <button type="button" className="secondary small" onClick={() => setEntries((all) => all.filter((_, j) => j !== i))}>
-                      Remove entry {i + 1}
-                    </button>
-                  </div>
-                </div>
-              ))}
-              <div className="actions">
-                <button
-                  type="button"
-                  className="secondary"
-                  onClick={() => setEntries((all) => [...all, { cidr: "", label: "" }])}
-                  disabled={entries.length >= 200}
-                >
-                  Add address
-                </button>
+          {(data) =>
+            !can("administer") ? (
+              // An INITIATOR, APPROVER or VIEWER reads the list; only an OWNER or ADMIN changes it.
+              <div data-testid="ip-allowlist">
+                {data.entries.length === 0 ? (
+                  <p className="empty">Empty: API keys are accepted from any address.</p>
+                ) : (
+                  <ul>
+                    {data.entries.map((entry) => (
+                      <li key={entry.cidr}>
+                        <span className="mono">{entry.cidr}</span>
+                        {entry.label && ` (${entry.label})`}
+                      </li>
+                    ))}
+                  </ul>
+                )}
+                <p>Only an OWNER or ADMIN changes the allowlist.</p>
               </div>
-              <FormError message={Object.keys(fields).some((p) => p.startsWith("entries.")) ? null : failure.form} />
-              <button type="submit" disabled={save.isPending}>
-                Save allowlist
-              </button>
-              {save.isSuccess && <span role="status"> Saved.</span>}
-            </form>
-          )}
+            ) : (
+              <form onSubmit={submit} noValidate data-testid="ip-allowlist">
+                {entries.length === 0 && <p className="empty">Empty: API keys are accepted from any address.</p>}
+                {entries.map((entry, i) => (
+                  <div className="row" key={i}>
+                    <div className={`field${fields[`entries.${i}.cidr`] ? " has-error" : ""}`}>
+                      <label htmlFor={`cidr-${i}`}>Address or range {i + 1}</label>
+                      <input
+                        id={`cidr-${i}`}
+                        value={entry.cidr}
+                        onChange={(e) => update(i, { cidr: e.target.value })}
+                        placeholder="203.0.113.0/24"
+                        spellCheck={false}
+                      />
+                      {fields[`entries.${i}.cidr`] && (
+                        <div className="field-error" role="alert">
+                          {fields[`entries.${i}.cidr`]}
+                        </div>
+                      )}
+                    </div>
+                    <div className="field">
+                      <label htmlFor={`cidr-label-${i}`}>Label {i + 1}</label>
+                      <input
+                        id={`cidr-label-${i}`}
+                        value={entry.label}
+                        onChange={(e) => update(i, { label: e.target.value })}
+                        maxLength={100}
+                      />
+                    </div>
+                    <div className="field">
+                      <button type="button" className="secondary small" onClick={() => setEntries((all) => all.filter((_, j) => j !== i))}>
+                        Remove entry {i + 1}
+                      </button>
+                    </div>
+                  </div>
+                ))}
+                <div className="actions">
+                  <button
+                    type="button"
+                    className="secondary"
+                    onClick={() => setEntries((all) => [...all, { cidr: "", label: "" }])}
+                    disabled={entries.length >= 200}
+                  >
+                    Add address
+                  </button>
+                </div>
+                <FormError message={Object.keys(fields).some((p) => p.startsWith("entries.")) ? null : failure.form} />
+                <button type="submit" disabled={save.isPending}>
+                  Save allowlist
+                </button>
+                {save.isSuccess && <span role="status"> Saved.</span>}
+              </form>
+            )
+          }
         </QueryView>
       </section>
       <PasskeysSection isOwner={can("manage_owners")} />
