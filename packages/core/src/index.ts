@@ -202,7 +202,17 @@ export { replaceScreeningDenylist } from "./screening/replace-screening-denylist
 // operators: the console's own accounts and sessions, and what it shows of the job queues and
 // the daemons (the same figures as GET /metrics)
 export { OPERATOR_SESSION_COOKIE, OPERATOR_SESSION_TTL_MS } from "./operators/operator-session";
-export { logInOperator } from "./operators/log-in-operator";
+export { logInOperator, type LogInOperatorResult } from "./operators/log-in-operator";
+export {
+  finishOperatorPasskeyRegistration,
+  getOperatorSecuritySettings,
+  listOwnOperatorPasskeys,
+  logInOperatorWithPasskey,
+  removeOwnOperatorPasskey,
+  startOperatorPasskeyRegistration,
+  updateOperatorSecuritySettings,
+  type OperatorSecuritySettings,
+} from "./operators/operator-passkeys";
 export { authenticateOperator } from "./operators/authenticate-operator";
 export { logOutOperator } from "./operators/log-out-operator";
 export { readQueuesOverview } from "./operators/read-queue-overview";

@@ -75,6 +75,9 @@ export interface TrpcProcedure {
 type ProcedureDef = { _def: { type: "query" | "mutation"; meta?: Meta; middlewares: unknown[] } };
 const SESSION_ONLY = (sessionProcedure as unknown as ProcedureDef)._def.middlewares.at(-1);
 
+/** The console's login steps: the only operators' procedures reached without the operator cookie. */
+const OPERATORS_PUBLIC = new Set(["operators.login", "operators.loginPasskey"]);
+
 /** Every procedure of `appRouter`, with how it is reached, read from its middlewares. */
 export function trpcProcedures(): TrpcProcedure[] {
   return Object.entries((appRouter as unknown as { _def: { procedures: Record<string, ProcedureDef> } })._def.procedures).map(
@@ -86,7 +89,7 @@ export function trpcProcedures(): TrpcProcedure[] {
         ? middlewares.includes(SESSION_ONLY)
           ? "session"
           : "authenticated"
-        : path.startsWith("operators.") && !path.endsWith(".login")
+        : path.startsWith("operators.") && !OPERATORS_PUBLIC.has(path)
           ? "operator"
           : "public";
       return { path, type, meta, access, scope: meta?.scope ?? "admin" };

@@ -26,6 +26,12 @@ describe("operator accounts and console sessions", () => {
     });
   });
   afterAll(() => authenticator?.close());
+  /** The password login while the service requires no operator passkey: a session, never the passkey step. */
+  const logInWithPassword = async (input: Parameters<typeof logInOperator>[1]) => {
+    const result = await logInOperator({ db: t.db, now, authenticator, config: { publicUrl: "https://localhost" } }, input);
+    if ("passkeyRequired" in result) throw new Error("no passkey is required here");
+    return result;
+  };
   const cookie = (token: string) => `__Host-qc_session=qs_${"0".repeat(64)}; ${OPERATOR_SESSION_COOKIE}=${token}`;
 
   it("creates an operator once, with an Argon2id hash, and resets its password only when asked", async () => {
@@ -54,16 +60,15 @@ describe("operator accounts and console sessions", () => {
 
   it("logs in with the right password only, and the cookie alone authenticates until logout or expiry", async () => {
     const ip = "198.51.100.7";
-    await expect(
-      logInOperator({ db: t.db, now, authenticator }, { email: "ops@example.com", password: "a long operator password", ip }),
-    ).rejects.toMatchObject({ error: "UNAUTHENTICATED", message: "invalid email or password" });
-    await expect(
-      logInOperator({ db: t.db, now, authenticator }, { email: "nobody@example.com", password: "whatever it is", ip: "198.51.100.8" }),
-    ).rejects.toMatchObject({ error: "UNAUTHENTICATED", message: "invalid email or password" });
-    const session = await logInOperator(
-      { db: t.db, now, authenticator },
-      { email: "ops@example.com", password: "the new operator password", ip, requestId: "req-1" },
-    );
+    await expect(logInWithPassword({ email: "ops@example.com", password: "a long operator password", ip })).rejects.toMatchObject({
+      error: "UNAUTHENTICATED",
+      message: "invalid email or password",
+    });
+    await expect(logInWithPassword({ email: "nobody@example.com", password: "whatever it is", ip: "198.51.100.8" })).rejects.toMatchObject({
+      error: "UNAUTHENTICATED",
+      message: "invalid email or password",
+    });
+    const session = await logInWithPassword({ email: "ops@example.com", password: "the new operator password", ip, requestId: "req-1" });
     expect(session.token).toMatch(/^qo_[0-9a-f]{64}$/);
     expect(session.operator.email).toBe("ops@example.com");
     const [stored] = await t.db.select().from(schema.operatorSessions).where(eq(schema.operatorSessions.operatorId, session.operator.id));
@@ -97,10 +102,7 @@ describe("operator accounts and console sessions", () => {
       error: "UNAUTHENTICATED",
     });
 
-    const second = await logInOperator(
-      { db: t.db, now, authenticator },
-      { email: "ops@example.com", password: "the new operator password", ip },
-    );
+    const second = await logInWithPassword({ email: "ops@example.com", password: "the new operator password", ip });
     const principal = await authenticateOperator({ db: t.db, now }, { cookie: cookie(second.token) });
     await logOutOperator({ db: t.db, now }, { operator: principal });
     await expect(authenticateOperator({ db: t.db, now }, { cookie: cookie(second.token) })).rejects.toMatchObject({
@@ -121,21 +123,18 @@ describe("operator accounts and console sessions", () => {
     const ip = "203.0.113.9";
     for (let i = 0; i < 3; i++) {
       // Another account each time: only the source's count reaches the limit.
-      await expect(
-        logInOperator({ db: t.db, now, authenticator }, { email: `guess-${i}@example.com`, password: "wrong password here", ip }),
-      ).rejects.toMatchObject({ error: "UNAUTHENTICATED" });
+      await expect(logInWithPassword({ email: `guess-${i}@example.com`, password: "wrong password here", ip })).rejects.toMatchObject({
+        error: "UNAUTHENTICATED",
+      });
     }
-    await expect(
-      logInOperator({ db: t.db, now, authenticator }, { email: "ops@example.com", password: "the new operator password", ip }),
-    ).rejects.toMatchObject({ error: "LOCKED_OUT" });
+    await expect(logInWithPassword({ email: "ops@example.com", password: "the new operator password", ip })).rejects.toMatchObject({
+      error: "LOCKED_OUT",
+    });
   });
 
   it("ends a console session 24 h after its login however much it is used", async () => {
     await createOperator({ db: t.db, now }, { email: "busy@example.com", password: "a busy operator password" });
-    const session = await logInOperator(
-      { db: t.db, now, authenticator },
-      { email: "busy@example.com", password: "a busy operator password", ip: "198.51.100.30" },
-    );
+    const session = await logInWithPassword({ email: "busy@example.com", password: "a busy operator password", ip: "198.51.100.30" });
     const login = clock.getTime();
     // Polled every 2 h: the sliding 8 h never lapses, but the session still ends at 24 h.
     for (let hours = 2; hours < 24; hours += 2) {
@@ -159,9 +158,7 @@ describe("operator accounts and console sessions", () => {
     await createOperator({ db: t.db, now }, { email: "leaked@example.com", password: "the leaked old password" });
     const sessions = [];
     for (const ip of ["198.51.100.40", "198.51.100.41"])
-      sessions.push(
-        await logInOperator({ db: t.db, now, authenticator }, { email: "leaked@example.com", password: "the leaked old password", ip }),
-      );
+      sessions.push(await logInWithPassword({ email: "leaked@example.com", password: "the leaked old password", ip }));
     for (const s of sessions) await authenticateOperator({ db: t.db, now }, { cookie: cookie(s.token) });
     const reset = await createOperator(
       { db: t.db, now },
@@ -183,19 +180,13 @@ describe("operator accounts and console sessions", () => {
     await createOperator({ db: t.db, now }, { email: "target@example.com", password: "the target operator password" });
     for (const email of ["target@example.com", "nobody-at-all@example.com"]) {
       for (let i = 0; i < 3; i++) {
-        await expect(
-          logInOperator({ db: t.db, now, authenticator }, { email, password: "wrong password here", ip: `192.0.2.${10 + i}` }),
-        ).rejects.toMatchObject({ error: "UNAUTHENTICATED" });
+        await expect(logInWithPassword({ email, password: "wrong password here", ip: `192.0.2.${10 + i}` })).rejects.toMatchObject({
+          error: "UNAUTHENTICATED",
+        });
       }
     }
-    const known = logInOperator(
-      { db: t.db, now, authenticator },
-      { email: "target@example.com", password: "the target operator password", ip: "192.0.2.99" },
-    );
-    const unknown = logInOperator(
-      { db: t.db, now, authenticator },
-      { email: "Nobody-At-All@example.com", password: "anything at all", ip: "192.0.2.98" },
-    );
+    const known = logInWithPassword({ email: "target@example.com", password: "the target operator password", ip: "192.0.2.99" });
+    const unknown = logInWithPassword({ email: "Nobody-At-All@example.com", password: "anything at all", ip: "192.0.2.98" });
     const refusals = await Promise.all(
       [known, unknown].map((p) =>
         p.then(

@@ -1,11 +1,15 @@
 import type { Database } from "@qc/db";
-import { findOperatorByEmail, insertOperatorSession } from "@qc/db/queries";
+import { findOperatorByEmail, findRequireOperatorPasskey } from "@qc/db/queries";
 import type { Authenticator } from "../auth/authenticator";
-import { hashToken } from "../auth/tokens";
+import type { ServiceConfig } from "../deps/service-config";
 import { AppError } from "../errors";
 import { verifyAgainstDummyHash, verifyPassword } from "../identity/passwords";
-import { generateOperatorSessionToken, OPERATOR_SESSION_TTL_MS } from "./operator-session";
+import type { PasskeyLoginChallenge } from "../passkeys/log-in-with-passkey";
+import { openOperatorSession, type LogInOperatorResult } from "./open-operator-session";
+import { startOperatorPasskeyLogin } from "./operator-passkeys";
 import { recordOperatorAudit } from "./record-operator-audit";
+
+export type { LogInOperatorResult };
 
 export interface LogInOperatorInput {
   /** Lower-cased and trimmed at the boundary. */
@@ -16,25 +20,25 @@ export interface LogInOperatorInput {
   userAgent?: string;
 }
 
-export interface LogInOperatorResult {
-  /** `qo_` + 64 hex: set as the console cookie by the router, never shown. */
-  token: string;
-  expiresAt: string;
-  operator: { id: string; email: string; name: string | null };
-}
-
 const WRONG_CREDENTIALS = "invalid email or password";
 
 /**
  * The console's login, with the tenant login's protections: the source's and the account's
  * lockouts are checked first and every failure counts towards both (one lockout per address,
  * whichever login is being guessed; the account's is the console's own); one Argon2id verification whatever the address, so timing does not reveal which
- * addresses are operators; a disabled operator is refused like a wrong password.
+ * addresses are operators; a disabled operator is refused like a wrong password. While the
+ * service requires operators' passkeys (`require_operator_passkey`), the right password answers
+ * the passkey step's challenge instead of a session (`logInOperatorWithPasskey` ends the login).
  */
 export async function logInOperator(
-  deps: { db: Database; now(): Date; authenticator: Pick<Authenticator, "refuseIfLockedOut" | "countFailure"> },
+  deps: {
+    db: Database;
+    now(): Date;
+    config: Pick<ServiceConfig, "publicUrl">;
+    authenticator: Pick<Authenticator, "refuseIfLockedOut" | "countFailure">;
+  },
   input: LogInOperatorInput,
-): Promise<LogInOperatorResult> {
+): Promise<LogInOperatorResult | PasskeyLoginChallenge> {
   const account = { realm: "operator", email: input.email } as const;
   await deps.authenticator.refuseIfLockedOut(input.ip, account);
   const operator = await findOperatorByEmail(deps.db, input.email);
@@ -53,27 +57,6 @@ export async function logInOperator(
     });
     throw new AppError("UNAUTHENTICATED", WRONG_CREDENTIALS);
   }
-  const now = deps.now();
-  const token = generateOperatorSessionToken();
-  const expiresAt = new Date(now.getTime() + OPERATOR_SESSION_TTL_MS);
-  await deps.db.transaction(async (tx) => {
-    const session = await insertOperatorSession(tx, {
-      operatorId: operator.id,
-      tokenHash: hashToken(token),
-      expiresAt,
-      lastSeenAt: now,
-      createdAt: now,
-      ip: input.ip,
-      userAgent: input.userAgent?.slice(0, 500) ?? null,
-    });
-    await recordOperatorAudit(tx, {
-      action: "operator.logged_in",
-      operatorId: operator.id,
-      targetType: "operator_session",
-      targetId: session.id,
-      requestId: input.requestId,
-      ip: input.ip,
-    });
-  });
-  return { token, expiresAt: expiresAt.toISOString(), operator: { id: operator.id, email: operator.email, name: operator.name } };
+  if (await findRequireOperatorPasskey(deps.db)) return startOperatorPasskeyLogin(deps, { operatorId: operator.id });
+  return openOperatorSession(deps, operator, input);
 }

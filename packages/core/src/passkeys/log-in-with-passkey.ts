@@ -8,19 +8,14 @@ import {
   listMemberPasskeys,
   useWebauthnChallenge,
 } from "@qc/db/queries";
-import {
-  generateAuthenticationOptions,
-  verifyAuthenticationResponse,
-  type AuthenticationResponseJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-} from "@simplewebauthn/server";
-import { isoBase64URL } from "@simplewebauthn/server/helpers";
+import type { AuthenticationResponseJSON, PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/server";
 import type { Authenticator, LoginAccount } from "../auth/authenticator";
 import type { ServiceDeps } from "../deps/service-deps";
 import { AppError } from "../errors";
 import { recordLoginFailure } from "../identity/login-failure";
 import { openSession, type LogInResult } from "../identity/open-session";
-import { PASSKEY_CHALLENGE_TTL_MS, relyingParty } from "./relying-party";
+import { authenticationOptions, verifyAssertion } from "./ceremony";
+import { PASSKEY_CHALLENGE_TTL_MS } from "./relying-party";
 
 /** The login's first step when the tenant requires a passkey: no session yet, a challenge for the member's passkeys. */
 export interface PasskeyLoginChallenge {
@@ -45,13 +40,7 @@ export async function startPasskeyLogin(deps: Deps, user: { id: string; tenantId
       "PASSKEY_REQUIRED",
       "your organisation requires a passkey at login and you have none: ask an OWNER to turn the requirement off while you register one",
     );
-  const rp = relyingParty(deps.config);
-  const options = await generateAuthenticationOptions({
-    rpID: rp.id,
-    allowCredentials: passkeys.map((p) => ({ id: p.credentialId, transports: p.transports })),
-    userVerification: "preferred",
-    timeout: PASSKEY_CHALLENGE_TTL_MS,
-  });
+  const options = await authenticationOptions(deps.config, passkeys);
   const now = deps.now();
   await deleteSpentWebauthnChallenges(deps.db, { userId: user.id, now });
   const { id } = await insertWebauthnChallenge(deps.db, {
@@ -96,29 +85,12 @@ export async function logInWithPasskey(
     credentialId: input.response.id,
   });
   if (!passkey) return refuse("passkey_unknown");
-  const rp = relyingParty(deps.config);
-  let newCounter: number;
-  try {
-    const verification = await verifyAuthenticationResponse({
-      response: input.response,
-      expectedChallenge: challenge.challenge,
-      expectedOrigin: rp.origin,
-      expectedRPID: rp.id,
-      credential: {
-        id: passkey.credentialId,
-        publicKey: isoBase64URL.toBuffer(passkey.publicKey),
-        counter: passkey.counter,
-        transports: passkey.transports,
-      },
-      requireUserVerification: false,
-    });
-    if (!verification.verified) return await refuse("passkey_not_verified");
-    newCounter = verification.authenticationInfo.newCounter;
-  } catch (error) {
-    if (error instanceof AppError) throw error;
-    // The library throws for a bad signature, origin, RP ID or a counter that did not grow.
-    return refuse("passkey_not_verified");
-  }
+  const newCounter = await verifyAssertion(deps.config, {
+    expectedChallenge: challenge.challenge,
+    response: input.response,
+    passkey,
+  });
+  if (newCounter === undefined) return refuse("passkey_not_verified");
   const now = deps.now();
   if (
     !(await advancePasskeyCounter(deps.db, {

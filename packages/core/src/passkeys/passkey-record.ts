@@ -9,7 +9,7 @@ export interface PasskeyRecord {
   lastUsedAt: string | null;
 }
 
-export function toPasskeyRecord(row: PasskeyRow): PasskeyRecord {
+export function toPasskeyRecord(row: Pick<PasskeyRow, "id" | "name" | "transports" | "createdAt" | "lastUsedAt">): PasskeyRecord {
   return {
     id: row.id,
     name: row.name,

@@ -7,18 +7,13 @@ import {
   listMemberPasskeys,
   useWebauthnChallenge,
 } from "@qc/db/queries";
-import {
-  generateRegistrationOptions,
-  verifyRegistrationResponse,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type RegistrationResponseJSON,
-} from "@simplewebauthn/server";
-import { isoBase64URL } from "@simplewebauthn/server/helpers";
+import type { PublicKeyCredentialCreationOptionsJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
 import { auditAction, type Actor } from "../audit/actor";
 import type { ServiceDeps } from "../deps/service-deps";
 import { AppError } from "../errors";
 import { toPasskeyRecord, type PasskeyRecord } from "./passkey-record";
-import { PASSKEY_CHALLENGE_TTL_MS, relyingParty } from "./relying-party";
+import { registrationOptions, verifyRegistration } from "./ceremony";
+import { PASSKEY_CHALLENGE_TTL_MS } from "./relying-party";
 
 /** At most this many passkeys per member: enough for every device and a spare key or two. */
 export const MAX_PASSKEYS_PER_MEMBER = 20;
@@ -39,17 +34,11 @@ export async function startPasskeyRegistration(
   const existing = await listMemberPasskeys(deps.db, input);
   if (existing.length >= MAX_PASSKEYS_PER_MEMBER)
     throw new AppError("CONFLICT", `a member has at most ${MAX_PASSKEYS_PER_MEMBER} passkeys: remove one first`);
-  const rp = relyingParty(deps.config);
-  const options = await generateRegistrationOptions({
-    rpName: rp.name,
-    rpID: rp.id,
+  const options = await registrationOptions(deps.config, {
     userName: user.email,
     // The user handle: the member's id, so an authenticator keeps one credential per member.
-    userID: new TextEncoder().encode(user.id),
-    attestationType: "none",
-    timeout: PASSKEY_CHALLENGE_TTL_MS,
-    excludeCredentials: existing.map((p) => ({ id: p.credentialId, transports: p.transports })),
-    authenticatorSelection: { residentKey: "preferred", userVerification: "preferred" },
+    userHandle: user.id,
+    existing,
   });
   const now = deps.now();
   await deleteSpentWebauthnChallenges(deps.db, { userId: input.userId, now });
@@ -65,7 +54,7 @@ export async function startPasskeyRegistration(
 }
 
 /**
- * The second half: the browser's answer, verified by @simplewebauthn/server against the challenge
+ * The second half: the browser's answer, verified (`verifyRegistration`) against the challenge
  * (used up first, so a failed attempt cannot be retried with it), PUBLIC_URL's origin and RP ID.
  * The passkey is stored with its counter and audited as `passkey.added`.
  */
@@ -82,36 +71,13 @@ export async function finishPasskeyRegistration(
     userId: input.userId,
   });
   if (!challenge) throw new AppError("INVALID_TOKEN", "this registration expired or was already used: start again");
-  const rp = relyingParty(deps.config);
-  let verification: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
-  try {
-    verification = await verifyRegistrationResponse({
-      response: input.response,
-      expectedChallenge: challenge.challenge,
-      expectedOrigin: rp.origin,
-      expectedRPID: rp.id,
-      // A second factor after the password: the authenticator's presence is the proof; a PIN is welcome, not required.
-      requireUserVerification: false,
-    });
-  } catch (error) {
-    throw new AppError("VALIDATION_FAILED", "the passkey's answer did not verify", {
-      details: { fields: [{ path: "response", message: error instanceof Error ? error.message : "not verified" }] },
-    });
-  }
-  if (!verification.verified || !verification.registrationInfo)
-    throw new AppError("VALIDATION_FAILED", "the passkey's answer did not verify", {
-      details: { fields: [{ path: "response", message: "not verified" }] },
-    });
-  const { credential } = verification.registrationInfo;
+  const credential = await verifyRegistration(deps.config, { expectedChallenge: challenge.challenge, response: input.response });
   try {
     return await deps.db.transaction(async (tx) => {
       const row = await insertPasskey(tx, {
         tenantId: input.tenantId,
         userId: input.userId,
-        credentialId: credential.id,
-        publicKey: isoBase64URL.fromBuffer(credential.publicKey),
-        counter: credential.counter,
-        transports: credential.transports ?? [],
+        ...credential,
         name: input.name,
         createdAt: now,
       });

@@ -9,3 +9,4 @@ export {
   signTransferFixture,
   type TransferWalletFixture,
 } from "./transfer-fixtures";
+export { createOperator } from "../operators/create-operator";

@@ -23,6 +23,7 @@ export { insertTransactionWithTrail } from "../hot-path/transaction-with-trail";
 export * from "./vaults";
 export * from "./wallets";
 export * from "./webhooks";
+export * from "./operator-passkeys";
 export * from "./operators";
 export * from "./identity";
 export * from "./members";

@@ -35,6 +35,11 @@ export async function updateOperatorPassword(
   return updated ?? null;
 }
 
+export async function findOperatorById(db: Executor, id: string): Promise<OperatorRow | undefined> {
+  const [row] = await db.select().from(operators).where(eq(operators.id, id));
+  return row;
+}
+
 export async function findOperatorByEmail(db: Executor, email: string): Promise<OperatorRow | null> {
   const [row] = await db.select().from(operators).where(eq(operators.email, email));
   return row ?? null;
