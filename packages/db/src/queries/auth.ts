@@ -3,13 +3,14 @@ import type { Executor } from "../client";
 import type { MemberRole } from "@qc/domain";
 import { apiKeys, sessions, users } from "../schema/identity";
 import { defineRead } from "../hot-path/define-query";
+import { notRemoved } from "./identity";
 
 /*
  * What authentication reads on every request: a key by its id (cached by the Authenticator), a
  * session by its token hash (the request names neither tenant; the row says which it is), and the
  * batched bookkeeping. The two reads are prepared statements (../hot-path). Each also reads the
  * current role of the member the credential acts for (CONTRACT §14): the session's user, the key's
- * creator; only a member of the credential's own tenant counts (a left join, so that a credential
+ * creator; only a member of the credential's own tenant who was not removed counts (a left join, so that a credential
  * whose member is gone still reads, with no role).
  */
 
@@ -48,7 +49,7 @@ const findApiKeyRead = defineRead("qc_find_api_key", (db) =>
       role: users.role,
     })
     .from(apiKeys)
-    .leftJoin(users, and(eq(users.id, apiKeys.createdByUserId), eq(users.tenantId, apiKeys.tenantId)))
+    .leftJoin(users, and(eq(users.id, apiKeys.createdByUserId), eq(users.tenantId, apiKeys.tenantId), notRemoved))
     .where(eq(apiKeys.keyId, sql.placeholder("keyId"))),
 );
 
@@ -83,7 +84,7 @@ const findSessionRead = defineRead("qc_find_session", (db) =>
       role: users.role,
     })
     .from(sessions)
-    .leftJoin(users, and(eq(users.id, sessions.userId), eq(users.tenantId, sessions.tenantId)))
+    .leftJoin(users, and(eq(users.id, sessions.userId), eq(users.tenantId, sessions.tenantId), notRemoved))
     .where(eq(sessions.tokenHash, sql.placeholder("tokenHash"))),
 );
 

@@ -11,7 +11,7 @@ import { emailTokens, sessions, tenants, users } from "../schema/identity";
  * A REMOVED user (CONTRACT §14, docs/members.md) keeps their row and address (the address stays
  * taken: findUserIdByEmail still finds it), but is no member: no login, no reset link, no role.
  */
-const notRemoved = ne(users.status, "REMOVED");
+export const notRemoved = ne(users.status, "REMOVED");
 
 export type TenantRow = typeof tenants.$inferSelect;
 export type UserRow = typeof users.$inferSelect;

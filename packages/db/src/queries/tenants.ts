@@ -1,8 +1,9 @@
 import type { MemberRole } from "@qc/domain";
-import { and, eq, ne, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Executor } from "../client";
 import { tenants, users } from "../schema/identity";
 import { defineRead } from "../hot-path/define-query";
+import { notRemoved } from "./identity";
 
 /** The tenant's verification status, or undefined for an unknown id. */
 export async function getTenantStatus(db: Executor, tenantId: string): Promise<(typeof tenants.$inferSelect)["status"] | undefined> {
@@ -35,6 +36,6 @@ export async function findTenantMemberIdentity(
     .select({ tenantId: tenants.id, tenantName: tenants.name, userId: users.id, email: users.email, name: users.name, role: users.role })
     .from(users)
     .innerJoin(tenants, eq(tenants.id, users.tenantId))
-    .where(and(eq(users.id, params.userId), eq(users.tenantId, params.tenantId), ne(users.status, "REMOVED")));
+    .where(and(eq(users.id, params.userId), eq(users.tenantId, params.tenantId), notRemoved));
   return row;
 }
