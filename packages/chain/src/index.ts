@@ -21,6 +21,8 @@ export {
   MLDSA87_SEED_LENGTH,
   TRANSACTION_SIGNATURE_CONTEXT,
   OWNERSHIP_PROOF_CONTEXT,
+  APPROVAL_CONTEXT,
+  APPROVER_KEY_CONTEXT,
 } from "./protocol/constants";
 export { generateKeyPair, publicKeyFromSecretKey, mlDsa87, type QuantumKeyPair } from "./protocol/keys";
 export { addressFromPublicKey, parseAddress, isAddressInput } from "./protocol/address";
@@ -53,6 +55,19 @@ export {
   type SignOwnershipProofParameters,
   type VerifyOwnershipProofParameters,
 } from "./protocol/ownership-proof";
+export {
+  approvalLines,
+  approvalHash,
+  signApproval,
+  verifyApproval,
+  approverKeyProofHash,
+  signApproverKeyProof,
+  verifyApproverKeyProof,
+  type ApprovalFields,
+  type VerifyApprovalParameters,
+  type SignApproverKeyProofParameters,
+  type VerifyApproverKeyProofParameters,
+} from "./protocol/approval";
 export { buildQuantumTransfer, type BuildQuantumTransferParameters } from "./protocol/build-transfer";
 
 // ML-DSA-87 verification on worker threads (web process and daemon)

@@ -21,8 +21,14 @@ export const MLDSA87_SEED_LENGTH = 32;
 /** ML-DSA context strings (FIPS 204 domain separation). */
 export const TRANSACTION_SIGNATURE_CONTEXT = "QUANTUM-TX-v1";
 export const OWNERSHIP_PROOF_CONTEXT = "QUANTUM-OWNERSHIP-v1";
+/** An approver's signature over a transfer's `approvalHash` (CONTRACT §15); also the hash's first line. */
+export const APPROVAL_CONTEXT = "QUANTUM-APPROVAL-v1";
+/** An approver's proof that they hold the approval key they enroll (CONTRACT §15). */
+export const APPROVER_KEY_CONTEXT = "QUANTUM-APPROVER-KEY-v1";
 
 export const TRANSACTION_SIGNATURE_CONTEXT_BYTES = new TextEncoder().encode(TRANSACTION_SIGNATURE_CONTEXT);
 export const OWNERSHIP_PROOF_CONTEXT_BYTES = new TextEncoder().encode(OWNERSHIP_PROOF_CONTEXT);
+export const APPROVAL_CONTEXT_BYTES = new TextEncoder().encode(APPROVAL_CONTEXT);
+export const APPROVER_KEY_CONTEXT_BYTES = new TextEncoder().encode(APPROVER_KEY_CONTEXT);
 
 export const ADDRESS_LENGTH = 20;

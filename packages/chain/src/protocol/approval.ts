@@ -1,0 +1,148 @@
+import { ml_dsa87 } from "@noble/post-quantum/ml-dsa.js";
+import { bytesToHex, hexToBytes, keccak256, stringToBytes, type Hex } from "viem";
+import { InvalidTransactionFieldError } from "../errors/transaction";
+import { parseAddress } from "./address";
+import {
+  APPROVAL_CONTEXT,
+  APPROVAL_CONTEXT_BYTES,
+  APPROVER_KEY_CONTEXT,
+  APPROVER_KEY_CONTEXT_BYTES,
+  MLDSA87_PUBLIC_KEY_LENGTH,
+  MLDSA87_SIGNATURE_LENGTH,
+} from "./constants";
+import { bytesFromInput } from "./encoding";
+import { secretKeyBytes } from "./keys";
+
+/** What an approver approves (CONTRACT §15): the transfer's intent, as the record states it. */
+export type ApprovalFields = {
+  tenantId: string;
+  transactionId: string;
+  chainId: number;
+  sourceAddress: string;
+  /** `null` for a contract deployment, which has no destination. */
+  destinationAddress: string | null;
+  assetId: string;
+  /** Base units, a decimal integer string as the record stores it. */
+  amount: string;
+  /** The record's `type`: `TRANSFER` or `CONTRACT_DEPLOY`. */
+  type: string;
+};
+
+const DECIMAL_INTEGER = /^(?:0|[1-9][0-9]*)$/;
+const LINE_BREAK = /[\r\n]/;
+
+/**
+ * The lines `approvalHash` is computed over, in order: `QUANTUM-APPROVAL-v1`, tenantId,
+ * transactionId, chainId (decimal), sourceAddress and destinationAddress (lower-case `0x`; a
+ * contract deployment's destination is the empty line), assetId, amount, type. Throws
+ * `InvalidTransactionFieldError` on a field that cannot be written unambiguously (a line break,
+ * an empty identifier, an amount that is not a decimal integer) and `InvalidAddressError` on an
+ * address that is not one.
+ */
+export function approvalLines(fields: ApprovalFields): string[] {
+  const text = (field: "tenantId" | "transactionId" | "assetId" | "type"): string => {
+    const value = fields[field];
+    if (typeof value !== "string" || value.length === 0 || LINE_BREAK.test(value)) {
+      throw new InvalidTransactionFieldError({ field, reason: "must be a non-empty single line" });
+    }
+    return value;
+  };
+  if (!Number.isSafeInteger(fields.chainId) || fields.chainId < 0) {
+    throw new InvalidTransactionFieldError({ field: "chainId", reason: "must be a non-negative integer" });
+  }
+  if (typeof fields.amount !== "string" || !DECIMAL_INTEGER.test(fields.amount)) {
+    throw new InvalidTransactionFieldError({ field: "amount", reason: "must be a decimal integer string" });
+  }
+  return [
+    APPROVAL_CONTEXT,
+    text("tenantId"),
+    text("transactionId"),
+    String(fields.chainId),
+    parseAddress(fields.sourceAddress),
+    fields.destinationAddress === null ? "" : parseAddress(fields.destinationAddress),
+    text("assetId"),
+    fields.amount,
+    text("type"),
+  ];
+}
+
+/** keccak256 of the UTF-8 bytes of `approvalLines(fields)` joined by `\n` (CONTRACT §15). */
+export function approvalHash(fields: ApprovalFields): Hex {
+  return keccak256(stringToBytes(approvalLines(fields).join("\n")));
+}
+
+/** ML-DSA-87 signature, context `QUANTUM-APPROVAL-v1`, over the 32 bytes of an `approvalHash`. */
+export function signApproval(hash: Hex, secretKey: Uint8Array | Hex): Hex {
+  return signHash(hash, secretKey, APPROVAL_CONTEXT_BYTES);
+}
+
+export type VerifyApprovalParameters = {
+  approvalHash: Hex | Uint8Array | string;
+  signature: Hex | Uint8Array | string;
+  publicKey: Hex | Uint8Array | string;
+};
+
+/**
+ * True only when `signature` (4627 bytes) verifies over the 32-byte `approvalHash` under
+ * `publicKey` (2592 bytes) with the approval context. Never throws.
+ */
+export function verifyApproval({ approvalHash: hash, signature, publicKey }: VerifyApprovalParameters): boolean {
+  return verifyHash(hash, signature, publicKey, APPROVAL_CONTEXT_BYTES);
+}
+
+/**
+ * keccak256 of the UTF-8 of `QUANTUM-APPROVER-KEY-v1\n<tenantId>\n<userId>`: what an approval
+ * key signs when it is enrolled, binding it to one member of one tenant.
+ */
+export function approverKeyProofHash(tenantId: string, userId: string): Hex {
+  for (const [field, value] of [
+    ["tenantId", tenantId],
+    ["userId", userId],
+  ] as const) {
+    if (typeof value !== "string" || value.length === 0 || LINE_BREAK.test(value)) {
+      throw new InvalidTransactionFieldError({ field, reason: "must be a non-empty single line" });
+    }
+  }
+  return keccak256(stringToBytes(`${APPROVER_KEY_CONTEXT}\n${tenantId}\n${userId}`));
+}
+
+export type SignApproverKeyProofParameters = { tenantId: string; userId: string; secretKey: Uint8Array | Hex };
+
+/** ML-DSA-87 signature, context `QUANTUM-APPROVER-KEY-v1`, over `approverKeyProofHash(tenantId, userId)`. */
+export function signApproverKeyProof({ tenantId, userId, secretKey }: SignApproverKeyProofParameters): Hex {
+  return signHash(approverKeyProofHash(tenantId, userId), secretKey, APPROVER_KEY_CONTEXT_BYTES);
+}
+
+export type VerifyApproverKeyProofParameters = {
+  tenantId: string;
+  userId: string;
+  publicKey: Hex | Uint8Array | string;
+  proof: Hex | Uint8Array | string;
+};
+
+/** Whether `proof` shows the holder of `publicKey` enrolls it for this member of this tenant. Never throws. */
+export function verifyApproverKeyProof({ tenantId, userId, publicKey, proof }: VerifyApproverKeyProofParameters): boolean {
+  try {
+    return verifyHash(approverKeyProofHash(tenantId, userId), proof, publicKey, APPROVER_KEY_CONTEXT_BYTES);
+  } catch {
+    return false;
+  }
+}
+
+function signHash(hash: Hex, secretKey: Uint8Array | Hex, context: Uint8Array): Hex {
+  const message = hexToBytes(hash);
+  if (message.length !== 32) throw new RangeError("the hash signed must be 32 bytes");
+  return bytesToHex(ml_dsa87.sign(message, secretKeyBytes(secretKey), { context }));
+}
+
+function verifyHash(hash: unknown, signature: unknown, publicKey: unknown, context: Uint8Array): boolean {
+  const message = bytesFromInput(hash, 32);
+  const sig = bytesFromInput(signature, MLDSA87_SIGNATURE_LENGTH);
+  const key = bytesFromInput(publicKey, MLDSA87_PUBLIC_KEY_LENGTH);
+  if (!message || !sig || !key) return false;
+  try {
+    return ml_dsa87.verify(sig, message, key, { context });
+  } catch {
+    return false;
+  }
+}
