@@ -42,8 +42,8 @@ const TRANSFER_LINES = [
   "TRANSFER",
 ];
 const TRANSFER_HASH = "0x7f9b12ad2d7ef4b679e5434341ac46c4cfe093285c538b6a7bbbe3114948a934";
-const deploy: ApprovalFields = { ...transfer, destinationAddress: null, amount: "0", type: "CONTRACT_DEPLOY" };
-const DEPLOY_HASH = "0xddd8a760fa856f86f51d611dd430460b28d80342b4916bcc232229e16d0a1a39";
+const deploy: ApprovalFields = { ...transfer, destinationAddress: null, assetId: null, amount: "0", type: "CONTRACT_DEPLOY" };
+const DEPLOY_HASH = "0xabbb4b19604c144b7898b634819453c3edb1b5c7cac913eee4b7e0bf858cf000";
 const KEY_PROOF_HASH = "0x8c25c55265c7c3f50dacc6eaa5875f781d408e56cc7396e2b1548a91da312ffa";
 
 let publicKey: Hex;
@@ -67,8 +67,8 @@ describe("approval hash", () => {
     expect(approvalHash(transfer)).toBe(TRANSFER_HASH);
   });
 
-  test("a contract deployment has an empty destination line", () => {
-    expect(approvalLines(deploy)).toEqual([...TRANSFER_LINES.slice(0, 5), "", TRANSFER_LINES[6], "0", "CONTRACT_DEPLOY"]);
+  test("a contract deployment has empty destination and asset lines", () => {
+    expect(approvalLines(deploy)).toEqual([...TRANSFER_LINES.slice(0, 5), "", "", "0", "CONTRACT_DEPLOY"]);
     expect(approvalHash(deploy)).toBe(DEPLOY_HASH);
   });
 
@@ -85,6 +85,7 @@ describe("approval hash", () => {
     ["destinationAddress", { destinationAddress: "0xabcdefabcdefabcdefabcdefabcdefabcdefabce" }],
     ["destinationAddress none", { destinationAddress: null }],
     ["assetId", { assetId: "0190f5c7-3e1d-7f00-9a2b-5c6d7e8f9a0c" }],
+    ["assetId none", { assetId: null }],
     ["amount", { amount: "1500000000000000001" }],
     ["type", { type: "CONTRACT_DEPLOY" }],
   ] as const)("every field changes the hash: %s", (_name, change) => {

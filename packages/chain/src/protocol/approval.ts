@@ -21,7 +21,8 @@ export type ApprovalFields = {
   sourceAddress: string;
   /** `null` for a contract deployment, which has no destination. */
   destinationAddress: string | null;
-  assetId: string;
+  /** `null` for a contract deployment, which moves no asset. */
+  assetId: string | null;
   /** Base units, a decimal integer string as the record stores it. */
   amount: string;
   /** The record's `type`: `TRANSFER` or `CONTRACT_DEPLOY`. */
@@ -33,20 +34,13 @@ const LINE_BREAK = /[\r\n]/;
 
 /**
  * The lines `approvalHash` is computed over, in order: `QUANTUM-APPROVAL-v1`, tenantId,
- * transactionId, chainId (decimal), sourceAddress and destinationAddress (lower-case `0x`; a
- * contract deployment's destination is the empty line), assetId, amount, type. Throws
+ * transactionId, chainId (decimal), sourceAddress and destinationAddress (lower-case `0x`), assetId,
+ * amount, type. A contract deployment has no destination and no asset: those lines are empty. Throws
  * `InvalidTransactionFieldError` on a field that cannot be written unambiguously (a line break,
  * an empty identifier, an amount that is not a decimal integer) and `InvalidAddressError` on an
  * address that is not one.
  */
 export function approvalLines(fields: ApprovalFields): string[] {
-  const text = (field: "tenantId" | "transactionId" | "assetId" | "type"): string => {
-    const value = fields[field];
-    if (typeof value !== "string" || value.length === 0 || LINE_BREAK.test(value)) {
-      throw new InvalidTransactionFieldError({ field, reason: "must be a non-empty single line" });
-    }
-    return value;
-  };
   if (!Number.isSafeInteger(fields.chainId) || fields.chainId < 0) {
     throw new InvalidTransactionFieldError({ field: "chainId", reason: "must be a non-negative integer" });
   }
@@ -55,15 +49,22 @@ export function approvalLines(fields: ApprovalFields): string[] {
   }
   return [
     APPROVAL_CONTEXT,
-    text("tenantId"),
-    text("transactionId"),
+    singleLine("tenantId", fields.tenantId),
+    singleLine("transactionId", fields.transactionId),
     String(fields.chainId),
     parseAddress(fields.sourceAddress),
     fields.destinationAddress === null ? "" : parseAddress(fields.destinationAddress),
-    text("assetId"),
+    fields.assetId === null ? "" : singleLine("assetId", fields.assetId),
     fields.amount,
-    text("type"),
+    singleLine("type", fields.type),
   ];
+}
+
+function singleLine(field: string, value: unknown): string {
+  if (typeof value !== "string" || value.length === 0 || LINE_BREAK.test(value)) {
+    throw new InvalidTransactionFieldError({ field, reason: "must be a non-empty single line" });
+  }
+  return value;
 }
 
 /** keccak256 of the UTF-8 bytes of `approvalLines(fields)` joined by `\n` (CONTRACT §15). */
@@ -95,14 +96,8 @@ export function verifyApproval({ approvalHash: hash, signature, publicKey }: Ver
  * key signs when it is enrolled, binding it to one member of one tenant.
  */
 export function approverKeyProofHash(tenantId: string, userId: string): Hex {
-  for (const [field, value] of [
-    ["tenantId", tenantId],
-    ["userId", userId],
-  ] as const) {
-    if (typeof value !== "string" || value.length === 0 || LINE_BREAK.test(value)) {
-      throw new InvalidTransactionFieldError({ field, reason: "must be a non-empty single line" });
-    }
-  }
+  singleLine("tenantId", tenantId);
+  singleLine("userId", userId);
   return keccak256(stringToBytes(`${APPROVER_KEY_CONTEXT}\n${tenantId}\n${userId}`));
 }
 
