@@ -1,3 +1,5 @@
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { createOperator } from "@qc/core/testing";
 import { and, eq, isNull, schema } from "@qc/db";
 import { useTestDatabase } from "@qc/db/testing";
@@ -10,8 +12,9 @@ import { SoftwareAuthenticator, type SoftwarePasskey } from "./passkeys-authenti
 /**
  * Operators' passkeys over HTTPS (CONTRACT §14: the console's logins follow the members' rule with
  * their own setting): registration (tRPC `operators.*`), `requireOperatorPasskey` refused without
- * a passkey, the login's passkey step, a replayed answer refused. The software authenticator is
- * passkeys.test.ts's.
+ * a passkey, the login's passkey step, a replayed answer refused; the command line's recovery
+ * (`scripts/create-operator.ts --disable-passkey-requirement`, run as a process). The software
+ * authenticator is passkeys.test.ts's.
  */
 describe("operators' passkeys", () => {
   const t = useTestDatabase();
@@ -123,4 +126,53 @@ describe("operators' passkeys", () => {
     const plain = await logIn("ops-passkeys@example.com", "198.51.100.74");
     expect(cookieOf(plain)).toMatch(/^__Host-qc_operator_session=qo_/);
   });
+
+  /** scripts/create-operator.ts as an operator runs it on the server, against this test's database. */
+  const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+  const createOperatorScript = (...args: string[]) =>
+    new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
+      execFile(
+        process.execPath,
+        ["--import", "tsx", "scripts/create-operator.ts", ...args],
+        { cwd: ROOT, env: { ...process.env, DATABASE_URL: t.url } },
+        (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+      ),
+    );
+
+  it("lets the command line turn the requirement off for an operator locked out without a passkey, audited as system/cli", async () => {
+    await createOperator({ db: t.db, now: () => new Date() }, { email: "ops-keyholder@example.com", password: PASSWORD });
+    await createOperator({ db: t.db, now: () => new Date() }, { email: "ops-locked@example.com", password: PASSWORD });
+    const holder = cookieOf(await logIn("ops-keyholder@example.com", "198.51.100.81"));
+    await register(holder, "Only key");
+    expect(answer(await trpc("mutation", "operators.updateSecuritySettings", holder, { requireOperatorPasskey: true }))).toBe("200");
+    // Without a passkey, the right password is not enough.
+    expect(answer(await logIn("ops-locked@example.com", "198.51.100.82"))).toBe("409 PASSKEY_REQUIRED");
+
+    // The recovery switch takes no other option and asks no password.
+    const misused = await createOperatorScript("--disable-passkey-requirement", "--email", "ops-locked@example.com");
+    expect(misused.code).toBe(2);
+    expect(misused.stderr).toContain("--disable-passkey-requirement");
+    const recovered = await createOperatorScript("--disable-passkey-requirement");
+    expect(recovered.stderr).toBe("");
+    expect(recovered.code).toBe(0);
+    expect(recovered.stdout).toMatch(/^Console logins no longer require a passkey/);
+    expect(data(await trpc("query", "operators.securitySettings", holder))).toEqual({ requireOperatorPasskey: false });
+    expect(cookieOf(await logIn("ops-locked@example.com", "198.51.100.83"))).toMatch(/^__Host-qc_operator_session=qo_/);
+
+    // Audited as the other changes, with the command line as the actor; a second run changes nothing.
+    const again = await createOperatorScript("--disable-passkey-requirement");
+    expect(again.stdout).toMatch(/^Console logins did not require a passkey/);
+    const changes = await t.db
+      .select()
+      .from(schema.auditEvents)
+      .where(
+        and(
+          eq(schema.auditEvents.action, "operator.settings.require_operator_passkey_changed"),
+          eq(schema.auditEvents.actorType, "system"),
+        ),
+      );
+    expect(changes.map((r) => ({ actorId: r.actorId, tenantId: r.tenantId, details: r.details }))).toEqual([
+      { actorId: "cli", tenantId: null, details: { before: true, after: false } },
+    ]);
+  }, 60_000);
 });

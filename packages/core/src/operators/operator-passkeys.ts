@@ -135,22 +135,26 @@ export async function getOperatorSecuritySettings(deps: { db: Database }): Promi
 }
 
 /**
- * Turns the console's passkey requirement on or off (any operator). Turning it on needs the
- * caller to have a passkey (409 PASSKEY_REQUIRED); a change is audited
+ * Turns the console's passkey requirement on or off: any operator (`operatorId`), or the command
+ * line's recovery for operators locked out without a passkey (`operatorId: null`, audited with
+ * actor `system`/`cli`, off only: `scripts/create-operator.ts --disable-passkey-requirement`).
+ * Turning it on needs the caller to have a passkey (409 PASSKEY_REQUIRED); a change is audited
  * `operator.settings.require_operator_passkey_changed`.
  */
 export async function updateOperatorSecuritySettings(
   deps: { db: Database; now(): Date },
-  input: { operatorId: string; requireOperatorPasskey: boolean } & Request,
+  input: { operatorId: string | null; requireOperatorPasskey: boolean } & Request,
 ): Promise<OperatorSecuritySettings> {
+  const { operatorId } = input;
   return deps.db.transaction(async (tx) => {
-    if (input.requireOperatorPasskey && (await listOperatorPasskeys(tx, input)).length === 0)
+    if (input.requireOperatorPasskey && (operatorId === null || (await listOperatorPasskeys(tx, { operatorId })).length === 0))
       throw new AppError("PASSKEY_REQUIRED", "register a passkey before requiring one at the console's login");
     const { before } = await updateRequireOperatorPasskey(tx, { value: input.requireOperatorPasskey, updatedAt: deps.now() });
     if (before !== input.requireOperatorPasskey)
       await recordOperatorAudit(tx, {
         action: "operator.settings.require_operator_passkey_changed",
-        operatorId: input.operatorId,
+        operatorId,
+        system: operatorId === null ? "cli" : undefined,
         requestId: input.requestId,
         ip: input.ip,
         details: { before, after: input.requireOperatorPasskey },

@@ -11,6 +11,8 @@ export async function recordOperatorAudit(
   input: {
     action: string;
     operatorId: string | null;
+    /** Without an operator: the service's own component that acted (e.g. `cli`, actor type `system`); else `anonymous`. */
+    system?: string;
     targetType?: string;
     targetId?: string;
     requestId?: string;
@@ -21,8 +23,8 @@ export async function recordOperatorAudit(
   await insertAuditEvents(db, [
     {
       action: input.action,
-      actorType: input.operatorId ? "operator" : "anonymous",
-      actorId: input.operatorId,
+      actorType: input.operatorId ? "operator" : input.system ? "system" : "anonymous",
+      actorId: input.operatorId ?? input.system ?? null,
       tenantId: null,
       targetType: input.targetType ?? null,
       targetId: input.targetId ?? null,
