@@ -1,12 +1,11 @@
 "use client";
 
-import { startAuthentication, type PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/browser";
-import { useMutation } from "@tanstack/react-query";
 import { useEffect, useState, type FormEvent } from "react";
 import { describeFailure } from "../../src/dashboard/api-error";
 import { useTRPCClient } from "../../src/dashboard/trpc";
 import { TextField, FormError } from "../_components/field";
 import { formFailure } from "../_components/form-failure";
+import { PASSKEY_CANCELLED, PasskeyStepNotice, usePasswordThenPasskey } from "../_components/passkey-login";
 import { PublicFrame } from "../_components/public-frame";
 import { safeNext } from "../_components/safe-next";
 
@@ -15,30 +14,21 @@ export default function LoginPage() {
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const [next, setNext] = useState("/");
-  const [passkeyStep, setPasskeyStep] = useState(false);
   useEffect(() => {
     const params = new URLSearchParams(window.location.search);
     setEmail((current) => current || (params.get("email") ?? ""));
     setNext(safeNext(params.get("next"), "/"));
   }, []);
-  // The password, then, when the organisation requires one, the passkey (CONTRACT §14): the browser's
-  // WebAuthn prompt answers the challenge the password step gave, and that answer gets the session.
-  const login = useMutation({
-    mutationFn: async (credentials: { email: string; password: string }) => {
-      const first = await client.auth.login.mutate(credentials);
-      if (!("passkeyRequired" in first)) return first;
-      setPasskeyStep(true);
-      const response = await startAuthentication({ optionsJSON: first.options as unknown as PublicKeyCredentialRequestOptionsJSON });
-      return client.passkeys.logIn.mutate({ challengeId: first.challengeId, response });
-    },
+  // The password, then, when the organisation requires one, the passkey (CONTRACT §14).
+  const { login, cancelled, waitingForPasskey } = usePasswordThenPasskey({
+    password: (credentials) => client.auth.login.mutate(credentials),
+    passkey: (answer) => client.passkeys.logIn.mutate(answer),
   });
-  const cancelled = login.error instanceof Error && login.error.name === "NotAllowedError";
   const failure = formFailure(cancelled ? null : login.error, ["email", "password"]);
   const notVerified = login.error && !cancelled && describeFailure(login.error).error === "EMAIL_NOT_VERIFIED";
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    setPasskeyStep(false);
     // A full navigation: the console starts from a clean cache with the new session.
     login.mutate({ email, password }, { onSuccess: () => window.location.assign(next) });
   }
@@ -66,12 +56,8 @@ export default function LoginPage() {
           onChange={(e) => setPassword(e.target.value)}
           error={failure.field("password")}
         />
-        <FormError message={cancelled ? "The passkey prompt was cancelled or timed out: log in again." : failure.form} />
-        {passkeyStep && login.isPending && (
-          <p role="status" data-testid="passkey-step">
-            Confirm with your passkey…
-          </p>
-        )}
+        <FormError message={cancelled ? PASSKEY_CANCELLED : failure.form} />
+        <PasskeyStepNotice show={waitingForPasskey} />
         {notVerified && (
           <p>
             <a href={`/signup/check-email?email=${encodeURIComponent(email)}`}>Send a new verification link</a>

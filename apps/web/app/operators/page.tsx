@@ -8,6 +8,7 @@ import { DataTable, type Column } from "../_components/data-table";
 import { ErrorNotice, Loading, QueryView } from "../_components/states";
 import { StatusBadge } from "../_components/status-badge";
 import { NextAttempt, Time } from "../_components/time";
+import { OperatorSecurity } from "./security";
 import { Sparkline } from "./sparkline";
 
 const POLL_MS = 5_000;
@@ -42,6 +43,7 @@ export default function OperatorsPage() {
         <Queues />
         <Daemons />
         <FailedJobs />
+        <OperatorSecurity />
       </main>
     </div>
   );

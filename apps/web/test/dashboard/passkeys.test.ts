@@ -1,11 +1,9 @@
-import { createHash, X509Certificate } from "node:crypto";
 import { createMemberFixture, createTenantFixture, MEMBER_FIXTURE_PASSWORD } from "@qc/core/testing";
 import { and, eq, schema } from "@qc/db";
 import { useTestDatabase } from "@qc/db/testing";
-import { chromium, type Browser, type Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CHROMIUM, ensureChromium, screenshot } from "./browser";
-import { startStack, type Stack } from "./stack";
+import { describe, expect, it } from "vitest";
+import { screenshot } from "./browser";
+import { signCount, useWebauthnBrowser } from "./webauthn";
 
 /** The fixtures' API keys are never used against the stack: any pepper makes them. */
 const UNUSED_PEPPER = Buffer.alloc(32, 7);
@@ -13,54 +11,17 @@ const UNUSED_PEPPER = Buffer.alloc(32, 7);
 /**
  * Passkeys in Debian's Chromium against the started stack (CONTRACT §14), with the DevTools
  * virtual authenticator standing in for a security key: an OWNER registers a passkey on /settings,
- * requires passkeys, logs out, and logs in again with the password and then the passkey. Chromium
- * refuses WebAuthn on a page with a certificate error, so the stack's self-signed certificate is
- * trusted by its key (--ignore-certificate-errors-spki-list) rather than by ignoring errors.
- * Leaves docs/screenshots/passkeys.png.
+ * requires passkeys, logs out, and logs in again with the password and then the passkey (the
+ * stack's certificate trusted by its key: webauthn.ts). Leaves docs/screenshots/passkeys.png.
  */
 describe("passkeys in a real browser", () => {
   const t = useTestDatabase();
-  let stack: Stack;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    stack = await startStack(t.url);
-    ensureChromium();
-    const spki = createHash("sha256")
-      .update(new X509Certificate(stack.cert).publicKey.export({ type: "spki", format: "der" }))
-      .digest("base64");
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", `--ignore-certificate-errors-spki-list=${spki}`],
-    });
-  }, 240_000);
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.close();
-  });
-
-  const button = (page: Page, name: string) => page.getByRole("button", { name, exact: true });
-  const go = (page: Page, path: string) => page.goto(new URL(path, stack.baseUrl).toString());
+  const { newPage, go, button } = useWebauthnBrowser(t);
 
   it("registers a passkey on /settings, requires passkeys, and logs in with password then passkey", async () => {
     const tenant = await createTenantFixture({ db: t.db, pepper: UNUSED_PEPPER });
     const owner = await createMemberFixture({ db: t.db, pepper: UNUSED_PEPPER }, tenant, "OWNER");
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: "en-GB", timezoneId: "UTC" });
-    const page = await context.newPage();
-    page.setDefaultTimeout(20_000);
-    const cdp = await context.newCDPSession(page);
-    await cdp.send("WebAuthn.enable");
-    const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
-      options: {
-        protocol: "ctap2",
-        transport: "usb",
-        hasResidentKey: true,
-        hasUserVerification: true,
-        isUserVerified: true,
-        automaticPresenceSimulation: true,
-      },
-    });
+    const { context, page, authenticator } = await newPage();
 
     const logIn = async () => {
       await go(page, `/login?email=${encodeURIComponent(owner.email)}`);
@@ -85,9 +46,7 @@ describe("passkeys in a real browser", () => {
       .poll(async () => (await t.db.select().from(schema.tenants).where(eq(schema.tenants.id, tenant.tenantId)))[0]?.requirePasskey)
       .toBe(true);
     await screenshot(page, "passkeys");
-    const { credentials } = await cdp.send("WebAuthn.getCredentials", { authenticatorId });
-    expect(credentials).toHaveLength(1);
-    const signCountAtRegistration = credentials[0]!.signCount;
+    const signCountAtRegistration = await signCount(authenticator);
 
     await button(page, "Log out").click();
     await page.waitForURL((url) => url.pathname === "/login");
@@ -98,8 +57,7 @@ describe("passkeys in a real browser", () => {
       .from(schema.auditEvents)
       .where(and(eq(schema.auditEvents.tenantId, tenant.tenantId), eq(schema.auditEvents.action, "auth.logged_in")));
     expect(logins.filter((row) => typeof row.details.passkeyId === "string")).toHaveLength(1);
-    const after = await cdp.send("WebAuthn.getCredentials", { authenticatorId });
-    expect(after.credentials[0]!.signCount).toBeGreaterThan(signCountAtRegistration);
+    expect(await signCount(authenticator)).toBeGreaterThan(signCountAtRegistration);
     await context.close();
   }, 180_000);
 });

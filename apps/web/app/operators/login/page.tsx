@@ -1,21 +1,28 @@
 "use client";
 
-import { useMutation } from "@tanstack/react-query";
 import { useEffect, useState, type FormEvent } from "react";
-import { useTRPC } from "../../../src/dashboard/trpc";
+import { useTRPCClient } from "../../../src/dashboard/trpc";
 import { FormError, TextField } from "../../_components/field";
 import { formFailure } from "../../_components/form-failure";
+import { PASSKEY_CANCELLED, PasskeyStepNotice, usePasswordThenPasskey } from "../../_components/passkey-login";
 import { safeNext } from "../../_components/safe-next";
 
-/** The operators' own login: operator accounts are not tenant users, and tenant logins do not work here. */
+/**
+ * The operators' own login: operator accounts are not tenant users, and tenant logins do not work
+ * here. While the service requires operators' passkeys, the password is followed by the passkey
+ * (CONTRACT §14, as the dashboard's /login): `operators.loginPasskey` opens the session.
+ */
 export default function OperatorLoginPage() {
-  const trpc = useTRPC();
+  const client = useTRPCClient();
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const [next, setNext] = useState("/operators");
   useEffect(() => setNext(safeNext(new URLSearchParams(window.location.search).get("next"), "/operators")), []);
-  const login = useMutation(trpc.operators.login.mutationOptions());
-  const failure = formFailure(login.error, ["email", "password"]);
+  const { login, cancelled, waitingForPasskey } = usePasswordThenPasskey({
+    password: (credentials) => client.operators.login.mutate(credentials),
+    passkey: (answer) => client.operators.loginPasskey.mutate(answer),
+  });
+  const failure = formFailure(cancelled ? null : login.error, ["email", "password"]);
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -49,9 +56,10 @@ export default function OperatorLoginPage() {
             required
             error={failure.field("password")}
           />
-          <FormError message={failure.form} />
+          <FormError message={cancelled ? PASSKEY_CANCELLED : failure.form} />
+          <PasskeyStepNotice show={waitingForPasskey} />
           <button type="submit" disabled={login.isPending || login.isSuccess}>
-            Log in
+            {login.isPending ? "Logging in…" : "Log in"}
           </button>
         </form>
       </main>
