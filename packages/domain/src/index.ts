@@ -11,6 +11,7 @@
 /** The transaction lifecycle of CONTRACT §6; also the order of the `transaction_status` enum. */
 export const TRANSACTION_STATUSES = [
   "SUBMITTED",
+  "AWAITING_APPROVAL",
   "QUEUED",
   "PENDING_SIGNATURE",
   "SIGNED",
@@ -28,9 +29,9 @@ export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
 /** Terminal failures and the subStatus each may carry (CONTRACT §6). */
 export const SUB_STATUSES = {
   BLOCKED: ["BLOCKED_BY_POLICY", "REJECTED_AML_SCREENING", "QUOTA_EXCEEDED"],
-  REJECTED: ["REJECTED_BY_SIGNER"],
+  REJECTED: ["REJECTED_BY_SIGNER", "REJECTED_BY_APPROVER"],
   CANCELLED: ["CANCELLED_BY_USER"],
-  EXPIRED: ["SIGNING_TIMEOUT"],
+  EXPIRED: ["SIGNING_TIMEOUT", "APPROVAL_TIMEOUT"],
   FAILED: ["SIGNATURE_MISMATCH", "INSUFFICIENT_FUNDS", "DROPPED_BY_CHAIN", "REVERTED_ON_CHAIN", "INTERNAL_ERROR"],
 } as const satisfies Partial<Record<TransactionStatus, readonly string[]>>;
 export type TransactionSubStatus = (typeof SUB_STATUSES)[keyof typeof SUB_STATUSES][number];
@@ -58,8 +59,19 @@ export const TERMINAL_STATUSES = [
   "FAILED",
 ] as const satisfies readonly TransactionStatus[];
 
-/** `POST /v1/transactions/{id}/cancel` is allowed from these (CONTRACT §6): nothing is signed yet. */
-export const CANCELLABLE_STATUSES = ["SUBMITTED", "QUEUED", "PENDING_SIGNATURE"] as const satisfies readonly TransactionStatus[];
+/** `POST /v1/transactions/{id}/cancel` is allowed from these (CONTRACT §6, §15): nothing is signed yet. */
+export const CANCELLABLE_STATUSES = [
+  "SUBMITTED",
+  "AWAITING_APPROVAL",
+  "QUEUED",
+  "PENDING_SIGNATURE",
+] as const satisfies readonly TransactionStatus[];
+
+/**
+ * Cleared by its checks and waiting for its approvers (CONTRACT §15): holds no nonce, reserves no
+ * balance (the release asks the chain again) and does not hold up the source's younger transfers.
+ */
+export const AWAITING_APPROVAL_STATUSES = ["AWAITING_APPROVAL"] as const satisfies readonly TransactionStatus[];
 
 /**
  * Between "nonce assigned" and "broadcast": at most one per source wallet and network. A
@@ -83,9 +95,24 @@ export const isTerminalStatus = (status: TransactionStatus): boolean => (TERMINA
 export const isCancellableStatus = (status: TransactionStatus): boolean => (CANCELLABLE_STATUSES as readonly string[]).includes(status);
 export const isNonceHoldingStatus = (status: TransactionStatus): boolean => (NONCE_HOLDING_STATUSES as readonly string[]).includes(status);
 
-/** What a policy rule (or the default) does to a transfer, and so the policy step's decision (CONTRACT §6 `policy.decision`). */
-export const POLICY_ACTIONS = ["ALLOW", "BLOCK"] as const;
+/**
+ * What a policy rule (or the default) does to a transfer, and so the policy step's decision
+ * (CONTRACT §6 `policy.decision`; `REQUIRE_APPROVAL` is §15's, for rules only: it names its groups).
+ */
+export const POLICY_ACTIONS = ["ALLOW", "BLOCK", "REQUIRE_APPROVAL"] as const;
 export type PolicyAction = (typeof POLICY_ACTIONS)[number];
+
+/** What a policy's `defaultAction` may be: a default names no approver groups. */
+export const DEFAULT_POLICY_ACTIONS = ["ALLOW", "BLOCK"] as const satisfies readonly PolicyAction[];
+export type DefaultPolicyAction = (typeof DEFAULT_POLICY_ACTIONS)[number];
+
+/** An approver's decision on a transfer awaiting approval (CONTRACT §15); also the `approval_decision` enum. */
+export const APPROVAL_DECISIONS = ["APPROVED", "REJECTED"] as const;
+export type ApprovalDecision = (typeof APPROVAL_DECISIONS)[number];
+
+/** Who created a transaction (CONTRACT §15 `initiatedBy.type`): a member in the dashboard, or one of a member's API keys. */
+export const INITIATOR_TYPES = ["USER", "API_KEY"] as const;
+export type InitiatorType = (typeof INITIATOR_TYPES)[number];
 
 /** The screening provider's verdict (CONTRACT §6 `screening.decision`); nothing else is a verdict. */
 export const SCREENING_DECISIONS = ["CLEAR", "BLOCKED"] as const;

@@ -74,7 +74,7 @@ export const STATUS_TONE_TABLES = {
   webhookDelivery: { PENDING: "info", DELIVERED: "ok", FAILED: "bad", DISABLED: "bad" } satisfies Record<WebhookDelivery["status"], Tone>,
   tenant: { PENDING_VERIFICATION: "info", VERIFIED: "ok", REJECTED: "bad" } satisfies Record<OnboardingStatus["status"], Tone>,
   kyc: { PENDING: "info", APPROVED: "ok", REJECTED: "bad" } satisfies Record<NonNullable<OnboardingStatus["kyc"]>["status"], Tone>,
-  policyDecision: { ALLOW: "ok", BLOCK: "bad" } satisfies Record<PolicyDecision["decision"], Tone>,
+  policyDecision: { ALLOW: "ok", BLOCK: "bad", REQUIRE_APPROVAL: "info" } satisfies Record<PolicyDecision["decision"], Tone>,
   daemon: { RUNNING: "ok", SILENT: "bad", STOPPED: "muted" } satisfies Record<DaemonInstance["status"], Tone>,
   failedJob: { DEAD_LETTERED: "bad", RETRYING: "info", FAILED: "bad" } satisfies Record<FailedJob["status"], Tone>,
 };

@@ -1,5 +1,5 @@
 import type { Executor } from "@qc/db";
-import { findCurrentPolicy, summarizeTransfers } from "@qc/db/queries";
+import { countApproverGroupMembers, findCurrentPolicy, summarizeTransfers } from "@qc/db/queries";
 import { evaluatePolicyRules, type PolicyDecision, type PolicyTransfer } from "./evaluate-policy-rules";
 import { storedPolicyDocument } from "./policy-record";
 
@@ -9,6 +9,10 @@ import { storedPolicyDocument } from "./policy-record";
  * stored transfer (`transactionId`) only transfers created up to it count, itself included,
  * so the decision does not depend on the order in which checks run; a dry run adds the
  * evaluated amount to what is stored.
+ *
+ * A REQUIRE_APPROVAL rule that names a group that no longer exists, or a quorum above its group's
+ * size now (CONTRACT §15: 1 ≤ quorum ≤ the group's size at evaluation), can never be met: the
+ * transfer is BLOCKED by that rule, saying why, rather than left waiting for its timeout.
  */
 export async function decideTransferPolicy(
   db: Executor,
@@ -16,7 +20,7 @@ export async function decideTransferPolicy(
 ): Promise<PolicyDecision> {
   const row = await findCurrentPolicy(db, { tenantId: input.tenantId });
   const { transfer } = input;
-  return evaluatePolicyRules(storedPolicyDocument(row), row?.version ?? null, transfer, async (velocity) => {
+  const decision = await evaluatePolicyRules(storedPolicyDocument(row), row?.version ?? null, transfer, async (velocity) => {
     const { amount } = await summarizeTransfers(db, {
       tenantId: input.tenantId,
       assetId: transfer.assetId,
@@ -28,4 +32,26 @@ export async function decideTransferPolicy(
     });
     return input.transactionId ? amount : amount + transfer.amount;
   });
+  return decision.approvals ? unmeetableApprovalsBlock(db, input.tenantId, decision) : decision;
+}
+
+/** The decision, or BLOCK when one of its approval requirements cannot be met now. */
+async function unmeetableApprovalsBlock(db: Executor, tenantId: string, decision: PolicyDecision): Promise<PolicyDecision> {
+  const required = decision.approvals!;
+  const sizes = await countApproverGroupMembers(db, { tenantId, groupIds: required.map((r) => r.groupId) });
+  for (const { groupId, quorum } of required) {
+    const size = sizes.get(groupId);
+    if (size !== undefined && quorum <= size) continue;
+    const why =
+      size === undefined
+        ? `approver group ${groupId} no longer exists`
+        : `approver group ${groupId} has ${size} member(s), fewer than its quorum of ${quorum}`;
+    const { approvals: _unmet, ...rest } = decision;
+    return {
+      ...rest,
+      decision: "BLOCK",
+      reason: `blocked by policy rule "${decision.ruleName}" (${decision.ruleId}): its approval cannot be met (${why})`,
+    };
+  }
+  return decision;
 }

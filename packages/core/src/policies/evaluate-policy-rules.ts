@@ -1,6 +1,6 @@
 import type { NetworkCode } from "@qc/chain";
 import type { PolicyAction } from "@qc/domain";
-import type { PolicyDocument, PolicyRule, PolicyVelocity } from "./policy-document";
+import type { ApprovalRequirement, PolicyDocument, PolicyRule, PolicyVelocity } from "./policy-document";
 
 /** What the rules look at: the transfer's intent, its source vault on its network included. */
 export interface PolicyTransfer {
@@ -29,6 +29,8 @@ export interface PolicyDecision {
   reason: string;
   /** For a velocity rule that matched: the window's sum, this transfer included. */
   velocitySum?: string;
+  /** REQUIRE_APPROVAL only: the groups that must each reach their quorum (CONTRACT §15). */
+  approvals?: ApprovalRequirement[];
 }
 
 /** Sums the transfer's asset over a velocity rule's window and scope (in SQL, by the caller). */
@@ -66,7 +68,7 @@ export async function evaluatePolicyRules(
       if (!(sum > BigInt(rule.velocity.amount))) continue;
       velocityNote = `: ${sum} moved by the ${rule.velocity.scope.toLowerCase()} in the last ${rule.velocity.windowSeconds} s (this transfer included) is above the limit of ${rule.velocity.amount}`;
     }
-    const verb = rule.action === "BLOCK" ? "blocked" : "allowed";
+    const verb = rule.action === "BLOCK" ? "blocked" : rule.action === "REQUIRE_APPROVAL" ? "held for approval" : "allowed";
     return {
       decision: rule.action,
       ruleId: rule.id,
@@ -74,6 +76,7 @@ export async function evaluatePolicyRules(
       policyVersion,
       reason: `${verb} by policy rule "${rule.name}" (${rule.id})${velocityNote}`,
       ...(sum !== undefined ? { velocitySum: sum.toString() } : {}),
+      ...(rule.approvals ? { approvals: rule.approvals } : {}),
     };
   }
   return {

@@ -1,5 +1,5 @@
 import { parseAddress } from "@qc/chain";
-import { POLICY_ACTIONS } from "@qc/domain";
+import { DEFAULT_POLICY_ACTIONS, POLICY_ACTIONS } from "@qc/domain";
 import { z } from "zod";
 import { amountSchema, networkCodeSchema, timestampSchema } from "../records/record-schemas";
 
@@ -25,6 +25,15 @@ const destinationAddress = z.string().transform((value, ctx) => {
 });
 
 const policyAction = z.enum(POLICY_ACTIONS);
+const defaultPolicyAction = z.enum(DEFAULT_POLICY_ACTIONS);
+
+/** CONTRACT §15: one approver group a REQUIRE_APPROVAL rule needs, and how many of its members must approve. */
+export const approvalRequirementSchema = z
+  .object({
+    groupId: z.uuid(),
+    quorum: z.number().int().min(1).max(1000),
+  })
+  .strict();
 /** Whose transfers a velocity window sums: the source wallet's, its vault's or the whole tenant's. */
 const velocityScope = z.enum(["WALLET", "VAULT", "TENANT"]);
 
@@ -71,13 +80,31 @@ export const policyRuleSchema = z
     action: policyAction,
     match: policyMatchSchema.default({}),
     velocity: policyVelocitySchema.optional(),
+    /** REQUIRE_APPROVAL only (and required there): every listed group must reach its quorum (CONTRACT §15). */
+    approvals: z.array(approvalRequirementSchema).min(1).max(10).optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((rule, ctx) => {
+    if (rule.action === "REQUIRE_APPROVAL" && !rule.approvals)
+      ctx.addIssue({
+        code: "custom",
+        path: ["approvals"],
+        message: "a REQUIRE_APPROVAL rule names its approver groups: [{groupId, quorum}]",
+      });
+    if (rule.action !== "REQUIRE_APPROVAL" && rule.approvals)
+      ctx.addIssue({ code: "custom", path: ["approvals"], message: "only a REQUIRE_APPROVAL rule has approvals" });
+    const groups = new Set<string>();
+    rule.approvals?.forEach((requirement, index) => {
+      if (groups.has(requirement.groupId))
+        ctx.addIssue({ code: "custom", path: ["approvals", index, "groupId"], message: "a group is listed once" });
+      groups.add(requirement.groupId);
+    });
+  });
 
 /** CONTRACT §6: ordered rules, first match wins, `defaultAction` when none matches. */
 export const policyDocumentSchema = z
   .object({
-    defaultAction: policyAction,
+    defaultAction: defaultPolicyAction,
     rules: z.array(policyRuleSchema).max(200),
   })
   .strict()
@@ -93,11 +120,12 @@ export type PolicyDocument = z.output<typeof policyDocumentSchema>;
 export type PolicyDocumentInput = z.input<typeof policyDocumentSchema>;
 export type PolicyRule = PolicyDocument["rules"][number];
 export type PolicyVelocity = NonNullable<PolicyRule["velocity"]>;
+export type ApprovalRequirement = z.output<typeof approvalRequirementSchema>;
 
 /** The policy as the API shows it: the document plus its version (0 and null times: never set, everything allowed). */
 export const policyRecordSchema = z.object({
   version: z.number().int().min(0).meta({ description: "Increases by one with every PUT; 0 while the tenant has never set a policy." }),
-  defaultAction: policyAction,
+  defaultAction: defaultPolicyAction,
   rules: z.array(
     z.object({
       id: z.string(),
@@ -112,6 +140,7 @@ export const policyRecordSchema = z.object({
         amountAbove: amountSchema.optional(),
       }),
       velocity: z.object({ amount: amountSchema, windowSeconds: z.number().int(), scope: velocityScope }).optional(),
+      approvals: z.array(z.object({ groupId: z.uuid(), quorum: z.number().int() })).optional(),
     }),
   ),
   updatedAt: timestampSchema.nullable(),

@@ -1,5 +1,7 @@
 import { NETWORK_CODES, type NetworkCode } from "@qc/chain";
 import {
+  APPROVAL_DECISIONS,
+  INITIATOR_TYPES,
   POLICY_ACTIONS,
   SCREENING_DECISIONS,
   TRANSACTION_STATUSES,
@@ -60,6 +62,21 @@ export const walletRecordSchema = z.object({
 export const transactionStatusSchema = z.enum(TRANSACTION_STATUSES);
 export const transactionSubStatusSchema = z.enum(TRANSACTION_SUB_STATUSES);
 
+/** CONTRACT §15: the approval groups a policy rule requires and the decisions taken, as the record shows them. */
+export const approvalsSchema = z.object({
+  required: z.array(z.object({ groupId: z.uuid(), quorum: z.number().int().min(1) })),
+  decisions: z.array(
+    z.object({
+      userId: z.uuid(),
+      decision: z.enum(APPROVAL_DECISIONS),
+      groupIds: z.array(z.uuid()),
+      keyId: z.uuid().nullable(),
+      reason: z.string().nullable(),
+      decidedAt: timestampSchema,
+    }),
+  ),
+});
+
 /** CONTRACT §6: the transaction record. */
 export const transactionRecordSchema = z.object({
   id: z.uuid(),
@@ -98,6 +115,15 @@ export const transactionRecordSchema = z.object({
     .optional()
     .meta({ description: "present on a CONTRACT_DEPLOY only: the template and constructor arguments deployed" }),
   note: z.string().nullable(),
+  initiatedBy: z
+    .object({ type: z.enum(INITIATOR_TYPES), userId: z.uuid().nullable(), keyId: z.uuid().nullable() })
+    .nullable()
+    .meta({
+      description: "who created it (CONTRACT §15): a member's session (USER) or a member's API key (API_KEY, with the key's member)",
+    }),
+  approvals: approvalsSchema
+    .nullable()
+    .meta({ description: "present once a policy rule required approval (CONTRACT §15): the groups required and every decision taken" }),
   createdAt: timestampSchema,
   updatedAt: timestampSchema,
   signedAt: timestampSchema.nullable(),

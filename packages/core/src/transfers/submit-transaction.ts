@@ -28,7 +28,7 @@ export async function insertSubmittedTransaction(
     checkJob?: "enqueue" | "skip";
   },
 ): Promise<TransactionRecord> {
-  const row = submittedTransactionRow(input.values, deps.now());
+  const row = submittedTransactionRow({ ...input.values, ...initiatedBy(input.actor) }, deps.now());
   const record = toTransactionRecord(row);
   const event = EVENTS["transaction.created"];
   // Validated like every emitted event (emitEvent): a malformed record fails the create.
@@ -71,6 +71,18 @@ export async function insertSubmittedTransaction(
   if (trail.status === "rejected") throw trail.reason;
   if (job.status === "rejected") throw job.reason;
   return record;
+}
+
+/**
+ * `initiatedBy` (CONTRACT §15) from the creating request's actor: a dashboard session is the
+ * member (USER); an API key is the key and the member who created it (API_KEY). The initiator
+ * may reject the transaction but never approve it.
+ */
+export function initiatedBy(actor: Actor): Pick<NewTransactionRow, "initiatedByType" | "initiatedByUserId" | "initiatedByKeyId"> {
+  if (actor.type === "api_key")
+    return { initiatedByType: "API_KEY", initiatedByUserId: actor.keyMemberId ?? null, initiatedByKeyId: actor.id };
+  if (actor.type === "user") return { initiatedByType: "USER", initiatedByUserId: actor.id, initiatedByKeyId: null };
+  return { initiatedByType: null, initiatedByUserId: null, initiatedByKeyId: null };
 }
 
 /**

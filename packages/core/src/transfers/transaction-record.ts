@@ -38,6 +38,8 @@ export function toTransactionRecord(row: TransactionRow): TransactionRecord {
       ? { deployment: { templateId: row.templateId, constructorArgs: row.constructorArgs } }
       : {}),
     note: row.note,
+    initiatedBy: row.initiatedByType ? { type: row.initiatedByType, userId: row.initiatedByUserId, keyId: row.initiatedByKeyId } : null,
+    approvals: row.approvals ?? null,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
     signedAt: iso(row.signedAt),

@@ -32,3 +32,4 @@ export * from "./credentials";
 export * from "./auth";
 export * from "./within-transaction";
 export * from "./passkeys";
+export * from "./approver-groups";

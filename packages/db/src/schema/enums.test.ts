@@ -1,5 +1,6 @@
 import {
   ACCOUNT_TYPES,
+  APPROVAL_DECISIONS,
   ASSET_KINDS,
   KYC_STATUSES,
   MEMBER_ROLES,
@@ -45,6 +46,7 @@ const DOMAIN: Record<string, readonly string[]> = {
   invitation_status: STORED_INVITATION_STATUSES,
   webhook_endpoint_status: WEBHOOK_ENDPOINT_STATUSES,
   webhook_delivery_status: WEBHOOK_DELIVERY_STATUSES,
+  approval_decision: APPROVAL_DECISIONS,
 };
 
 describe("the PostgreSQL enums", () => {

@@ -5,3 +5,4 @@ export * from "./webhooks";
 export * from "./transfers";
 export * from "./operators";
 export * from "./passkeys";
+export * from "./approvals";

@@ -1,4 +1,12 @@
-import { TRANSACTION_STATUSES, TRANSACTION_SUB_STATUSES, TRANSACTION_TYPES, type PolicyAction, type ScreeningDecision } from "@qc/domain";
+import {
+  type InitiatorType,
+  TRANSACTION_STATUSES,
+  TRANSACTION_SUB_STATUSES,
+  TRANSACTION_TYPES,
+  type ApprovalDecision,
+  type PolicyAction,
+  type ScreeningDecision,
+} from "@qc/domain";
 import { sql } from "drizzle-orm";
 import {
   bigint,
@@ -27,6 +35,19 @@ const uint256 = (name: string) => numeric(name, { precision: 78, scale: 0 });
 export const transactionStatus = pgEnum("transaction_status", TRANSACTION_STATUSES);
 export const transactionSubStatus = pgEnum("transaction_sub_status", TRANSACTION_SUB_STATUSES);
 export const transactionType = pgEnum("transaction_type", TRANSACTION_TYPES);
+
+/** The `approvals` column (CONTRACT §15's record field). */
+export interface TransactionApprovalsColumn {
+  required: { groupId: string; quorum: number }[];
+  decisions: {
+    userId: string;
+    decision: ApprovalDecision;
+    groupIds: string[];
+    keyId: string | null;
+    reason: string | null;
+    decidedAt: string;
+  }[];
+}
 
 /**
  * One outbound transaction: the intent as created (network, source, destination, asset,
@@ -94,6 +115,22 @@ export const transactions = pgTable(
      */
     templateId: text("template_id"),
     constructorArgs: jsonb("constructor_args").$type<Record<string, string | boolean>>(),
+    /**
+     * Who created it (CONTRACT §15 `initiatedBy`): a member's session (`USER`, the user id) or a
+     * member's API key (`API_KEY`, the key id and the member who created the key). Null for rows
+     * from before approvals whose creator the history does not tell.
+     */
+    initiatedByType: text("initiated_by_type").$type<InitiatorType>(),
+    initiatedByUserId: uuid("initiated_by_user_id"),
+    initiatedByKeyId: uuid("initiated_by_key_id"),
+    /**
+     * CONTRACT §15's `approvals` as the record shows it: the groups required when its checks
+     * decided REQUIRE_APPROVAL and every decision taken (without signatures: those are in
+     * `transaction_approvals`, written in the same database transaction).
+     */
+    approvals: jsonb("approvals").$type<TransactionApprovalsColumn>(),
+    /** AWAITING_APPROVAL → EXPIRED (APPROVAL_TIMEOUT) at this time. */
+    approvalDeadline: ts("approval_deadline"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     signedAt: ts("signed_at"),
@@ -120,6 +157,7 @@ export const transactions = pgTable(
     check("transactions_amount_nonnegative", sql`${t.amount} >= 0`),
     check("transactions_source_canonical", sql`${t.sourceAddress} ~ '^0x[0-9a-f]{40}$'`),
     check("transactions_destination_canonical", sql`${t.destinationAddress} is null or ${t.destinationAddress} ~ '^0x[0-9a-f]{40}$'`),
+    check("transactions_initiated_by_type_known", sql`${t.initiatedByType} is null or ${t.initiatedByType} in ('USER', 'API_KEY')`),
     check(
       "transactions_deploy_shape",
       sql`(${t.type} = 'CONTRACT_DEPLOY') = (${t.templateId} is not null and ${t.constructorArgs} is not null)`,

@@ -223,7 +223,7 @@ function PolicyEditor({ policy }: { policy: Policy }) {
         <SelectField
           label="Default action"
           value={defaultAction}
-          onChange={(e) => setDefaultAction(e.target.value as PolicyAction)}
+          onChange={(e) => setDefaultAction(e.target.value as typeof defaultAction)}
           hint="When no rule matches."
         >
           <option value="ALLOW">ALLOW</option>
