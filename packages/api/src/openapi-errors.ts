@@ -145,6 +145,14 @@ export const ERROR_DOCS: Record<ErrorName, { meaning: string; message: string }>
     meaning: "`requirePasskey` set by a member who has no passkey registered.",
     message: "register a passkey before requiring one",
   },
+  SELF_APPROVAL_FORBIDDEN: {
+    meaning: "The initiator of a transfer (the member who created it, or whose API key did) may reject it but never approve it.",
+    message: "the initiator of a transfer may not approve it",
+  },
+  NOT_AN_APPROVER: {
+    meaning: "The caller is in none of the approver groups the transfer still needs.",
+    message: "you are not in an approver group this transfer needs",
+  },
 };
 
 /**

@@ -54,6 +54,8 @@ const CONTRACT_TABLE: Record<string, { status: number; code: number }> = {
   INSUFFICIENT_ROLE: { status: 403, code: 1301 },
   LAST_OWNER: { status: 409, code: 1302 },
   PASSKEY_REQUIRED: { status: 409, code: 1303 },
+  SELF_APPROVAL_FORBIDDEN: { status: 403, code: 1401 },
+  NOT_AN_APPROVER: { status: 403, code: 1402 },
 };
 
 // The documented additions (docs/decisions/foundation.md): the flat body for a wrong method, and

@@ -62,6 +62,8 @@ export const ERROR_CODES = {
   INSUFFICIENT_ROLE: { code: 1301, status: 403, category: "authentication" },
   LAST_OWNER: { code: 1302, status: 409, category: "business" },
   PASSKEY_REQUIRED: { code: 1303, status: 409, category: "business" },
+  SELF_APPROVAL_FORBIDDEN: { code: 1401, status: 403, category: "business" },
+  NOT_AN_APPROVER: { code: 1402, status: 403, category: "business" },
 } as const satisfies Record<string, { code: number; status: number; category: ErrorCategory; transient?: true }>;
 
 export type ErrorName = keyof typeof ERROR_CODES;
