@@ -45,7 +45,7 @@ CREATE TABLE "transaction_approvals" (
 --> statement-breakpoint
 ALTER TABLE "transactions" ADD COLUMN "initiated_by_type" text;--> statement-breakpoint
 ALTER TABLE "transactions" ADD COLUMN "initiated_by_user_id" uuid;--> statement-breakpoint
-ALTER TABLE "transactions" ADD COLUMN "initiated_by_key_id" uuid;--> statement-breakpoint
+ALTER TABLE "transactions" ADD COLUMN "initiated_by_key_id" varchar(35);--> statement-breakpoint
 ALTER TABLE "transactions" ADD COLUMN "approvals" jsonb;--> statement-breakpoint
 ALTER TABLE "transactions" ADD COLUMN "approval_deadline" timestamp (3) with time zone;--> statement-breakpoint
 ALTER TABLE "approval_keys" ADD CONSTRAINT "approval_keys_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
@@ -65,12 +65,14 @@ CREATE INDEX "approver_groups_tenant_idx" ON "approver_groups" USING btree ("ten
 CREATE UNIQUE INDEX "transaction_approvals_member_unique" ON "transaction_approvals" USING btree ("transaction_id","user_id");--> statement-breakpoint
 CREATE INDEX "transaction_approvals_tenant_tx_idx" ON "transaction_approvals" USING btree ("tenant_id","transaction_id");--> statement-breakpoint
 ALTER TABLE "transactions" ADD CONSTRAINT "transactions_initiated_by_type_known" CHECK ("transactions"."initiated_by_type" is null or "transactions"."initiated_by_type" in ('USER', 'API_KEY'));--> statement-breakpoint
--- initiatedBy of the transactions created before this column: the actor of each one's first status-history entry.
+-- initiatedBy of the transactions created before these columns: the actor of each one's first status-history entry
+-- (a dashboard user's id, or an API key's public id and the member who created the key).
 UPDATE "transactions" AS t SET
 	"initiated_by_type" = CASE h."actor_type" WHEN 'api_key' THEN 'API_KEY' ELSE 'USER' END,
 	"initiated_by_user_id" = CASE h."actor_type" WHEN 'user' THEN h."actor_id"::uuid ELSE k."created_by_user_id" END,
-	"initiated_by_key_id" = CASE h."actor_type" WHEN 'api_key' THEN h."actor_id"::uuid END
+	"initiated_by_key_id" = CASE h."actor_type" WHEN 'api_key' THEN h."actor_id" END
 FROM "transaction_status_history" AS h
-LEFT JOIN "api_keys" AS k ON h."actor_type" = 'api_key' AND k."id"::text = h."actor_id"
-WHERE h."transaction_id" = t."id" AND h."from_status" IS NULL AND h."actor_type" IN ('api_key', 'user')
-	AND h."actor_id" ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';
+LEFT JOIN "api_keys" AS k ON h."actor_type" = 'api_key' AND k."key_id" = h."actor_id"
+WHERE h."transaction_id" = t."id" AND h."from_status" IS NULL
+	AND ((h."actor_type" = 'api_key' AND k."id" IS NOT NULL)
+		OR (h."actor_type" = 'user' AND h."actor_id" ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'));

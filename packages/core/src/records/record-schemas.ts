@@ -116,7 +116,7 @@ export const transactionRecordSchema = z.object({
     .meta({ description: "present on a CONTRACT_DEPLOY only: the template and constructor arguments deployed" }),
   note: z.string().nullable(),
   initiatedBy: z
-    .object({ type: z.enum(INITIATOR_TYPES), userId: z.uuid().nullable(), keyId: z.uuid().nullable() })
+    .object({ type: z.enum(INITIATOR_TYPES), userId: z.uuid().nullable(), keyId: z.string().nullable() })
     .nullable()
     .meta({
       description: "who created it (CONTRACT §15): a member's session (USER) or a member's API key (API_KEY, with the key's member)",

@@ -22,6 +22,7 @@ import {
   timestamp,
   uniqueIndex,
   uuid,
+  varchar,
 } from "drizzle-orm/pg-core";
 import { assets, networkCode, wallets } from "./custody";
 import { tenants } from "./identity";
@@ -122,7 +123,8 @@ export const transactions = pgTable(
      */
     initiatedByType: text("initiated_by_type").$type<InitiatorType>(),
     initiatedByUserId: uuid("initiated_by_user_id"),
-    initiatedByKeyId: uuid("initiated_by_key_id"),
+    /** The API key's public id (`qc_…`). */
+    initiatedByKeyId: varchar("initiated_by_key_id", { length: 35 }),
     /**
      * CONTRACT §15's `approvals` as the record shows it: the groups required when its checks
      * decided REQUIRE_APPROVAL and every decision taken (without signatures: those are in
