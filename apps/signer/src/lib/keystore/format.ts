@@ -5,18 +5,23 @@ import { z } from "zod";
 import { SignerError } from "../errors";
 
 /**
- * The keystore file, version 1. Everything a person keeps secret (seeds, the API key) and
+ * The keystore file, version 2. Everything a person keeps secret (seeds, the API key) and
  * everything that tells which addresses they hold is inside `ciphertext`; the header says
  * only how to decrypt it, and is authenticated as associated data so that a changed
  * parameter fails like a wrong passphrase instead of weakening anything.
  *
- *   { format, version: 1,
+ *   { format, version: 2,
  *     kdf: { name: "scrypt", n, r, p, salt },            salt: base64, 16 bytes
  *     cipher: { name: "xchacha20-poly1305", nonce },     nonce: base64, 24 bytes, fresh per write
  *     ciphertext }                                       base64 of the sealed JSON contents
  */
 export const KEYSTORE_FORMAT = "quantum-signer-keystore";
-export const KEYSTORE_VERSION = 1;
+/**
+ * Version 2 added the approval keys (CONTRACT §15). A version 1 file is read (it has none) and
+ * written back as version 2 on its first change, so that a version 1 signer refuses it ("upgrade
+ * the signer") instead of rewriting it without the approval keys it cannot read.
+ */
+export const KEYSTORE_VERSION = 2;
 
 export type KdfParameters = { n: number; r: number; p: number };
 
@@ -45,7 +50,7 @@ const kdfSchema = z.object({
 
 export const keystoreFileSchema = z.object({
   format: z.literal(KEYSTORE_FORMAT),
-  version: z.literal(KEYSTORE_VERSION),
+  version: z.number().int().min(1).max(KEYSTORE_VERSION),
   kdf: kdfSchema,
   cipher: z.object({ name: z.literal("xchacha20-poly1305"), nonce: base64 }),
   ciphertext: base64,
@@ -74,8 +79,29 @@ export const storedKeySchema = z.object({
 });
 export type StoredKey = z.infer<typeof storedKeySchema>;
 
+/**
+ * An approval key (CONTRACT §15): an ML-DSA-87 key that signs a member's approvals and nothing
+ * else. It lives apart from the transaction keys (`keys`), so `review` never finds it and
+ * `approve` never finds a transaction key. It belongs to one member (`userId`) of one tenant.
+ */
+export const approvalKeySchema = z.object({
+  /** The service's id for it, from `POST /v1/members/me/approval-keys`; null until then. */
+  keyId: z.string().nullable(),
+  publicKey: z.string().regex(/^0x[0-9a-f]+$/),
+  seed: z.string().regex(/^0x[0-9a-f]{64}$/),
+  /** PENDING_ENROLLMENT: written before the upload; ENROLLED once the service accepted it. */
+  status: z.enum(["PENDING_ENROLLMENT", "ENROLLED"]),
+  tenantId: z.string(),
+  userId: z.string(),
+  createdAt: z.string(),
+  acceptedAt: z.string().nullable(),
+});
+export type StoredApprovalKey = z.infer<typeof approvalKeySchema>;
+
 export const keystoreContentsSchema = z.object({
   keys: z.array(storedKeySchema),
+  /** Absent from a version 1 keystore. */
+  approvalKeys: z.array(approvalKeySchema).default([]),
   /** `<keyId>:<secret>` of the profile's API key, or null before `login`. */
   apiKey: z.string().nullable(),
 });
@@ -131,7 +157,7 @@ export function unsealKeystore(file: KeystoreFile, key: Uint8Array): KeystoreCon
   }
   try {
     const parsed = keystoreContentsSchema.safeParse(JSON.parse(new TextDecoder().decode(plaintext)));
-    if (!parsed.success) throw new SignerError("the keystore decrypted but its contents are not a version 1 keystore");
+    if (!parsed.success) throw new SignerError(`the keystore decrypted but its contents are not a version ${file.version} keystore`);
     return parsed.data;
   } finally {
     plaintext.fill(0);
@@ -148,13 +174,15 @@ export function parseKeystoreFile(path: string, text: string): KeystoreFile {
   }
   const version = (json as { version?: unknown } | null)?.version;
   if ((json as { format?: unknown } | null)?.format === KEYSTORE_FORMAT && typeof version === "number" && version > KEYSTORE_VERSION) {
-    throw new SignerError(`${path} is a version ${version} keystore; this signer reads version ${KEYSTORE_VERSION}: upgrade the signer`);
+    throw new SignerError(
+      `${path} is a version ${version} keystore; this signer reads versions 1 to ${KEYSTORE_VERSION}: upgrade the signer`,
+    );
   }
   const parsed = keystoreFileSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new SignerError(
-      `${path} is not a valid version ${KEYSTORE_VERSION} signer keystore (${issue ? `${issue.path.join(".") || "file"}: ${issue.message}` : "invalid"})`,
+      `${path} is not a valid signer keystore (${issue ? `${issue.path.join(".") || "file"}: ${issue.message}` : "invalid"})`,
     );
   }
   return parsed.data;

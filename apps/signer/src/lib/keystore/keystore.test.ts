@@ -95,15 +95,36 @@ describe("keystore", () => {
   it("names what is wrong with a file that is not a keystore, or of a newer version", async () => {
     const { path } = await keystoreWithKeys(0);
     const original = JSON.parse(readFileSync(path, "utf8"));
-    writeFileSync(path, JSON.stringify({ ...original, version: 2 }));
+    writeFileSync(path, JSON.stringify({ ...original, version: 3 }));
     await expect(openKeystore(path, PASSPHRASE)).rejects.toThrow(
-      "is a version 2 keystore; this signer reads version 1: upgrade the signer",
+      "is a version 3 keystore; this signer reads versions 1 to 2: upgrade the signer",
     );
+    writeFileSync(path, JSON.stringify({ ...original, version: 0 }));
+    await expect(openKeystore(path, PASSPHRASE)).rejects.toThrow(/not a valid signer keystore \(version:/);
     writeFileSync(path, JSON.stringify({ ...original, kdf: { ...original.kdf, n: 2 ** 30 } }));
-    await expect(openKeystore(path, PASSPHRASE)).rejects.toThrow(/not a valid version 1 signer keystore \(kdf\.n:/);
+    await expect(openKeystore(path, PASSPHRASE)).rejects.toThrow(/not a valid signer keystore \(kdf\.n:/);
     writeFileSync(path, "{");
     await expect(openKeystore(path, PASSPHRASE)).rejects.toThrow("is not a signer keystore (not JSON)");
     await expect(openKeystore(join(path, "..", "absent.json"), PASSPHRASE)).rejects.toThrow("run `signer init` first");
+  });
+
+  it("reads a version 1 keystore (no approval keys) and writes it back as version 2 on its first change", async () => {
+    // Written by the version 1 signer (commit 035d326): one imported key (seed 0x0707…07) and an API key.
+    const path = join(tempDir("qc-keystore-"), "keystore.json");
+    writeFileSync(path, readFileSync(new URL("../../../test/fixtures/keystore-v1.json", import.meta.url)), { mode: 0o600 });
+    const opened = await openKeystore(path, "test passphrase, long enough");
+    expect(JSON.parse(readFileSync(path, "utf8")).version).toBe(1);
+    expect(opened.apiKey).toBe(API_KEY);
+    expect(opened.keys.map((key) => [key.address, key.status, key.origin])).toEqual([
+      [keyFromSeed(new Uint8Array(32).fill(7)).address, "ENROLLED", "IMPORTED"],
+    ]);
+    expect(opened.approvalKeys).toEqual([]);
+    await opened.update((contents) => void contents.keys.push(storedKey()));
+    expect(JSON.parse(readFileSync(path, "utf8")).version).toBe(2);
+    const reopened = await openKeystore(path, "test passphrase, long enough");
+    expect(reopened.keys).toHaveLength(2);
+    expect(reopened.keys[0]).toEqual(opened.keys[0]);
+    expect(reopened.approvalKeys).toEqual([]);
   });
 
   it("never replaces an existing keystore", async () => {

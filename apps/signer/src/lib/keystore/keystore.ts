@@ -4,6 +4,7 @@ import { writeFileAtomic, type WriteFileAtomicOptions } from "../atomic-write";
 import { SignerError, UsageError, WrongPassphraseError } from "../errors";
 import { withFileLock } from "../file-lock";
 import {
+  KEYSTORE_VERSION,
   deriveKeystoreKey,
   newKeystoreHeader,
   parseKeystoreFile,
@@ -12,6 +13,7 @@ import {
   type KdfParameters,
   type KeystoreContents,
   type KeystoreHeader,
+  type StoredApprovalKey,
   type StoredKey,
 } from "./format";
 
@@ -39,6 +41,11 @@ export class UnlockedKeystore {
 
   get keys(): readonly StoredKey[] {
     return this.#contents.keys;
+  }
+
+  /** The approval keys (CONTRACT §15): they sign approvals only, never a transaction. */
+  get approvalKeys(): readonly StoredApprovalKey[] {
+    return this.#contents.approvalKeys;
   }
 
   get apiKey(): string | null {
@@ -96,9 +103,10 @@ export async function openKeystore(path: string, passphrase: string): Promise<Un
     key.fill(0);
     throw new WrongPassphraseError(path);
   }
+  // Written back in the current version whatever version was read (KEYSTORE_VERSION).
   return new UnlockedKeystore(
     path,
-    { format: file.format, version: file.version, kdf: file.kdf, cipher: { name: file.cipher.name } },
+    { format: file.format, version: KEYSTORE_VERSION, kdf: file.kdf, cipher: { name: file.cipher.name } },
     key,
     contents,
   );
@@ -115,7 +123,7 @@ export async function createKeystore(path: string, passphrase: string, options: 
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   const header = newKeystoreHeader(options.kdf);
   const key = await deriveKeystoreKey(passphrase, header);
-  const contents: KeystoreContents = { keys: [], apiKey: null };
+  const contents: KeystoreContents = { keys: [], approvalKeys: [], apiKey: null };
   await withFileLock(path, () => {
     if (existsSync(path)) throw new SignerError(`a keystore already exists at ${path}; it is never overwritten`);
     writeFileAtomic(path, `${JSON.stringify(sealKeystore(header, key, contents), null, 2)}\n`, { mode: 0o600 });
