@@ -8,6 +8,10 @@ import { pendingCommand } from "./commands/pending";
 import { reviewCommand } from "./commands/review";
 import { rejectCommand } from "./commands/reject";
 import { watchCommand } from "./commands/watch";
+import { enrollApproverCommand } from "./commands/enroll-approver";
+import { approvalsCommand } from "./commands/approvals";
+import { approveCommand } from "./commands/approve";
+import { rejectApprovalCommand } from "./commands/reject-approval";
 import { SignerError, UsageError } from "./lib/errors";
 import { printableText } from "./lib/review/printable-text";
 
@@ -33,7 +37,11 @@ function program(): Command {
     .addCommand(pendingCommand())
     .addCommand(reviewCommand())
     .addCommand(rejectCommand())
-    .addCommand(watchCommand());
+    .addCommand(watchCommand())
+    .addCommand(enrollApproverCommand())
+    .addCommand(approvalsCommand())
+    .addCommand(approveCommand())
+    .addCommand(rejectApprovalCommand());
   // Parse errors become exceptions (mapped to exit 2 below) instead of process.exit deep inside commander.
   const configure = (command: Command) => {
     command.exitOverride().showSuggestionAfterError(true);

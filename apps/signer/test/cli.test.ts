@@ -2,7 +2,21 @@ import { describe, expect, it } from "vitest";
 import { runSigner } from "./run-signer";
 import { tempDir } from "./signer-home";
 
-const COMMANDS = ["init", "login", "keys list", "enroll", "register-wallet", "pending", "review", "reject", "watch"];
+const COMMANDS = [
+  "init",
+  "login",
+  "keys list",
+  "enroll",
+  "register-wallet",
+  "pending",
+  "review",
+  "reject",
+  "watch",
+  "enroll-approver",
+  "approvals",
+  "approve",
+  "reject-approval",
+];
 
 describe("signer command line", () => {
   const home = tempDir("qc-signer-cli-");
@@ -22,6 +36,9 @@ describe("signer command line", () => {
         ["review"],
         ["review", "not-a-uuid"],
         ["watch", "--interval", "0"],
+        ["approve"],
+        ["approve", "not-a-uuid"],
+        ["reject-approval", "0193a5c0-0000-7000-8000-0000000000e1"],
       ].map((args) => runSigner(args, { home })),
     );
     for (const run of usage) {
@@ -30,5 +47,6 @@ describe("signer command line", () => {
     }
     // No option signs without the typed confirmation.
     expect(helps[COMMANDS.indexOf("review")]!.stdout).not.toMatch(/--(yes|force|no-confirm)/);
+    expect(helps[COMMANDS.indexOf("approve")]!.stdout).not.toMatch(/--(yes|force|no-confirm)/);
   });
 });

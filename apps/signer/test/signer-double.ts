@@ -156,7 +156,12 @@ async function readJson(req: IncomingMessage): Promise<any> {
   return chunks.length === 0 ? undefined : JSON.parse(Buffer.concat(chunks).toString("utf8"));
 }
 
-export async function startSignerDouble(options: { tenantId?: string; apiKey?: string } = {}): Promise<SignerDouble> {
+/** More routes for a double (the approval routes of approval-double.ts): an answer, or undefined for none. */
+export type ExtraRoutes = (request: { method: string; url: URL; body: any }) => { status: number; body: unknown } | undefined;
+
+export async function startSignerDouble(
+  options: { tenantId?: string; apiKey?: string; extraRoutes?: ExtraRoutes } = {},
+): Promise<SignerDouble> {
   const tenantId = options.tenantId ?? "0193a5c0-0000-7000-8000-00000000d0b1";
   const apiKey = options.apiKey ?? `qc_${"d".repeat(32)}:${"5".repeat(64)}`;
   const posts: RecordedPost[] = [];
@@ -261,6 +266,8 @@ export async function startSignerDouble(options: { tenantId?: string; apiKey?: s
         createdAt: new Date().toISOString(),
       });
     }
+    const extra = options.extraRoutes?.({ method: req.method ?? "GET", url, body });
+    if (extra) return send(res, extra.status, extra.body);
     return error(res, 404, "NOT_FOUND", 1030, `no route ${req.method} ${url.pathname}`);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

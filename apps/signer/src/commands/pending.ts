@@ -4,8 +4,8 @@ import { connect } from "../session";
 import { print } from "../terminal";
 import { assetLookup } from "./asset-lookup";
 
-export function formatSummary(summary: TransactionSummary): string {
-  if (summary.malformed) return `${summary.id}  (a record this signer cannot read; \`review\` will refuse it)`;
+export function formatSummary(summary: TransactionSummary, command = "review"): string {
+  if (summary.malformed) return `${summary.id}  (a record this signer cannot read; \`${command}\` will refuse it)`;
   return `${summary.id}  ${summary.createdAt.padEnd(24)}  ${summary.networkCode.padEnd(15)}  ${summary.amount} to ${summary.destination} from ${summary.source}`;
 }
 

@@ -1,32 +1,18 @@
 import { Command } from "commander";
 import { isNetworkCode } from "@qc/chain";
-import { SignerError } from "../lib/errors";
 import { describeTransfer, describeVerification } from "../lib/review/describe-transfer";
 import { readTransfer } from "../lib/review/read-transfer";
 import { describeDeployment, describeDeploymentVerification } from "../lib/review/describe-deployment";
 import { readDeployment } from "../lib/review/read-deployment";
 import { verifyDeploymentRequest } from "../lib/review/verify-deployment-request";
 import { verifySigningRequest } from "../lib/review/verify-signing-request";
-import { ServiceError } from "../lib/service/service-client";
 import type { SignerApi } from "../lib/service/signer-api";
 import { signTransfer } from "../lib/sign-transfer";
 import { connect } from "../session";
-import { print, readLine } from "../terminal";
+import { print } from "../terminal";
+import { confirmLastFour } from "./confirm";
+import { findListed } from "./find-listed";
 import { uuidArgument } from "./options";
-
-async function findPending(api: SignerApi, id: string): Promise<Record<string, unknown>> {
-  const { transactions } = await api.pendingTransactions();
-  const found = transactions.find((transaction) => transaction.id === id);
-  if (found) return found;
-  let status: string;
-  try {
-    status = (await api.transaction(id)).status;
-  } catch (error) {
-    if (error instanceof ServiceError && error.status === 404) throw new SignerError(`no transaction ${id} is waiting for a signature`);
-    throw error;
-  }
-  throw new SignerError(`transaction ${id} is not waiting for a signature (status ${status})`);
-}
 
 /**
  * A contract deployment: shown as "deploy <template> v<version>, bytecode hash …, constructor
@@ -44,11 +30,7 @@ async function reviewDeployment(
   const verified = verifyDeploymentRequest(shown);
   for (const line of describeDeploymentVerification(verified)) print(line);
   print("");
-  const expected = verified.bytecodeHash.slice(-4);
-  const typed = await readLine("Type the last 4 characters of the bytecode hash to sign and submit: ");
-  if (typed === null || typed.trim().toLowerCase() !== expected) {
-    throw new SignerError("the confirmation does not match the bytecode hash's last 4 characters; nothing was signed or sent");
-  }
+  await confirmLastFour(verified.bytecodeHash, "bytecode hash", "sign and submit");
   const result = await api.submitSignature(id, signTransfer(verified));
   print(`Signed and submitted. Status: ${result.status}`);
 }
@@ -75,7 +57,7 @@ export function reviewCommand(): Command {
     .action(async (id: string) => {
       const { keystore, api } = await connect();
       try {
-        const transaction = await findPending(api, id);
+        const transaction = await findListed(api, id, () => api.pendingTransactions(), "a signature");
         if (transaction.type === "CONTRACT_DEPLOY") {
           await reviewDeployment(api, id, transaction, (address) => keystore.findKey(address));
           return;
@@ -87,11 +69,7 @@ export function reviewCommand(): Command {
         for (const line of describeVerification(verified)) print(line);
         print("");
 
-        const expected = verified.destinationAddress.slice(-4);
-        const typed = await readLine("Type the last 4 characters of the destination address to sign and submit: ");
-        if (typed === null || typed.trim().toLowerCase() !== expected) {
-          throw new SignerError("the confirmation does not match the destination address's last 4 characters; nothing was signed or sent");
-        }
+        await confirmLastFour(verified.destinationAddress, "destination address", "sign and submit");
         const signature = signTransfer(verified);
         const result = await api.submitSignature(id, signature);
         print(`Signed and submitted. Status: ${result.status}`);

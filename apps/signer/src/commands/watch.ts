@@ -31,11 +31,46 @@ async function warnAboutForeignWallets(api: SignerApi, held: ReadonlySet<string>
   }
 }
 
+/**
+ * Reports what awaits this member's approval (CONTRACT §15) whenever it changes: the count and
+ * the ids, with the bell when one is new. A credential that may not list approvals (a VIEWER's, or
+ * a service without approval quorums) is said once, and the watch goes on for signatures only.
+ */
+function approvalReporter(api: SignerApi): () => Promise<void> {
+  let reported: string[] = [];
+  let available = true;
+  return async () => {
+    if (!available) return;
+    let transactions: Record<string, unknown>[];
+    try {
+      ({ transactions } = await api.pendingApprovals());
+    } catch (error) {
+      if (error instanceof ServiceError && (error.status === 403 || error.status === 404)) {
+        available = false;
+        process.stderr.write(`signer: not watching approvals: ${printableText(error.message, 500)}\n`);
+        return;
+      }
+      throw error;
+    }
+    const ids = transactions.map((transaction) => printableText(String(transaction.id), 64));
+    if (ids.length === reported.length && ids.every((id, i) => id === reported[i])) return;
+    const fresh = ids.some((id) => !reported.includes(id));
+    reported = ids;
+    if (ids.length === 0) {
+      print("Approvals waiting for you: none.");
+      return;
+    }
+    if (fresh) ringBell();
+    print(`Approvals waiting for you: ${ids.length} (${ids.join(", ")})`);
+    print("     approve one with: signer approve <id>, or refuse it with: signer reject-approval <id> --reason <text>");
+  };
+}
+
 export function watchCommand(): Command {
   return new Command("watch")
     .description(
-      "wait for transactions to sign: prints each new one and rings the bell (each still needs `review`); warns " +
-        "about any wallet whose key is not in this keystore",
+      "wait for transactions to sign: prints each new one and rings the bell (each still needs `review`); reports " +
+        "the approvals waiting for you whenever they change; warns about any wallet whose key is not in this keystore",
     )
     .option("--interval <seconds>", "seconds between polls (1 to 3600)", integerIn(1, 3600), 5)
     .action(async (options: { interval: number }) => {
@@ -50,7 +85,8 @@ export function watchCommand(): Command {
       process.once("SIGTERM", onSignal);
       const seen = new Set<string>();
       const assetsOf = assetLookup(api);
-      print(`Watching for transactions waiting for a signature every ${options.interval} s (Ctrl-C to stop).`);
+      const reportApprovals = approvalReporter(api);
+      print(`Watching for transactions waiting for a signature, and for your approval, every ${options.interval} s (Ctrl-C to stop).`);
       try {
         while (!stop.signal.aborted) {
           try {
@@ -67,6 +103,7 @@ export function watchCommand(): Command {
               print(`New: ${formatSummary(summarizeTransaction(transaction, await assetsOf(transaction.networkCode)))}`);
               print(`     review it with: signer review ${printableText(id, 64)}`);
             }
+            await reportApprovals();
           } catch (error) {
             // A refused credential will not heal by waiting; anything else (network, 5xx) may.
             if (error instanceof ServiceError && (error.status === 401 || error.status === 403)) throw error;

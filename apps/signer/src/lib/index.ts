@@ -12,6 +12,7 @@ export {
   type KdfParameters,
   type KeystoreContents,
   type KeystoreFile,
+  type StoredApprovalKey,
   type StoredKey,
 } from "./keystore/format";
 export {
@@ -53,3 +54,8 @@ export { describeDeployment, describeDeploymentVerification, formatConstructorAr
 export { enrollKeys, ENROLL_BATCH_SIZE, MAX_ENROLL_COUNT, type EnrollKeysParameters, type EnrollKeysResult } from "./enroll-keys";
 export { registerWallet, type RegisterWalletParameters, type RegisterWalletResult } from "./register-wallet";
 export { summarizeTransaction, type TransactionSummary } from "./review/summarize-transaction";
+export { approvalTransactionSchema, type ApprovalTransaction, type ApprovalRequest, type ApprovalDecision } from "./service/approvals-api";
+export { enrollApprover, type EnrollApproverParameters, type EnrollApproverResult } from "./approvals/enroll-approver";
+export { currentApprovalKey, signApprovalHash, approvalSecretKeyOf } from "./approvals/approval-key";
+export { readApprovalRequest, AWAITING_APPROVAL, type VerifiedApproval, type ReadApprovalParameters } from "./approvals/read-approval";
+export { describeApproval, describeApprovalVerification } from "./approvals/describe-approval";

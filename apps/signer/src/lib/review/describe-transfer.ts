@@ -1,4 +1,4 @@
-import type { DisplayedTransfer } from "./read-transfer";
+import type { DisplayedAsset, DisplayedTransfer } from "./read-transfer";
 import type { VerifiedTransfer } from "./verify-signing-request";
 import { describePendingTransaction } from "./describe-pending-transaction";
 import { formatAmount } from "./format-amount";
@@ -6,16 +6,20 @@ import { printableText } from "./printable-text";
 
 /** The lines `review` prints before anything is verified or signed. */
 export function describeTransfer(transfer: DisplayedTransfer): string[] {
-  const asset = { ...transfer.asset, symbol: printableText(transfer.asset.symbol, 32) };
+  return describePendingTransaction(transfer, [
+    `Destination   ${transfer.destinationAddress}`,
+    ...describeAssetAmount(transfer.asset, transfer.amount),
+  ]);
+}
+
+/** The asset (symbol and decimals; a token's contract) and the amount with its decimals applied, as `review` and `approve` show them. */
+export function describeAssetAmount(displayed: DisplayedAsset, amount: bigint): string[] {
+  const asset = { ...displayed, symbol: printableText(displayed.symbol, 32) };
   const assetLine =
     asset.kind === "NATIVE"
       ? `${asset.symbol}, the native asset (${asset.decimals} decimals)`
       : `${asset.symbol}, token ${asset.contractAddress} (${asset.decimals} decimals, as the service lists it)`;
-  return describePendingTransaction(transfer, [
-    `Destination   ${transfer.destinationAddress}`,
-    `Asset         ${assetLine}`,
-    `Amount        ${formatAmount(transfer.amount, asset.decimals, asset.symbol)}`,
-  ]);
+  return [`Asset         ${assetLine}`, `Amount        ${formatAmount(amount, asset.decimals, asset.symbol)}`];
 }
 
 /** The lines printed once the signing request proved identical to the displayed transfer. */

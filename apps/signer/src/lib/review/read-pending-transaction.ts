@@ -1,5 +1,6 @@
 import { isAddressInput, isNetworkCode, NETWORKS, parseAddress, type NetworkCode } from "@qc/chain";
 import type { Address } from "viem";
+import type { z } from "zod";
 import { ReviewRefusedError } from "../errors";
 import type { StoredKey } from "../keystore/format";
 import { pendingTransactionSchema, type PendingTransaction } from "../service/signer-api";
@@ -16,7 +17,12 @@ export function refuse(field: string, reason: string): never {
 
 /** One element of `GET /v1/signer/transactions`, as received, in the record's shape (the first 5 faults named). */
 export function parsePendingTransaction(transaction: unknown): PendingTransaction {
-  const parsed = pendingTransactionSchema.safeParse(transaction);
+  return parseRecord(pendingTransactionSchema, transaction);
+}
+
+/** A record as received, in the shape `schema` gives it, or a refusal naming its first 5 faults. */
+export function parseRecord<S extends z.ZodType>(schema: S, transaction: unknown): z.infer<S> {
+  const parsed = schema.safeParse(transaction);
   if (!parsed.success) {
     throw new ReviewRefusedError(
       parsed.error.issues
@@ -27,9 +33,12 @@ export function parsePendingTransaction(transaction: unknown): PendingTransactio
   return parsed.data;
 }
 
-/** Pending signature, on a QUANTUM network this signer knows, with that network's chain id. */
-export function readNetwork(tx: PendingTransaction): { networkCode: NetworkCode; chainId: number } {
-  if (tx.status !== "PENDING_SIGNATURE") refuse("status", `is ${tx.status}, not PENDING_SIGNATURE`);
+/** In `status` (pending signature by default), on a QUANTUM network this signer knows, with that network's chain id. */
+export function readNetwork(
+  tx: Pick<PendingTransaction, "status" | "networkCode" | "chainId">,
+  status = "PENDING_SIGNATURE",
+): { networkCode: NetworkCode; chainId: number } {
+  if (tx.status !== status) refuse("status", `is ${tx.status}, not ${status}`);
   if (!isNetworkCode(tx.networkCode)) refuse("networkCode", `"${tx.networkCode}" is not a QUANTUM network`);
   const network = NETWORKS[tx.networkCode];
   if (tx.chainId !== network.chainId) refuse("chainId", `is ${tx.chainId}, but ${network.networkCode} is chain ${network.chainId}`);

@@ -4,6 +4,16 @@ import type { StoredKey } from "../keystore/format";
 import type { Asset, SigningRequest } from "../service/signer-api";
 import { parseNonceAndFee, parsePendingTransaction, readNetwork, readSource, refuse, type DisplayedFee } from "./read-pending-transaction";
 
+/** An asset as `review` and `approve` show it. */
+export type DisplayedAsset = {
+  id: string;
+  kind: Asset["kind"];
+  symbol: string;
+  decimals: number;
+  /** The token contract; null for the network's native asset. */
+  contractAddress: Address | null;
+};
+
 /** What `review` shows the person, read from the service's record and nothing else. */
 export type DisplayedTransfer = {
   id: string;
@@ -12,14 +22,7 @@ export type DisplayedTransfer = {
   sourceAddress: Address;
   sourceKey: StoredKey;
   destinationAddress: Address;
-  asset: {
-    id: string;
-    kind: Asset["kind"];
-    symbol: string;
-    decimals: number;
-    /** The token contract; null for the network's native asset. */
-    contractAddress: Address | null;
-  };
+  asset: DisplayedAsset;
   /** Base units: Qwei for the native asset, the token's smallest unit otherwise. */
   amount: bigint;
   nonce: number;
@@ -56,24 +59,7 @@ export function readTransfer({ transaction, assets, findKey }: ReadTransferParam
   const destinationAddress = parseAddress(tx.destinationAddress);
   const source = readSource(tx, findKey);
 
-  const listed =
-    assets.find((asset) => asset.id === tx.assetId) ?? refuse("assetId", `${tx.assetId ?? "null"} is not an asset of ${networkCode}`);
-  if (listed.networkCode !== networkCode) refuse("assetId", `belongs to ${listed.networkCode}, not ${networkCode}`);
-  let asset: DisplayedTransfer["asset"];
-  if (listed.kind === "NATIVE") {
-    if (listed.contractAddress !== null) refuse("assetId", "is listed as the native asset but has a contract address");
-    asset = { id: listed.id, kind: "NATIVE", symbol: NATIVE_CURRENCY.symbol, decimals: NATIVE_CURRENCY.decimals, contractAddress: null };
-  } else {
-    if (listed.contractAddress === null || !isAddressInput(listed.contractAddress))
-      refuse("assetId", "is a token without a valid contract address");
-    asset = {
-      id: listed.id,
-      kind: "TOKEN",
-      symbol: listed.symbol,
-      decimals: listed.decimals,
-      contractAddress: parseAddress(listed.contractAddress),
-    };
-  }
+  const asset = readListedAsset(assets, tx.assetId, networkCode);
 
   const amount = BigInt(tx.amount);
   if (amount === 0n) refuse("amount", "is zero");
@@ -91,5 +77,29 @@ export function readTransfer({ transaction, assets, findKey }: ReadTransferParam
     externalId: tx.externalId ?? null,
     createdAt: tx.createdAt ?? null,
     signingRequest: tx.signingRequest,
+  };
+}
+
+/**
+ * The record's asset as the service lists it on the transaction's network, refused (naming
+ * `assetId`) when it is not listed there. The native asset is always shown as the protocol's own
+ * (`Q`, 18 decimals), never as the service names it.
+ */
+export function readListedAsset(assets: readonly Asset[], assetId: string | null, networkCode: NetworkCode): DisplayedAsset {
+  const listed =
+    assets.find((asset) => asset.id === assetId) ?? refuse("assetId", `${assetId ?? "null"} is not an asset of ${networkCode}`);
+  if (listed.networkCode !== networkCode) refuse("assetId", `belongs to ${listed.networkCode}, not ${networkCode}`);
+  if (listed.kind === "NATIVE") {
+    if (listed.contractAddress !== null) refuse("assetId", "is listed as the native asset but has a contract address");
+    return { id: listed.id, kind: "NATIVE", symbol: NATIVE_CURRENCY.symbol, decimals: NATIVE_CURRENCY.decimals, contractAddress: null };
+  }
+  if (listed.contractAddress === null || !isAddressInput(listed.contractAddress))
+    refuse("assetId", "is a token without a valid contract address");
+  return {
+    id: listed.id,
+    kind: "TOKEN",
+    symbol: listed.symbol,
+    decimals: listed.decimals,
+    contractAddress: parseAddress(listed.contractAddress),
   };
 }

@@ -1,6 +1,7 @@
 import { isAddressInput, isNetworkCode, NATIVE_CURRENCY, parseAddress } from "@qc/chain";
 import { formatUnits } from "viem";
-import { pendingTransactionSchema, type Asset } from "../service/signer-api";
+import type { z } from "zod";
+import { pendingTransactionSchema, type Asset, type PendingTransaction } from "../service/signer-api";
 import { printableText } from "./printable-text";
 
 export type TransactionSummary = {
@@ -14,14 +15,25 @@ export type TransactionSummary = {
   malformed: boolean;
 };
 
+/** The fields of a record a summary shows. */
+export type SummarizedRecord = Pick<
+  PendingTransaction,
+  "type" | "networkCode" | "sourceAddress" | "destinationAddress" | "assetId" | "amount" | "createdAt"
+>;
+
 /**
- * One line's worth of a pending transaction for `pending` and `watch`. It only lists; the
- * verdict on what may be signed is `review`'s alone, so a malformed record is shown as such
- * rather than refused here.
+ * One line's worth of a pending transaction for `pending`, `approvals` and `watch`, read with
+ * `schema` (the list's record shape; a signing request's by default). It only lists; the verdict
+ * on what may be signed or approved is `review`'s and `approve`'s alone, so a malformed record is
+ * shown as such rather than refused here.
  */
-export function summarizeTransaction(transaction: Record<string, unknown>, assets: readonly Asset[]): TransactionSummary {
+export function summarizeTransaction(
+  transaction: Record<string, unknown>,
+  assets: readonly Asset[],
+  schema: z.ZodType<SummarizedRecord> = pendingTransactionSchema,
+): TransactionSummary {
   const id = printableText(String(transaction.id ?? "?"), 64);
-  const parsed = pendingTransactionSchema.safeParse(transaction);
+  const parsed = schema.safeParse(transaction);
   if (!parsed.success) {
     return { id, createdAt: "", networkCode: "", amount: "", destination: "", source: "", malformed: true };
   }

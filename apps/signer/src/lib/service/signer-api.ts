@@ -1,4 +1,7 @@
 import { z } from "zod";
+import { approvalsApi } from "./approvals-api";
+import { listTransactions, LIST_LIMIT, MAX_PAGES } from "./list-transactions";
+import { hex32, pageSchema as page, recordIntentShape, TRANSACTION_TYPES, uint256 } from "./schemas";
 import type { ServiceClient } from "./service-client";
 
 /**
@@ -8,15 +11,12 @@ import type { ServiceClient } from "./service-client";
  * signer-api.test.ts holds them equal to the service's vocabulary (@qc/domain, via the db enums).
  */
 
-export const TRANSACTION_TYPES = ["TRANSFER", "CONTRACT_DEPLOY"] as const;
+export { TRANSACTION_TYPES };
 export const ASSET_KINDS = ["NATIVE", "TOKEN"] as const;
-
-const page = z.object({ nextCursor: z.string().nullable(), hasMore: z.boolean() });
-const uint256 = z.string().regex(/^(0|[1-9][0-9]{0,77})$/, "must be a decimal integer string");
 
 export const signingRequestSchema = z.object({
   unsignedTransaction: z.string().regex(/^0x([0-9a-fA-F]{2})*$/, "must be 0x-prefixed hex"),
-  signingHash: z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be 32 bytes of 0x-prefixed hex"),
+  signingHash: hex32,
   descriptor: z.string(),
   context: z.string(),
 });
@@ -24,21 +24,10 @@ export type SigningRequest = z.infer<typeof signingRequestSchema>;
 
 /** A transaction awaiting signature: the record of CONTRACT §6 plus its signing request. */
 export const pendingTransactionSchema = z.looseObject({
-  id: z.string(),
-  type: z.enum(TRANSACTION_TYPES),
-  status: z.string(),
-  networkCode: z.string(),
-  chainId: z.number().int().positive(),
-  sourceAddress: z.string(),
-  destinationAddress: z.string().nullable(),
-  assetId: z.string().nullable(),
-  amount: uint256,
+  ...recordIntentShape,
   // A JSON number in the record; a decimal string is accepted too (it is exact either way).
   nonce: z.union([z.number().int().nonnegative(), z.string().regex(/^(0|[1-9][0-9]{0,15})$/)]),
   fee: z.object({ gasLimit: uint256, maxFeePerGas: uint256, maxPriorityFeePerGas: uint256 }),
-  note: z.string().nullable().optional(),
-  externalId: z.string().nullable().optional(),
-  createdAt: z.string().optional(),
   signingRequest: signingRequestSchema,
 });
 export type PendingTransaction = z.infer<typeof pendingTransactionSchema>;
@@ -67,15 +56,6 @@ export const walletSchema = z.looseObject({
 });
 export type Wallet = z.infer<typeof walletSchema>;
 
-const pendingListSchema = z.looseObject({
-  transactions: z.array(z.looseObject({ id: z.string() })),
-  page: page.optional(),
-});
-
-const LIST_LIMIT = 200;
-/** A runaway cursor chain (a broken or hostile service) stops here instead of looping. */
-const MAX_PAGES = 100;
-
 function path(template: string, id: string): string {
   return template.replace("{id}", encodeURIComponent(id));
 }
@@ -101,6 +81,8 @@ async function listAll<T extends z.ZodType>(client: ServiceClient, route: string
 
 export function signerApi(client: ServiceClient) {
   return {
+    ...approvalsApi(client),
+
     /** The tenant an API key belongs to; proofs of ownership name it (CONTRACT §5). */
     async tenantId(): Promise<string> {
       const status = await client.send("GET", "/v1/onboarding/status", z.looseObject({ tenantId: z.string().min(1) }));
@@ -136,18 +118,8 @@ export function signerApi(client: ServiceClient) {
     },
 
     /** Every transaction awaiting signature, as the service returns them (all pages, or the first `pages`). */
-    async pendingTransactions(options: { pages?: number } = {}): Promise<{ transactions: Record<string, unknown>[] }> {
-      const transactions: Record<string, unknown>[] = [];
-      let cursor: string | null = null;
-      for (let pages = 0; pages < Math.min(options.pages ?? MAX_PAGES, MAX_PAGES); pages += 1) {
-        const query = new URLSearchParams({ status: "PENDING_SIGNATURE", limit: String(LIST_LIMIT) });
-        if (cursor) query.set("cursor", cursor);
-        const answer = await client.send("GET", `/v1/signer/transactions?${query}`, pendingListSchema);
-        transactions.push(...answer.transactions);
-        if (!answer.page?.hasMore || !answer.page.nextCursor) break;
-        cursor = answer.page.nextCursor;
-      }
-      return { transactions };
+    pendingTransactions(options: { pages?: number } = {}): Promise<{ transactions: Record<string, unknown>[] }> {
+      return listTransactions(client, "/v1/signer/transactions", { status: "PENDING_SIGNATURE" }, options);
     },
 
     /** Every wallet of every vault the key can read (all pages of each list). */
