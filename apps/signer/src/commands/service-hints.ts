@@ -16,6 +16,9 @@ export const DECISION_HINTS: Record<string, string> = {
 export const ENROLL_APPROVER_HINTS: Record<string, string> = {
   INVALID_SIGNATURE: "the service does not accept the key's proof for your member and tenant; nothing was kept",
   NOT_FOUND: "the service does not tell which member this API key belongs to (GET /v1/members/me); it predates approval quorums",
+  CONFLICT:
+    "the service holds this key already, or as many approval keys of yours as it allows: revoke an old one " +
+    "(DELETE /v1/members/me/approval-keys/{keyId}); nothing was kept",
 };
 
 /** `call`'s result, or its ServiceError with the hint for its error name appended. */
