@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkDraft, emptyRule, toDocument, toDrafts } from "./policy-draft";
+import { checkDraft, emptyApproval, emptyRule, toDocument, toDrafts } from "./policy-draft";
 
 describe("the policy editor's drafts", () => {
   it("turn into the document the API takes, leaving out blank conditions", () => {
@@ -85,5 +85,56 @@ describe("the policy editor's drafts", () => {
       "rules.2.id": expect.stringContaining("letters, digits"),
     });
     expect(checkDraft([{ ...emptyRule(0), name: "fine" }])).toEqual({});
+  });
+
+  it("carry a REQUIRE_APPROVAL rule's approver groups and quorums, and only for that action", () => {
+    const group = "0194f2c4-d176-7384-af90-718293a4b5c6";
+    const other = "0194f2c4-e287-7495-b0a1-8293a4b5c6d7";
+    const stored = {
+      version: 2,
+      defaultAction: "ALLOW" as const,
+      rules: [
+        {
+          id: "big",
+          name: "Large transfers",
+          action: "REQUIRE_APPROVAL" as const,
+          match: { amountAbove: "1000" },
+          approvals: [
+            { groupId: group, quorum: 2 },
+            { groupId: other, quorum: 1 },
+          ],
+        },
+      ],
+      updatedAt: null,
+      updatedBy: null,
+    };
+    const drafts = toDrafts(stored);
+    expect(drafts[0]!.approvals).toEqual([
+      { groupId: group, quorum: "2" },
+      { groupId: other, quorum: "1" },
+    ]);
+    expect(toDocument("ALLOW", drafts)).toEqual({ defaultAction: "ALLOW", rules: stored.rules });
+    // Switched to BLOCK, the groups left in the draft are not sent (the API refuses approvals on any other action).
+    expect(toDocument("ALLOW", [{ ...drafts[0]!, action: "BLOCK" }]).rules[0]).not.toHaveProperty("approvals");
+    expect(checkDraft(drafts)).toEqual({});
+    expect(checkDraft([{ ...drafts[0]!, approvals: [] }])).toEqual({ "rules.0.approvals": "name at least one approver group" });
+    expect(
+      checkDraft([
+        {
+          ...drafts[0]!,
+          approvals: [
+            { groupId: "", quorum: "1" },
+            { groupId: group, quorum: "0" },
+            { groupId: group, quorum: "1.5" },
+          ],
+        },
+      ]),
+    ).toEqual({
+      "rules.0.approvals.0.groupId": "pick an approver group",
+      "rules.0.approvals.1.quorum": "a whole number, 1 or more",
+      "rules.0.approvals.2.groupId": "a group is listed once",
+      "rules.0.approvals.2.quorum": "a whole number, 1 or more",
+    });
+    expect(emptyApproval()).toEqual({ groupId: "", quorum: "1" });
   });
 });

@@ -16,6 +16,14 @@ export interface RuleDraft {
   velocityAmount: string;
   velocityWindowSeconds: string;
   velocityScope: "WALLET" | "VAULT" | "TENANT";
+  /** REQUIRE_APPROVAL only: the approver groups that must each reach their quorum (CONTRACT §15). */
+  approvals: ApprovalDraft[];
+}
+
+/** One required approver group as the editor holds it: the group picked, the quorum as typed. */
+export interface ApprovalDraft {
+  groupId: string;
+  quorum: string;
 }
 
 export function emptyRule(index: number): RuleDraft {
@@ -33,8 +41,12 @@ export function emptyRule(index: number): RuleDraft {
     velocityAmount: "",
     velocityWindowSeconds: "86400",
     velocityScope: "WALLET",
+    approvals: [],
   };
 }
+
+/** A new line of a REQUIRE_APPROVAL rule: no group picked yet, a quorum of one. */
+export const emptyApproval = (): ApprovalDraft => ({ groupId: "", quorum: "1" });
 
 const lines = (text: string) =>
   text
@@ -57,6 +69,7 @@ export function toDrafts(policy: Policy): RuleDraft[] {
     velocityAmount: rule.velocity?.amount ?? "",
     velocityWindowSeconds: String(rule.velocity?.windowSeconds ?? 86400),
     velocityScope: rule.velocity?.scope ?? "WALLET",
+    approvals: (rule.approvals ?? []).map((a) => ({ groupId: a.groupId, quorum: String(a.quorum) })),
   }));
 }
 
@@ -85,6 +98,9 @@ export function toDocument(defaultAction: PolicyAction, rules: RuleDraft[]): Pol
                 scope: rule.velocityScope,
               },
             }
+          : {}),
+        ...(rule.action === "REQUIRE_APPROVAL"
+          ? { approvals: rule.approvals.map((a) => ({ groupId: a.groupId, quorum: Number(a.quorum) })) }
           : {}),
       };
     }),
@@ -123,6 +139,21 @@ export function checkDraft(rules: RuleDraft[]): Record<string, string> {
       if (!Number.isInteger(window) || window < 1 || window > 31 * 86_400)
         errors[at("velocity.windowSeconds")] = "1 to 2678400 seconds (31 days)";
     }
+    if (rule.action === "REQUIRE_APPROVAL") Object.assign(errors, checkApprovals(rule.approvals, at));
+  });
+  return errors;
+}
+
+/** A REQUIRE_APPROVAL rule's groups: at least one, each picked once, each with a whole quorum of 1 or more. */
+function checkApprovals(approvals: ApprovalDraft[], at: (field: string) => string): Record<string, string> {
+  const errors: Record<string, string> = {};
+  if (approvals.length === 0) errors[at("approvals")] = "name at least one approver group";
+  const picked = new Set<string>();
+  approvals.forEach((approval, j) => {
+    if (!UUID.test(approval.groupId)) errors[at(`approvals.${j}.groupId`)] = "pick an approver group";
+    else if (picked.has(approval.groupId)) errors[at(`approvals.${j}.groupId`)] = "a group is listed once";
+    picked.add(approval.groupId);
+    if (!/^[1-9][0-9]{0,3}$/.test(approval.quorum.trim())) errors[at(`approvals.${j}.quorum`)] = "a whole number, 1 or more";
   });
   return errors;
 }
