@@ -36,3 +36,12 @@ describe("service configuration: RECHECK_AFTER_SECONDS", () => {
     expect(() => readEnv({ RECHECK_AFTER_SECONDS: "1.5" })).toThrow(/RECHECK_AFTER_SECONDS/);
   });
 });
+
+describe("service configuration: APPROVAL_TIMEOUT_SECONDS", () => {
+  it("defaults to 86400 s (CONTRACT §15), is read by the web process and the daemon alike, refuses less than a minute", () => {
+    expect(serviceConfigFromEnv(readEnv({})).transfers.approvalTimeoutSeconds).toBe(86_400);
+    expect(serviceConfigFromEnv(readEnv({ APPROVAL_TIMEOUT_SECONDS: "3600" })).transfers.approvalTimeoutSeconds).toBe(3600);
+    expect(() => readEnv({ APPROVAL_TIMEOUT_SECONDS: "59" })).toThrow(/APPROVAL_TIMEOUT_SECONDS/);
+    expect(() => readEnv({ APPROVAL_TIMEOUT_SECONDS: "1.5" })).toThrow(/APPROVAL_TIMEOUT_SECONDS/);
+  });
+});

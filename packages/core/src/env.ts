@@ -83,6 +83,13 @@ export const serviceEnvSchema = z.object({
    * released and before a SIGNED one is broadcast (0: every time).
    */
   RECHECK_AFTER_SECONDS: z.coerce.number().int().min(0).max(86_400).optional(),
+  /** How long a transfer held for approval waits for its quorum before it EXPIRES (APPROVAL_TIMEOUT; CONTRACT §15). */
+  APPROVAL_TIMEOUT_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(90 * 86_400)
+    .optional(),
   /** Transfers per tenant per UTC day. */
   TRANSFER_DAILY_COUNT_LIMIT: z.coerce.number().int().min(1).optional(),
   /** Daily amount quotas per asset, `<assetId>=<raw amount>,…`; replaces the default (1,000,000 Q per native asset). */
@@ -155,6 +162,7 @@ export function serviceConfigFromEnv(env: ServiceEnv, options: { fallbackPublicU
       },
       signingTimeoutSeconds: env.SIGNING_TIMEOUT_SECONDS ?? transfers.signingTimeoutSeconds,
       recheckAfterSeconds: env.RECHECK_AFTER_SECONDS ?? transfers.recheckAfterSeconds,
+      approvalTimeoutSeconds: env.APPROVAL_TIMEOUT_SECONDS ?? transfers.approvalTimeoutSeconds,
       maxFeePerGasCap: env.MAX_FEE_PER_GAS_CAP ?? transfers.maxFeePerGasCap,
       gasMarginPercent: env.GAS_MARGIN_PERCENT ?? transfers.gasMarginPercent,
       dailyQuota: {

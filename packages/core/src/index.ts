@@ -62,6 +62,15 @@ export { runTransferChecks } from "./transfers/run-transfer-checks";
 export { getTransaction } from "./transfers/get-transaction";
 export { listTransactions } from "./transfers/list-transactions";
 export { cancelTransaction } from "./transfers/cancel-transaction";
+
+// approval decisions (CONTRACT §15)
+export { decideApproval } from "./approvals/decisions/decide-approval";
+export {
+  getTransactionApprovals,
+  listPendingApprovals,
+  pendingApprovalsSchema,
+  transactionApprovalsSchema,
+} from "./approvals/decisions/list-approvals";
 export { listTransactionEvents } from "./transfers/list-transaction-events";
 export { failUncheckedTransfer } from "./transfers/fail-unchecked-transfer";
 

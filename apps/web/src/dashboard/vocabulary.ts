@@ -42,6 +42,7 @@ export { MEMBER_ROLES } from "@qc/domain";
 export const WEBHOOK_EVENT_TYPES = [
   "transaction.created",
   "transaction.status_changed",
+  "transaction.approval_recorded",
   "wallet.created",
   "vault.archived",
   "credential.rotated",

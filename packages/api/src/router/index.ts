@@ -18,6 +18,7 @@ import { membersRouter } from "./members";
 import { passkeysRouter } from "./passkeys";
 import { sessionRouter } from "./session";
 import { operatorsRouter } from "./operators";
+import { approvalsRouter } from "./approvals";
 
 /** Every area's router, merged; the same object serves /api/trpc and /v1. */
 export const appRouter = createRouter({
@@ -41,6 +42,7 @@ export const appRouter = createRouter({
   members: membersRouter,
   passkeys: passkeysRouter,
   session: sessionRouter,
+  approvals: approvalsRouter,
 });
 
 export type AppRouter = typeof appRouter;

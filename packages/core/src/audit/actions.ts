@@ -102,6 +102,10 @@ export const AUDIT_ACTIONS = {
     write: "sync",
     doc: "a submitted signature was malformed or did not verify; the transaction did not move",
   },
+  "transaction.approval_recorded": {
+    write: "sync",
+    doc: "an approver approved (signed with an approval key) or rejected a transaction awaiting approval; `details` has `decision`, `groupIds`, `keyId`, `reason` (CONTRACT §15)",
+  },
 
   // Operators' console (no tenant)
   "operator.created": { write: "sync", doc: "an operator account was created from the command line" },

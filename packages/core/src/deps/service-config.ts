@@ -13,6 +13,11 @@ export interface TransferConfig {
    * transfer is released and before a SIGNED one is broadcast; 0: every time (default 300).
    */
   recheckAfterSeconds: number;
+  /**
+   * AWAITING_APPROVAL → EXPIRED/APPROVAL_TIMEOUT when no quorum is reached this long after the
+   * checks held the transfer for approval (CONTRACT §15; default 24 h).
+   */
+  approvalTimeoutSeconds: number;
   /** Refuse to release a transfer whose estimated maxFeePerGas is above this (Qwei). */
   maxFeePerGasCap: bigint;
   /** eth_estimateGas × this, in percent (120 = +20 %). */
@@ -45,6 +50,7 @@ export function defaultTransferConfig(): TransferConfig {
     requiredConfirmations: { QUANTUM_SANDBOX: 2, QUANTUM_MAINNET: 12 },
     signingTimeoutSeconds: 2 * 3600,
     recheckAfterSeconds: 300,
+    approvalTimeoutSeconds: 86_400,
     maxFeePerGasCap: 1_000_000_000_000n, // 1,000 gwei-equivalent
     gasMarginPercent: 120,
     maxSendAttempts: 5,

@@ -1,6 +1,7 @@
 import { KYC_STATUSES, TENANT_STATUSES } from "@qc/domain";
 import { z } from "zod";
 import {
+  approvalsSchema,
   timestampSchema,
   transactionRecordSchema,
   transactionStatusSchema,
@@ -43,6 +44,14 @@ export const EVENTS = {
     aggregate: "transaction",
     data: z.object({ transaction: transactionRecordSchema, previousStatus: transactionStatusSchema }),
     description: "A transaction moved from `previousStatus` to `transaction.status`; order a transaction's events by `sequence`.",
+  }),
+  "transaction.approval_recorded": define({
+    aggregate: "transaction",
+    data: z.object({ transaction: transactionRecordSchema, decision: approvalsSchema.shape.decisions.element }),
+    description:
+      "An approver's decision on a transaction awaiting approval was recorded (CONTRACT §15): `decision` is the entry " +
+      "added to `transaction.approvals.decisions`. A rejection, or the approval that completes every group's quorum, is " +
+      "followed by `transaction.status_changed`.",
   }),
   "wallet.created": define({
     aggregate: "wallet",

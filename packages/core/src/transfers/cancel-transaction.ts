@@ -9,7 +9,7 @@ import { CANCELLABLE_STATUSES } from "./transaction-status";
 import { transitionTransaction } from "./transition-transaction";
 
 /**
- * `POST /v1/transactions/{id}/cancel`: SUBMITTED, QUEUED or PENDING_SIGNATURE → CANCELLED /
+ * `POST /v1/transactions/{id}/cancel`: SUBMITTED, AWAITING_APPROVAL, QUEUED or PENDING_SIGNATURE → CANCELLED /
  * CANCELLED_BY_USER, then the source's next queued transfer is released (release-next), so a
  * cancelled transfer never leaves a nonce gap. Any other status is 409 INVALID_TRANSACTION_STATE
  * (e.g. once signed); another tenant's id is 404.

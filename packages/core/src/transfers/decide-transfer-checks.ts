@@ -20,7 +20,7 @@ import {
 } from "./check-subject";
 import { quoteFees, transferCall, TransferUnaffordableError, TransferWouldRevertError } from "./quote-transfer-fees";
 
-export type CheckDeps = Pick<ServiceDeps, "db" | "jobs" | "now" | "config" | "chain" | "log">;
+export type CheckDeps = Pick<ServiceDeps, "db" | "jobs" | "now" | "config" | "chain" | "log" | "verifier">;
 
 /** One check: a refusal, or undefined to go on. The first refusal decides. */
 type CheckStep<D> = (deps: D, check: CheckRun) => Promise<CheckRefusal | undefined>;

@@ -5,8 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ServiceDeps } from "../deps/service-deps";
 import { createTenantFixture, type TenantFixture } from "../testing/fixtures";
 import { createTestServiceDeps } from "../testing/service-deps";
+import { holdForApproval } from "../approvals/decisions/hold-for-approval";
+import { systemActor } from "../audit/actor";
 import {
   createReleasedTransferFixture,
+  createSubmittedTransferFixture,
   createTransferWalletFixture,
   signTransferFixture,
   type TransferWalletFixture,
@@ -54,7 +57,7 @@ describe("expireTransaction", () => {
     const row = await release(deadline);
     offsetMs = 3_600_001;
     try {
-      expect(await expire(row)).toEqual({ outcome: "expired" });
+      expect(await expire(row)).toEqual({ outcome: "expired", subStatus: "SIGNING_TIMEOUT" });
       expect(await expire(row)).toEqual({ outcome: "moved-on", status: "EXPIRED" });
     } finally {
       offsetMs = 0;
@@ -93,5 +96,49 @@ describe("expireTransaction", () => {
       offsetMs = 0;
     }
     expect((await reread(row)).status).toBe("SIGNED");
+  });
+
+  const holdForApprovers = async (approvalDeadline: Date) => {
+    const row = await createSubmittedTransferFixture(deps, {
+      tenantId: tenant.tenantId,
+      wallet,
+      destinationAddress: DESTINATION,
+      amount: 1n,
+    });
+    const held = await holdForApproval(deps, {
+      row,
+      from: "SUBMITTED",
+      reason: "held for approval",
+      set: { approvals: { required: [], decisions: [] }, approvalDeadline },
+      actor: systemActor("test"),
+    });
+    expect(held.moved).toBe(true);
+    return row;
+  };
+
+  it("ends AWAITING_APPROVAL at its approval deadline: EXPIRED/APPROVAL_TIMEOUT; run early, waits under its own key", async () => {
+    const deadline = new Date(Date.now() + 3_600_000);
+    const row = await holdForApprovers(deadline);
+    // The move's own job waits at the approval deadline.
+    const scheduled = await waiting("transfers.expire", { transactionId: row.id });
+    expect(scheduled.map((job) => job.startAfter.getTime())).toContain(deadline.getTime());
+
+    expect(await expire(row)).toEqual({ outcome: "not-due", deadline: deadline.toISOString() });
+    const rescheduled = await deps.jobs.boss.findJobs("transfers.expire", { key: `expire-approval:${row.id}`, queued: true });
+    expect(rescheduled).toHaveLength(1);
+    expect(await deps.jobs.boss.findJobs("transfers.expire", { key: `expire:${row.id}`, queued: true })).toHaveLength(0);
+    expect((await reread(row)).status).toBe("AWAITING_APPROVAL");
+
+    offsetMs = 3_600_001;
+    try {
+      expect(await expire(row)).toEqual({ outcome: "expired", subStatus: "APPROVAL_TIMEOUT" });
+    } finally {
+      offsetMs = 0;
+    }
+    expect(await reread(row)).toMatchObject({
+      status: "EXPIRED",
+      subStatus: "APPROVAL_TIMEOUT",
+      statusReason: "no approval quorum before the approval deadline",
+    });
   });
 });

@@ -21,8 +21,9 @@ import { quoteFees, transferCall, TransferUnaffordableError, TransferWouldRevert
 import { transitionTransaction, type TransactionTransitionInput } from "./transition-transaction";
 import { rebuildUnsignedTransaction, type TransferAsset } from "./unsigned-transaction";
 import { deploymentData } from "../contracts/deployment-data";
+import { holdUnlessStillApproved } from "../approvals/decisions/hold-unless-still-approved";
 
-type ReleaseDeps = Pick<ServiceDeps, "db" | "jobs" | "now" | "config" | "chain" | "log">;
+type ReleaseDeps = Pick<ServiceDeps, "db" | "jobs" | "now" | "config" | "chain" | "log" | "verifier">;
 
 export type { CheckFields } from "./check-subject";
 
@@ -35,6 +36,8 @@ export type ReleaseOutcome =
   | { status: "FAILED"; transaction: TransactionRow }
   /** Ended at release: its policy and screening decision, taken again (stale), refuses it now. */
   | { status: "BLOCKED"; transaction: TransactionRow }
+  /** Sent back to its approvers: an approval it was queued with no longer counts (CONTRACT §15). */
+  | { status: "AWAITING_APPROVAL"; transaction: TransactionRow }
   /**
    * Nothing done: the row moved on, or it is not this transfer's turn. `retry`: release-next
    * should look at the queue again (the row moved on, or its turn came before the chain was asked).
@@ -94,7 +97,9 @@ export async function quoteRelease(
  * `from` SUBMITTED is the checks' way in (with their decision in `checks`); `from` QUEUED is
  * release-next's, which only releases the source's oldest queued transfer — after taking its
  * policy and screening decision again when older than RECHECK_AFTER_SECONDS (`recheckTransfer`:
- * a refusal ends it BLOCKED before it ever holds a nonce).
+ * a refusal ends it BLOCKED before it ever holds a nonce). A transfer that required approvals has
+ * every counted approval verified again first (`holdUnlessStillApproved`): short of its quorum
+ * now, it goes back to AWAITING_APPROVAL and is never released.
  */
 export async function releaseForSigning(
   deps: ReleaseDeps,
@@ -114,6 +119,10 @@ export async function releaseForSigning(
   let checks = input.checks;
   if (!(await findNonceHoldingTransfer(deps.db, source))) {
     if (input.from === "QUEUED") {
+      // Fail closed (CONTRACT §15): its approvals are judged and verified again before anything is released.
+      const held = await holdUnlessStillApproved(deps, row, actor);
+      if (held === "MOVED_ON") return MOVED_ON;
+      if (held) return { status: "AWAITING_APPROVAL", transaction: held };
       // It may have waited hours behind its source's transfers: a stale decision is taken again
       // (outside the lock: the provider is HTTP) before the signer is asked to sign.
       const recheck = await recheckTransfer(deps, { row, from: "QUEUED", actor });

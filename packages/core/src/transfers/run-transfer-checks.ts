@@ -1,5 +1,6 @@
 import { findTransferCheckRows } from "@qc/db/queries";
 import { systemActor } from "../audit/actor";
+import { approvalDeadlineFrom, holdForApproval } from "../approvals/decisions/hold-for-approval";
 import { AppError } from "../errors";
 import type { TransferCheckDecision } from "./check-subject";
 import { checkFields, decideTransferChecks, type CheckDeps } from "./decide-transfer-checks";
@@ -12,13 +13,17 @@ export type { DecidingStatus, TransferCheckDecision, TransferCheckRows } from ".
 export type TransferChecksOutcome =
   | { status: "SKIPPED"; reason: string }
   | { status: "BLOCKED" | "FAILED"; decision: TransferCheckDecision }
+  /** Cleared under a REQUIRE_APPROVAL rule: waits for its approvers (CONTRACT §15). */
+  | { status: "AWAITING_APPROVAL"; decision: TransferCheckDecision }
   | { status: "RELEASE"; decision: TransferCheckDecision; release: ReleaseOutcome };
 
 /**
  * Job `transfers.check`: runs the checks of a SUBMITTED transfer and applies the decision: a
  * refusal ends BLOCKED (policy, screening, quota) or FAILED (insufficient funds) with its
  * subStatus, a human statusReason and the record's `policy` and `screening` (and release-next
- * for the source's transfers queued behind it); a cleared transfer goes to `releaseForSigning`.
+ * for the source's transfers queued behind it); a cleared transfer goes to `releaseForSigning`,
+ * unless a REQUIRE_APPROVAL rule cleared it: then it waits in AWAITING_APPROVAL for its approver
+ * groups' quorums until APPROVAL_TIMEOUT_SECONDS from now (CONTRACT §15), holding no nonce.
  * A transfer that is no longer SUBMITTED is left alone.
  */
 export async function runTransferChecks(
@@ -33,6 +38,20 @@ export async function runTransferChecks(
   const decidedAt = deps.now();
   const decision = await decideTransferChecks(deps, loaded);
   const checks = checkFields(decision, decidedAt);
+  if (decision.outcome === "CLEARED" && decision.policy.decision === "REQUIRE_APPROVAL") {
+    const held = await holdForApproval(deps, {
+      row,
+      from: "SUBMITTED",
+      reason: decision.policy.reason,
+      set: {
+        ...checks,
+        approvals: { required: decision.policy.approvals ?? [], decisions: [] },
+        approvalDeadline: approvalDeadlineFrom(deps),
+      },
+      actor: systemActor("transfers.check"),
+    });
+    return held.moved ? { status: "AWAITING_APPROVAL", decision } : { status: "SKIPPED", reason: "the transaction has moved on" };
+  }
   if (decision.outcome === "CLEARED") {
     return {
       status: "RELEASE",

@@ -33,3 +33,4 @@ export * from "./auth";
 export * from "./within-transaction";
 export * from "./passkeys";
 export * from "./approver-groups";
+export * from "./transaction-approvals";

@@ -1,0 +1,269 @@
+import { signApproval, verifyApproval } from "@qc/chain";
+import { eq, schema } from "@qc/db";
+import { describe, expect, it } from "vitest";
+import {
+  addApprover,
+  addGroup,
+  approve,
+  approverOf,
+  pendingFor,
+  recordApprovalHash,
+  reject,
+  requireApprovals,
+  type Approver,
+  useApprovalStack,
+} from "./approvals-helpers";
+import { expectError, newSignerKey } from "./custody-helpers";
+import { call } from "./harness";
+import { signPending, statusChanges, statusPath, waitForRecord, type TransactionJson } from "./transfers-back-helpers";
+import { nativeTransfer, type FundedSource } from "./transfers-front-helpers";
+
+/**
+ * Approval quorums (CONTRACT §15) through HTTPS, the daemon's real jobs and the devnet: a transfer
+ * a REQUIRE_APPROVAL rule holds waits in AWAITING_APPROVAL, each approver signs its approvalHash
+ * with an ML-DSA-87 approval key, and the quorum releases it as any allowed transfer.
+ */
+describe("approvals: AWAITING_APPROVAL, decisions and quorums", () => {
+  const { t, server, funded } = useApprovalStack();
+
+  const HELD = ["AWAITING_APPROVAL", "QUEUED", "PENDING_SIGNATURE", "BLOCKED", "FAILED"];
+  const create = async (source: FundedSource, amount = 10n ** 18n): Promise<TransactionJson> => {
+    const res = await source.api.createTransfer(nativeTransfer(source, amount, { destinationAddress: newSignerKey().address }));
+    expect(res.status, res.text).toBe(201);
+    return waitForRecord(source.api, res.json().id, HELD);
+  };
+  const approvers = (s: FundedSource, n: number) => Promise.all(Array.from({ length: n }, () => addApprover(server, t.db, s.tenant)));
+
+  it("quorum 1 of 1: listed for the approver with its approvalHash, refused to the initiator (1401), to a non-member (1402) and for a bad signature; approved, released, signed and COMPLETED as any other", async () => {
+    const s = await funded();
+    const [approver, outsider] = await approvers(s, 2);
+    const owner = await approverOf(server, t.db, s.tenant);
+    const groupId = await addGroup(t.db, s.tenant.tenantId, "treasury", [approver!, owner]);
+    await requireApprovals(s.api, [{ groupId, quorum: 1 }]);
+
+    const held = await create(s);
+    expect(held).toMatchObject({
+      status: "AWAITING_APPROVAL",
+      subStatus: null,
+      statusReason: expect.stringContaining("held for approval"),
+      policy: { decision: "REQUIRE_APPROVAL", ruleId: "approvals" },
+      initiatedBy: { type: "API_KEY", userId: s.tenant.userId, keyId: s.tenant.keyId },
+      approvals: { required: [{ groupId, quorum: 1 }], decisions: [] },
+      nonce: null,
+    });
+
+    const listed = await pendingFor(approver!, held.id);
+    expect(listed.approvalRequest).toEqual({
+      approvalHash: recordApprovalHash(held),
+      context: "QUANTUM-APPROVAL-v1",
+      fields: {
+        tenantId: s.tenant.tenantId,
+        transactionId: held.id,
+        chainId: held.chainId,
+        sourceAddress: held.sourceAddress,
+        destinationAddress: held.destinationAddress,
+        assetId: held.assetId,
+        amount: held.amount,
+        type: "TRANSFER",
+      },
+    });
+    // Not listed for a member of no required group.
+    expect((await outsider!.api.get("/v1/approvals?status=PENDING")).json().transactions).toEqual([]);
+
+    expectError(await approve(owner, held.id), 403, "SELF_APPROVAL_FORBIDDEN", 1401);
+    expectError(await approve(outsider!, held.id, { hash: listed.approvalRequest.approvalHash }), 403, "NOT_AN_APPROVER", 1402);
+    // Signed over another hash, or with a key that is not the approver's: 400, nothing recorded.
+    expectError(await approve(approver!, held.id, { hash: `0x${"11".repeat(32)}` }), 400, "INVALID_SIGNATURE", 1202);
+    const borrowed = await approver!.api.post(`/v1/transactions/${held.id}/approvals`, {
+      decision: "APPROVED",
+      keyId: owner.keyId,
+      signature: signApproval(listed.approvalRequest.approvalHash, owner.secretKey),
+    });
+    expectError(borrowed, 400, "INVALID_SIGNATURE", 1202);
+    expect((await s.api.get(`/v1/transactions/${held.id}`)).json()).toMatchObject({
+      status: "AWAITING_APPROVAL",
+      approvals: { decisions: [] },
+    });
+
+    const approved = await approve(approver!, held.id);
+    expect(approved.status, approved.text).toBe(200);
+    expect(approved.json()).toMatchObject({
+      status: "QUEUED",
+      statusReason: "approved: every group reached its quorum",
+      approvals: {
+        decisions: [{ userId: approver!.userId, decision: "APPROVED", groupIds: [groupId], keyId: approver!.keyId, reason: null }],
+      },
+    });
+    expectError(await approve(approver!, held.id, { hash: listed.approvalRequest.approvalHash }), 409, "INVALID_TRANSACTION_STATE", 1203);
+
+    // An auditor's export verifies offline with the public key it lists.
+    const exported = (await s.api.get(`/v1/transactions/${held.id}/approvals`)).json();
+    expect(exported).toMatchObject({ approvalHash: listed.approvalRequest.approvalHash, required: [{ groupId, quorum: 1 }] });
+    expect(exported.decisions).toHaveLength(1);
+    expect(
+      verifyApproval({
+        approvalHash: exported.approvalHash,
+        signature: exported.decisions[0].signature,
+        publicKey: exported.decisions[0].publicKey,
+      }),
+    ).toBe(true);
+
+    await waitForRecord(s.api, held.id, ["PENDING_SIGNATURE"]);
+    await signPending(s.api, held.id, s.key.secretKey);
+    expect(await waitForRecord(s.api, held.id, ["COMPLETED", "FAILED", "BLOCKED"])).toMatchObject({ status: "COMPLETED" });
+    expect(await statusPath(s.api, held.id)).toEqual([
+      "SUBMITTED",
+      "AWAITING_APPROVAL",
+      "QUEUED",
+      "PENDING_SIGNATURE",
+      "SIGNED",
+      "BROADCASTING",
+      "CONFIRMING",
+      "COMPLETED",
+    ]);
+    const recorded = await t.db.select().from(schema.eventOutbox).where(eq(schema.eventOutbox.aggregateId, held.id));
+    expect(recorded.filter((e) => e.type === "transaction.approval_recorded")).toHaveLength(1);
+    const audit = await t.db.select().from(schema.auditEvents).where(eq(schema.auditEvents.action, "transaction.approval_recorded"));
+    expect(audit.filter((row) => row.targetId === held.id)).toHaveLength(1);
+  });
+
+  it("2 of 3 in one group and 1 in another: one member in both groups counts for both", async () => {
+    const s = await funded();
+    const [a1, a2, both, b1] = await approvers(s, 4);
+    const treasury = await addGroup(t.db, s.tenant.tenantId, "treasury", [a1!, a2!, both!]);
+    const risk = await addGroup(t.db, s.tenant.tenantId, "risk", [both!, b1!]);
+    await requireApprovals(s.api, [
+      { groupId: treasury, quorum: 2 },
+      { groupId: risk, quorum: 1 },
+    ]);
+    const held = await create(s);
+    expect(held.status).toBe("AWAITING_APPROVAL");
+
+    const first = await approve(a1!, held.id);
+    expect(first.status, first.text).toBe(200);
+    expect(first.json()).toMatchObject({
+      status: "AWAITING_APPROVAL",
+      approvals: { decisions: [{ userId: a1!.userId, groupIds: [treasury] }] },
+    });
+    const last = await approve(both!, held.id);
+    expect(last.status, last.text).toBe(200);
+    expect(last.json().status).toBe("QUEUED");
+    expect(last.json().approvals.decisions[1]).toMatchObject({ userId: both!.userId, groupIds: [treasury, risk].sort() });
+    // Decided: no longer listed for anyone.
+    expect((await b1!.api.get("/v1/approvals?status=PENDING")).json().transactions).toEqual([]);
+    expectError(await reject(a2!, held.id, "too late"), 409, "INVALID_TRANSACTION_STATE", 1203);
+    expect(await waitForRecord(s.api, held.id, ["PENDING_SIGNATURE"])).toMatchObject({ nonce: 0 });
+  });
+
+  it("one rejection ends it REJECTED / REJECTED_BY_APPROVER with the approver's reason; the initiator may reject", async () => {
+    const s = await funded();
+    const [a1] = await approvers(s, 1);
+    const owner = await approverOf(server, t.db, s.tenant);
+    const groupId = await addGroup(t.db, s.tenant.tenantId, "treasury", [a1!, owner]);
+    await requireApprovals(s.api, [{ groupId, quorum: 2 }]);
+
+    const first = await create(s);
+    expect((await approve(a1!, first.id)).status).toBe(200);
+    const rejected = await reject(owner, first.id, "wrong beneficiary");
+    expect(rejected.status, rejected.text).toBe(200);
+    expect(rejected.json()).toMatchObject({
+      status: "REJECTED",
+      subStatus: "REJECTED_BY_APPROVER",
+      statusReason: "wrong beneficiary",
+      approvals: {
+        decisions: [{ decision: "APPROVED" }, { userId: s.tenant.userId, decision: "REJECTED", keyId: null, reason: "wrong beneficiary" }],
+      },
+    });
+    expect(await statusPath(s.api, first.id)).toEqual(["SUBMITTED", "AWAITING_APPROVAL", "REJECTED"]);
+    // A rejection carries no signature; an approval without one is a validation error.
+    expect((await a1!.api.post(`/v1/transactions/${first.id}/approvals`, { decision: "APPROVED", keyId: a1!.keyId })).status).toBe(400);
+  });
+
+  it("cancel while awaiting: CANCELLED / CANCELLED_BY_USER, and no decision is taken after it", async () => {
+    const s = await funded();
+    const [a1] = await approvers(s, 1);
+    const groupId = await addGroup(t.db, s.tenant.tenantId, "treasury", [a1!]);
+    await requireApprovals(s.api, [{ groupId, quorum: 1 }]);
+    const held = await create(s);
+    const listed = await pendingFor(a1!, held.id);
+    const cancelled = await s.api.post(`/v1/transactions/${held.id}/cancel`, { reason: "changed our mind" });
+    expect(cancelled.status, cancelled.text).toBe(200);
+    expect(cancelled.json()).toMatchObject({ status: "CANCELLED", subStatus: "CANCELLED_BY_USER" });
+    expectError(await approve(a1!, held.id, { hash: listed.approvalRequest.approvalHash }), 409, "INVALID_TRANSACTION_STATE", 1203);
+    expect((await a1!.api.get("/v1/approvals?status=PENDING")).json().transactions).toEqual([]);
+  });
+
+  it("two approvals at once for the last place: the row lock takes them one after the other, the transfer is released once", async () => {
+    const s = await funded();
+    const [a1, a2, a3] = await approvers(s, 3);
+    const groupId = await addGroup(t.db, s.tenant.tenantId, "treasury", [a1!, a2!, a3!]);
+    await requireApprovals(s.api, [{ groupId, quorum: 2 }]);
+    const held = await create(s);
+    expect((await approve(a1!, held.id)).status).toBe(200);
+    const hash = (await pendingFor(a2!, held.id)).approvalRequest.approvalHash;
+    const answers = await Promise.all([approve(a2!, held.id, { hash }), approve(a3!, held.id, { hash })]);
+    expect(answers.map((res) => res.status).sort()).toEqual([200, 409]);
+    expect(answers.find((res) => res.status === 200)!.json().status).toBe("QUEUED");
+    await waitForRecord(s.api, held.id, ["PENDING_SIGNATURE"]);
+    const changes = await statusChanges(t.db, held.id);
+    expect(changes.filter((change) => change.to === "QUEUED")).toHaveLength(1);
+    expect(changes.filter((change) => change.to === "PENDING_SIGNATURE")).toHaveLength(1);
+    const decisions = await t.db.select().from(schema.transactionApprovals).where(eq(schema.transactionApprovals.transactionId, held.id));
+    expect(decisions).toHaveLength(2);
+  });
+
+  /** An allowed transfer holding the source's nonce slot (unsigned), and a held one that queues behind it once approved. */
+  const heldBehindAnother = async (s: FundedSource, quorumOf: Approver[], groupId: string) => {
+    await requireApprovals(s.api, [{ groupId, quorum: quorumOf.length }], 5n * 10n ** 17n);
+    const ahead = await create(s, 10n ** 17n);
+    expect(ahead.status).toBe("PENDING_SIGNATURE");
+    const held = await create(s);
+    expect(held.status).toBe("AWAITING_APPROVAL");
+    for (const approver of quorumOf) expect((await approve(approver, held.id)).status).toBe(200);
+    expect((await s.api.get(`/v1/transactions/${held.id}`)).json().status).toBe("QUEUED");
+    return { ahead, held };
+  };
+
+  it("a removed approver's approval stops counting before release: back to AWAITING_APPROVAL, saying why, never released", async () => {
+    const s = await funded();
+    const [a1, a2] = await approvers(s, 2);
+    const groupId = await addGroup(t.db, s.tenant.tenantId, "treasury", [a1!, a2!]);
+    const { ahead, held } = await heldBehindAnother(s, [a1!, a2!], groupId);
+
+    const removed = await call(server(), `/v1/members/${a2!.userId}`, {
+      method: "DELETE",
+      headers: { authorization: s.tenant.authorization },
+    });
+    expect(removed.status, removed.text).toBe(204);
+    await signPending(s.api, ahead.id, s.key.secretKey);
+    const back = await waitForRecord(s.api, held.id, ["AWAITING_APPROVAL", "PENDING_SIGNATURE"]);
+    expect(back).toMatchObject({ status: "AWAITING_APPROVAL", nonce: null, signingHash: null });
+    expect(back.statusReason).toContain("approval quorum no longer met before release");
+    expect(back.statusReason).toContain(a2!.userId);
+    expect(back.statusReason).toContain(`approver group ${groupId} has 1 of 2 approval(s)`);
+    expect(await statusPath(s.api, held.id)).toEqual(["SUBMITTED", "AWAITING_APPROVAL", "QUEUED", "AWAITING_APPROVAL"]);
+    const audit = await t.db.select().from(schema.auditEvents).where(eq(schema.auditEvents.action, "transaction.awaiting_approval"));
+    expect(audit.filter((row) => row.targetId === held.id)).toHaveLength(2);
+    expect(await waitForRecord(s.api, ahead.id, ["COMPLETED"])).toMatchObject({ status: "COMPLETED" });
+  });
+
+  it("a revoked approval key's approval stops counting before release; a new approver completes the quorum and it completes", async () => {
+    const s = await funded();
+    const [a1, a2, a3] = await approvers(s, 3);
+    const groupId = await addGroup(t.db, s.tenant.tenantId, "treasury", [a1!, a2!, a3!]);
+    const { ahead, held } = await heldBehindAnother(s, [a1!, a2!], groupId);
+
+    await t.db.update(schema.approvalKeys).set({ revokedAt: new Date() }).where(eq(schema.approvalKeys.id, a1!.keyId));
+    await signPending(s.api, ahead.id, s.key.secretKey);
+    const back = await waitForRecord(s.api, held.id, ["AWAITING_APPROVAL", "PENDING_SIGNATURE"]);
+    expect(back.status).toBe("AWAITING_APPROVAL");
+    expect(back.statusReason).toContain(`approval key ${a1!.keyId} was revoked`);
+
+    const third = await approve(a3!, held.id);
+    expect(third.status, third.text).toBe(200);
+    expect(third.json().status).toBe("QUEUED");
+    await waitForRecord(s.api, held.id, ["PENDING_SIGNATURE"]);
+    await signPending(s.api, held.id, s.key.secretKey);
+    expect(await waitForRecord(s.api, held.id, ["COMPLETED", "FAILED", "BLOCKED"])).toMatchObject({ status: "COMPLETED" });
+  });
+});

@@ -1,0 +1,54 @@
+import type { TransactionApprovalWithStanding } from "@qc/db/queries";
+
+export interface ApprovalRequirement {
+  groupId: string;
+  quorum: number;
+}
+
+/**
+ * Why an approval no longer counts, or null when it does (CONTRACT §14, §15): a rejection is no
+ * approval; an approval by a member removed since, or signed with a key revoked since, counts for
+ * nothing not yet released.
+ */
+export function whyApprovalDoesNotCount(approval: TransactionApprovalWithStanding): string | null {
+  if (approval.decision !== "APPROVED") return "not an approval";
+  if (approval.memberRemoved) return `the approval of member ${approval.userId} no longer counts: the member was removed`;
+  if (!approval.publicKey || !approval.signature) return `the approval of member ${approval.userId} has no key or signature`;
+  if (approval.keyRevokedAt)
+    return `the approval of member ${approval.userId} no longer counts: approval key ${approval.keyId} was revoked`;
+  return null;
+}
+
+/**
+ * The groups an approval counts for: those it was given for (the required groups its member was
+ * in when deciding) that the member is still in. One member's approval counts once for each.
+ */
+export function groupsCountedFor(approval: Pick<TransactionApprovalWithStanding, "groupIds" | "currentGroupIds">): string[] {
+  const now = new Set(approval.currentGroupIds);
+  return approval.groupIds.filter((groupId) => now.has(groupId));
+}
+
+export interface QuorumTally {
+  met: boolean;
+  /** Per required group: its quorum and how many approvals count for it. */
+  groups: { groupId: string; quorum: number; approvals: number }[];
+}
+
+/** Whether every required group reached its quorum with `approvals` (the ones that count). */
+export function tallyQuorum(
+  required: readonly ApprovalRequirement[],
+  approvals: readonly Pick<TransactionApprovalWithStanding, "groupIds" | "currentGroupIds">[],
+): QuorumTally {
+  const counts = new Map<string, number>();
+  for (const approval of approvals) for (const groupId of groupsCountedFor(approval)) counts.set(groupId, (counts.get(groupId) ?? 0) + 1);
+  const groups = required.map(({ groupId, quorum }) => ({ groupId, quorum, approvals: counts.get(groupId) ?? 0 }));
+  return { met: groups.every((group) => group.approvals >= group.quorum), groups };
+}
+
+/** "group <id> has 1 of 2 approvals, …" for the groups short of their quorum. */
+export function describeShortfall(tally: QuorumTally): string {
+  return tally.groups
+    .filter((group) => group.approvals < group.quorum)
+    .map((group) => `approver group ${group.groupId} has ${group.approvals} of ${group.quorum} approval(s)`)
+    .join("; ");
+}
