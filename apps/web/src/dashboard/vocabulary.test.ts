@@ -7,6 +7,7 @@ import {
   CANCELLABLE_STATUSES as SERVICE_CANCELLABLE,
   SCOPES as SERVICE_SCOPES,
 } from "@qc/core";
+import { SUB_STATUSES } from "@qc/domain";
 import { NETWORK_CODES } from "@qc/chain";
 import { describe, expect, it } from "vitest";
 import { OPERATOR_SESSION_COOKIE, TENANT_SESSION_COOKIE } from "./session-cookies";
@@ -16,7 +17,9 @@ import {
   SCOPES,
   STATUS_TONE_TABLES,
   STATUS_TONES,
+  SUB_STATUS_HINTS,
   TERMINAL_STATUSES,
+  TRANSACTION_STATUS_HINTS,
   TRANSACTION_STATUSES,
   WEBHOOK_EVENT_TYPES,
 } from "./vocabulary";
@@ -50,6 +53,7 @@ describe("the status badges' tones", () => {
   it("follow the transaction lifecycle: in progress until terminal, then ok, quietly ended or gone wrong", () => {
     expect(STATUS_TONE_TABLES.transaction).toEqual({
       SUBMITTED: "info",
+      AWAITING_APPROVAL: "info",
       QUEUED: "info",
       PENDING_SIGNATURE: "info",
       SIGNED: "info",
@@ -62,5 +66,18 @@ describe("the status badges' tones", () => {
       EXPIRED: "bad",
       FAILED: "bad",
     });
+  });
+});
+
+describe("the approval quorums' words (CONTRACT §15)", () => {
+  it("are offered and explained: AWAITING_APPROVAL in the filters, its endings' subStatuses, the decisions' badges", () => {
+    expect(TRANSACTION_STATUSES).toContain("AWAITING_APPROVAL");
+    expect(CANCELLABLE_STATUSES).toContain("AWAITING_APPROVAL");
+    expect(Object.keys(TRANSACTION_STATUS_HINTS)).toEqual([...SERVICE_STATUSES]);
+    expect(Object.keys(SUB_STATUS_HINTS).sort()).toEqual(Object.values(SUB_STATUSES).flat().sort());
+    expect(SUB_STATUS_HINTS.REJECTED_BY_APPROVER).toContain("approver");
+    expect(SUB_STATUS_HINTS.APPROVAL_TIMEOUT).toContain("quorum");
+    expect(STATUS_TONE_TABLES.approvalDecision).toEqual({ APPROVED: "ok", REJECTED: "bad" });
+    expect(STATUS_TONE_TABLES.policyDecision.REQUIRE_APPROVAL).toBe("info");
   });
 });

@@ -1,4 +1,12 @@
-import { isTerminalStatus, SCOPES, TRANSACTION_STATUSES, type VaultStatus, type WalletStatus } from "@qc/domain";
+import {
+  isTerminalStatus,
+  SCOPES,
+  TRANSACTION_STATUSES,
+  type ApprovalDecision,
+  type TransactionSubStatus,
+  type VaultStatus,
+  type WalletStatus,
+} from "@qc/domain";
 import type {
   ApiKey,
   DaemonInstance,
@@ -76,6 +84,7 @@ export const STATUS_TONE_TABLES = {
   tenant: { PENDING_VERIFICATION: "info", VERIFIED: "ok", REJECTED: "bad" } satisfies Record<OnboardingStatus["status"], Tone>,
   kyc: { PENDING: "info", APPROVED: "ok", REJECTED: "bad" } satisfies Record<NonNullable<OnboardingStatus["kyc"]>["status"], Tone>,
   policyDecision: { ALLOW: "ok", BLOCK: "bad", REQUIRE_APPROVAL: "info" } satisfies Record<PolicyDecision["decision"], Tone>,
+  approvalDecision: { APPROVED: "ok", REJECTED: "bad" } satisfies Record<ApprovalDecision, Tone>,
   daemon: { RUNNING: "ok", SILENT: "bad", STOPPED: "muted" } satisfies Record<DaemonInstance["status"], Tone>,
   failedJob: { DEAD_LETTERED: "bad", RETRYING: "info", FAILED: "bad" } satisfies Record<FailedJob["status"], Tone>,
 };
@@ -84,6 +93,45 @@ type ToneTable = (typeof STATUS_TONE_TABLES)[keyof typeof STATUS_TONE_TABLES];
 /** Every status a badge may show. */
 export type BadgeStatus = ToneTable extends infer Table ? (Table extends unknown ? keyof Table : never) : never;
 export const STATUS_TONES = Object.assign({}, ...Object.values(STATUS_TONE_TABLES)) as Record<BadgeStatus, Tone>;
+
+// ------------------------------------------------------------------------------ human words
+
+/**
+ * What each status and subStatus means, in a line: shown beside (or over) the contract's name,
+ * never instead of it. Held to @qc/domain's lists, so a new word fails to compile here until it
+ * is explained.
+ */
+export const TRANSACTION_STATUS_HINTS: Record<TransactionStatus, string> = {
+  SUBMITTED: "received; its checks (policy, screening) are running",
+  AWAITING_APPROVAL: "cleared by its checks; waiting for the approver groups a policy rule requires",
+  QUEUED: "cleared; waiting for its turn on the source wallet",
+  PENDING_SIGNATURE: "waiting for your signer to sign it",
+  SIGNED: "signed; about to be sent to the network",
+  BROADCASTING: "being sent to the network",
+  CONFIRMING: "mined; waiting for confirmations",
+  COMPLETED: "confirmed on chain",
+  BLOCKED: "stopped by a check before anything was signed",
+  REJECTED: "refused by a signer or an approver",
+  CANCELLED: "cancelled before it was signed",
+  EXPIRED: "not signed or approved in time",
+  FAILED: "went wrong on the way to the chain or on it",
+};
+
+export const SUB_STATUS_HINTS: Record<TransactionSubStatus, string> = {
+  BLOCKED_BY_POLICY: "a policy rule blocks it",
+  REJECTED_AML_SCREENING: "the destination failed screening",
+  QUOTA_EXCEEDED: "over the organization's daily quota",
+  REJECTED_BY_SIGNER: "the signer refused to sign it",
+  REJECTED_BY_APPROVER: "an approver rejected it",
+  CANCELLED_BY_USER: "cancelled by a member or an API key",
+  SIGNING_TIMEOUT: "no signature came in time",
+  APPROVAL_TIMEOUT: "the approver groups did not reach their quorum in time",
+  SIGNATURE_MISMATCH: "the signature did not match the transfer",
+  INSUFFICIENT_FUNDS: "the source could not pay the amount and fees",
+  DROPPED_BY_CHAIN: "the network dropped it",
+  REVERTED_ON_CHAIN: "mined, but reverted",
+  INTERNAL_ERROR: "the service failed; see the timeline",
+};
 
 // Each list holds every name of its type (the `satisfies` above rules out unknown ones).
 type Missing<All, Listed> = Exclude<All, Listed> extends never ? true : ["missing", Exclude<All, Listed>];
