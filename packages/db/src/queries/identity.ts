@@ -147,6 +147,22 @@ export function listTenantMembers(
 }
 
 /**
+ * The tenant's member (not REMOVED), its row locked FOR UPDATE when `lock`; undefined for a user of
+ * another tenant, a removed one or an unknown id.
+ */
+export async function findTenantMember(
+  db: Executor,
+  params: { tenantId: string; userId: string; lock?: boolean },
+): Promise<MemberRow | undefined> {
+  const query = db
+    .select(memberColumns)
+    .from(users)
+    .where(and(eq(users.id, params.userId), eq(users.tenantId, params.tenantId), notRemoved));
+  const [row] = params.lock ? await query.for("update") : await query;
+  return row;
+}
+
+/**
  * The tenant's member, locked FOR UPDATE with every OWNER of the tenant (in id order, so that two
  * role changes at once wait for each other instead of deadlocking): the last-owner rule counts
  * owners that cannot change until the transaction ends. Undefined for a user of another tenant or a removed one.

@@ -32,5 +32,6 @@ export * from "./credentials";
 export * from "./auth";
 export * from "./within-transaction";
 export * from "./passkeys";
+export * from "./approval-keys";
 export * from "./approver-groups";
 export * from "./transaction-approvals";
