@@ -136,7 +136,7 @@ export { readWalletBalance } from "./balances/read-wallet-balance";
 // members
 export { addMember } from "./members/add-member";
 export { changeMemberRole } from "./members/change-member-role";
-export { listMembers } from "./members/list-members";
+export { getCurrentMember, listMembers } from "./members/list-members";
 export type { MemberRecord } from "./members/member-record";
 export { inviteMember } from "./members/invite-member";
 export { listInvitations } from "./members/list-invitations";
@@ -197,6 +197,17 @@ export { MAX_WEBHOOK_URL_LENGTH } from "./webhooks/vet-endpoint-url";
 export { idempotencyKeyFromHeaders } from "./idempotency/idempotency-key";
 export { replayedError, runIdempotently } from "./idempotency/run-idempotently";
 export { purgeExpiredIdempotencyKeys } from "./idempotency/purge-expired-idempotency-keys";
+
+// approver groups and approval keys (CONTRACT §15)
+export { createApproverGroup } from "./approvals/groups/create-approver-group";
+export { getApproverGroup, listApproverGroups } from "./approvals/groups/list-approver-groups";
+export { updateApproverGroup } from "./approvals/groups/update-approver-group";
+export { deleteApproverGroup } from "./approvals/groups/delete-approver-group";
+export type { ApproverGroupRecord } from "./approvals/groups/approver-group-record";
+export { enrollApprovalKey, MAX_ACTIVE_APPROVAL_KEYS } from "./approvals/keys/enroll-approval-key";
+export { listApprovalKeys } from "./approvals/keys/list-approval-keys";
+export { revokeApprovalKey } from "./approvals/keys/revoke-approval-key";
+export type { ApprovalKeyRecord } from "./approvals/keys/approval-key-record";
 
 // policies
 export { policyDocumentSchema, policyRecordSchema } from "./policies/policy-document";

@@ -35,11 +35,24 @@ export const AUDIT_ACTIONS = {
   },
   "member.removed": {
     write: "sync",
-    doc: "a member was removed: their sessions ended and their API keys revoked; `details` has `role`, `sessionsEnded`, `keysRevoked`",
+    doc: "a member was removed: their sessions ended and their API keys revoked; `details` has `role`, `sessionsEnded`, `keysRevoked`, `approverGroupsLeft`",
   },
   "invitation.sent": { write: "sync", doc: "an invitation to join with a role was emailed; `details` has `email`, `role`" },
   "invitation.accepted": { write: "sync", doc: "an invitation was accepted (actor: the new member)" },
   "invitation.revoked": { write: "sync", doc: "a pending invitation was revoked, or replaced by a newer one to the same address" },
+
+  // Approver groups and approval keys (packages/core/src/approvals/groups, approvals/keys; CONTRACT §15)
+  "approver_group.created": { write: "sync", doc: "an approver group was created; `details` has `name` and `memberIds`" },
+  "approver_group.updated": {
+    write: "sync",
+    doc: "an approver group was renamed or its members changed; `details` has `before` and `after` (`name`, `memberIds`)",
+  },
+  "approver_group.deleted": { write: "sync", doc: "an approver group was deleted; `details` has `name` and `memberIds`" },
+  "approval_key.enrolled": {
+    write: "sync",
+    doc: "a member enrolled an approval key with its proof; `details.publicKeySha256` identifies the key",
+  },
+  "approval_key.revoked": { write: "sync", doc: "a member revoked one of their approval keys" },
 
   // Refused authentication and authorisation: no state change
   "auth.failed": {

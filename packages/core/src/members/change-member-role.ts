@@ -1,11 +1,11 @@
-import { countMemberPasskeys, lockMemberAndOwners, updateMemberRole } from "@qc/db/queries";
+import { lockMemberAndOwners, updateMemberRole } from "@qc/db/queries";
 import type { MemberRole } from "@qc/domain";
 import { auditAction, type Actor } from "../audit/actor";
 import { announceAuthChange, type AuthChangeDeps } from "../auth/authenticator";
 import type { ServiceDeps } from "../deps/service-deps";
 import { AppError } from "../errors";
 import { assertMayManageMember, touchesOwnership } from "./assert-may-manage-member";
-import { toMemberRecord, type MemberRecord } from "./member-record";
+import { toMemberRecords, type MemberRecord } from "./member-record";
 
 export interface ChangeMemberRoleInput {
   tenantId: string;
@@ -30,9 +30,8 @@ export async function changeMemberRole(
   return deps.db.transaction(async (tx) => {
     const { member, ownerIds } = await lockMemberAndOwners(tx, { tenantId: input.tenantId, userId: input.userId });
     if (!member) throw new AppError("NOT_FOUND", "member not found");
-    const passkeys = async () =>
-      (await countMemberPasskeys(tx, { tenantId: input.tenantId, userIds: [input.userId] })).get(input.userId) ?? 0;
-    if (member.role === input.role) return toMemberRecord(member, await passkeys());
+    const record = async (row: typeof member) => (await toMemberRecords(tx, input.tenantId, [row]))[0]!;
+    if (member.role === input.role) return record(member);
     // Read after the lock: an OWNER caller's own row is among those locked, so their role holds until the commit.
     await assertMayManageMember(tx, input.actor, input.tenantId, {
       ownership: touchesOwnership(member.role, input.role),
@@ -48,6 +47,6 @@ export async function changeMemberRole(
       details: { from: member.role, to: input.role },
     });
     await announceAuthChange(tx, `user:${input.userId}`, deps.authenticator);
-    return toMemberRecord(updated, await passkeys());
+    return record(updated);
   });
 }

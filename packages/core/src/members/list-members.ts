@@ -1,7 +1,8 @@
-import { countMemberPasskeys, listTenantMembers } from "@qc/db/queries";
+import { findTenantMember, listTenantMembers } from "@qc/db/queries";
 import type { ServiceDeps } from "../deps/service-deps";
+import { AppError } from "../errors";
 import { decodePageCursor, toPage, type PageInfo, type PageRequest } from "../pagination";
-import { toMemberRecord, type MemberRecord } from "./member-record";
+import { toMemberRecords, type MemberRecord } from "./member-record";
 
 /** The tenant's members, newest first, a page at a time (CONTRACT §1, §14). */
 export async function listMembers(
@@ -14,6 +15,21 @@ export async function listMembers(
     beforeId: decodePageCursor(input.cursor),
   });
   const { items, page } = toPage(rows, input.limit);
-  const passkeys = await countMemberPasskeys(deps.db, { tenantId: input.tenantId, userIds: items.map((row) => row.id) });
-  return { members: items.map((row) => toMemberRecord(row, passkeys.get(row.id) ?? 0)), page };
+  return { members: await toMemberRecords(deps.db, input.tenantId, items), page };
+}
+
+/**
+ * `GET /v1/members/me`: the member the request acts for (the session's user, or the member who
+ * created the API key), as the list shows them. The reference signer reads its member's `userId`
+ * here to sign an approval key's enrollment proof (CONTRACT §15). A caller acting for no member
+ * (a key a tool seeded) is 404.
+ */
+export async function getCurrentMember(
+  deps: Pick<ServiceDeps, "db">,
+  input: { tenantId: string; userId: string | undefined },
+): Promise<MemberRecord> {
+  const row = input.userId ? await findTenantMember(deps.db, { tenantId: input.tenantId, userId: input.userId }) : undefined;
+  if (!row) throw new AppError("NOT_FOUND", "this credential acts for no member of the tenant");
+  const [record] = await toMemberRecords(deps.db, input.tenantId, [row]);
+  return record!;
 }

@@ -1,4 +1,5 @@
-import type { MemberRow } from "@qc/db/queries";
+import type { Executor } from "@qc/db";
+import { countMemberPasskeys, listMembersApproverGroupIds, type MemberRow } from "@qc/db/queries";
 import type { MemberRole } from "@qc/domain";
 
 /** A member as `GET /v1/members` and `PUT /v1/members/{userId}` answer it (CONTRACT §14). */
@@ -11,12 +12,12 @@ export interface MemberRecord {
   status: "ACTIVE";
   /** How many passkeys the member has registered. */
   passkeys: number;
-  /** The approver groups (§15) the member is in (none until approver groups land). */
+  /** The approver groups (§15) the member is in now. */
   approverGroupIds: string[];
   createdAt: string;
 }
 
-export function toMemberRecord(row: MemberRow, passkeys: number): MemberRecord {
+export function toMemberRecord(row: MemberRow, passkeys: number, approverGroupIds: string[] = []): MemberRecord {
   return {
     userId: row.id,
     email: row.email,
@@ -24,7 +25,17 @@ export function toMemberRecord(row: MemberRow, passkeys: number): MemberRecord {
     role: row.role,
     status: "ACTIVE",
     passkeys,
-    approverGroupIds: [],
+    approverGroupIds,
     createdAt: row.createdAt.toISOString(),
   };
+}
+
+/** The tenant's member rows as records: their passkey counts and approver groups read in one query each. */
+export async function toMemberRecords(db: Executor, tenantId: string, rows: readonly MemberRow[]): Promise<MemberRecord[]> {
+  const userIds = rows.map((row) => row.id);
+  const [passkeys, groups] = await Promise.all([
+    countMemberPasskeys(db, { tenantId, userIds }),
+    listMembersApproverGroupIds(db, { tenantId, userIds }),
+  ]);
+  return rows.map((row) => toMemberRecord(row, passkeys.get(row.id) ?? 0, groups.get(row.id) ?? []));
 }

@@ -1,4 +1,10 @@
-import { lockMemberAndOwners, markMemberRemoved, revokeAllUserSessions, revokeMemberApiKeys } from "@qc/db/queries";
+import {
+  lockMemberAndOwners,
+  markMemberRemoved,
+  removeMemberFromApproverGroups,
+  revokeAllUserSessions,
+  revokeMemberApiKeys,
+} from "@qc/db/queries";
 import { auditAction, type Actor } from "../audit/actor";
 import { announceAuthChange, type AuthChangeDeps } from "../auth/authenticator";
 import type { ServiceDeps } from "../deps/service-deps";
@@ -17,9 +23,10 @@ export interface RemoveMemberInput {
  * Takes a member out of the tenant (CONTRACT §14), in one transaction: the user becomes REMOVED
  * (the row stays, so audit rows and keys keep naming them, and the address stays taken: no
  * silent re-invitation), every session of theirs ends, every API key they created is revoked
- * (in a rotation's grace period too), their emailed links stop working, and the removal is
- * audited. On commit every instance drops the member's cached keys (`user:<id>` and each
- * `key:<id>`): the keys are refused on this instance at once and on the others on notification
+ * (in a rotation's grace period too), their emailed links stop working, they leave every approver
+ * group (`approverGroupsLeft` in the audit row), and the removal is audited. On commit every
+ * instance drops the member's cached keys (`user:<id>` and each `key:<id>`): the keys are
+ * refused on this instance at once and on the others on notification
  * (docs/members.md, "how fast a change applies"). Removing an OWNER takes `manage_owners`; the
  * last OWNER cannot be removed (409 LAST_OWNER, counted on the owners' locked rows); a member of
  * another tenant, or one already removed, is 404.
@@ -40,13 +47,14 @@ export async function removeMember(deps: Pick<ServiceDeps, "db" | "now"> & AuthC
     const keysRevoked = await revokeMemberApiKeys(tx, { tenantId: input.tenantId, userId: input.userId, revokedAt: now });
     await expireEmailTokens(tx, { userId: input.userId, purpose: "VERIFY_EMAIL", now });
     await expireEmailTokens(tx, { userId: input.userId, purpose: "PASSWORD_RESET", now });
-    // Approver groups (CONTRACT §15) do not exist yet: when they land, the member leaves every
-    // group here, in this transaction, and their approvals stop counting for what is not released.
+    // The member leaves every approver group (CONTRACT §14/§15), even one the current policy then
+    // cannot meet: the policy blocks such transfers at evaluation (docs/approvals.md).
+    const approverGroupsLeft = await removeMemberFromApproverGroups(tx, { tenantId: input.tenantId, userId: input.userId });
     await auditAction(tx, input.actor, {
       tenantId: input.tenantId,
       action: "member.removed",
       target: { type: "user", id: input.userId },
-      details: { role: member.role, sessionsEnded, keysRevoked },
+      details: { role: member.role, sessionsEnded, keysRevoked, approverGroupsLeft },
     });
     await announceAuthChange(tx, `user:${input.userId}`, deps.authenticator);
     for (const keyId of keysRevoked) await announceAuthChange(tx, `key:${keyId}`, deps.authenticator);

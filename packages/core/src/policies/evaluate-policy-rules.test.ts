@@ -1,15 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { evaluatePolicyRules, ruleMatches, type PolicyTransfer } from "./evaluate-policy-rules";
+import { evaluatePolicyRules, ruleMatches } from "./evaluate-policy-rules";
 import { policyDocumentSchema, type PolicyDocumentInput } from "./policy-document";
+import { POLICY_TRANSFER as transfer } from "../testing/policy-fixtures";
 
-const transfer: PolicyTransfer = {
-  networkCode: "QUANTUM_SANDBOX",
-  sourceWalletId: "0194f2c4-8b21-7e3f-9a4b-2c3d4e5f6071",
-  sourceVaultId: "0194f2c4-7a10-7d2e-8f3a-1b2c3d4e5f60",
-  assetId: "011620ab-6fee-5894-b105-6c22053cf11e",
-  destinationAddress: "0x5b38da6a701c568545dcfcb03fcb875f56beddc4",
-  amount: 1000n,
-};
 const document = (input: PolicyDocumentInput) => policyDocumentSchema.parse(input);
 const noVelocity = async () => {
   throw new Error("no velocity rule should be summed");
@@ -84,5 +77,38 @@ describe("evaluatePolicyRules", () => {
       { amount: "5000", windowSeconds: 60, scope: "VAULT" },
       { amount: "5000", windowSeconds: 60, scope: "VAULT" },
     ]);
+  });
+
+  it("holds a transfer for approval when a REQUIRE_APPROVAL rule matches first, naming its groups and quorums", async () => {
+    const approvals = [
+      { groupId: "0194f2c4-d176-7384-af90-718293a4b5c6", quorum: 2 },
+      { groupId: "0194f2c4-e287-7495-b0a1-8293a4b5c6d7", quorum: 1 },
+    ];
+    const doc = document({
+      defaultAction: "ALLOW",
+      rules: [
+        { id: "small", name: "Small", action: "ALLOW", match: { amountAbove: "5000" } },
+        { id: "large", name: "Large transfers", action: "REQUIRE_APPROVAL", match: { amountAbove: "999" }, approvals },
+      ],
+    });
+    expect(await evaluatePolicyRules(doc, 7, transfer, noVelocity)).toEqual({
+      decision: "REQUIRE_APPROVAL",
+      ruleId: "large",
+      ruleName: "Large transfers",
+      policyVersion: 7,
+      reason: 'held for approval by policy rule "Large transfers" (large)',
+      approvals,
+    });
+    // Not matched: no approvals in the answer.
+    expect(await evaluatePolicyRules(doc, 7, { ...transfer, amount: 999n }, noVelocity)).not.toHaveProperty("approvals");
+    // The document names a rule's groups only for REQUIRE_APPROVAL, and each group once.
+    for (const rule of [
+      { id: "r", name: "r", action: "REQUIRE_APPROVAL" },
+      { id: "r", name: "r", action: "ALLOW", approvals },
+      { id: "r", name: "r", action: "REQUIRE_APPROVAL", approvals: [approvals[0], approvals[0]] },
+      { id: "r", name: "r", action: "REQUIRE_APPROVAL", approvals: [{ ...approvals[0], quorum: 0 }] },
+    ])
+      expect(policyDocumentSchema.safeParse({ defaultAction: "ALLOW", rules: [rule] }).success, JSON.stringify(rule)).toBe(false);
+    expect(policyDocumentSchema.safeParse({ defaultAction: "REQUIRE_APPROVAL", rules: [] }).success).toBe(false);
   });
 });

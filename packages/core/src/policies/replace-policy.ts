@@ -1,5 +1,6 @@
 import { isUniqueViolation } from "@qc/db";
 import { findCurrentPolicy, insertPolicyVersion } from "@qc/db/queries";
+import { assertPolicyApprovalsMeetable } from "../approvals/groups/check-policy-approvals";
 import { auditAction, type Actor } from "../audit/actor";
 import type { ServiceDeps } from "../deps/service-deps";
 import { AppError } from "../errors";
@@ -9,7 +10,9 @@ import { toPolicyRecord } from "./policy-record";
 /**
  * Replaces the tenant's policy: a new version (previous + 1) holding the whole document,
  * audited with both versions. Earlier versions stay stored; the newest applies to every check
- * that starts after this commits. Two concurrent replacements: the second is 409 CONFLICT.
+ * that starts after this commits. Two concurrent replacements: the second is 409 CONFLICT. A
+ * REQUIRE_APPROVAL rule must name the tenant's approver groups with quorums they can meet now
+ * (400 VALIDATION_FAILED at `rules.N.approvals.M`, CONTRACT §15).
  */
 export async function replacePolicy(
   deps: Pick<ServiceDeps, "db" | "now">,
@@ -23,6 +26,7 @@ export async function replacePolicy(
   }
   try {
     return await deps.db.transaction(async (tx) => {
+      await assertPolicyApprovalsMeetable(tx, input.tenantId, parsed.data);
       const previous = await findCurrentPolicy(tx, { tenantId: input.tenantId });
       const row = await insertPolicyVersion(tx, {
         tenantId: input.tenantId,
