@@ -82,6 +82,10 @@ const TAGS = [
   { name: "credentials", description: "API keys: list and rotate. Keys are created and revoked in the dashboard." },
   { name: "settings", description: "Tenant settings: the IP allowlist for API keys." },
   { name: "members", description: "The tenant's members and their roles, which limit what each member's sessions and keys may do." },
+  {
+    name: "approvals",
+    description: "Approval quorums: approver groups that policy rules require, and the approvals of transfers held for them.",
+  },
   { name: "audit", description: "The append-only audit trail." },
   { name: "vaults", description: "Vault accounts: one network each; they hold wallets." },
   { name: "wallets", description: "Wallets: signer-managed, registered with an ownership proof, or watch-only." },

@@ -15,6 +15,7 @@ import { transactionsRouter } from "./transactions";
 import { policiesRouter } from "./policies";
 import { contractsRouter } from "./contracts";
 import { membersRouter } from "./members";
+import { approverGroupsRouter } from "./approver-groups";
 import { passkeysRouter } from "./passkeys";
 import { sessionRouter } from "./session";
 import { operatorsRouter } from "./operators";
@@ -42,6 +43,7 @@ export const appRouter = createRouter({
   members: membersRouter,
   passkeys: passkeysRouter,
   session: sessionRouter,
+  approverGroups: approverGroupsRouter,
   approvals: approvalsRouter,
 });
 

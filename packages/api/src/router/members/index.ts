@@ -1,6 +1,8 @@
 import { createRouter } from "../../trpc";
 import { acceptInvitationProcedure } from "./accept-invitation";
+import { approvalKeysRouter } from "./approval-keys";
 import { changeMemberRoleProcedure } from "./change-member-role";
+import { currentMemberProcedure } from "./current-member";
 import { inviteMemberProcedure } from "./invite-member";
 import { listInvitationsProcedure } from "./list-invitations";
 import { listMembersProcedure } from "./list-members";
@@ -17,4 +19,7 @@ export const membersRouter = createRouter({
     revoke: revokeInvitationProcedure,
   }),
   acceptInvitation: acceptInvitationProcedure,
+  // Last: the fuzz seeds each route by its position (fuzz-every-route.test.ts).
+  me: currentMemberProcedure,
+  approvalKeys: approvalKeysRouter,
 });

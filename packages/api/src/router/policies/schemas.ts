@@ -9,6 +9,10 @@ export const policyDecision = z.object({
   policyVersion: z.number().int().nullable().meta({ description: "the version decided with; null while no policy is set" }),
   reason: z.string().meta({ description: "what a BLOCKED transfer would carry as statusReason" }),
   velocitySum: z.string().optional().meta({ description: "for a velocity rule that matched: the window's sum, this transfer included" }),
+  approvals: z
+    .array(z.object({ groupId: z.uuid(), quorum: z.number().int() }))
+    .optional()
+    .meta({ description: "REQUIRE_APPROVAL only: the approver groups that must each reach their quorum" }),
 });
 
 export const denylistEntry = z.object({
