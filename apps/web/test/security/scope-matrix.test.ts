@@ -29,9 +29,20 @@ const SCOPES = Object.keys(GRANTS) as Scope[];
 
 /**
  * The procedures only the signer's key (or full access) reaches: what can fill the key pool
- * `wallets/generate` draws from, add an address as a wallet, or answer a signing request.
+ * `wallets/generate` draws from, add an address as a wallet, answer a signing request, or
+ * enroll or revoke the approval keys approvals are signed with, or sign an approval.
  */
-const SIGNER_ONLY = ["signer.enrollKeys", "signer.pendingTransactions", "signer.submitSignature", "signer.reject", "wallets.register"];
+const SIGNER_ONLY = [
+  "signer.enrollKeys",
+  "signer.pendingTransactions",
+  "signer.submitSignature",
+  "signer.reject",
+  "wallets.register",
+  // The signer holds its member's approval keys (CONTRACT §15): enrolling and revoking one, and deciding with it.
+  "members.approvalKeys.enroll",
+  "members.approvalKeys.revoke",
+  "approvals.decide",
+];
 
 /** Public procedures that authenticate the caller by other means than a tenant credential. */
 const SIGNED_PUBLIC: Record<string, string> = {
