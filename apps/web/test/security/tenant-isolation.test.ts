@@ -29,6 +29,9 @@ const EXCLUDED_ROUTES: Record<string, string> = {
     "would end the key the rest of this matrix uses",
   "DELETE /v1/members/invitations/{invitationId}":
     "driven in members-invitations.test.ts (another tenant's invitation is 404 and stays pending)",
+  "DELETE /v1/members/me/approval-keys/{keyId}":
+    "driven in approval-keys.test.ts (another tenant's or another member's approval key is 404 and stays active); " +
+    "enrolling one here needs an ML-DSA-87 proof for the world's member",
 };
 
 /** Body fields ending in `Id` that do not name a tenant's resource. */

@@ -15,6 +15,7 @@ export interface ResourceIds {
   transactionId: string;
   webhookId: string;
   deliveryId: string;
+  groupId: string;
 }
 
 export interface TenantWorld {
@@ -37,8 +38,9 @@ export interface TenantWorld {
 /**
  * A verified tenant owning one resource of every kind a path can name, made through the real
  * routes: a sandbox and a mainnet vault, a signer-managed wallet (funded on the devnet) and a
- * watch-only one, a transfer, a webhook endpoint and one delivery of it. The delivery needs the
- * daemon (the outbox dispatcher makes it) and a server that accepts loopback webhook URLs.
+ * watch-only one, a transfer, a webhook endpoint and one delivery of it, and an approver group.
+ * The delivery needs the daemon (the outbox dispatcher makes it) and a server that accepts
+ * loopback webhook URLs.
  */
 export async function createTenantWorld(server: () => TestServer, db: Database, devnet: TestDevnet): Promise<TenantWorld> {
   const tenant = await createTenantFixture({ db, pepper: TEST_PEPPER });
@@ -61,12 +63,15 @@ export async function createTenantWorld(server: () => TestServer, db: Database, 
     return res.json<{ deliveries?: { id: string }[] }>().deliveries?.[0]?.id;
   }, 30_000);
   const session = (await createSessionFixture({ db }, tenant)).authorization;
+  const group = await api.post("/v1/approver-groups", { name: "Isolation approvers", memberIds: [tenant.userId] });
+  expect(group.status, group.text).toBe(201);
   const ids: ResourceIds = {
     vaultAccountId: source.vault.id,
     walletId: source.wallet.id,
     transactionId: transfer.json<{ id: string }>().id,
     webhookId,
     deliveryId,
+    groupId: group.json<{ id: string }>().id,
   };
   const mainnetVaultId = mainnet.id;
   const watchOnlyWalletId = watchOnly.json<{ id: string }>().id;
