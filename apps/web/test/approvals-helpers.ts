@@ -1,14 +1,14 @@
-import { approvalHash, generateKeyPair, signApproval, type ApprovalFields } from "@qc/chain";
+import { approvalHash, generateKeyPair, signApproval, signApproverKeyProof, type ApprovalFields } from "@qc/chain";
 import type { ServiceConfig } from "@qc/core";
 import { createKeyFixture, createMemberFixture, type TenantFixture } from "@qc/core/testing";
 import type { Daemon } from "@qc/daemon";
-import { and, eq, schema, sql, type Database } from "@qc/db";
+import { sql, type Database } from "@qc/db";
 import type { MemberRole } from "@qc/domain";
 import { useTestDatabase } from "@qc/db/testing";
 import { useDevnet } from "@qc/devnet/testing";
 import { afterAll, beforeAll, expect } from "vitest";
 import { client, type Client } from "./custody-helpers";
-import { startTestServer, TEST_PEPPER, type TestResponse, type TestServer } from "./harness";
+import { call, startTestServer, TEST_PEPPER, type TestResponse, type TestServer } from "./harness";
 import { eventually } from "./identity-helpers";
 import { devnetConfig, fundedSource, startTransfersDaemon } from "./transfers-front-helpers";
 
@@ -16,6 +16,7 @@ import { devnetConfig, fundedSource, startTransfersDaemon } from "./transfers-fr
 export interface Approver {
   userId: string;
   api: Client;
+  authorization: string;
   keyId: string;
   secretKey: Uint8Array;
 }
@@ -69,35 +70,34 @@ export async function addApprover(
   return approverOf(server, db, member);
 }
 
-/** An existing member (the tenant's OWNER fixture, say) made an approver: a signer key and an approval key. */
+/**
+ * An existing member (the tenant's OWNER fixture, say) made an approver: a `signer` key, and an
+ * approval key enrolled through `POST /v1/members/me/approval-keys` with its proof.
+ */
 export async function approverOf(server: () => TestServer, db: Database, member: TenantFixture): Promise<Approver> {
   const key = await createKeyFixture({ db, pepper: TEST_PEPPER }, member, ["signer"]);
+  const api = client(server, key.authorization);
   const pair = generateKeyPair();
-  const [stored] = await db
-    .insert(schema.approvalKeys)
-    .values({ tenantId: member.tenantId, userId: member.userId, publicKey: hex(pair.publicKey) })
-    .returning();
-  return { userId: member.userId, api: client(server, key.authorization), keyId: stored!.id, secretKey: pair.secretKey };
+  const proof = signApproverKeyProof({ tenantId: member.tenantId, userId: member.userId, secretKey: pair.secretKey });
+  const enrolled = await api.post("/v1/members/me/approval-keys", { publicKey: hex(pair.publicKey), proof });
+  expect(enrolled.status, enrolled.text).toBe(201);
+  return { userId: member.userId, api, authorization: key.authorization, keyId: enrolled.json().keyId, secretKey: pair.secretKey };
 }
 
-/** An approver group of `members`, stored as the groups' service stores it. */
-export async function addGroup(db: Database, tenantId: string, name: string, members: { userId: string }[]): Promise<string> {
-  const [group] = await db.insert(schema.approverGroups).values({ tenantId, name }).returning();
-  if (members.length)
-    await db.insert(schema.approverGroupMembers).values(members.map((m) => ({ groupId: group!.id, tenantId, userId: m.userId })));
-  return group!.id;
+/** An approver group of `members`, created by an admin through `POST /v1/approver-groups`. */
+export async function addGroup(admin: Client, name: string, members: { userId: string }[]): Promise<string> {
+  const res = await admin.post("/v1/approver-groups", { name, memberIds: members.map((m) => m.userId) });
+  expect(res.status, res.text).toBe(201);
+  return res.json().id;
 }
 
-/** Revokes an approval key as `DELETE /v1/members/me/approval-keys/{keyId}` does: the row stays, with `revoked_at`. */
-export async function revokeApprovalKey(db: Database, keyId: string): Promise<void> {
-  await db.update(schema.approvalKeys).set({ revokedAt: new Date() }).where(eq(schema.approvalKeys.id, keyId));
-}
-
-/** Takes `userId` out of a group as the groups' service does. */
-export async function leaveGroup(db: Database, groupId: string, userId: string): Promise<void> {
-  await db
-    .delete(schema.approverGroupMembers)
-    .where(and(eq(schema.approverGroupMembers.groupId, groupId), eq(schema.approverGroupMembers.userId, userId)));
+/** Revokes the approver's approval key through `DELETE /v1/members/me/approval-keys/{keyId}`. */
+export async function revokeApprovalKey(server: () => TestServer, approver: Approver): Promise<void> {
+  const res = await call(server(), `/v1/members/me/approval-keys/${approver.keyId}`, {
+    method: "DELETE",
+    headers: { authorization: approver.authorization },
+  });
+  expect(res.status, res.text).toBe(204);
 }
 
 /** A policy whose one rule holds every transfer above `amountAbove` (default: all) for `approvals`. */

@@ -15,7 +15,7 @@ describe("approvals: no quorum before the approval deadline", () => {
   it("expires EXPIRED / APPROVAL_TIMEOUT with one approval of two; later decisions are refused, and the source's next transfer goes on", async () => {
     const s = await funded();
     const [a1, a2] = await Promise.all([addApprover(server, t.db, s.tenant), addApprover(server, t.db, s.tenant)]);
-    const groupId = await addGroup(t.db, s.tenant.tenantId, "treasury", [a1!, a2!]);
+    const groupId = await addGroup(s.api, "treasury", [a1!, a2!]);
     await requireApprovals(s.api, [{ groupId, quorum: 2 }], 5n * 10n ** 17n);
 
     const res = await s.api.createTransfer(nativeTransfer(s, 10n ** 18n, { destinationAddress: newSignerKey().address }));

@@ -1,4 +1,5 @@
 import { signApproval, verifyApproval } from "@qc/chain";
+import { defaultTransferConfig } from "@qc/core";
 import { eq, schema } from "@qc/db";
 import { describe, expect, it } from "vitest";
 import {
@@ -10,6 +11,7 @@ import {
   recordApprovalHash,
   reject,
   requireApprovals,
+  revokeApprovalKey,
   type Approver,
   useApprovalStack,
 } from "./approvals-helpers";
@@ -24,7 +26,8 @@ import { nativeTransfer, type FundedSource } from "./transfers-front-helpers";
  * with an ML-DSA-87 approval key, and the quorum releases it as any allowed transfer.
  */
 describe("approvals: AWAITING_APPROVAL, decisions and quorums", () => {
-  const { t, server, funded } = useApprovalStack();
+  // RECHECK_AFTER_SECONDS 0: every release from QUEUED takes the policy again, approvals included.
+  const { t, server, funded } = useApprovalStack({ transfers: { ...defaultTransferConfig(), recheckAfterSeconds: 0 } });
 
   const HELD = ["AWAITING_APPROVAL", "QUEUED", "PENDING_SIGNATURE", "BLOCKED", "FAILED"];
   const create = async (source: FundedSource, amount = 10n ** 18n): Promise<TransactionJson> => {
@@ -38,7 +41,7 @@ describe("approvals: AWAITING_APPROVAL, decisions and quorums", () => {
     const s = await funded();
     const [approver, outsider] = await approvers(s, 2);
     const owner = await approverOf(server, t.db, s.tenant);
-    const groupId = await addGroup(t.db, s.tenant.tenantId, "treasury", [approver!, owner]);
+    const groupId = await addGroup(s.api, "treasury", [approver!, owner]);
     await requireApprovals(s.api, [{ groupId, quorum: 1 }]);
 
     const held = await create(s);
@@ -130,8 +133,8 @@ describe("approvals: AWAITING_APPROVAL, decisions and quorums", () => {
   it("2 of 3 in one group and 1 in another: one member in both groups counts for both", async () => {
     const s = await funded();
     const [a1, a2, both, b1] = await approvers(s, 4);
-    const treasury = await addGroup(t.db, s.tenant.tenantId, "treasury", [a1!, a2!, both!]);
-    const risk = await addGroup(t.db, s.tenant.tenantId, "risk", [both!, b1!]);
+    const treasury = await addGroup(s.api, "treasury", [a1!, a2!, both!]);
+    const risk = await addGroup(s.api, "risk", [both!, b1!]);
     await requireApprovals(s.api, [
       { groupId: treasury, quorum: 2 },
       { groupId: risk, quorum: 1 },
@@ -159,7 +162,7 @@ describe("approvals: AWAITING_APPROVAL, decisions and quorums", () => {
     const s = await funded();
     const [a1] = await approvers(s, 1);
     const owner = await approverOf(server, t.db, s.tenant);
-    const groupId = await addGroup(t.db, s.tenant.tenantId, "treasury", [a1!, owner]);
+    const groupId = await addGroup(s.api, "treasury", [a1!, owner]);
     await requireApprovals(s.api, [{ groupId, quorum: 2 }]);
 
     const first = await create(s);
@@ -182,7 +185,7 @@ describe("approvals: AWAITING_APPROVAL, decisions and quorums", () => {
   it("cancel while awaiting: CANCELLED / CANCELLED_BY_USER, and no decision is taken after it", async () => {
     const s = await funded();
     const [a1] = await approvers(s, 1);
-    const groupId = await addGroup(t.db, s.tenant.tenantId, "treasury", [a1!]);
+    const groupId = await addGroup(s.api, "treasury", [a1!]);
     await requireApprovals(s.api, [{ groupId, quorum: 1 }]);
     const held = await create(s);
     const listed = await pendingFor(a1!, held.id);
@@ -196,7 +199,7 @@ describe("approvals: AWAITING_APPROVAL, decisions and quorums", () => {
   it("two approvals at once for the last place: the row lock takes them one after the other, the transfer is released once", async () => {
     const s = await funded();
     const [a1, a2, a3] = await approvers(s, 3);
-    const groupId = await addGroup(t.db, s.tenant.tenantId, "treasury", [a1!, a2!, a3!]);
+    const groupId = await addGroup(s.api, "treasury", [a1!, a2!, a3!]);
     await requireApprovals(s.api, [{ groupId, quorum: 2 }]);
     const held = await create(s);
     expect((await approve(a1!, held.id)).status).toBe(200);
@@ -227,7 +230,7 @@ describe("approvals: AWAITING_APPROVAL, decisions and quorums", () => {
   it("a removed approver's approval stops counting before release: back to AWAITING_APPROVAL, saying why, never released", async () => {
     const s = await funded();
     const [a1, a2] = await approvers(s, 2);
-    const groupId = await addGroup(t.db, s.tenant.tenantId, "treasury", [a1!, a2!]);
+    const groupId = await addGroup(s.api, "treasury", [a1!, a2!]);
     const { ahead, held } = await heldBehindAnother(s, [a1!, a2!], groupId);
 
     const removed = await call(server(), `/v1/members/${a2!.userId}`, {
@@ -250,10 +253,10 @@ describe("approvals: AWAITING_APPROVAL, decisions and quorums", () => {
   it("a revoked approval key's approval stops counting before release; a new approver completes the quorum and it completes", async () => {
     const s = await funded();
     const [a1, a2, a3] = await approvers(s, 3);
-    const groupId = await addGroup(t.db, s.tenant.tenantId, "treasury", [a1!, a2!, a3!]);
+    const groupId = await addGroup(s.api, "treasury", [a1!, a2!, a3!]);
     const { ahead, held } = await heldBehindAnother(s, [a1!, a2!], groupId);
 
-    await t.db.update(schema.approvalKeys).set({ revokedAt: new Date() }).where(eq(schema.approvalKeys.id, a1!.keyId));
+    await revokeApprovalKey(server, a1!);
     await signPending(s.api, ahead.id, s.key.secretKey);
     const back = await waitForRecord(s.api, held.id, ["AWAITING_APPROVAL", "PENDING_SIGNATURE"]);
     expect(back.status).toBe("AWAITING_APPROVAL");
@@ -265,5 +268,31 @@ describe("approvals: AWAITING_APPROVAL, decisions and quorums", () => {
     await waitForRecord(s.api, held.id, ["PENDING_SIGNATURE"]);
     await signPending(s.api, held.id, s.key.secretKey);
     expect(await waitForRecord(s.api, held.id, ["COMPLETED", "FAILED", "BLOCKED"])).toMatchObject({ status: "COMPLETED" });
+  });
+
+  it("a policy tightened while a transfer waits in QUEUED: decided again before release, it is held for approval instead, then approved and released", async () => {
+    const s = await funded();
+    const [a1] = await approvers(s, 1);
+    const groupId = await addGroup(s.api, "treasury", [a1!]);
+    const ahead = await create(s, 10n ** 17n);
+    const queued = await create(s);
+    expect([ahead.status, queued.status]).toEqual(["PENDING_SIGNATURE", "QUEUED"]);
+    await requireApprovals(s.api, [{ groupId, quorum: 1 }]);
+
+    await signPending(s.api, ahead.id, s.key.secretKey);
+    const held = await waitForRecord(s.api, queued.id, ["AWAITING_APPROVAL", "PENDING_SIGNATURE"]);
+    expect(held).toMatchObject({
+      status: "AWAITING_APPROVAL",
+      statusReason: "the policy decided again before release now requires approval",
+      policy: { decision: "REQUIRE_APPROVAL", ruleId: "approvals" },
+      approvals: { required: [{ groupId, quorum: 1 }], decisions: [] },
+      nonce: null,
+    });
+    expect((await approve(a1!, queued.id)).json().status).toBe("QUEUED");
+    expect(await waitForRecord(s.api, queued.id, ["PENDING_SIGNATURE", "AWAITING_APPROVAL"])).toMatchObject({
+      status: "PENDING_SIGNATURE",
+      nonce: ahead.nonce + 1,
+    });
+    expect(await statusPath(s.api, queued.id)).toEqual(["SUBMITTED", "QUEUED", "AWAITING_APPROVAL", "QUEUED", "PENDING_SIGNATURE"]);
   });
 });

@@ -2,6 +2,7 @@ import { findTransferCheckRows, type TransactionRow } from "@qc/db/queries";
 import type { Actor } from "../audit/actor";
 import type { ServiceDeps } from "../deps/service-deps";
 import { AppError } from "../errors";
+import type { ApprovalRequirement } from "../policies/policy-document";
 import type { CheckFields } from "./check-subject";
 import { checkFields, decideTransferPolicyAndScreening } from "./decide-transfer-checks";
 import { releaseNextJob } from "./release-next-job";
@@ -12,8 +13,11 @@ type RecheckDeps = Pick<ServiceDeps, "db" | "jobs" | "now" | "config" | "log">;
 export type RecheckOutcome =
   /** Decided less than RECHECK_AFTER_SECONDS ago: nothing was asked (no statement, no provider call). */
   | { status: "FRESH" }
-  /** Decided again and still cleared: the move that follows writes `checks` (policy, screening, checkedAt). */
-  | { status: "CLEARED"; checks: CheckFields }
+  /**
+   * Decided again and still cleared: the move that follows writes `checks` (policy, screening,
+   * checkedAt). `approvals`: the groups a REQUIRE_APPROVAL rule that matched now requires.
+   */
+  | { status: "CLEARED"; checks: CheckFields; approvals?: ApprovalRequirement[] }
   /** Refused now: ended BLOCKED (or FAILED, its source gone), with release-next for the source's next transfer. */
   | { status: "BLOCKED" | "FAILED"; transaction: TransactionRow }
   /** The row left `from` meanwhile (cancelled, expired, moved by another worker): nothing done. */
@@ -66,7 +70,8 @@ export async function recheckTransfer(
     throw error;
   }
   const checks = checkFields(decision, decidedAt);
-  if (decision.outcome === "CLEARED") return { status: "CLEARED", checks };
+  if (decision.outcome === "CLEARED")
+    return { status: "CLEARED", checks, ...(decision.policy.approvals ? { approvals: decision.policy.approvals } : {}) };
 
   deps.log.warn(
     { tenantId: row.tenantId, transactionId: row.id, from: input.from, subStatus: decision.subStatus, checkedAt: row.checkedAt },

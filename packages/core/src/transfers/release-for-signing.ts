@@ -21,7 +21,7 @@ import { quoteFees, transferCall, TransferUnaffordableError, TransferWouldRevert
 import { transitionTransaction, type TransactionTransitionInput } from "./transition-transaction";
 import { rebuildUnsignedTransaction, type TransferAsset } from "./unsigned-transaction";
 import { deploymentData } from "../contracts/deployment-data";
-import { holdUnlessStillApproved } from "../approvals/decisions/hold-unless-still-approved";
+import { holdIfNewlyRequired, holdUnlessStillApproved } from "../approvals/decisions/hold-unless-still-approved";
 
 type ReleaseDeps = Pick<ServiceDeps, "db" | "jobs" | "now" | "config" | "chain" | "log" | "verifier">;
 
@@ -128,7 +128,12 @@ export async function releaseForSigning(
       const recheck = await recheckTransfer(deps, { row, from: "QUEUED", actor });
       if (recheck.status === "MOVED_ON") return MOVED_ON;
       if (recheck.status === "BLOCKED" || recheck.status === "FAILED") return { status: recheck.status, transaction: recheck.transaction };
-      if (recheck.status === "CLEARED") checks = recheck.checks;
+      if (recheck.status === "CLEARED") {
+        checks = recheck.checks;
+        const held = await holdIfNewlyRequired(deps, row, recheck, actor);
+        if (held === "MOVED_ON") return MOVED_ON;
+        if (held) return { status: "AWAITING_APPROVAL", transaction: held };
+      }
     }
     try {
       quote = await quoteRelease(deps, row, asset);

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Executor } from "../client";
 import { approvalKeys, approverGroupMembers, transactionApprovals } from "../schema/approvals";
 import { users } from "../schema/identity";
@@ -29,25 +29,6 @@ export async function findMemberApproverGroups(
       ),
     );
   return rows.map((row) => row.groupId).sort();
-}
-
-/** The member's approval key `keyId` while it is not revoked, or undefined. */
-export async function findActiveApprovalKey(
-  db: Executor,
-  params: { tenantId: string; userId: string; keyId: string },
-): Promise<{ id: string; publicKey: string } | undefined> {
-  const [row] = await db
-    .select({ id: approvalKeys.id, publicKey: approvalKeys.publicKey })
-    .from(approvalKeys)
-    .where(
-      and(
-        eq(approvalKeys.id, params.keyId),
-        eq(approvalKeys.tenantId, params.tenantId),
-        eq(approvalKeys.userId, params.userId),
-        isNull(approvalKeys.revokedAt),
-      ),
-    );
-  return row;
 }
 
 /**

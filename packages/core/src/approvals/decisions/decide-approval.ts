@@ -1,7 +1,7 @@
 import { APPROVAL_CONTEXT } from "@qc/chain";
 import type { Transaction } from "@qc/db";
 import {
-  findActiveApprovalKey,
+  findMemberApprovalKey,
   findMemberApproverGroups,
   findTransaction,
   findTransactionApprovals,
@@ -107,8 +107,8 @@ async function verifiedApproval(
   input: { keyId: string; signature: string },
   approvalHash: string,
 ): Promise<{ keyId: string; signature: string }> {
-  const key = await findActiveApprovalKey(deps.db, { tenantId: row.tenantId, userId: memberId, keyId: input.keyId });
-  if (!key) throw new AppError("INVALID_SIGNATURE", "keyId is not one of your active approval keys");
+  const key = await findMemberApprovalKey(deps.db, { tenantId: row.tenantId, userId: memberId, keyId: input.keyId });
+  if (!key || key.revokedAt) throw new AppError("INVALID_SIGNATURE", "keyId is not one of your active approval keys");
   const signature = canonicalSignature(input.signature);
   const verified =
     signature !== undefined &&

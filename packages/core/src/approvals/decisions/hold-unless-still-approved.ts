@@ -1,7 +1,9 @@
 import type { TransactionRow } from "@qc/db/queries";
 import type { Actor } from "../../audit/actor";
 import type { ServiceDeps } from "../../deps/service-deps";
-import { holdForApproval } from "./hold-for-approval";
+import type { CheckFields } from "../../transfers/check-subject";
+import type { ApprovalRequirement } from "./count-approvals";
+import { approvalDeadlineFrom, holdForApproval } from "./hold-for-approval";
 import { verifyCountedApprovals } from "./verify-counted-approvals";
 
 /**
@@ -22,5 +24,42 @@ export async function holdUnlessStillApproved(
   if (counted.met) return undefined;
   deps.log.warn({ tenantId: row.tenantId, transactionId: row.id, reason: counted.reason }, "approval quorum no longer met: not released");
   const held = await holdForApproval(deps, { row, from: "QUEUED", reason: counted.reason, actor });
+  return held.moved ? held.row : "MOVED_ON";
+}
+
+const sameRequirements = (a: readonly ApprovalRequirement[], b: readonly ApprovalRequirement[]) =>
+  JSON.stringify(a.map((r) => [r.groupId, r.quorum]).sort()) === JSON.stringify(b.map((r) => [r.groupId, r.quorum]).sort());
+
+/**
+ * After a QUEUED transfer's policy was decided again before release (`recheckTransfer`): when a
+ * REQUIRE_APPROVAL rule now matches and requires other groups or quorums than the transfer was
+ * approved for — or any, for a transfer that needed none — it is not released but held for
+ * approval again (QUEUED → AWAITING_APPROVAL, the checks' new fields, `approvals.required` now
+ * the rule's, the decisions taken so far kept: they count only for the groups they were given
+ * for). Its approval deadline stays when it had one, else runs from now. Undefined: release on.
+ */
+export async function holdIfNewlyRequired(
+  deps: Pick<ServiceDeps, "db" | "jobs" | "now" | "config" | "log">,
+  row: TransactionRow,
+  recheck: { checks: CheckFields; approvals?: ApprovalRequirement[] },
+  actor: Actor,
+): Promise<TransactionRow | "MOVED_ON" | undefined> {
+  const required = recheck.approvals;
+  if (!required || (row.approvals && sameRequirements(row.approvals.required, required))) return undefined;
+  const reason = row.approvals
+    ? "the policy decided again before release requires other approvals than those given"
+    : "the policy decided again before release now requires approval";
+  deps.log.warn({ tenantId: row.tenantId, transactionId: row.id, required }, `${reason}: not released`);
+  const held = await holdForApproval(deps, {
+    row,
+    from: "QUEUED",
+    reason,
+    set: {
+      ...recheck.checks,
+      approvals: { required, decisions: row.approvals?.decisions ?? [] },
+      approvalDeadline: row.approvalDeadline ?? approvalDeadlineFrom(deps),
+    },
+    actor,
+  });
   return held.moved ? held.row : "MOVED_ON";
 }
