@@ -17,7 +17,7 @@ export const cancelTransactionProcedure = authedProcedure
       tags: ["transactions"],
       summary: "Cancel a transaction",
       description:
-        "`SUBMITTED`, `QUEUED` or `PENDING_SIGNATURE` → `CANCELLED` (`CANCELLED_BY_USER`); the source's next queued " +
+        "`SUBMITTED`, `AWAITING_APPROVAL`, `QUEUED` or `PENDING_SIGNATURE` → `CANCELLED` (`CANCELLED_BY_USER`); the source's next queued " +
         "transfer is then released for signing. Any other status is 409 `INVALID_TRANSACTION_STATE` (a signed transfer " +
         "can no longer be cancelled).",
       protect: true,
