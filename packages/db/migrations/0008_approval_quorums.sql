@@ -9,7 +9,7 @@ CREATE TABLE "approval_keys" (
 	"public_key" text NOT NULL,
 	"created_at" timestamp (3) with time zone DEFAULT now() NOT NULL,
 	"revoked_at" timestamp (3) with time zone,
-	CONSTRAINT "approval_keys_public_key_hex" CHECK ("approval_keys"."public_key" ~ '^0x[0-9a-f]+$')
+	CONSTRAINT "approval_keys_public_key_hex" CHECK (length("approval_keys"."public_key") = 5186 and "approval_keys"."public_key" ~ '^0x[0-9a-f]+$')
 );
 --> statement-breakpoint
 CREATE TABLE "approver_group_members" (
@@ -59,7 +59,7 @@ ALTER TABLE "transaction_approvals" ADD CONSTRAINT "transaction_approvals_transa
 ALTER TABLE "transaction_approvals" ADD CONSTRAINT "transaction_approvals_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "transaction_approvals" ADD CONSTRAINT "transaction_approvals_key_id_approval_keys_id_fk" FOREIGN KEY ("key_id") REFERENCES "public"."approval_keys"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "approval_keys_user_idx" ON "approval_keys" USING btree ("tenant_id","user_id");--> statement-breakpoint
-CREATE UNIQUE INDEX "approval_keys_public_key_unique" ON "approval_keys" USING btree ("public_key");--> statement-breakpoint
+CREATE UNIQUE INDEX "approval_keys_public_key_unique" ON "approval_keys" USING btree (sha256(decode(substr("public_key", 3), 'hex')));--> statement-breakpoint
 CREATE INDEX "approver_group_members_user_idx" ON "approver_group_members" USING btree ("tenant_id","user_id");--> statement-breakpoint
 CREATE INDEX "approver_groups_tenant_idx" ON "approver_groups" USING btree ("tenant_id","id");--> statement-breakpoint
 CREATE UNIQUE INDEX "transaction_approvals_member_unique" ON "transaction_approvals" USING btree ("transaction_id","user_id");--> statement-breakpoint

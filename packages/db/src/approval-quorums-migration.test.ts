@@ -79,6 +79,12 @@ describe("migration 0008 (approval quorums) on a deployment with transactions", 
         "select array_agg(enumlabel order by enumsortorder)::text[] as labels from pg_enum e join pg_type t on t.oid = e.enumtypid where t.typname = 'transaction_status'",
       );
       expect(statuses[0]!.labels.slice(0, 3)).toEqual(["SUBMITTED", "AWAITING_APPROVAL", "QUEUED"]);
+      // An ML-DSA-87 public key (2,592 bytes) is enrolled once: the unique index holds its hash, not the 5,186 characters.
+      const approvalKey = "insert into approval_keys (id, tenant_id, user_id, public_key) values (gen_random_uuid(), $1, $2, $3)";
+      const publicKey = `0x${"ab".repeat(2592)}`;
+      await client.query(approvalKey, [tenant, user, publicKey]);
+      await expect(client.query(approvalKey, [tenant, user, publicKey])).rejects.toMatchObject({ code: "23505" });
+      await expect(client.query(approvalKey, [tenant, user, "0xab"])).rejects.toMatchObject({ code: "23514" });
       await expect(client.query("update transactions set initiated_by_type = 'SYSTEM' where id = $1", [bySystem])).rejects.toMatchObject({
         code: "23514",
       });

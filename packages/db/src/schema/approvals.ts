@@ -68,8 +68,10 @@ export const approvalKeys = pgTable(
   },
   (t) => [
     index("approval_keys_user_idx").on(t.tenantId, t.userId),
-    uniqueIndex("approval_keys_public_key_unique").on(t.publicKey),
-    check("approval_keys_public_key_hex", sql`${t.publicKey} ~ '^0x[0-9a-f]+$'`),
+    // An ML-DSA-87 public key is 2,592 bytes (5,186 hex characters): above a btree entry's limit,
+    // so the index holds its SHA-256. Enrolled once across the service, whoever enrolled it.
+    uniqueIndex("approval_keys_public_key_unique").on(sql`sha256(decode(substr(${t.publicKey}, 3), 'hex'))`),
+    check("approval_keys_public_key_hex", sql`length(${t.publicKey}) = 5186 and ${t.publicKey} ~ '^0x[0-9a-f]+$'`),
   ],
 );
 
