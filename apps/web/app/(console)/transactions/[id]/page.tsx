@@ -7,7 +7,7 @@ import { useEffect, useState, type FormEvent } from "react";
 import { formatUnits, multiplyRaw } from "../../../../src/dashboard/amounts";
 import type { Transaction } from "../../../../src/dashboard/router-types";
 import { useTRPC } from "../../../../src/dashboard/trpc";
-import { isCancellable, isTerminal } from "../../../../src/dashboard/vocabulary";
+import { isCancellable, isTerminal, SUB_STATUS_HINTS, TRANSACTION_STATUS_HINTS } from "../../../../src/dashboard/vocabulary";
 import { Amount } from "../../../_components/amount";
 import { TextField } from "../../../_components/field";
 import { ErrorNotice, Loading, QueryView } from "../../../_components/states";
@@ -15,6 +15,7 @@ import { StatusBadge } from "../../../_components/status-badge";
 import { Time } from "../../../_components/time";
 import { useAssets } from "../../../_components/use-assets";
 import { useSignedInMember } from "../../../_components/use-signed-in-member";
+import { ApprovalsSection } from "./approvals-section";
 
 /** Polled while the transfer moves; nothing changes once it is terminal. */
 const POLL_MS = 1_500;
@@ -67,11 +68,24 @@ export default function TransactionPage() {
         Transfer <span className="mono small">{t.id}</span>
       </h1>
       <p aria-live="polite" data-testid="transaction-status">
-        Status: <StatusBadge status={t.status} />
-        {t.subStatus && <> · {t.subStatus}</>}
+        Status:{" "}
+        <span title={TRANSACTION_STATUS_HINTS[t.status]}>
+          <StatusBadge status={t.status} />
+        </span>
+        {t.subStatus && (
+          <>
+            {" "}
+            · <abbr title={SUB_STATUS_HINTS[t.subStatus]}>{t.subStatus}</abbr>
+          </>
+        )}
         {t.statusReason && <span className="muted"> · {t.statusReason}</span>}
         {!isTerminal(t.status) && <span className="muted small"> (updating live)</span>}
       </p>
+      {t.status === "AWAITING_APPROVAL" && (
+        <p className="notice warning">
+          Waiting for approvers: see Approvals below; each approves with <code>signer approve {t.id}</code>.
+        </p>
+      )}
       {t.status === "PENDING_SIGNATURE" && (
         <p className="notice warning">
           Waiting for your signer: run <code>signer review {t.id}</code> on the signer&apos;s machine.
@@ -192,6 +206,7 @@ export default function TransactionPage() {
           </dl>
         </section>
       </div>
+      {t.approvals && <ApprovalsSection transaction={t} approvals={t.approvals} />}
       <h2>Timeline</h2>
       <QueryView query={events} what="the timeline">
         {(data) => (
