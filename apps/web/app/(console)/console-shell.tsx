@@ -3,16 +3,19 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
+import type { MemberAction } from "@qc/domain";
 import type { ReactNode } from "react";
 import { isUnauthenticated } from "../../src/dashboard/api-error";
 import { useTRPC } from "../../src/dashboard/trpc";
 import { ErrorNotice, Loading } from "../_components/states";
 import { useSignedInMember } from "../_components/use-signed-in-member";
 
-const LINKS = [
+/** The navigation; a link with an `action` shows only to roles that may take it (CONTRACT §14). */
+const LINKS: { href: string; label: string; action?: MemberAction }[] = [
   { href: "/", label: "Overview" },
   { href: "/vaults", label: "Vaults" },
   { href: "/transactions", label: "Transactions" },
+  { href: "/approvals", label: "Approvals", action: "approve" },
   { href: "/api-keys", label: "API keys" },
   { href: "/members", label: "Members" },
   { href: "/webhooks", label: "Webhooks" },
@@ -40,7 +43,7 @@ export function ConsoleShell({ children }: { children: ReactNode }) {
     ...trpc.onboarding.status.queryOptions(),
     refetchInterval: (query) => (query.state.data?.nextStep === "AWAIT_KYC_DECISION" ? 2_000 : 30_000),
   });
-  const { query: who, me } = useSignedInMember();
+  const { query: who, me, can } = useSignedInMember();
   const logout = useMutation(trpc.auth.logout.mutationOptions({ onSettled: () => window.location.assign("/login") }));
 
   const failed = status.error ?? who.error;
@@ -52,7 +55,7 @@ export function ConsoleShell({ children }: { children: ReactNode }) {
           Quantum Custody
         </a>
         <ul>
-          {LINKS.map((link) => (
+          {LINKS.filter((link) => !link.action || can(link.action)).map((link) => (
             <li key={link.href}>
               <Link href={link.href} prefetch={false} aria-current={isCurrent(pathname, link.href) ? "page" : undefined}>
                 {link.label}
