@@ -11,10 +11,12 @@ import { Pager, usePager } from "../../_components/pager";
 import { QueryView } from "../../_components/states";
 import { Time } from "../../_components/time";
 import { useSignedInMember } from "../../_components/use-signed-in-member";
+import { useApproverGroups } from "../_approvals/use-approver-groups";
+import { ApproverGroups } from "./approver-groups";
 import { Invitations } from "./invitations";
 import { assignableRoles, mayManage, ROLE_SUMMARIES } from "./roles";
 
-const MEMBER_HEADERS = ["Name", "Email", "Role", "Passkeys", "Member since", "Actions"];
+const MEMBER_HEADERS = ["Name", "Email", "Role", "Approver groups", "Passkeys", "Member since", "Actions"];
 
 export default function MembersPage() {
   const trpc = useTRPC();
@@ -44,6 +46,7 @@ export default function MembersPage() {
         )}
       </QueryView>
       <Invitations />
+      <ApproverGroups />
     </>
   );
 }
@@ -52,6 +55,7 @@ function MemberRow({ member, onChanged }: { member: Member; onChanged: () => voi
   const trpc = useTRPC();
   const { me, can } = useSignedInMember();
   const [role, setRole] = useState<MemberRole>(member.role);
+  const { nameOf: groupName } = useApproverGroups();
   const changeRole = useMutation(trpc.members.changeRole.mutationOptions({ onSuccess: onChanged }));
   const remove = useMutation(trpc.members.remove.mutationOptions({ onSuccess: onChanged }));
   const self = me?.member.userId === member.userId;
@@ -72,6 +76,7 @@ function MemberRow({ member, onChanged }: { member: Member; onChanged: () => voi
       </td>
       <td>{member.email}</td>
       <td data-testid="member-role-cell">{member.role}</td>
+      <td>{member.approverGroupIds.map(groupName).join(", ") || <span className="muted">—</span>}</td>
       <td>{member.passkeys}</td>
       <td>
         <Time at={member.createdAt} />
