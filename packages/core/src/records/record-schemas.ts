@@ -119,11 +119,11 @@ export const transactionRecordSchema = z.object({
     .object({ type: z.enum(INITIATOR_TYPES), userId: z.uuid().nullable(), keyId: z.string().nullable() })
     .nullable()
     .meta({
-      description: "who created it (CONTRACT §15): a member's session (USER) or a member's API key (API_KEY, with the key's member)",
+      description: "who created it: a member's session (USER) or a member's API key (API_KEY, with the key's member)",
     }),
   approvals: approvalsSchema
     .nullable()
-    .meta({ description: "present once a policy rule required approval (CONTRACT §15): the groups required and every decision taken" }),
+    .meta({ description: "present once a policy rule required approval: the groups required and every decision taken" }),
   createdAt: timestampSchema,
   updatedAt: timestampSchema,
   signedAt: timestampSchema.nullable(),
