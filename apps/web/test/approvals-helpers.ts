@@ -2,7 +2,7 @@ import { approvalHash, generateKeyPair, signApproval, signApproverKeyProof, type
 import type { ServiceConfig } from "@qc/core";
 import { createKeyFixture, createMemberFixture, type TenantFixture } from "@qc/core/testing";
 import type { Daemon } from "@qc/daemon";
-import { sql, type Database } from "@qc/db";
+import type { Database } from "@qc/db";
 import type { MemberRole } from "@qc/domain";
 import { useTestDatabase } from "@qc/db/testing";
 import { useDevnet } from "@qc/devnet/testing";
@@ -22,17 +22,6 @@ export interface Approver {
 }
 
 /**
- * TEMPORARY, until migration 0008 is fixed: its btree unique index on approval_keys.public_key
- * cannot hold an ML-DSA-87 public key (2592 bytes, 5186 hex characters; a btree row holds at most
- * ~2704 bytes), so enrolling a key fails with 54000 "index row size exceeds". The same uniqueness
- * over md5(public_key) stands in for the tests of the pipeline meanwhile.
- */
-export async function indexApprovalKeysByHash(db: Database): Promise<void> {
-  await db.execute(sql`drop index if exists approval_keys_public_key_unique`);
-  await db.execute(sql`create unique index if not exists approval_keys_public_key_md5_unique on approval_keys (md5(public_key))`);
-}
-
-/**
  * A test database, the devnet, the web server over HTTPS and a daemon running the transfer jobs,
  * sharing `overrides` of the configuration; and a funded source (10 Q) of a fresh tenant.
  */
@@ -43,7 +32,6 @@ export function useApprovalStack(overrides: Partial<ServiceConfig> = {}) {
   let daemon: Daemon;
   beforeAll(async () => {
     const config = devnetConfig(devnet(), overrides);
-    await indexApprovalKeysByHash(t.db);
     server = await startTestServer({ database: t, config });
     daemon = await startTransfersDaemon(t.url, config);
   });

@@ -215,6 +215,20 @@ describe("approvals: AWAITING_APPROVAL, decisions and quorums", () => {
     expect(decisions).toHaveLength(2);
   });
 
+  it("two approvals at once that together make the quorum: both recorded, the second counts the first, released once", async () => {
+    const s = await funded();
+    const [a1, a2] = await approvers(s, 2);
+    const groupId = await addGroup(s.api, "treasury", [a1!, a2!]);
+    await requireApprovals(s.api, [{ groupId, quorum: 2 }]);
+    const held = await create(s);
+    const hash = (await pendingFor(a1!, held.id)).approvalRequest.approvalHash;
+    const answers = await Promise.all([approve(a1!, held.id, { hash }), approve(a2!, held.id, { hash })]);
+    expect(answers.map((res) => res.status)).toEqual([200, 200]);
+    expect(answers.map((res) => res.json().status).sort()).toEqual(["AWAITING_APPROVAL", "QUEUED"]);
+    await waitForRecord(s.api, held.id, ["PENDING_SIGNATURE"]);
+    expect((await statusChanges(t.db, held.id)).filter((change) => change.to === "QUEUED")).toHaveLength(1);
+  });
+
   /** An allowed transfer holding the source's nonce slot (unsigned), and a held one that queues behind it once approved. */
   const heldBehindAnother = async (s: FundedSource, quorumOf: Approver[], groupId: string) => {
     await requireApprovals(s.api, [{ groupId, quorum: quorumOf.length }], 5n * 10n ** 17n);
