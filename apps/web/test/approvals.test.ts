@@ -17,7 +17,7 @@ import {
 } from "./approvals-helpers";
 import { expectError, newSignerKey } from "./custody-helpers";
 import { call } from "./harness";
-import { signPending, statusChanges, statusPath, waitForRecord, type TransactionJson } from "./transfers-back-helpers";
+import { minedFrom, signPending, statusChanges, statusPath, waitForRecord, type TransactionJson } from "./transfers-back-helpers";
 import { nativeTransfer, type FundedSource } from "./transfers-front-helpers";
 
 /**
@@ -27,7 +27,7 @@ import { nativeTransfer, type FundedSource } from "./transfers-front-helpers";
  */
 describe("approvals: AWAITING_APPROVAL, decisions and quorums", () => {
   // RECHECK_AFTER_SECONDS 0: every release from QUEUED takes the policy again, approvals included.
-  const { t, server, funded } = useApprovalStack({ transfers: { ...defaultTransferConfig(), recheckAfterSeconds: 0 } });
+  const { t, devnet, server, funded } = useApprovalStack({ transfers: { ...defaultTransferConfig(), recheckAfterSeconds: 0 } });
 
   const HELD = ["AWAITING_APPROVAL", "QUEUED", "PENDING_SIGNATURE", "BLOCKED", "FAILED"];
   const create = async (source: FundedSource, amount = 10n ** 18n): Promise<TransactionJson> => {
@@ -291,7 +291,8 @@ describe("approvals: AWAITING_APPROVAL, decisions and quorums", () => {
     const ahead = await create(s, 10n ** 17n);
     const queued = await create(s);
     expect([ahead.status, queued.status]).toEqual(["PENDING_SIGNATURE", "QUEUED"]);
-    await requireApprovals(s.api, [{ groupId, quorum: 1 }]);
+    // Above the amount of the one ahead: that one, signed, is still allowed at its broadcast.
+    await requireApprovals(s.api, [{ groupId, quorum: 1 }], 5n * 10n ** 17n);
 
     await signPending(s.api, ahead.id, s.key.secretKey);
     const held = await waitForRecord(s.api, queued.id, ["AWAITING_APPROVAL", "PENDING_SIGNATURE"]);
@@ -308,5 +309,20 @@ describe("approvals: AWAITING_APPROVAL, decisions and quorums", () => {
       nonce: ahead.nonce + 1,
     });
     expect(await statusPath(s.api, queued.id)).toEqual(["SUBMITTED", "QUEUED", "AWAITING_APPROVAL", "QUEUED", "PENDING_SIGNATURE"]);
+  });
+
+  it("a policy tightened after signing: decided again at broadcast, a transfer it now holds for approval is BLOCKED, nothing sent", async () => {
+    const s = await funded();
+    const [a1] = await approvers(s, 1);
+    const groupId = await addGroup(s.api, "treasury", [a1!]);
+    const released = await create(s);
+    expect(released.status).toBe("PENDING_SIGNATURE");
+    await requireApprovals(s.api, [{ groupId, quorum: 1 }]);
+    await signPending(s.api, released.id, s.key.secretKey);
+    const blocked = await waitForRecord(s.api, released.id, ["BLOCKED", "BROADCASTING", "CONFIRMING", "COMPLETED", "FAILED"]);
+    expect(blocked).toMatchObject({ status: "BLOCKED", subStatus: "BLOCKED_BY_POLICY", chainTxHash: null, approvals: null });
+    expect(blocked.statusReason).toContain("the approvals it now requires were not given before it was signed");
+    expect(await statusPath(s.api, released.id)).toEqual(["SUBMITTED", "PENDING_SIGNATURE", "SIGNED", "BLOCKED"]);
+    expect(await minedFrom(devnet(), s.wallet.address)).toBe(0);
   });
 });

@@ -2,6 +2,7 @@ import { findTransferCheckRows, type TransactionRow } from "@qc/db/queries";
 import type { Actor } from "../audit/actor";
 import type { ServiceDeps } from "../deps/service-deps";
 import { AppError } from "../errors";
+import { approvalsNewlyRequired } from "../approvals/decisions/count-approvals";
 import type { ApprovalRequirement } from "../policies/policy-document";
 import type { CheckFields } from "./check-subject";
 import { checkFields, decideTransferPolicyAndScreening } from "./decide-transfer-checks";
@@ -48,7 +49,10 @@ export function isDecisionFresh(deps: Pick<ServiceDeps, "now" | "config">, row: 
  * `REJECTED_AML_SCREENING`; history, audit, `transaction.status_changed`), conditionally on `from`,
  * with release-next in the same database transaction: a QUEUED transfer held no nonce; a SIGNED
  * one held its source's nonce slot but was never sent, so the next transfer is released with that
- * same nonce — no gap, as after a cancel or an expiry.
+ * same nonce — no gap, as after a cancel or an expiry. A SIGNED transfer that a REQUIRE_APPROVAL
+ * rule now holds for approvals it was not given (CONTRACT §15) is refused the same way
+ * (BLOCKED_BY_POLICY): it cannot go back to its approvers once signed. A QUEUED one is sent back
+ * to them by the release (`holdIfNewlyRequired`).
  */
 export async function recheckTransfer(
   deps: RecheckDeps,
@@ -68,6 +72,15 @@ export async function recheckTransfer(
     // The provider was down and the row left `from` before its attempt was counted.
     if (error instanceof AppError && error.error === "INVALID_TRANSACTION_STATE") return { status: "MOVED_ON" };
     throw error;
+  }
+  if (decision.outcome === "CLEARED" && input.from === "SIGNED" && approvalsNewlyRequired(row, decision.policy.approvals)) {
+    // Signed after release, it cannot go back to its approvers without a new signature: ended.
+    decision = {
+      ...decision,
+      outcome: "BLOCKED",
+      subStatus: "BLOCKED_BY_POLICY",
+      reason: `${decision.policy.reason}: the approvals it now requires were not given before it was signed`,
+    } as const;
   }
   const checks = checkFields(decision, decidedAt);
   if (decision.outcome === "CLEARED")

@@ -1,6 +1,6 @@
 import type { TransactionApprovalWithStanding } from "@qc/db/queries";
 import { describe, expect, it } from "vitest";
-import { describeShortfall, groupsCountedFor, tallyQuorum, whyApprovalDoesNotCount } from "./count-approvals";
+import { approvalsNewlyRequired, describeShortfall, groupsCountedFor, tallyQuorum, whyApprovalDoesNotCount } from "./count-approvals";
 
 const G1 = "00000000-0000-4000-8000-000000000001";
 const G2 = "00000000-0000-4000-8000-000000000002";
@@ -61,5 +61,33 @@ describe("counting approvals against quorums (CONTRACT §15)", () => {
     expect(whyApprovalDoesNotCount(approval({ memberRemoved: true }))).toContain("the member was removed");
     expect(whyApprovalDoesNotCount(approval({ keyRevokedAt: new Date() }))).toContain("approval key k1 was revoked");
     expect(whyApprovalDoesNotCount(approval({ publicKey: null }))).toContain("has no key or signature");
+  });
+
+  it("a policy decided again asks for new approvals when it requires any of a transaction held for none, or other groups or quorums", () => {
+    const held = {
+      approvals: {
+        required: [
+          { groupId: G1, quorum: 2 },
+          { groupId: G2, quorum: 1 },
+        ],
+        decisions: [],
+      },
+    };
+    expect(approvalsNewlyRequired({ approvals: null }, undefined)).toBe(false);
+    expect(approvalsNewlyRequired({ approvals: null }, [{ groupId: G1, quorum: 1 }])).toBe(true);
+    expect(
+      approvalsNewlyRequired(held, [
+        { groupId: G2, quorum: 1 },
+        { groupId: G1, quorum: 2 },
+      ]),
+    ).toBe(false);
+    expect(
+      approvalsNewlyRequired(held, [
+        { groupId: G1, quorum: 3 },
+        { groupId: G2, quorum: 1 },
+      ]),
+    ).toBe(true);
+    expect(approvalsNewlyRequired(held, [{ groupId: G1, quorum: 2 }])).toBe(true);
+    expect(approvalsNewlyRequired(held, undefined)).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-import type { TransactionApprovalWithStanding } from "@qc/db/queries";
+import type { TransactionApprovalWithStanding, TransactionRow } from "@qc/db/queries";
 
 export interface ApprovalRequirement {
   groupId: string;
@@ -51,4 +51,16 @@ export function describeShortfall(tally: QuorumTally): string {
     .filter((group) => group.approvals < group.quorum)
     .map((group) => `approver group ${group.groupId} has ${group.approvals} of ${group.quorum} approval(s)`)
     .join("; ");
+}
+
+const requirementKey = (required: readonly ApprovalRequirement[]) => JSON.stringify(required.map((r) => [r.groupId, r.quorum]).sort());
+
+/**
+ * Whether a policy decided again (its REQUIRE_APPROVAL rule's `required`, or none) asks for
+ * approvals the transaction was not held for: any, for one that needed none; other groups or
+ * quorums, for one that was approved under another rule.
+ */
+export function approvalsNewlyRequired(row: Pick<TransactionRow, "approvals">, required: readonly ApprovalRequirement[] | undefined) {
+  if (!required) return false;
+  return !row.approvals || requirementKey(row.approvals.required) !== requirementKey(required);
 }

@@ -2,7 +2,7 @@ import type { TransactionRow } from "@qc/db/queries";
 import type { Actor } from "../../audit/actor";
 import type { ServiceDeps } from "../../deps/service-deps";
 import type { CheckFields } from "../../transfers/check-subject";
-import type { ApprovalRequirement } from "./count-approvals";
+import { approvalsNewlyRequired, type ApprovalRequirement } from "./count-approvals";
 import { approvalDeadlineFrom, holdForApproval } from "./hold-for-approval";
 import { verifyCountedApprovals } from "./verify-counted-approvals";
 
@@ -27,9 +27,6 @@ export async function holdUnlessStillApproved(
   return held.moved ? held.row : "MOVED_ON";
 }
 
-const sameRequirements = (a: readonly ApprovalRequirement[], b: readonly ApprovalRequirement[]) =>
-  JSON.stringify(a.map((r) => [r.groupId, r.quorum]).sort()) === JSON.stringify(b.map((r) => [r.groupId, r.quorum]).sort());
-
 /**
  * After a QUEUED transfer's policy was decided again before release (`recheckTransfer`): when a
  * REQUIRE_APPROVAL rule now matches and requires other groups or quorums than the transfer was
@@ -45,7 +42,7 @@ export async function holdIfNewlyRequired(
   actor: Actor,
 ): Promise<TransactionRow | "MOVED_ON" | undefined> {
   const required = recheck.approvals;
-  if (!required || (row.approvals && sameRequirements(row.approvals.required, required))) return undefined;
+  if (!required || !approvalsNewlyRequired(row, required)) return undefined;
   const reason = row.approvals
     ? "the policy decided again before release requires other approvals than those given"
     : "the policy decided again before release now requires approval";
