@@ -1,5 +1,6 @@
 import { signApproval, verifyApproval } from "@qc/chain";
 import { defaultTransferConfig } from "@qc/core";
+import { createSessionFixture } from "@qc/core/testing";
 import { eq, schema } from "@qc/db";
 import { describe, expect, it } from "vitest";
 import {
@@ -15,7 +16,7 @@ import {
   type Approver,
   useApprovalStack,
 } from "./approvals-helpers";
-import { expectError, newSignerKey } from "./custody-helpers";
+import { client, expectError, newSignerKey } from "./custody-helpers";
 import { call } from "./harness";
 import { minedFrom, signPending, statusChanges, statusPath, waitForRecord, type TransactionJson } from "./transfers-back-helpers";
 import { nativeTransfer, type FundedSource } from "./transfers-front-helpers";
@@ -167,7 +168,9 @@ describe("approvals: AWAITING_APPROVAL, decisions and quorums", () => {
 
     const first = await create(s);
     expect((await approve(a1!, first.id)).status).toBe(200);
-    const rejected = await reject(owner, first.id, "wrong beneficiary");
+    // From the dashboard: a session decides too (the route's signer scope is a key's limit).
+    const session = await createSessionFixture({ db: t.db }, s.tenant);
+    const rejected = await reject({ ...owner, api: client(server, session.authorization) }, first.id, "wrong beneficiary");
     expect(rejected.status, rejected.text).toBe(200);
     expect(rejected.json()).toMatchObject({
       status: "REJECTED",
