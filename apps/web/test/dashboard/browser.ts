@@ -3,6 +3,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium, type Browser, type Page } from "playwright-core";
+import { expect } from "vitest";
 
 export const CHROMIUM = "/usr/bin/chromium";
 const ROOT = fileURLToPath(new URL("../../../../", import.meta.url));
@@ -35,4 +36,31 @@ export async function screenshot(page: Page, name: string, options: { fullPage?:
     animations: "disabled",
     caret: "hide",
   });
+}
+
+/**
+ * A page in a browser context of its own (its own cookies: one signed-in member each), as the
+ * screenshots want it: desktop size, British English, UTC, light; confirmations accepted.
+ */
+export async function newDashboardPage(browser: Browser): Promise<Page> {
+  const context = await browser.newContext({
+    ignoreHTTPSErrors: true,
+    viewport: { width: 1280, height: 900 },
+    locale: "en-GB",
+    timezoneId: "UTC",
+    colorScheme: "light",
+  });
+  const page = await context.newPage();
+  page.setDefaultTimeout(20_000);
+  page.on("dialog", (dialog) => void dialog.accept());
+  return page;
+}
+
+/** Logs a member in through /login (the address filled in by `?email=`) and waits for the overview. */
+export async function logInAs(page: Page, baseUrl: string, email: string, password: string): Promise<void> {
+  await page.goto(new URL(`/login?email=${encodeURIComponent(email)}`, baseUrl).toString());
+  await expect.poll(() => page.getByLabel("Email", { exact: true }).inputValue()).toBe(email);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Log in", exact: true }).click();
+  await page.waitForURL((url) => url.pathname === "/");
 }

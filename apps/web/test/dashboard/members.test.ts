@@ -1,8 +1,8 @@
 import { createMemberFixture, createTenantFixture, MEMBER_FIXTURE_PASSWORD } from "@qc/core/testing";
 import { useTestDatabase } from "@qc/db/testing";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchChromium, screenshot } from "./browser";
+import { launchChromium, logInAs, newDashboardPage, screenshot } from "./browser";
 import { fetchText, startStack, type Stack } from "./stack";
 
 const ORGANIZATION = "Borealis Treasury AG";
@@ -23,38 +23,18 @@ describe("members in a real browser", () => {
   const t = useTestDatabase();
   let stack: Stack;
   let browser: Browser;
-  const contexts: BrowserContext[] = [];
   let tenantId: string;
   let owner: { email: string; page: Page };
   const invited = { email: `invited-${Date.now().toString(36)}@example.com`, name: "Ingrid Viewer" };
   const pendingEmail = `pending-${Date.now().toString(36)}@example.com`;
   let viewer: Page;
 
-  async function newPage(): Promise<Page> {
-    const context = await browser.newContext({
-      ignoreHTTPSErrors: true,
-      viewport: { width: 1280, height: 900 },
-      locale: "en-GB",
-      timezoneId: "UTC",
-      colorScheme: "light",
-    });
-    contexts.push(context);
-    const page = await context.newPage();
-    page.setDefaultTimeout(20_000);
-    page.on("dialog", (dialog) => void dialog.accept());
-    return page;
-  }
+  const newPage = () => newDashboardPage(browser);
   const go = (page: Page, path: string) => page.goto(new URL(path, stack.baseUrl).toString());
   const button = (page: Page, name: string) => page.getByRole("button", { name, exact: true });
   const memberRow = (page: Page, email: string) => page.locator(`[data-testid="member-row"][data-email="${email}"]`);
 
-  async function logIn(page: Page, email: string, password: string): Promise<void> {
-    await go(page, `/login?email=${encodeURIComponent(email)}`);
-    await expect.poll(() => page.getByLabel("Email", { exact: true }).inputValue()).toBe(email);
-    await page.getByLabel("Password", { exact: true }).fill(password);
-    await button(page, "Log in").click();
-    await page.waitForURL((url) => url.pathname === "/");
-  }
+  const logIn = (page: Page, email: string, password: string) => logInAs(page, stack.baseUrl, email, password);
 
   /** The newest invitation link sent to `to`, read from the development mailbox once the daemon delivered it. */
   async function invitationLink(to: string): Promise<string> {

@@ -1,0 +1,282 @@
+import { spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { request } from "node:https";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createMemberFixture, createTenantFixture, MEMBER_FIXTURE_PASSWORD, type TenantFixture } from "@qc/core/testing";
+import { useTestDatabase } from "@qc/db/testing";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+// The signer's library, as a customer's signer uses it (reached by path, like dashboard.test.ts).
+import { createKeystore, createServiceClient, enrollKeys, signerApi, writeProfile } from "../../../signer/src/lib";
+import { launchChromium, logInAs, newDashboardPage, SCREENSHOTS, screenshot } from "./browser";
+import { startStack, type Stack } from "./stack";
+
+const ROOT = fileURLToPath(new URL("../../../../", import.meta.url));
+const SIGNER_MAIN = join(ROOT, "apps/signer/src/main.ts");
+const PASSPHRASE = "approvals dashboard test keystore passphrase";
+/** Lowest scrypt cost the keystore accepts: every signer run unlocks it in milliseconds. */
+const FAST_KDF = { n: 2 ** 14, r: 8, p: 1 };
+const Q = 10n ** 18n;
+const DESTINATION = "0x5b38da6a701c568545dcfcb03fcb875f56beddc4";
+const GROUP = "Treasury approvers";
+
+type Person = TenantFixture & { apiKey: string };
+
+/**
+ * Approval quorums in Debian's Chromium against the started stack (CONTRACT §13, §15): an ADMIN
+ * makes an approver group of two members and a REQUIRE_APPROVAL rule in the UI (the dry run names
+ * the requirement; deleting the group the policy names is refused in words); a transfer created
+ * through the API waits in AWAITING_APPROVAL and its page shows the requirement; each approver
+ * sees it on /approvals, approves with the reference signer's `approve` (a real process, the
+ * typed confirmation on standard input) and no longer sees it; the transfer is then signed with
+ * the signer's `review` and reaches COMPLETED, its page showing both decisions. A VIEWER has no
+ * Approvals page in the navigation. Leaves docs/screenshots/approvals.png and transaction-approvals.png.
+ */
+describe("approval quorums in a real browser", () => {
+  const t = useTestDatabase();
+  let stack: Stack;
+  let browser: Browser;
+  let admin: Person;
+  let approvers: [Person, Person];
+  let viewer: Person;
+  let walletId: string;
+  let transactionId: string;
+  const homes = new Map<string, string>();
+
+  const go = (page: Page, path: string) => page.goto(new URL(path, stack.baseUrl).toString());
+  const button = (page: Page, name: string) => page.getByRole("button", { name, exact: true });
+
+  async function logIn(person: Person): Promise<Page> {
+    const page = await newDashboardPage(browser);
+    await logInAs(page, stack.baseUrl, person.email, MEMBER_FIXTURE_PASSWORD);
+    return page;
+  }
+
+  /** One exchange with the API over HTTPS, verified against the stack's certificate. */
+  function callApi(person: Person, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+    const url = new URL(path, stack.baseUrl);
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    return new Promise<{ status: number; json: any }>((resolve, reject) => {
+      const req = request(
+        {
+          host: "127.0.0.1",
+          servername: "localhost",
+          port: url.port,
+          path: url.pathname + url.search,
+          method,
+          ca: stack.cert,
+          headers: {
+            authorization: `Bearer ${person.apiKey}`,
+            ...(payload ? { "content-type": "application/json" } : {}),
+            ...headers,
+          },
+        },
+        (res) => {
+          let text = "";
+          res.on("data", (c: Buffer) => (text += c.toString()));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, json: text ? JSON.parse(text) : undefined }));
+        },
+      );
+      req.on("error", reject);
+      req.end(payload);
+    });
+  }
+
+  /** A signer home (keystore and profile) holding `person`'s API key, as `init` and `login --ca` leave it. */
+  async function signerHome(person: Person, transactionKeys = 0): Promise<string> {
+    const home = mkdtempSync(join(tmpdir(), "qc-approvals-signer-"));
+    const keystore = await createKeystore(join(home, "keystore.json"), PASSPHRASE, { kdf: FAST_KDF });
+    try {
+      await keystore.update((contents) => {
+        contents.apiKey = person.apiKey;
+      });
+      if (transactionKeys > 0) {
+        const api = signerApi(createServiceClient({ url: stack.baseUrl, apiKey: person.apiKey, ca: stack.cert }));
+        await enrollKeys({ keystore, api, tenantId: person.tenantId, count: transactionKeys });
+      }
+    } finally {
+      keystore.close();
+    }
+    writeProfile(join(home, "profile.json"), { url: stack.baseUrl, tenantId: person.tenantId, ca: stack.cert });
+    homes.set(person.userId, home);
+    return home;
+  }
+
+  /** The reference signer's CLI as a process (as `./qc signer` runs it), `stdin` on a pipe. */
+  function signer(person: Person, args: string[], stdin = "") {
+    return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+      const env: NodeJS.ProcessEnv = { ...process.env, QC_SIGNER_HOME: homes.get(person.userId), QC_SIGNER_PASSPHRASE: PASSPHRASE };
+      const child = spawn(process.execPath, ["--import", "tsx", SIGNER_MAIN, ...args], { cwd: ROOT, env, stdio: ["pipe", "pipe", "pipe"] });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+      child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+      child.stdin.end(stdin);
+      child.on("error", reject);
+      child.on("close", (code) => resolve({ code, stdout, stderr }));
+    });
+  }
+
+  beforeAll(async () => {
+    [stack, browser] = await Promise.all([startStack(t.url), launchChromium()]);
+    // The fixtures' API keys are made with the stack's own pepper (kept under DATA_DIR in development), so they work against it.
+    const pepper = Buffer.from(readFileSync(join(stack.env.DATA_DIR!, "secrets/api-key-pepper"), "utf8").trim(), "hex");
+    const deps = { db: t.db, pepper };
+    const tenant = await createTenantFixture(deps, { name: "Halcyon Custody SA" });
+    const person = async (role: "ADMIN" | "APPROVER" | "VIEWER"): Promise<Person> => {
+      const member = await createMemberFixture(deps, tenant, role);
+      return { ...member, apiKey: `${member.keyId}:${member.secret}` };
+    };
+    admin = await person("ADMIN");
+    approvers = [await person("APPROVER"), await person("APPROVER")];
+    viewer = await person("VIEWER");
+
+    // The ADMIN's wallet, its key enrolled by the ADMIN's signer, funded on the devnet.
+    await signerHome(admin, 1);
+    const vault = await callApi(admin, "POST", "/v1/vault/accounts", { name: "Treasury", networkCode: "QUANTUM_SANDBOX" });
+    expect(vault.status).toBe(201);
+    const wallet = await callApi(admin, "POST", `/v1/vault/accounts/${vault.json.id}/wallets/generate`, { label: "hot" });
+    expect(wallet.status).toBe(201);
+    walletId = wallet.json.id;
+    await stack.devnet.fund(wallet.json.address, 5n * Q);
+  }, 600_000);
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.close();
+  }, 60_000);
+
+  it("an ADMIN makes a group of two approvers and a REQUIRE_APPROVAL rule in the UI; the dry run names the requirement", async () => {
+    const page = await logIn(admin);
+    await go(page, "/members");
+    const create = page.getByTestId("create-approver-group");
+    await create.getByLabel("Group name", { exact: true }).fill(GROUP);
+    for (const approver of approvers) await create.getByRole("checkbox", { name: new RegExp(approver.email) }).check();
+    await button(page, "Create approver group").click();
+    const row = page.locator(`[data-testid="approver-group-row"][data-group="${GROUP}"]`);
+    await row.waitFor();
+    for (const approver of approvers) expect(await row.textContent()).toContain(approver.email);
+
+    await go(page, "/policies");
+    await button(page, "Add rule").click();
+    await page.getByLabel("Rule ID", { exact: true }).fill("two-approvers");
+    await page.getByLabel("Rule name", { exact: true }).fill("Two treasury approvers");
+    await page.getByLabel("Action", { exact: true }).selectOption("REQUIRE_APPROVAL");
+    await page.getByLabel("Approver group 1", { exact: true }).selectOption({ label: `${GROUP} (2 members)` });
+    await page.getByLabel("Quorum 1", { exact: true }).fill("3");
+    await button(page, "Save policy").click();
+    // More than the group holds: the service's refusal, next to the quorum.
+    await expect.poll(() => page.getByRole("alert").allTextContents()).toContainEqual(expect.stringMatching(/quorum|members/i));
+    await page.getByLabel("Quorum 1", { exact: true }).fill("2");
+    await button(page, "Save policy").click();
+    await page.getByText("Saved as version 1.").waitFor();
+
+    const dryRun = page.getByTestId("policy-dry-run");
+    await dryRun.getByLabel("Source wallet ID").fill(walletId);
+    await dryRun.getByLabel("Destination address").fill(DESTINATION);
+    await dryRun.getByLabel("Amount", { exact: true }).fill("1");
+    await button(page, "Evaluate transfer").click();
+    await expect.poll(() => page.getByTestId("dry-run-result").textContent()).toContain("REQUIRE_APPROVAL");
+    expect(await page.getByTestId("dry-run-approvals").textContent()).toBe(`2 of ${GROUP} must approve`);
+
+    // The policy names the group: deleting it is refused, in the service's words, beside it.
+    await go(page, "/members");
+    await row.getByRole("button", { name: `Delete ${GROUP}` }).click();
+    await expect.poll(() => row.getByRole("alert").allTextContents()).toContainEqual(expect.stringContaining("two-approvers"));
+    await row.waitFor();
+  });
+
+  it("a transfer created through the API awaits approval, and its page shows what it needs and who started it", async () => {
+    const assets = await callApi(admin, "GET", "/v1/assets?networkCode=QUANTUM_SANDBOX");
+    const native = (assets.json.assets as { id: string; kind: string }[]).find((asset) => asset.kind === "NATIVE")!;
+    const created = await callApi(
+      admin,
+      "POST",
+      "/v1/transactions",
+      {
+        networkCode: "QUANTUM_SANDBOX",
+        sourceWalletId: walletId,
+        destinationAddress: DESTINATION,
+        assetId: native.id,
+        amount: (Q + Q / 4n).toString(),
+      },
+      { "x-idempotency-key": randomUUID() },
+    );
+    expect(created.status).toBe(201);
+    transactionId = created.json.id;
+
+    const page = await logIn(admin);
+    await go(page, `/transactions/${transactionId}`);
+    await expect.poll(() => page.getByTestId("transaction-status").textContent(), { timeout: 30_000 }).toContain("AWAITING_APPROVAL");
+    const section = page.getByTestId("approvals-section");
+    await section.waitFor();
+    const group = section.getByTestId("approval-group-row");
+    await expect.poll(() => group.textContent()).toContain(GROUP);
+    expect(await group.getByTestId("approved-count").textContent()).toBe("0 of 2");
+    await expect
+      .poll(() => section.getByTestId("initiated-by").textContent())
+      .toContain(`API key ${admin.keyId} of Fixture ADMIN (${admin.email})`);
+    expect(await section.getByTestId("approval-instructions").textContent()).toContain(`signer approve ${transactionId}`);
+    // The ADMIN is in no required group: nothing to reject with.
+    expect(await section.getByTestId("reject-approval").count()).toBe(0);
+  });
+
+  it("each approver sees it on /approvals, approves in the signer, and no longer sees it; the signer's review signs it to COMPLETED", async () => {
+    const lastFour = `${DESTINATION.slice(-4)}\n`;
+    for (const [i, approver] of approvers.entries()) {
+      const page = await logIn(approver);
+      await page.getByRole("navigation").getByRole("link", { name: "Approvals", exact: true }).click();
+      await page.waitForURL(/\/approvals$/);
+      const row = page.locator(`[data-testid="pending-approval-row"][data-transaction-id="${transactionId}"]`);
+      await row.waitFor();
+      // Group and member names arrive with their own reads.
+      await expect.poll(() => row.textContent()).toContain(`${GROUP}: ${i} of 2`);
+      await expect.poll(() => row.textContent()).toContain(`API key ${admin.keyId} of Fixture ADMIN (${admin.email})`);
+      expect(await row.textContent()).toContain("1.25 Q");
+      expect(await row.textContent()).toContain(DESTINATION);
+      if (i === 0) await screenshot(page, "approvals");
+
+      await signerHome(approver);
+      const enrolled = await signer(approver, ["enroll-approver"]);
+      expect(enrolled.stderr, stack.output()).toBe("");
+      expect(enrolled.code).toBe(0);
+      const approved = await signer(approver, ["approve", transactionId], lastFour);
+      expect(approved.stderr, stack.output()).toBe("");
+      expect(approved.code).toBe(0);
+      expect(approved.stdout).toContain("Approved with approval key");
+
+      await page.reload();
+      await page.getByText("Nothing awaits your approval.").waitFor();
+    }
+
+    const page = await logIn(admin);
+    await go(page, `/transactions/${transactionId}`);
+    const status = page.getByTestId("transaction-status");
+    await expect.poll(() => status.textContent(), { timeout: 30_000 }).toContain("PENDING_SIGNATURE");
+    const reviewed = await signer(admin, ["review", transactionId], lastFour);
+    expect(reviewed.stderr, stack.output()).toBe("");
+    expect(reviewed.code).toBe(0);
+    await expect.poll(() => status.textContent(), { timeout: 60_000, interval: 500 }).toContain("COMPLETED");
+
+    const section = page.getByTestId("approvals-section");
+    const decisions = section.getByTestId("approval-decision-row");
+    await expect.poll(() => decisions.count()).toBe(2);
+    for (const approver of approvers) {
+      const decision = decisions.filter({ hasText: approver.email });
+      await expect.poll(() => decision.count()).toBe(1);
+      expect(await decision.getAttribute("data-decision")).toBe("APPROVED");
+      expect(await decision.textContent()).toContain(GROUP);
+    }
+    expect(await section.getByTestId("approved-count").textContent()).toContain("2 of 2");
+    expect(await section.getByTestId("approval-instructions").count()).toBe(0);
+    await section.screenshot({ path: join(SCREENSHOTS, "transaction-approvals.png"), animations: "disabled", caret: "hide" });
+  });
+
+  it("a VIEWER, who may not decide approvals, has no Approvals page in the navigation", async () => {
+    const page = await logIn(viewer);
+    await page.getByRole("navigation").getByRole("link", { name: "Transactions", exact: true }).waitFor();
+    expect(await page.getByRole("navigation").getByRole("link", { name: "Approvals", exact: true }).count()).toBe(0);
+  });
+});
