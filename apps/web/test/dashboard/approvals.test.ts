@@ -28,11 +28,13 @@ type Person = TenantFixture & { apiKey: string };
 /**
  * Approval quorums in Debian's Chromium against the started stack (CONTRACT §13, §15): an ADMIN
  * makes an approver group of two members and a REQUIRE_APPROVAL rule in the UI (the dry run names
- * the requirement; deleting the group the policy names is refused in words); a transfer created
+ * the requirement; deleting the group the policy names, or shrinking it below the quorum, is
+ * refused in words); a transfer created
  * through the API waits in AWAITING_APPROVAL and its page shows the requirement; each approver
  * sees it on /approvals, approves with the reference signer's `approve` (a real process, the
  * typed confirmation on standard input) and no longer sees it; the transfer is then signed with
- * the signer's `review` and reaches COMPLETED, its page showing both decisions. A VIEWER has no
+ * the signer's `review` and reaches COMPLETED, its page showing both decisions. An approver rejects
+ * another transfer from its page with a reason (REJECTED / REJECTED_BY_APPROVER). A VIEWER has no
  * Approvals page in the navigation. Leaves docs/screenshots/approvals.png and transaction-approvals.png.
  */
 describe("approval quorums in a real browser", () => {
@@ -53,6 +55,27 @@ describe("approval quorums in a real browser", () => {
     const page = await newDashboardPage(browser);
     await logInAs(page, stack.baseUrl, person.email, MEMBER_FIXTURE_PASSWORD);
     return page;
+  }
+
+  /** A transfer of 1.25 Q from the ADMIN's wallet, created with the ADMIN's API key; its id. */
+  async function createTransfer(): Promise<string> {
+    const assets = await callApi(admin, "GET", "/v1/assets?networkCode=QUANTUM_SANDBOX");
+    const native = (assets.json.assets as { id: string; kind: string }[]).find((asset) => asset.kind === "NATIVE")!;
+    const created = await callApi(
+      admin,
+      "POST",
+      "/v1/transactions",
+      {
+        networkCode: "QUANTUM_SANDBOX",
+        sourceWalletId: walletId,
+        destinationAddress: DESTINATION,
+        assetId: native.id,
+        amount: (Q + Q / 4n).toString(),
+      },
+      { "x-idempotency-key": randomUUID() },
+    );
+    expect(created.status).toBe(201);
+    return created.json.id as string;
   }
 
   /** One exchange with the API over HTTPS, verified against the stack's certificate. */
@@ -185,27 +208,17 @@ describe("approval quorums in a real browser", () => {
     await go(page, "/members");
     await row.getByRole("button", { name: `Delete ${GROUP}` }).click();
     await expect.poll(() => row.getByRole("alert").allTextContents()).toContainEqual(expect.stringContaining("two-approvers"));
-    await row.waitFor();
+    // Nor may it shrink below the quorum the policy asks of it.
+    await row.getByRole("button", { name: `Edit ${GROUP}` }).click();
+    await row.getByRole("checkbox", { name: new RegExp(approvers[1].email) }).uncheck();
+    await row.getByRole("button", { name: "Save group" }).click();
+    await expect.poll(() => row.getByRole("alert").allTextContents()).toContainEqual(expect.stringContaining("two-approvers"));
+    await row.getByRole("button", { name: "Cancel" }).click();
+    for (const approver of approvers) expect(await row.textContent()).toContain(approver.email);
   });
 
   it("a transfer created through the API awaits approval, and its page shows what it needs and who started it", async () => {
-    const assets = await callApi(admin, "GET", "/v1/assets?networkCode=QUANTUM_SANDBOX");
-    const native = (assets.json.assets as { id: string; kind: string }[]).find((asset) => asset.kind === "NATIVE")!;
-    const created = await callApi(
-      admin,
-      "POST",
-      "/v1/transactions",
-      {
-        networkCode: "QUANTUM_SANDBOX",
-        sourceWalletId: walletId,
-        destinationAddress: DESTINATION,
-        assetId: native.id,
-        amount: (Q + Q / 4n).toString(),
-      },
-      { "x-idempotency-key": randomUUID() },
-    );
-    expect(created.status).toBe(201);
-    transactionId = created.json.id;
+    transactionId = await createTransfer();
 
     const page = await logIn(admin);
     await go(page, `/transactions/${transactionId}`);
@@ -272,6 +285,26 @@ describe("approval quorums in a real browser", () => {
     expect(await section.getByTestId("approved-count").textContent()).toContain("2 of 2");
     expect(await section.getByTestId("approval-instructions").count()).toBe(0);
     await section.screenshot({ path: join(SCREENSHOTS, "transaction-approvals.png"), animations: "disabled", caret: "hide" });
+  });
+
+  it("an approver rejects another transfer from its page, with a reason: it ends REJECTED / REJECTED_BY_APPROVER", async () => {
+    const id = await createTransfer();
+    const page = await logIn(approvers[0]);
+    await go(page, `/transactions/${id}`);
+    await expect.poll(() => page.getByTestId("transaction-status").textContent(), { timeout: 30_000 }).toContain("AWAITING_APPROVAL");
+    const form = page.getByTestId("reject-approval");
+    await form.waitFor();
+    // A rejection says why: no reason, no button.
+    expect(await button(page, "Reject transfer").isDisabled()).toBe(true);
+    await form.getByLabel("Reason for rejecting", { exact: true }).fill("The beneficiary is not on our list");
+    await button(page, "Reject transfer").click();
+    await expect.poll(() => page.getByTestId("transaction-status").textContent()).toContain("REJECTED_BY_APPROVER");
+    const decision = page.getByTestId("approval-decision-row");
+    await expect.poll(() => decision.count()).toBe(1);
+    expect(await decision.getAttribute("data-decision")).toBe("REJECTED");
+    expect(await decision.textContent()).toContain("The beneficiary is not on our list");
+    expect(await decision.textContent()).toContain(approvers[0].email);
+    expect(await form.count()).toBe(0);
   });
 
   it("a VIEWER, who may not decide approvals, has no Approvals page in the navigation", async () => {
