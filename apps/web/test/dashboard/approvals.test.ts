@@ -29,8 +29,8 @@ type Person = TenantFixture & { apiKey: string };
  * Approval quorums in Debian's Chromium against the started stack (CONTRACT §13, §15): an ADMIN
  * makes an approver group of two members and a REQUIRE_APPROVAL rule in the UI (the dry run names
  * the requirement; deleting the group the policy names, or shrinking it below the quorum, is
- * refused in words); a transfer created
- * through the API waits in AWAITING_APPROVAL and its page shows the requirement; each approver
+ * refused in words); a transfer created through the API waits in AWAITING_APPROVAL and its page
+ * shows the requirement; each approver
  * sees it on /approvals, approves with the reference signer's `approve` (a real process, the
  * typed confirmation on standard input) and no longer sees it; the transfer is then signed with
  * the signer's `review` and reaches COMPLETED, its page showing both decisions. An approver rejects

@@ -49,8 +49,8 @@ function PendingTable({ transactions }: { transactions: PendingApproval[] }) {
       header: "Transfer",
       rowHeader: true,
       cell: (tx) => (
-        <Link href={`/transactions/${tx.id}`} className="mono small">
-          {tx.id}
+        <Link href={`/transactions/${tx.id}`} className="mono small" title={tx.id} aria-label={`Transfer ${tx.id}`}>
+          {tx.id.slice(0, 8)}…
         </Link>
       ),
     },
@@ -69,13 +69,13 @@ function PendingTable({ transactions }: { transactions: PendingApproval[] }) {
       cell: (tx) => {
         const approved = tx.approvals ? approvedPerGroup(tx.approvals) : new Map<string, number>();
         return (
-          <ul className="plain small">
+          <>
             {tx.approvals?.required.map((r) => (
-              <li key={r.groupId}>
+              <div key={r.groupId} className="small">
                 {groupName(r.groupId)}: {approved.get(r.groupId) ?? 0} of {r.quorum}
-              </li>
+              </div>
             ))}
-          </ul>
+          </>
         );
       },
     },

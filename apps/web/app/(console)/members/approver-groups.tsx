@@ -146,11 +146,7 @@ function GroupRow({
         {group.memberIds.length === 0 ? (
           <span className="muted">no members</span>
         ) : (
-          <ul className="plain">
-            {group.memberIds.map((id) => (
-              <li key={id}>{nameOf(id)}</li>
-            ))}
-          </ul>
+          group.memberIds.map((id) => <div key={id}>{nameOf(id)}</div>)
         )}
       </td>
       {administer && (
