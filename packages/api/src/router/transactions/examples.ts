@@ -27,6 +27,8 @@ export const EXAMPLE_TRANSACTION = {
   policy: null,
   contractAddress: null,
   note: "November payout",
+  initiatedBy: { type: "API_KEY", userId: EXAMPLE.userId, keyId: EXAMPLE.keyId },
+  approvals: null,
   createdAt: EXAMPLE.createdAt,
   updatedAt: EXAMPLE.createdAt,
   signedAt: null,
