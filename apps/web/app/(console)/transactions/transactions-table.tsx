@@ -2,6 +2,7 @@
 
 import Link from "next/link";
 import type { Transaction } from "../../../src/dashboard/router-types";
+import { SUB_STATUS_HINTS, TRANSACTION_STATUS_HINTS } from "../../../src/dashboard/vocabulary";
 import { Amount } from "../../_components/amount";
 import { DataTable, type Column } from "../../_components/data-table";
 import { StatusBadge } from "../../_components/status-badge";
@@ -25,8 +26,14 @@ export function TransactionsTable({ transactions, empty }: { transactions: Trans
       header: "Status",
       cell: (tx) => (
         <>
-          <StatusBadge status={tx.status} />
-          {tx.subStatus && <div className="small muted">{tx.subStatus}</div>}
+          <span title={TRANSACTION_STATUS_HINTS[tx.status]}>
+            <StatusBadge status={tx.status} />
+          </span>
+          {tx.subStatus && (
+            <div className="small muted" title={SUB_STATUS_HINTS[tx.subStatus]}>
+              {tx.subStatus}
+            </div>
+          )}
         </>
       ),
     },
