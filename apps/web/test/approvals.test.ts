@@ -104,6 +104,9 @@ describe("approvals: AWAITING_APPROVAL, decisions and quorums", () => {
     const exported = (await s.api.get(`/v1/transactions/${held.id}/approvals`)).json();
     expect(exported).toMatchObject({ approvalHash: listed.approvalRequest.approvalHash, required: [{ groupId, quorum: 1 }] });
     expect(exported.decisions).toHaveLength(1);
+    // Its deadline: APPROVAL_TIMEOUT_SECONDS (one day by default) from the checks' decision, moments ago.
+    expect(Date.parse(exported.deadline) - Date.now()).toBeGreaterThan(86_400_000 - 10 * 60_000);
+    expect(Date.parse(exported.deadline) - Date.now()).toBeLessThanOrEqual(86_400_000);
     expect(
       verifyApproval({
         approvalHash: exported.approvalHash,

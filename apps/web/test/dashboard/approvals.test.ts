@@ -232,6 +232,7 @@ describe("approval quorums in a real browser", () => {
       .poll(() => section.getByTestId("initiated-by").textContent())
       .toContain(`API key ${admin.keyId} of Fixture ADMIN (${admin.email})`);
     expect(await section.getByTestId("approval-instructions").textContent()).toContain(`signer approve ${transactionId}`);
+    await section.getByTestId("approval-deadline").waitFor(); // from the approvals' evidence route
     // The ADMIN is in no required group: nothing to reject with.
     expect(await section.getByTestId("reject-approval").count()).toBe(0);
   });

@@ -31,6 +31,7 @@ export const getTransactionApprovalsProcedure = authedProcedure
       output: {
         ...EXAMPLE_APPROVAL_REQUEST,
         required: EXAMPLE_AWAITING_APPROVAL.approvals.required,
+        deadline: "2026-11-26T09:30:00.000Z",
         decisions: [
           {
             ...EXAMPLE_APPROVAL_DECISION,

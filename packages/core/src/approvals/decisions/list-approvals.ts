@@ -33,6 +33,10 @@ export async function listPendingApprovals(
 
 export const transactionApprovalsSchema = approvalRequestSchema.extend({
   required: approvalsSchema.shape.required,
+  deadline: z
+    .string()
+    .nullable()
+    .meta({ description: "when a transfer still awaiting approval ends EXPIRED / APPROVAL_TIMEOUT; null when none was required" }),
   decisions: z.array(
     approvalsSchema.shape.decisions.element.extend({
       approvalHash: z
@@ -65,6 +69,7 @@ export async function getTransactionApprovals(
   return {
     ...approvalRequestOf(row),
     required: row.approvals?.required ?? [],
+    deadline: row.approvalDeadline ? row.approvalDeadline.toISOString() : null,
     decisions: decisions.map((d) => ({
       userId: d.userId,
       decision: d.decision,

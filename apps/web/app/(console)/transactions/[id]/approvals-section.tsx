@@ -1,6 +1,6 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import type { Transaction } from "../../../../src/dashboard/router-types";
 import { useTRPC } from "../../../../src/dashboard/trpc";
@@ -29,6 +29,10 @@ export function ApprovalsSection({ transaction: t, approvals }: { transaction: T
   const { nameOf: memberName } = useMemberNames();
   const approved = approvedPerGroup(approvals);
   const awaiting = t.status === "AWAITING_APPROVAL";
+  const trpc = useTRPC();
+  // The deadline is in the approvals' evidence (GET /v1/transactions/{id}/approvals), not the record.
+  const evidence = useQuery({ ...trpc.approvals.transaction.queryOptions({ transactionId: t.id }), enabled: awaiting });
+  const deadline = evidence.data?.deadline ?? null;
   return (
     <section className="panel" aria-labelledby="approvals-heading" data-testid="approvals-section">
       <h2 id="approvals-heading">Approvals</h2>
@@ -39,6 +43,14 @@ export function ApprovalsSection({ transaction: t, approvals }: { transaction: T
         </dd>
         <dt>Rule</dt>
         <dd>{t.policy?.ruleId ? <code>{t.policy.ruleId}</code> : "—"}</dd>
+        {awaiting && deadline && (
+          <>
+            <dt>Approve before</dt>
+            <dd data-testid="approval-deadline">
+              <Time at={deadline} />
+            </dd>
+          </>
+        )}
       </dl>
       {awaiting && (
         <p className="notice warning" data-testid="approval-instructions">
