@@ -38,6 +38,33 @@ describe("approvals: AWAITING_APPROVAL, decisions and quorums", () => {
   };
   const approvers = (s: FundedSource, n: number) => Promise.all(Array.from({ length: n }, () => addApprover(server, t.db, s.tenant)));
 
+  it("another tenant's transaction is 404 to decide or export, and another member's approval key signs nothing (400)", async () => {
+    const a = await funded();
+    const b = await funded();
+    const [approverA] = await approvers(a, 1);
+    const [approverB] = await approvers(b, 1);
+    const groupId = await addGroup(a.api, "treasury", [approverA!]);
+    await requireApprovals(a.api, [{ groupId, quorum: 1 }]);
+    const held = await create(a);
+    const hash = recordApprovalHash(held);
+
+    // B's approver, with a valid signature of its own key, names A's transaction: not found, nothing recorded.
+    expectError(await approve(approverB!, held.id, { hash }), 404, "NOT_FOUND", 1030);
+    expectError(await reject(approverB!, held.id, "not yours"), 404, "NOT_FOUND", 1030);
+    expectError(await approverB!.api.get(`/v1/transactions/${held.id}/approvals`), 404, "NOT_FOUND", 1030);
+    // A's approver presenting B's approval key id (and a signature by it): the key is not the caller's.
+    const borrowed = await approverA!.api.post(`/v1/transactions/${held.id}/approvals`, {
+      decision: "APPROVED",
+      keyId: approverB!.keyId,
+      signature: signApproval(hash, approverB!.secretKey),
+    });
+    expectError(borrowed, 400, "INVALID_SIGNATURE", 1202);
+    expect((await a.api.get(`/v1/transactions/${held.id}`)).json()).toMatchObject({
+      status: "AWAITING_APPROVAL",
+      approvals: { decisions: [] },
+    });
+  });
+
   it("quorum 1 of 1: listed for the approver with its approvalHash, refused to the initiator (1401), to a non-member (1402) and for a bad signature; approved, released, signed and COMPLETED as any other", async () => {
     const s = await funded();
     const [approver, outsider] = await approvers(s, 2);
