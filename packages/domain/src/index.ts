@@ -118,6 +118,37 @@ export type InitiatorType = (typeof INITIATOR_TYPES)[number];
 export const SCREENING_DECISIONS = ["CLEAR", "BLOCKED"] as const;
 export type ScreeningDecision = (typeof SCREENING_DECISIONS)[number];
 
+/**
+ * What a policy rule's `destination` matches (CONTRACT §16): a destination in the tenant's address
+ * book (an ACTIVE entry for the transfer's network whose `assetIds`, when given, include its
+ * asset), or one that is not.
+ */
+export const POLICY_DESTINATION_MATCHES = ["ADDRESS_BOOK", "NOT_ADDRESS_BOOK"] as const;
+export type PolicyDestinationMatch = (typeof POLICY_DESTINATION_MATCHES)[number];
+
+// ------------------------------------------------------------------------------ address book
+
+/**
+ * What the `address_book_entry_status` column stores: an entry is PENDING from its creation until
+ * removed. ACTIVE is never stored — it is derived from `activatesAt` and the clock (below), so an
+ * entry counts as in the book at its instant exactly, with no job to flip it.
+ */
+export const STORED_ADDRESS_BOOK_ENTRY_STATUSES = ["PENDING", "REMOVED"] as const;
+export type StoredAddressBookEntryStatus = (typeof STORED_ADDRESS_BOOK_ENTRY_STATUSES)[number];
+
+/**
+ * An address-book entry's status as the API shows it (CONTRACT §16): PENDING until `activatesAt`
+ * (creation + ADDRESS_BOOK_ACTIVATION_SECONDS), ACTIVE from then, REMOVED at once when deleted.
+ */
+export const ADDRESS_BOOK_ENTRY_STATUSES = ["PENDING", "ACTIVE", "REMOVED"] as const;
+export type AddressBookEntryStatus = (typeof ADDRESS_BOOK_ENTRY_STATUSES)[number];
+
+/** The API's status of an entry from what is stored and the instant asked about. */
+export const addressBookEntryStatus = (
+  entry: { status: StoredAddressBookEntryStatus; activatesAt: Date },
+  now: Date,
+): AddressBookEntryStatus => (entry.status === "REMOVED" ? "REMOVED" : now.getTime() >= entry.activatesAt.getTime() ? "ACTIVE" : "PENDING");
+
 // ------------------------------------------------------------------------------ vaults and wallets
 
 /** A vault is ACTIVE until archived (CONTRACT §4); an archived vault takes no new wallets. */

@@ -4,6 +4,7 @@ import {
   ASSET_KINDS,
   KYC_STATUSES,
   MEMBER_ROLES,
+  STORED_ADDRESS_BOOK_ENTRY_STATUSES,
   STORED_API_KEY_STATUSES,
   STORED_INVITATION_STATUSES,
   TENANT_STATUSES,
@@ -47,6 +48,7 @@ const DOMAIN: Record<string, readonly string[]> = {
   webhook_endpoint_status: WEBHOOK_ENDPOINT_STATUSES,
   webhook_delivery_status: WEBHOOK_DELIVERY_STATUSES,
   approval_decision: APPROVAL_DECISIONS,
+  address_book_entry_status: STORED_ADDRESS_BOOK_ENTRY_STATUSES,
 };
 
 describe("the PostgreSQL enums", () => {

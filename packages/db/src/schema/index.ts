@@ -6,3 +6,4 @@ export * from "./transfers";
 export * from "./operators";
 export * from "./passkeys";
 export * from "./approvals";
+export * from "./address-book";

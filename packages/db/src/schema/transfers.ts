@@ -133,6 +133,11 @@ export const transactions = pgTable(
     approvals: jsonb("approvals").$type<TransactionApprovalsColumn>(),
     /** AWAITING_APPROVAL → EXPIRED (APPROVAL_TIMEOUT) at this time. */
     approvalDeadline: ts("approval_deadline"),
+    /**
+     * CONTRACT §16's `destinationLabel`: the label of the ACTIVE address-book entry the policy
+     * found for the destination when it was last decided (written with `policy`); null otherwise.
+     */
+    destinationLabel: text("destination_label"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     signedAt: ts("signed_at"),
