@@ -35,3 +35,4 @@ export * from "./passkeys";
 export * from "./approval-keys";
 export * from "./approver-groups";
 export * from "./transaction-approvals";
+export * from "./address-book";
