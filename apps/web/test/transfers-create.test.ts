@@ -24,8 +24,10 @@ import {
   type FundedSource,
 } from "./transfers-front-helpers";
 
+// CONTRACT §6's fields, and §15's `approvals` and `initiatedBy`.
 const RECORD_KEYS = [
   "amount",
+  "approvals",
   "assetId",
   "blockNumber",
   "broadcastAt",
@@ -39,6 +41,7 @@ const RECORD_KEYS = [
   "externalId",
   "fee",
   "id",
+  "initiatedBy",
   "networkCode",
   "nonce",
   "note",

@@ -28,8 +28,10 @@ import { eventually, startTestDaemon, trpcMutation } from "./identity-helpers";
 
 const Q = 10n ** 18n;
 const DESTINATION = "0x5b38da6a701c568545dcfcb03fcb875f56beddc4";
+// CONTRACT §6's fields, and §15's `approvals` and `initiatedBy`.
 const RECORD_KEYS = [
   "amount",
+  "approvals",
   "assetId",
   "blockNumber",
   "broadcastAt",
@@ -43,6 +45,7 @@ const RECORD_KEYS = [
   "externalId",
   "fee",
   "id",
+  "initiatedBy",
   "networkCode",
   "nonce",
   "note",
