@@ -128,7 +128,10 @@ describe("transfer fixtures store what the services store", () => {
       expect((await mined(sent)).status).toBe("success");
     }
     const amount = 1_234n;
-    const [toFixture, toService] = [await fresh(), await fresh()];
+    // One destination for both: the calldata carries it, and a zero byte costs 4 gas where another costs 16, so two
+    // different addresses can estimate differently (68,444 against 68,460 once) whatever the release does.
+    const toFixture = await fresh();
+    const toService = toFixture;
     const call = transferCall({ chainId: quantumSandbox.id, destinationAddress: toFixture, amount, token });
     const estimate = await deps.chain.client("QUANTUM_SANDBOX").estimateGas({ account: byFixture.address, ...call });
     const margin = [133n, 121n, 117n].find((m) => (estimate * m) % 100n !== 0n)!;
