@@ -2,6 +2,7 @@ import type { Transaction } from "@qc/db";
 import {
   insertStatusHistory,
   lockTransactionStatus,
+  releaseTransactionUsage,
   updateTransactionWhereStatus,
   type NewTransactionRow,
   type TransactionRow,
@@ -10,7 +11,9 @@ import type { Actor } from "../audit/actor";
 import type { ServiceDeps } from "../deps/service-deps";
 import { runTransition, type JobRequest, type TransitionOutcome } from "../transitions/run-transition";
 import { toTransactionRecord } from "./transaction-record";
-import type { TransactionStatus, TransactionSubStatus } from "./transaction-status";
+import { ENDED_WITHOUT_TRANSFER, type TransactionStatus, type TransactionSubStatus } from "./transaction-status";
+
+const endsWithoutTransfer = (status: TransactionStatus): boolean => (ENDED_WITHOUT_TRANSFER as readonly string[]).includes(status);
 
 export interface TransactionTransitionInput {
   tenantId: string;
@@ -34,6 +37,9 @@ export interface TransactionTransitionInput {
  * The one step every transaction status change goes through: the conditional UPDATE, its
  * status-history row, an audit row, the `transaction.status_changed` event (with
  * `previousStatus` and the aggregate's next sequence) and the next jobs, in one database
+ * transaction. A move that ends the transaction without moving value takes its usage back from
+ * the hourly buckets the velocity windows and daily quotas read (`releaseTransactionUsage`), in
+ * the same transaction: the move is conditional and such a status is final, so once per
  * transaction. `moved: false` means another caller (a retried job, another instance, the user)
  * moved it first: callers treat that as done, never as an error to retry.
  */
@@ -88,6 +94,8 @@ export async function transitionTransaction(
           actorType: input.actor.type,
           actorId: input.actor.id,
         });
+        if (endsWithoutTransfer(input.to) && !endsWithoutTransfer(previousStatus!))
+          await releaseTransactionUsage(t, { tenantId: input.tenantId, transactionId: row.id });
         await input.also?.(t, row);
       },
     },

@@ -5,6 +5,7 @@ import { transactions, transactionStatusHistory } from "../schema/transfers";
 import type { AuditRow } from "../queries/audit";
 import { outboxEventInsert, outboxEventValues, type InsertOutboxEventParams } from "../queries/events";
 import type { TransactionRow } from "../queries/transactions";
+import { usageUpsert } from "../queries/usage";
 import { insertColumns, insertSelect, placeholdersFor, rowValues } from "./columns";
 import { defineStatement } from "./define-query";
 
@@ -30,8 +31,10 @@ const inserted = (column: { name: string }) => sql`${sql.identifier(column.name)
  * A new transaction and its trail in one statement (one round trip, atomic on its own): the row,
  * exactly as given (every column; nothing left to a database default, so the caller's row is
  * what is stored: build it with `completeRow`), its first status-history entry, its audit row and
- * its first outbox event with the aggregate's next sequence. Data-modifying CTEs: the three
- * follow-up inserts select from the inserted row, so none of them is written without it. Every
+ * its first outbox event with the aggregate's next sequence, and its usage added to the hourly
+ * usage buckets (../queries/usage: what the velocity windows and daily quotas read; a create is
+ * counted in the same commit that stores it). Data-modifying CTEs: the four follow-up writes
+ * select from the inserted row, so none of them is written without it. Every
  * column list comes from the table definitions (./columns); the outbox insert is the one
  * `insertOutboxEvent` sends. The job that follows is the caller's to enqueue in the same
  * database transaction.
@@ -80,6 +83,8 @@ const insertWithTrailStatement = defineStatement<{ event_sequence: number }>("qc
       ${history} from inserted
     ), audit as (
       ${insertSelect(auditEvents, placeholdersFor(auditEvents, "audit_", AUDIT_KEYS))} from inserted
+    ), usage as (
+      ${usageUpsert(1, sql`inserted`)}
     ), event as (
       ${outboxEventInsert("event_")} from inserted
       returning sequence

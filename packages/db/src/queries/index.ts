@@ -36,3 +36,4 @@ export * from "./approval-keys";
 export * from "./approver-groups";
 export * from "./transaction-approvals";
 export * from "./address-book";
+export * from "./usage";

@@ -7,3 +7,4 @@ export * from "./operators";
 export * from "./passkeys";
 export * from "./approvals";
 export * from "./address-book";
+export * from "./usage";

@@ -1,0 +1,106 @@
+import { and, eq, gte, lt, sql, type SQL } from "drizzle-orm";
+import type { Executor } from "../client";
+import { defineRead, defineStatement } from "../hot-path/define-query";
+import { transactions } from "../schema/transfers";
+import { EVERY_ASSET, usageBuckets, type UsageScope } from "../schema/usage";
+
+/*
+ * Usage buckets (docs/decisions/usage-buckets.md): per tenant, scope, asset and UTC hour, the
+ * count and sum of the transactions created in that hour that have not ended without moving
+ * value. Added by the statement that creates a transaction, taken back by the transition that
+ * ends it without moving value, each in that database transaction; read by the velocity windows
+ * and the daily quotas, at most one row per hour of the window whatever the volume.
+ */
+
+/**
+ * The upsert that adds (`1`) or takes back (`-1`) the usage of the transactions `source` names
+ * (`from <source> u`, with the transactions table's columns; `where` narrows it): the tenant's,
+ * the source wallet's and its vault's rows for the asset (the vault the wallet is placed in on
+ * the transaction's network; placements are never moved or removed, so it is the vault of the
+ * creation), none for a row without an asset (a contract deployment), and the tenant's
+ * every-asset count. The rows are listed in the primary key's order, the same in every
+ * statement, so two transactions touching the same buckets lock them in the same order.
+ */
+export function usageUpsert(sign: 1 | -1, source: SQL, where: SQL = sql``): SQL {
+  const delta = sql.raw(String(sign));
+  return sql`insert into ${usageBuckets} (tenant_id, scope, scope_id, asset_id, hour, count, amount)
+    select u.tenant_id, s.scope, s.scope_id, s.asset_id, date_trunc('hour', u.created_at, 'UTC'), ${delta}, ${delta} * s.amount
+    from ${source} u
+    cross join lateral (values
+      ('TENANT', u.tenant_id, ${sql.raw(`'${EVERY_ASSET}'::uuid`)}, 0::numeric),
+      ('TENANT', u.tenant_id, u.asset_id, u.amount),
+      ('VAULT', (select l.vault_id from wallet_network_links l
+                 where l.tenant_id = u.tenant_id and l.wallet_id = u.source_wallet_id and l.network_code = u.network_code),
+                u.asset_id, u.amount),
+      ('WALLET', u.source_wallet_id, u.asset_id, u.amount)
+    ) as s (scope, scope_id, asset_id, amount)
+    where s.scope_id is not null and s.asset_id is not null ${where}
+    on conflict (tenant_id, scope, scope_id, asset_id, hour) do update
+      set count = ${usageBuckets}.count + excluded.count, amount = ${usageBuckets}.amount + excluded.amount`;
+}
+
+/**
+ * Takes a transaction's usage back: for the transition that ends it without moving value, in
+ * that transition's database transaction. Conditional transitions move a row once, and a row
+ * that has ended never moves again, so this runs once per transaction.
+ */
+export async function releaseTransactionUsage(db: Executor, key: { tenantId: string; transactionId: string }): Promise<void> {
+  await releaseUsageStatement.on(db).execute({ tenantId: key.tenantId, transactionId: key.transactionId });
+}
+const releaseUsageStatement = defineStatement("qc_release_transaction_usage", () =>
+  usageUpsert(
+    -1,
+    sql`${transactions}`,
+    sql`and u.id = ${sql.placeholder("transactionId")} and u.tenant_id = ${sql.placeholder("tenantId")}`,
+  ),
+);
+
+export interface UsageWindow {
+  tenantId: string;
+  scope: UsageScope;
+  /** The tenant's, the vault's or the source wallet's id. */
+  scopeId: string;
+  assetId: string;
+  /** The window [from, to): every hour that overlaps it is read whole. */
+  from: Date;
+  to: Date;
+}
+
+/**
+ * What the scope moved over the window, read from its hourly buckets: `amount` and `count` of
+ * `assetId`, `everyAssetCount` the transactions of every asset (kept for the TENANT scope only;
+ * 0 for the others). Every hour that overlaps [from, to) counts whole, so the sums are exact when
+ * both ends are on the hour and never below the transactions created in the window otherwise.
+ * At most ⌈(to − from) / 1 h⌉ + 1 rows per asset key, whatever the volume.
+ */
+export async function sumUsage(db: Executor, window: UsageWindow): Promise<{ count: number; amount: bigint; everyAssetCount: number }> {
+  const [row] = await sumUsageRead.on(db).execute({
+    tenantId: window.tenantId,
+    scope: window.scope,
+    scopeId: window.scopeId,
+    assetIds: [window.assetId, EVERY_ASSET],
+    assetId: window.assetId,
+    from: window.from.toISOString(),
+    to: window.to.toISOString(),
+  });
+  return { count: row?.count ?? 0, amount: BigInt(row?.amount ?? "0"), everyAssetCount: row?.everyAssetCount ?? 0 };
+}
+const sumUsageRead = defineRead("qc_sum_usage", (db) =>
+  db
+    .select({
+      count: sql<number>`coalesce(sum(${usageBuckets.count}) filter (where ${usageBuckets.assetId} = ${sql.placeholder("assetId")}), 0)::int`,
+      amount: sql<string>`coalesce(sum(${usageBuckets.amount}) filter (where ${usageBuckets.assetId} = ${sql.placeholder("assetId")}), 0)::text`,
+      everyAssetCount: sql<number>`coalesce(sum(${usageBuckets.count}) filter (where ${usageBuckets.assetId} = ${sql.raw(`'${EVERY_ASSET}'::uuid`)}), 0)::int`,
+    })
+    .from(usageBuckets)
+    .where(
+      and(
+        eq(usageBuckets.tenantId, sql.placeholder("tenantId")),
+        eq(usageBuckets.scope, sql.placeholder("scope")),
+        eq(usageBuckets.scopeId, sql.placeholder("scopeId")),
+        sql`${usageBuckets.assetId} = any(${sql.placeholder("assetIds")}::uuid[])`,
+        gte(usageBuckets.hour, sql`date_trunc('hour', ${sql.placeholder("from")}::timestamptz, 'UTC')`),
+        lt(usageBuckets.hour, sql.placeholder("to")),
+      ),
+    ),
+);

@@ -1,0 +1,46 @@
+import { sql } from "drizzle-orm";
+import { check, integer, numeric, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { tenants } from "./identity";
+
+/**
+ * The scopes usage is kept for: the policy's velocity scopes (the source wallet, the vault it is
+ * placed in on the transfer's network, the whole tenant); the daily quotas read the tenant's.
+ */
+export const USAGE_SCOPES = ["TENANT", "VAULT", "WALLET"] as const;
+export type UsageScope = (typeof USAGE_SCOPES)[number];
+
+/**
+ * The asset id of the rows that count a scope's transactions of every asset (the daily quota's
+ * count, contract deployments included): the nil UUID, which no asset has.
+ */
+export const EVERY_ASSET = "00000000-0000-0000-0000-000000000000";
+
+/**
+ * What a scope moved in one UTC hour (docs/decisions/usage-buckets.md): the transactions created
+ * in that hour that have not ended without moving value, counted and summed, per scope and asset.
+ * +1 and +amount in the statement that creates a transaction, −1 and −amount in the transition
+ * that ends it without moving value, so the velocity windows and daily quotas read at most one
+ * row per hour of their window instead of every transaction in it.
+ */
+export const usageBuckets = pgTable(
+  "usage_buckets",
+  {
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
+    scope: text("scope").$type<UsageScope>().notNull(),
+    /** The tenant's, the vault's or the wallet's id. */
+    scopeId: uuid("scope_id").notNull(),
+    /** The asset, or EVERY_ASSET (a count of every transaction of the scope). */
+    assetId: uuid("asset_id").notNull(),
+    /** The hour's start, UTC. */
+    hour: timestamp("hour", { withTimezone: true, precision: 3 }).notNull(),
+    count: integer("count").notNull(),
+    amount: numeric("amount", { precision: 78, scale: 0 }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.scope, t.scopeId, t.assetId, t.hour] }),
+    check("usage_buckets_scope_known", sql`${t.scope} in ('TENANT', 'VAULT', 'WALLET')`),
+    check("usage_buckets_hour_start", sql`${t.hour} = date_trunc('hour', ${t.hour}, 'UTC')`),
+  ],
+);
