@@ -1,13 +1,15 @@
 import type { Executor } from "@qc/db";
-import { countApproverGroupMembers, findCurrentPolicy, summarizeTransfers } from "@qc/db/queries";
+import { countApproverGroupMembers, findCurrentPolicy } from "@qc/db/queries";
 import { evaluatePolicyRules, type PolicyDecision, type PolicyTransfer } from "./evaluate-policy-rules";
 import { storedPolicyDocument } from "./policy-record";
+import { sumWindowUsage } from "../quotas/sum-window-usage";
 
 /**
- * The tenant's current policy applied to one transfer. Velocity windows end at `at` and are
- * summed in SQL over the tenant's transfers that did not end without moving value. For a
- * stored transfer (`transactionId`) only transfers created up to it count, itself included,
- * so the decision does not depend on the order in which checks run; a dry run adds the
+ * The tenant's current policy applied to one transfer. Velocity windows end at `at` and are read
+ * from the scope's hourly usage buckets (`sumWindowUsage`, docs/decisions/usage-buckets.md):
+ * every transfer of every hour the window overlaps that did not end without moving value, a
+ * stored transfer (`transactionId`) itself included, and the later and concurrent ones of its
+ * hour too, so a check never counts less than what was created before it; a dry run adds the
  * evaluated amount to what is stored.
  *
  * A REQUIRE_APPROVAL rule that names a group that no longer exists, or a quorum above its group's
@@ -21,14 +23,12 @@ export async function decideTransferPolicy(
   const row = await findCurrentPolicy(db, { tenantId: input.tenantId });
   const { transfer } = input;
   const decision = await evaluatePolicyRules(storedPolicyDocument(row), row?.version ?? null, transfer, async (velocity) => {
-    const { amount } = await summarizeTransfers(db, {
+    const { amount } = await sumWindowUsage(db, {
       tenantId: input.tenantId,
-      assetId: transfer.assetId,
+      scope: velocity.scope,
+      transfer,
       from: new Date(input.at.getTime() - velocity.windowSeconds * 1000),
-      to: input.at,
-      upToId: input.transactionId,
-      sourceWalletId: velocity.scope === "WALLET" ? transfer.sourceWalletId : undefined,
-      vaultId: velocity.scope === "VAULT" ? transfer.sourceVaultId : undefined,
+      at: input.at,
     });
     return input.transactionId ? amount : amount + transfer.amount;
   });

@@ -1,5 +1,4 @@
-import { ENDED_WITHOUT_TRANSFER } from "@qc/domain";
-import { and, desc, eq, gte, lt, lte, notInArray, sql } from "drizzle-orm";
+import { and, desc, eq, lt, sql } from "drizzle-orm";
 import type { Executor } from "../client";
 import { completeRow } from "../hot-path/columns";
 import { defineQuery, defineRead } from "../hot-path/define-query";
@@ -155,52 +154,6 @@ export function listTransactionRows(
     )
     .orderBy(desc(transactions.id))
     .limit(params.limit);
-}
-
-/**
- * Count and sum (of `assetId`) of the tenant's transfers created in [from, to] that have not
- * ended without moving value, summed in SQL: the velocity windows of the policy engine and the
- * daily quotas. `upToId` keeps only transfers created no later than that one (ids are
- * time-ordered UUIDv7), so a transfer is judged by what came before it, whatever order the
- * checks run in. Narrowed to one source wallet, or to the wallets placed in one vault on the
- * transfer's network, when given. `count` counts every asset; `amount` only `assetId`.
- */
-export async function summarizeTransfers(
-  db: Executor,
-  params: {
-    tenantId: string;
-    assetId: string;
-    from: Date;
-    to: Date;
-    upToId?: string | undefined;
-    sourceWalletId?: string | undefined;
-    vaultId?: string | undefined;
-  },
-): Promise<{ count: number; amount: bigint }> {
-  const placedInVault = params.vaultId
-    ? sql`exists (select 1 from ${walletNetworkLinks} where ${walletNetworkLinks.tenantId} = ${params.tenantId}
-        and ${walletNetworkLinks.walletId} = ${transactions.sourceWalletId}
-        and ${walletNetworkLinks.networkCode} = ${transactions.networkCode}
-        and ${walletNetworkLinks.vaultId} = ${params.vaultId})`
-    : undefined;
-  const [row] = await db
-    .select({
-      count: sql<number>`count(*)::int`,
-      amount: sql<string>`coalesce(sum(${transactions.amount}) filter (where ${transactions.assetId} = ${params.assetId}), 0)::text`,
-    })
-    .from(transactions)
-    .where(
-      and(
-        eq(transactions.tenantId, params.tenantId),
-        gte(transactions.createdAt, params.from),
-        lte(transactions.createdAt, params.to),
-        notInArray(transactions.status, [...ENDED_WITHOUT_TRANSFER]),
-        params.upToId ? lte(transactions.id, params.upToId) : undefined,
-        params.sourceWalletId ? eq(transactions.sourceWalletId, params.sourceWalletId) : undefined,
-        placedInVault,
-      ),
-    );
-  return { count: row?.count ?? 0, amount: BigInt(row?.amount ?? "0") };
 }
 
 /**
