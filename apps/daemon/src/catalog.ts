@@ -1,5 +1,6 @@
 import type { JobName, ParsedJobPayload } from "@qc/core";
 import type { JobContext } from "./context";
+import { announceAddressBookActivationJob } from "./jobs/address-book-announce-activation";
 import { decideSandboxKyc } from "./jobs/kyc-sandbox-decide";
 import { requestPasswordResetJob } from "./jobs/identity-password-reset-request";
 import { pruneHeartbeats } from "./jobs/prune-heartbeats";
@@ -29,6 +30,7 @@ export const handlers: JobHandlers = {
   "transfers.broadcast": broadcastTransferJob,
   "transfers.watch": watchTransferJob,
   "transfers.expire": expireTransferJob,
+  "address-book.announce-activation": announceAddressBookActivationJob,
 };
 
 /**

@@ -38,6 +38,7 @@ const RECORD_KEYS = [
   "contractAddress",
   "createdAt",
   "destinationAddress",
+  "destinationLabel",
   "externalId",
   "fee",
   "id",

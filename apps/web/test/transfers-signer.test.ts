@@ -42,6 +42,7 @@ const RECORD_KEYS = [
   "contractAddress",
   "createdAt",
   "destinationAddress",
+  "destinationLabel",
   "externalId",
   "fee",
   "id",

@@ -153,6 +153,10 @@ export const ERROR_DOCS: Record<ErrorName, { meaning: string; message: string }>
     meaning: "The caller is in none of the approver groups the transfer still needs.",
     message: "you are not in an approver group this transfer needs",
   },
+  ADDRESS_ALREADY_LISTED: {
+    meaning: "The address already has an address-book entry on that network (pending or active); remove it first to list it again.",
+    message: "this address is already in the address book for that network",
+  },
 };
 
 /**

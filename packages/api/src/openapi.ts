@@ -96,6 +96,11 @@ const TAGS = [
   },
   { name: "policies", description: "Transaction policies: the ordered rules that allow or block a transfer before it is signed." },
   {
+    name: "address-book",
+    description:
+      "The address book: destinations that policy rules may match with `destination`, each counting only after its " + "activation delay.",
+  },
+  {
     name: "signer",
     description:
       "For your signer: the pool of public keys it enrolls for new wallets, and the transactions waiting for its " + "signature.",

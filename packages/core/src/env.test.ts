@@ -45,3 +45,16 @@ describe("service configuration: APPROVAL_TIMEOUT_SECONDS", () => {
     expect(() => readEnv({ APPROVAL_TIMEOUT_SECONDS: "1.5" })).toThrow(/APPROVAL_TIMEOUT_SECONDS/);
   });
 });
+
+describe("service configuration: ADDRESS_BOOK_ACTIVATION_SECONDS", () => {
+  it("defaults to 86400 s (CONTRACT §16), accepts 0 (at once), refuses a negative, fractional or over-90-day value", () => {
+    expect(serviceConfigFromEnv(readEnv({})).transfers.addressBookActivationSeconds).toBe(86_400);
+    expect(serviceConfigFromEnv(readEnv({ ADDRESS_BOOK_ACTIVATION_SECONDS: "0" })).transfers.addressBookActivationSeconds).toBe(0);
+    expect(serviceConfigFromEnv(readEnv({ ADDRESS_BOOK_ACTIVATION_SECONDS: "172800" })).transfers.addressBookActivationSeconds).toBe(
+      172_800,
+    );
+    expect(() => readEnv({ ADDRESS_BOOK_ACTIVATION_SECONDS: "-1" })).toThrow(/ADDRESS_BOOK_ACTIVATION_SECONDS/);
+    expect(() => readEnv({ ADDRESS_BOOK_ACTIVATION_SECONDS: "1.5" })).toThrow(/ADDRESS_BOOK_ACTIVATION_SECONDS/);
+    expect(() => readEnv({ ADDRESS_BOOK_ACTIVATION_SECONDS: String(90 * 86_400 + 1) })).toThrow(/ADDRESS_BOOK_ACTIVATION_SECONDS/);
+  });
+});

@@ -90,6 +90,13 @@ export const serviceEnvSchema = z.object({
     .min(60)
     .max(90 * 86_400)
     .optional(),
+  /** How long after its creation an address-book entry becomes ACTIVE (CONTRACT §16); 0: at once. */
+  ADDRESS_BOOK_ACTIVATION_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(90 * 86_400)
+    .optional(),
   /** Transfers per tenant per UTC day. */
   TRANSFER_DAILY_COUNT_LIMIT: z.coerce.number().int().min(1).optional(),
   /** Daily amount quotas per asset, `<assetId>=<raw amount>,…`; replaces the default (1,000,000 Q per native asset). */
@@ -163,6 +170,7 @@ export function serviceConfigFromEnv(env: ServiceEnv, options: { fallbackPublicU
       signingTimeoutSeconds: env.SIGNING_TIMEOUT_SECONDS ?? transfers.signingTimeoutSeconds,
       recheckAfterSeconds: env.RECHECK_AFTER_SECONDS ?? transfers.recheckAfterSeconds,
       approvalTimeoutSeconds: env.APPROVAL_TIMEOUT_SECONDS ?? transfers.approvalTimeoutSeconds,
+      addressBookActivationSeconds: env.ADDRESS_BOOK_ACTIVATION_SECONDS ?? transfers.addressBookActivationSeconds,
       maxFeePerGasCap: env.MAX_FEE_PER_GAS_CAP ?? transfers.maxFeePerGasCap,
       gasMarginPercent: env.GAS_MARGIN_PERCENT ?? transfers.gasMarginPercent,
       dailyQuota: {

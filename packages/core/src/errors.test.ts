@@ -56,6 +56,7 @@ const CONTRACT_TABLE: Record<string, { status: number; code: number }> = {
   PASSKEY_REQUIRED: { status: 409, code: 1303 },
   SELF_APPROVAL_FORBIDDEN: { status: 403, code: 1401 },
   NOT_AN_APPROVER: { status: 403, code: 1402 },
+  ADDRESS_ALREADY_LISTED: { status: 409, code: 1501 },
 };
 
 // The documented additions (docs/decisions/foundation.md): the flat body for a wrong method, and

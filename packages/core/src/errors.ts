@@ -64,6 +64,7 @@ export const ERROR_CODES = {
   PASSKEY_REQUIRED: { code: 1303, status: 409, category: "business" },
   SELF_APPROVAL_FORBIDDEN: { code: 1401, status: 403, category: "business" },
   NOT_AN_APPROVER: { code: 1402, status: 403, category: "business" },
+  ADDRESS_ALREADY_LISTED: { code: 1501, status: 409, category: "business" },
 } as const satisfies Record<string, { code: number; status: number; category: ErrorCategory; transient?: true }>;
 
 export type ErrorName = keyof typeof ERROR_CODES;

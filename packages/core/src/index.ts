@@ -209,6 +209,13 @@ export { listApprovalKeys } from "./approvals/keys/list-approval-keys";
 export { revokeApprovalKey } from "./approvals/keys/revoke-approval-key";
 export type { ApprovalKeyRecord } from "./approvals/keys/approval-key-record";
 
+// address book (CONTRACT §16)
+export { createAddressBookEntry } from "./address-book/create-address-book-entry";
+export { getAddressBookEntry, listAddressBookEntries } from "./address-book/list-address-book-entries";
+export { removeAddressBookEntry } from "./address-book/remove-address-book-entry";
+export { announceEntryActivation } from "./address-book/announce-entry-activation";
+export { addressBookEntryRecordSchema, type AddressBookEntryRecord } from "./address-book/address-book-entry-record";
+
 // policies
 export { policyDocumentSchema, policyRecordSchema } from "./policies/policy-document";
 export { getPolicy } from "./policies/get-policy";

@@ -55,6 +55,9 @@ export const WEBHOOK_EVENT_TYPES = [
   "vault.archived",
   "credential.rotated",
   "tenant.verification_changed",
+  "address_book.entry_added",
+  "address_book.entry_activated",
+  "address_book.entry_removed",
   "webhook.test",
 ] as const satisfies readonly WebhookEventType[];
 

@@ -16,6 +16,7 @@ export interface ResourceIds {
   webhookId: string;
   deliveryId: string;
   groupId: string;
+  entryId: string;
 }
 
 export interface TenantWorld {
@@ -38,7 +39,8 @@ export interface TenantWorld {
 /**
  * A verified tenant owning one resource of every kind a path can name, made through the real
  * routes: a sandbox and a mainnet vault, a signer-managed wallet (funded on the devnet) and a
- * watch-only one, a transfer, a webhook endpoint and one delivery of it, and an approver group.
+ * watch-only one, a transfer, a webhook endpoint and one delivery of it, an approver group and an
+ * address-book entry.
  * The delivery needs the daemon (the outbox dispatcher makes it) and a server that accepts
  * loopback webhook URLs.
  */
@@ -65,6 +67,12 @@ export async function createTenantWorld(server: () => TestServer, db: Database, 
   const session = (await createSessionFixture({ db }, tenant)).authorization;
   const group = await api.post("/v1/approver-groups", { name: "Isolation approvers", memberIds: [tenant.userId] });
   expect(group.status, group.text).toBe(201);
+  const entry = await api.post("/v1/address-book", {
+    networkCode: "QUANTUM_SANDBOX",
+    address: `0x${tenant.tenantId.replace(/-/g, "").slice(0, 32)}00000002`,
+    label: "Isolation payee",
+  });
+  expect(entry.status, entry.text).toBe(201);
   const ids: ResourceIds = {
     vaultAccountId: source.vault.id,
     walletId: source.wallet.id,
@@ -72,6 +80,7 @@ export async function createTenantWorld(server: () => TestServer, db: Database, 
     webhookId,
     deliveryId,
     groupId: group.json<{ id: string }>().id,
+    entryId: entry.json<{ id: string }>().id,
   };
   const mainnetVaultId = mainnet.id;
   const watchOnlyWalletId = watchOnly.json<{ id: string }>().id;

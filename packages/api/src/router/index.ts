@@ -20,6 +20,7 @@ import { passkeysRouter } from "./passkeys";
 import { sessionRouter } from "./session";
 import { operatorsRouter } from "./operators";
 import { approvalsRouter } from "./approvals";
+import { addressBookRouter } from "./address-book";
 
 /** Every area's router, merged; the same object serves /api/trpc and /v1. */
 export const appRouter = createRouter({
@@ -45,6 +46,7 @@ export const appRouter = createRouter({
   session: sessionRouter,
   approverGroups: approverGroupsRouter,
   approvals: approvalsRouter,
+  addressBook: addressBookRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -53,6 +53,14 @@ export const AUDIT_ACTIONS = {
     doc: "a member enrolled an approval key with its proof; `details.publicKeySha256` identifies the key",
   },
   "approval_key.revoked": { write: "sync", doc: "a member revoked one of their approval keys" },
+  "address_book.entry_added": {
+    write: "sync",
+    doc: "an address-book entry was added (CONTRACT §16); `details` has `networkCode`, `address`, `label`, `assetIds` and `activatesAt`",
+  },
+  "address_book.entry_removed": {
+    write: "sync",
+    doc: "an address-book entry was removed, effective at once; `details` has `networkCode`, `address` and `label`",
+  },
 
   // Refused authentication and authorisation: no state change
   "auth.failed": {

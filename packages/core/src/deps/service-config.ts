@@ -18,6 +18,11 @@ export interface TransferConfig {
    * checks held the transfer for approval (CONTRACT §15; default 24 h).
    */
   approvalTimeoutSeconds: number;
+  /**
+   * A new address-book entry is ACTIVE (counts as in the book for `destination` rules) this long
+   * after its creation (CONTRACT §16; default 24 h).
+   */
+  addressBookActivationSeconds: number;
   /** Refuse to release a transfer whose estimated maxFeePerGas is above this (Qwei). */
   maxFeePerGasCap: bigint;
   /** eth_estimateGas × this, in percent (120 = +20 %). */
@@ -51,6 +56,7 @@ export function defaultTransferConfig(): TransferConfig {
     signingTimeoutSeconds: 2 * 3600,
     recheckAfterSeconds: 300,
     approvalTimeoutSeconds: 86_400,
+    addressBookActivationSeconds: 86_400,
     maxFeePerGasCap: 1_000_000_000_000n, // 1,000 gwei-equivalent
     gasMarginPercent: 120,
     maxSendAttempts: 5,

@@ -1,5 +1,6 @@
 import { KYC_STATUSES, TENANT_STATUSES } from "@qc/domain";
 import { z } from "zod";
+import { addressBookEntryRecordSchema } from "../address-book/address-book-entry-record";
 import {
   approvalsSchema,
   timestampSchema,
@@ -11,7 +12,7 @@ import {
 
 export interface EventDefinition<S extends z.ZodType = z.ZodType> {
   /** What the event is about; its id orders the aggregate's events by `sequence`. */
-  aggregate: "transaction" | "wallet" | "vault" | "credential" | "tenant" | "webhook";
+  aggregate: "transaction" | "wallet" | "vault" | "credential" | "tenant" | "webhook" | "address_book_entry";
   /** The event's `data` (webhook body `{id, type, timestamp, data}`). */
   data: S;
   description: string;
@@ -77,6 +78,24 @@ export const EVENTS = {
       kyc: kycCaseSchema,
     }),
     description: "Identity verification (KYC/KYB) decided; value-moving routes open when `status` is VERIFIED.",
+  }),
+  "address_book.entry_added": define({
+    aggregate: "address_book_entry",
+    data: z.object({ entry: addressBookEntryRecordSchema }),
+    description:
+      "An address-book entry was added (CONTRACT §16), PENDING until `entry.activatesAt`; it does not count in policies " + "before then.",
+  }),
+  "address_book.entry_activated": define({
+    aggregate: "address_book_entry",
+    data: z.object({ entry: addressBookEntryRecordSchema }),
+    description:
+      "An address-book entry became ACTIVE: sent once, by a job scheduled at `entry.activatesAt` (so moments after it), " +
+      "unless the entry was removed first. Policies count the entry from `activatesAt` itself, not from this event.",
+  }),
+  "address_book.entry_removed": define({
+    aggregate: "address_book_entry",
+    data: z.object({ entry: addressBookEntryRecordSchema }),
+    description: "An address-book entry was removed; it stopped counting in policies at once (`entry.status` REMOVED).",
   }),
   "webhook.test": define({
     aggregate: "webhook",

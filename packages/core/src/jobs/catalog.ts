@@ -171,6 +171,21 @@ export const JOBS = {
     localConcurrency: 2,
   }),
   /**
+   * Sends `address_book.entry_activated` at an entry's `activatesAt` (scheduled with `startAfter`
+   * by the creation, one per entry); the handler re-reads the row and sends it once, never for a
+   * removed entry. It decides nothing: policies read `activatesAt` against the clock.
+   */
+  "address-book.announce-activation": define({
+    payload: z.object({ tenantId: z.uuid(), entryId: z.uuid() }),
+    retryLimit: 10,
+    retryDelay: 5,
+    retryBackoff: true,
+    retryDelayMax: 300,
+    expireInSeconds: 60,
+    batchSize: 10,
+    localConcurrency: 1,
+  }),
+  /**
    * One attempt of one webhook delivery (@qc/core attemptWebhookDelivery). The retry schedule of
    * CONTRACT §7 is the service's own (each failed attempt enqueues the next with `startAfter`);
    * these retries only cover the handler itself failing (database down). A worker runs its

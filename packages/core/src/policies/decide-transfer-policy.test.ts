@@ -51,7 +51,7 @@ describe("decideTransferPolicy with approval requirements", () => {
       actor,
       document: { defaultAction: "ALLOW", rules: [{ id: "all", name: "Everything", action: "REQUIRE_APPROVAL", approvals }] },
     });
-    const decide = () => decideTransferPolicy(t.db, { tenantId: owner.tenantId, transfer, at: new Date() });
+    const decide = () => decideTransferPolicy(t.db, { tenantId: owner.tenantId, transfer, at: new Date(), now: new Date() });
 
     expect(await decide()).toMatchObject({ decision: "REQUIRE_APPROVAL", ruleId: "all", approvals });
 

@@ -1,5 +1,6 @@
 import type { Executor } from "@qc/db";
 import { countApproverGroupMembers, findCurrentPolicy } from "@qc/db/queries";
+import { withAddressBookEntry } from "./address-book-destination";
 import { evaluatePolicyRules, type PolicyDecision, type PolicyTransfer } from "./evaluate-policy-rules";
 import { storedPolicyDocument } from "./policy-record";
 import { sumWindowUsage } from "../quotas/sum-window-usage";
@@ -12,17 +13,22 @@ import { sumWindowUsage } from "../quotas/sum-window-usage";
  * hour too, so a check never counts less than what was created before it; a dry run adds the
  * evaluated amount to what is stored.
  *
+ * A rule matching on `destination` (CONTRACT §16) needs the destination's address-book entry:
+ * it is read once, as of `now` (the clock, not `at`: an entry counts from its `activatesAt` to the
+ * second), and only when some rule has one, so other policies' decisions run the same statements.
+ *
  * A REQUIRE_APPROVAL rule that names a group that no longer exists, or a quorum above its group's
  * size now (CONTRACT §15: 1 ≤ quorum ≤ the group's size at evaluation), can never be met: the
  * transfer is BLOCKED by that rule, saying why, rather than left waiting for its timeout.
  */
 export async function decideTransferPolicy(
   db: Executor,
-  input: { tenantId: string; transfer: PolicyTransfer; at: Date; transactionId?: string },
+  input: { tenantId: string; transfer: PolicyTransfer; at: Date; now: Date; transactionId?: string },
 ): Promise<PolicyDecision> {
   const row = await findCurrentPolicy(db, { tenantId: input.tenantId });
-  const { transfer } = input;
-  const decision = await evaluatePolicyRules(storedPolicyDocument(row), row?.version ?? null, transfer, async (velocity) => {
+  const document = storedPolicyDocument(row);
+  const transfer = await withAddressBookEntry(db, input.tenantId, document, input.transfer, input.now);
+  const decision = await evaluatePolicyRules(document, row?.version ?? null, transfer, async (velocity) => {
     const { amount } = await sumWindowUsage(db, {
       tenantId: input.tenantId,
       scope: velocity.scope,
@@ -32,7 +38,8 @@ export async function decideTransferPolicy(
     });
     return input.transactionId ? amount : amount + transfer.amount;
   });
-  return decision.approvals ? unmeetableApprovalsBlock(db, input.tenantId, decision) : decision;
+  const decided = decision.approvals ? await unmeetableApprovalsBlock(db, input.tenantId, decision) : decision;
+  return transfer.addressBookEntry === undefined ? decided : { ...decided, destinationLabel: transfer.addressBookEntry?.label ?? null };
 }
 
 /** The decision, or BLOCK when one of its approval requirements cannot be met now. */

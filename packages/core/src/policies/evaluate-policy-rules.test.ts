@@ -29,6 +29,30 @@ describe("evaluatePolicyRules", () => {
     ).toBe(true);
   });
 
+  it("matches destination ADDRESS_BOOK only with an entry, NOT_ADDRESS_BOOK without one or when the book was not read (fail closed)", async () => {
+    const rule = (destination: "ADDRESS_BOOK" | "NOT_ADDRESS_BOOK", match: Record<string, unknown> = {}) =>
+      document({ defaultAction: "ALLOW", rules: [{ id: "r", name: "r", action: "BLOCK", match: { destination, ...match } }] }).rules[0]!;
+    const listed = { ...transfer, addressBookEntry: { id: "0194f2c7-1a2b-7c3d-8e4f-5a6b7c8d9e0f", label: "Acme" } };
+    const unlisted = { ...transfer, addressBookEntry: null };
+    expect(ruleMatches(rule("ADDRESS_BOOK"), listed)).toBe(true);
+    expect(ruleMatches(rule("ADDRESS_BOOK"), unlisted)).toBe(false);
+    expect(ruleMatches(rule("ADDRESS_BOOK"), transfer)).toBe(false);
+    expect(ruleMatches(rule("NOT_ADDRESS_BOOK"), listed)).toBe(false);
+    expect(ruleMatches(rule("NOT_ADDRESS_BOOK"), unlisted)).toBe(true);
+    expect(ruleMatches(rule("NOT_ADDRESS_BOOK"), transfer)).toBe(true);
+    expect(ruleMatches(rule("NOT_ADDRESS_BOOK", { amountAbove: "1000" }), unlisted)).toBe(false);
+    expect(() => rule("WHITELIST" as never)).toThrow();
+
+    const doc = document({
+      defaultAction: "ALLOW",
+      rules: [{ id: "book", name: "Book only", action: "BLOCK", match: { destination: "NOT_ADDRESS_BOOK" } }],
+    });
+    expect((await evaluatePolicyRules(doc, 1, unlisted, noVelocity)).reason).toBe(
+      'blocked by policy rule "Book only" (book): the destination is not in the address book (no active entry for this network and asset)',
+    );
+    expect(await evaluatePolicyRules(doc, 1, listed, noVelocity)).toMatchObject({ decision: "ALLOW", ruleId: null });
+  });
+
   it("lets the first matching rule decide, else the default action", async () => {
     const doc = document({
       defaultAction: "BLOCK",

@@ -12,6 +12,13 @@ export interface PolicyTransfer {
   /** Canonical (lower-case 0x). */
   destinationAddress: string;
   amount: bigint;
+  /**
+   * The destination's address-book entry that counts for this transfer (CONTRACT §16: ACTIVE at
+   * the decision's instant, on its network, for its asset), or null when it has none. Looked up
+   * only for a policy with a `destination` rule; left out, the destination counts as not in the
+   * book, so an allowlist rule fails closed.
+   */
+  addressBookEntry?: { id: string; label: string } | null;
 }
 
 /**
@@ -31,6 +38,11 @@ export interface PolicyDecision {
   velocitySum?: string;
   /** REQUIRE_APPROVAL only: the groups that must each reach their quorum (CONTRACT §15). */
   approvals?: ApprovalRequirement[];
+  /**
+   * When the policy looked the destination up in the address book (a rule matches on
+   * `destination`): the active entry's label, or null when it is not in the book (CONTRACT §16).
+   */
+  destinationLabel?: string | null;
 }
 
 /** Sums the transfer's asset over a velocity rule's window and scope (in SQL, by the caller). */
@@ -45,6 +57,7 @@ export function ruleMatches(rule: Pick<PolicyRule, "match">, transfer: PolicyTra
   if (m.assetIds && !m.assetIds.includes(transfer.assetId)) return false;
   if (m.destinationAddresses && !m.destinationAddresses.includes(transfer.destinationAddress)) return false;
   if (m.amountAbove !== undefined && !(transfer.amount > BigInt(m.amountAbove))) return false;
+  if (m.destination && (m.destination === "ADDRESS_BOOK") !== Boolean(transfer.addressBookEntry)) return false;
   return true;
 }
 
@@ -69,12 +82,17 @@ export async function evaluatePolicyRules(
       velocityNote = `: ${sum} moved by the ${rule.velocity.scope.toLowerCase()} in the last ${rule.velocity.windowSeconds} s (this transfer included) is above the limit of ${rule.velocity.amount}`;
     }
     const verb = rule.action === "BLOCK" ? "blocked" : rule.action === "REQUIRE_APPROVAL" ? "held for approval" : "allowed";
+    const destinationNote = rule.match.destination
+      ? transfer.addressBookEntry
+        ? `: the destination is in the address book ("${transfer.addressBookEntry.label}")`
+        : ": the destination is not in the address book (no active entry for this network and asset)"
+      : "";
     return {
       decision: rule.action,
       ruleId: rule.id,
       ruleName: rule.name,
       policyVersion,
-      reason: `${verb} by policy rule "${rule.name}" (${rule.id})${velocityNote}`,
+      reason: `${verb} by policy rule "${rule.name}" (${rule.id})${destinationNote}${velocityNote}`,
       ...(sum !== undefined ? { velocitySum: sum.toString() } : {}),
       ...(rule.approvals ? { approvals: rule.approvals } : {}),
     };

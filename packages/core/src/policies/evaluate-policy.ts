@@ -14,6 +14,7 @@ export async function evaluatePolicy(
   input: TransferIntentInput & { tenantId: string },
 ): Promise<PolicyDecision> {
   const intent = await resolveTransferIntent(deps.db, input.tenantId, input);
+  const now = deps.now();
   return decideTransferPolicy(deps.db, {
     tenantId: input.tenantId,
     transfer: {
@@ -24,6 +25,7 @@ export async function evaluatePolicy(
       destinationAddress: intent.destinationAddress,
       amount: intent.amount,
     },
-    at: deps.now(),
+    at: now,
+    now,
   });
 }

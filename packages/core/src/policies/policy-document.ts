@@ -1,5 +1,5 @@
 import { parseAddress } from "@qc/chain";
-import { DEFAULT_POLICY_ACTIONS, POLICY_ACTIONS } from "@qc/domain";
+import { DEFAULT_POLICY_ACTIONS, POLICY_ACTIONS, POLICY_DESTINATION_MATCHES } from "@qc/domain";
 import { z } from "zod";
 import { amountSchema, networkCodeSchema, timestampSchema } from "../records/record-schemas";
 
@@ -34,6 +34,12 @@ export const approvalRequirementSchema = z
     quorum: z.number().int().min(1).max(1000),
   })
   .strict();
+/** CONTRACT §16: whether the rule matches destinations in the tenant's address book, or those not in it. */
+const destinationMatch = z.enum(POLICY_DESTINATION_MATCHES).meta({
+  description:
+    "ADDRESS_BOOK: the destination has an ACTIVE address-book entry on the transfer's network (its `activatesAt` " +
+    "passed, not removed) whose `assetIds`, when given, include the transfer's asset; NOT_ADDRESS_BOOK: it has none.",
+});
 /** Whose transfers a velocity window sums: the source wallet's, its vault's or the whole tenant's. */
 const velocityScope = z.enum(["WALLET", "VAULT", "TENANT"]);
 
@@ -46,6 +52,7 @@ export const policyMatchSchema = z
     destinationAddresses: z.array(destinationAddress).min(1).max(10_000).optional(),
     /** Matches amounts strictly above this (raw units of the transfer's asset). */
     amountAbove: amountSchema.optional(),
+    destination: destinationMatch.optional(),
   })
   .strict()
   .meta({ description: "All given conditions must hold (AND); a list matches any of its values. An empty match matches every transfer." });
@@ -138,6 +145,7 @@ export const policyRecordSchema = z.object({
         assetIds: z.array(z.uuid()).optional(),
         destinationAddresses: z.array(z.string()).optional(),
         amountAbove: amountSchema.optional(),
+        destination: destinationMatch.optional(),
       }),
       velocity: z.object({ amount: amountSchema, windowSeconds: z.number().int(), scope: velocityScope }).optional(),
       approvals: z.array(z.object({ groupId: z.uuid(), quorum: z.number().int() })).optional(),

@@ -115,6 +115,14 @@ export const transactionRecordSchema = z.object({
     .optional()
     .meta({ description: "present on a CONTRACT_DEPLOY only: the template and constructor arguments deployed" }),
   note: z.string().nullable(),
+  destinationLabel: z
+    .string()
+    .nullable()
+    .meta({
+      description:
+        "the label of the destination's active address-book entry, as found when the policy was last decided with a rule " +
+        "matching on `destination`; null otherwise",
+    }),
   initiatedBy: z
     .object({ type: z.enum(INITIATOR_TYPES), userId: z.uuid().nullable(), keyId: z.string().nullable() })
     .nullable()

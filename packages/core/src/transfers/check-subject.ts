@@ -42,7 +42,7 @@ export type TransferCheckDecision =
     };
 
 /** What the checks decided (and when), written on the row by the move that follows them. */
-export type CheckFields = Pick<NewTransactionRow, "policy" | "screening" | "checkedAt" | "screeningAttempts">;
+export type CheckFields = Pick<NewTransactionRow, "policy" | "screening" | "checkedAt" | "screeningAttempts" | "destinationLabel">;
 
 /** A step's refusal: the decision without the policy and screening taken so far (the runner adds them). */
 export type CheckRefusal =

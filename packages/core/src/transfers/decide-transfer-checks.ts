@@ -53,6 +53,7 @@ const policyStep: CheckStep<ScreeningDeps> = async (deps, check) => {
       amount: subject.amount,
     },
     at: row.createdAt,
+    now: deps.now(),
     transactionId: row.id,
   });
   if (check.policy.decision === "BLOCK") return { outcome: "BLOCKED", subStatus: "BLOCKED_BY_POLICY", reason: check.policy.reason };
@@ -237,12 +238,14 @@ export function decideTransferPolicyAndScreening(
 
 /**
  * What a decision writes on the row with the move that follows it: `policy`, `screening`, when
- * it was taken (`checkedAt`: the age `recheckTransfer` measures) and, when it cleared, the
+ * it was taken (`checkedAt`: the age `recheckTransfer` measures), the destination's address-book
+ * label when the policy looked the destination up (CONTRACT §16) and, when it cleared, the
  * provider's failed attempts back to 0 (counted again from there by a later re-run).
  */
 export function checkFields(decision: TransferCheckDecision, decidedAt: Date): CheckFields {
   return {
     policy: decision.policy ? { decision: decision.policy.decision, ruleId: decision.policy.ruleId } : null,
+    destinationLabel: decision.policy?.destinationLabel ?? null,
     screening: decision.screening,
     checkedAt: decidedAt,
     ...(decision.outcome === "CLEARED" ? { screeningAttempts: 0 } : {}),

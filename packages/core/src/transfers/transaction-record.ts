@@ -38,6 +38,7 @@ export function toTransactionRecord(row: TransactionRow): TransactionRecord {
       ? { deployment: { templateId: row.templateId, constructorArgs: row.constructorArgs } }
       : {}),
     note: row.note,
+    destinationLabel: row.destinationLabel,
     initiatedBy: row.initiatedByType ? { type: row.initiatedByType, userId: row.initiatedByUserId, keyId: row.initiatedByKeyId } : null,
     approvals: row.approvals ?? null,
     createdAt: row.createdAt.toISOString(),

@@ -13,6 +13,10 @@ export const policyDecision = z.object({
     .array(z.object({ groupId: z.uuid(), quorum: z.number().int() }))
     .optional()
     .meta({ description: "REQUIRE_APPROVAL only: the approver groups that must each reach their quorum" }),
+  destinationLabel: z.string().nullable().optional().meta({
+    description:
+      "when a rule matches on `destination`: the label of the destination's ACTIVE address-book entry, or null when it is not in the book",
+  }),
 });
 
 export const denylistEntry = z.object({

@@ -27,6 +27,7 @@ export const EXAMPLE_TRANSACTION = {
   policy: null,
   contractAddress: null,
   note: "November payout",
+  destinationLabel: null,
   initiatedBy: { type: "API_KEY", userId: EXAMPLE.userId, keyId: EXAMPLE.keyId },
   approvals: null,
   createdAt: EXAMPLE.createdAt,
