@@ -7,13 +7,15 @@ import {
   CANCELLABLE_STATUSES as SERVICE_CANCELLABLE,
   SCOPES as SERVICE_SCOPES,
 } from "@qc/core";
-import { SUB_STATUSES } from "@qc/domain";
+import { ADDRESS_BOOK_ENTRY_STATUSES, POLICY_DESTINATION_MATCHES, SUB_STATUSES } from "@qc/domain";
 import { NETWORK_CODES } from "@qc/chain";
 import { describe, expect, it } from "vitest";
 import { OPERATOR_SESSION_COOKIE, TENANT_SESSION_COOKIE } from "./session-cookies";
 import {
+  ADDRESS_BOOK_STATUS_HINTS,
   CANCELLABLE_STATUSES,
   NETWORKS,
+  POLICY_DESTINATION_NAMES,
   SCOPES,
   STATUS_TONE_TABLES,
   STATUS_TONES,
@@ -79,5 +81,19 @@ describe("the approval quorums' words (CONTRACT §15)", () => {
     expect(SUB_STATUS_HINTS.APPROVAL_TIMEOUT).toContain("quorum");
     expect(STATUS_TONE_TABLES.approvalDecision).toEqual({ APPROVED: "ok", REJECTED: "bad" });
     expect(STATUS_TONE_TABLES.policyDecision.REQUIRE_APPROVAL).toBe("info");
+  });
+});
+
+describe("the address book's words (CONTRACT §16)", () => {
+  it("give every entry status a tone and a meaning, ACTIVE alone counting as in the book", () => {
+    expect(STATUS_TONE_TABLES.addressBookEntry).toEqual({ PENDING: "info", ACTIVE: "ok", REMOVED: "muted" });
+    expect(Object.keys(ADDRESS_BOOK_STATUS_HINTS)).toEqual([...ADDRESS_BOOK_ENTRY_STATUSES]);
+    expect(ADDRESS_BOOK_STATUS_HINTS.ACTIVE).toContain("in the book");
+    expect(ADDRESS_BOOK_STATUS_HINTS.PENDING).toContain("not in the book");
+  });
+
+  it("name both of a policy rule's destination matches", () => {
+    expect(Object.keys(POLICY_DESTINATION_NAMES)).toEqual([...POLICY_DESTINATION_MATCHES]);
+    expect(POLICY_DESTINATION_NAMES.NOT_ADDRESS_BOOK).toBe("not in the address book");
   });
 });

@@ -2,7 +2,9 @@ import {
   isTerminalStatus,
   SCOPES,
   TRANSACTION_STATUSES,
+  type AddressBookEntryStatus,
   type ApprovalDecision,
+  type PolicyDestinationMatch,
   type TransactionSubStatus,
   type VaultStatus,
   type WalletStatus,
@@ -47,6 +49,9 @@ export {
 export { SCOPES };
 export { MEMBER_ROLES } from "@qc/domain";
 
+// The address book's statuses and the policy's destination words (CONTRACT §16), @qc/domain's too.
+export { ADDRESS_BOOK_ENTRY_STATUSES, POLICY_DESTINATION_MATCHES } from "@qc/domain";
+
 export const WEBHOOK_EVENT_TYPES = [
   "transaction.created",
   "transaction.status_changed",
@@ -88,6 +93,7 @@ export const STATUS_TONE_TABLES = {
   kyc: { PENDING: "info", APPROVED: "ok", REJECTED: "bad" } satisfies Record<NonNullable<OnboardingStatus["kyc"]>["status"], Tone>,
   policyDecision: { ALLOW: "ok", BLOCK: "bad", REQUIRE_APPROVAL: "info" } satisfies Record<PolicyDecision["decision"], Tone>,
   approvalDecision: { APPROVED: "ok", REJECTED: "bad" } satisfies Record<ApprovalDecision, Tone>,
+  addressBookEntry: { PENDING: "info", ACTIVE: "ok", REMOVED: "muted" } satisfies Record<AddressBookEntryStatus, Tone>,
   daemon: { RUNNING: "ok", SILENT: "bad", STOPPED: "muted" } satisfies Record<DaemonInstance["status"], Tone>,
   failedJob: { DEAD_LETTERED: "bad", RETRYING: "info", FAILED: "bad" } satisfies Record<FailedJob["status"], Tone>,
 };
@@ -134,6 +140,19 @@ export const SUB_STATUS_HINTS: Record<TransactionSubStatus, string> = {
   DROPPED_BY_CHAIN: "the network dropped it",
   REVERTED_ON_CHAIN: "mined, but reverted",
   INTERNAL_ERROR: "the service failed; see the timeline",
+};
+
+/** An address-book entry's status in a line (CONTRACT §16): only an ACTIVE entry counts as in the book. */
+export const ADDRESS_BOOK_STATUS_HINTS: Record<AddressBookEntryStatus, string> = {
+  PENDING: "waiting out the activation delay; not in the book for policy rules yet",
+  ACTIVE: "in the book: policy rules on the address book count it, the new-transfer form offers it",
+  REMOVED: "removed; it no longer counts as in the book",
+};
+
+/** What a policy rule's `destination` matches, in words beside the contract's name. */
+export const POLICY_DESTINATION_NAMES: Record<PolicyDestinationMatch, string> = {
+  ADDRESS_BOOK: "in the address book (an ACTIVE entry for the network and asset)",
+  NOT_ADDRESS_BOOK: "not in the address book",
 };
 
 // Each list holds every name of its type (the `satisfies` above rules out unknown ones).
