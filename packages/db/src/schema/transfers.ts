@@ -155,10 +155,9 @@ export const transactions = pgTable(
     index("transactions_tenant_status_idx").on(t.tenantId, t.status, t.id),
     index("transactions_source_status_idx").on(t.sourceWalletId, t.networkCode, t.status),
     /**
-     * Velocity windows and daily quotas (`summarizeTransfers`): the tenant's transfers by creation
-     * time, every asset (the quota counts them all), so a check reads only its window's rows. The
-     * (tenant, asset, created) index it replaces has no asset to match in that WHERE: PostgreSQL 18
-     * skip-scans it once per asset, servers before 18 walk the tenant's whole history.
+     * The tenant's transfers by creation time, every asset: built for the velocity and quota sums,
+     * which now read usage buckets (./usage.ts); kept for reads by creation time (the approvals
+     * list) until a plan shows it unused.
      */
     index("transactions_tenant_created_idx").on(t.tenantId, t.createdAt),
     check("transactions_amount_nonnegative", sql`${t.amount} >= 0`),
