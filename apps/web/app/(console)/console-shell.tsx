@@ -20,6 +20,7 @@ const LINKS: { href: string; label: string; action?: MemberAction }[] = [
   { href: "/members", label: "Members" },
   { href: "/webhooks", label: "Webhooks" },
   { href: "/policies", label: "Policies" },
+  { href: "/address-book", label: "Address book", action: "read" },
   { href: "/settings", label: "Settings" },
   { href: "/audit", label: "Audit log" },
 ];

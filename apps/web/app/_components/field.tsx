@@ -1,6 +1,8 @@
 "use client";
 
 import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from "react";
+import type { NetworkCode } from "../../src/dashboard/router-types";
+import { NETWORKS, NETWORK_NAMES } from "../../src/dashboard/vocabulary";
 
 interface FieldFrame {
   label: string;
@@ -57,6 +59,19 @@ export function NewPasswordField(props: Omit<FieldFrame, "label" | "hint"> & Inp
   );
 }
 
+/** An address to send to or to list: typed as the API takes it, its format as the hint unless another is given. */
+export function AddressField({ hint, ...props }: Omit<FieldFrame, "hint"> & { hint?: ReactNode } & InputHTMLAttributes<HTMLInputElement>) {
+  return (
+    <TextField
+      spellCheck={false}
+      autoComplete="off"
+      placeholder="0x…"
+      hint={hint ?? "40 hex digits, with or without 0x; mixed case must pass the EIP-55 checksum."}
+      {...props}
+    />
+  );
+}
+
 export function TextAreaField({ label, error, hint, ...input }: FieldFrame & TextareaHTMLAttributes<HTMLTextAreaElement>) {
   const id = useId();
   return (
@@ -74,6 +89,27 @@ export function SelectField({ label, error, hint, children, ...select }: FieldFr
         {children}
       </select>
     </Frame>
+  );
+}
+
+/** The network a form is about, labelled Network: each of the contract's codes with its chain id. */
+export function NetworkField({
+  value,
+  onChange,
+  error,
+}: {
+  value: NetworkCode;
+  onChange: (network: NetworkCode) => void;
+  error?: string | undefined;
+}) {
+  return (
+    <SelectField label="Network" value={value} onChange={(e) => onChange(e.target.value as NetworkCode)} error={error}>
+      {NETWORKS.map((n) => (
+        <option key={n} value={n}>
+          {NETWORK_NAMES[n]}
+        </option>
+      ))}
+    </SelectField>
   );
 }
 

@@ -29,3 +29,5 @@ export type SignedInMember = RouterOutputs["session"]["me"];
 export type MemberRole = SignedInMember["member"]["role"];
 export type Member = RouterOutputs["members"]["list"]["members"][number];
 export type Invitation = RouterOutputs["members"]["invitations"]["list"]["invitations"][number];
+export type AddressBookEntry = RouterOutputs["addressBook"]["list"]["entries"][number];
+export type AddressBookStatus = AddressBookEntry["status"];
