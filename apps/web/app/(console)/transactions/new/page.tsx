@@ -6,11 +6,12 @@ import { useEffect, useMemo, useRef, useState, type FormEvent } from "react";
 import { parseUnits } from "../../../../src/dashboard/amounts";
 import type { NetworkCode } from "../../../../src/dashboard/router-types";
 import { useTRPC, useTRPCClient } from "../../../../src/dashboard/trpc";
-import { NETWORKS, NETWORK_NAMES } from "../../../../src/dashboard/vocabulary";
 import { describeFailure } from "../../../../src/dashboard/api-error";
-import { FormError, SelectField, TextAreaField, TextField } from "../../../_components/field";
+import { AddressField, FormError, NetworkField, SelectField, TextAreaField, TextField } from "../../../_components/field";
 import { formFailure } from "../../../_components/form-failure";
 import { useSignedInMember } from "../../../_components/use-signed-in-member";
+import { AddressBookPicker } from "../../address-book/address-book-picker";
+import { useActiveEntriesFor } from "../../address-book/use-address-book";
 
 type TransferInput = {
   networkCode: NetworkCode;
@@ -69,6 +70,8 @@ function NewTransferForm() {
   const assets = useQuery(trpc.assets.list.queryOptions({ networkCode, limit: 200 }));
   const asset = assets.data?.assets.find((a) => a.id === assetId);
   const sources = (wallets.data?.wallets ?? []).filter((w) => w.status === "ACTIVE" && w.type !== "WATCH_ONLY");
+  const book = useActiveEntriesFor(networkCode, assetId);
+  const inBook = book.entryFor(destinationAddress);
 
   useEffect(() => {
     if (!assetId && assets.data?.assets[0]) setAssetId(assets.data.assets.find((a) => a.kind === "NATIVE")?.id ?? assets.data.assets[0].id);
@@ -126,23 +129,16 @@ function NewTransferForm() {
         <code>signer review &lt;transactionId&gt;</code>. The service never holds a signing key.
       </p>
       <form onSubmit={submit} noValidate>
-        <SelectField
-          label="Network"
+        <NetworkField
           value={networkCode}
-          onChange={(e) => {
-            setNetworkCode(e.target.value as NetworkCode);
+          onChange={(network) => {
+            setNetworkCode(network);
             setVaultId("");
             setSourceWalletId("");
             setAssetId("");
           }}
           error={failure.field("networkCode")}
-        >
-          {NETWORKS.map((n) => (
-            <option key={n} value={n}>
-              {NETWORK_NAMES[n]}
-            </option>
-          ))}
-        </SelectField>
+        />
         <SelectField
           label="Source vault"
           value={vaultId}
@@ -180,16 +176,20 @@ function NewTransferForm() {
           ))}
           {sourceWalletId && !sources.some((w) => w.id === sourceWalletId) && <option value={sourceWalletId}>{sourceWalletId}</option>}
         </SelectField>
-        <TextField
+        <AddressBookPicker book={book} picked={inBook} onPick={setDestinationAddress} />
+        <AddressField
           label="Destination address"
           value={destinationAddress}
           onChange={(e) => setDestinationAddress(e.target.value)}
           required
-          spellCheck={false}
-          autoComplete="off"
-          placeholder="0x…"
           error={failure.field("destinationAddress")}
-          hint="40 hex digits, with or without 0x; mixed case must pass the EIP-55 checksum."
+          hint={
+            inBook && (
+              <span data-testid="destination-in-book">
+                In the address book: <strong>{inBook.label}</strong>
+              </span>
+            )
+          }
         />
         <SelectField label="Asset" value={assetId} onChange={(e) => setAssetId(e.target.value)} required error={failure.field("assetId")}>
           {assets.data?.assets.map((a) => (
