@@ -58,6 +58,30 @@ describe("the policy editor's drafts", () => {
     expect(toDocument("ALLOW", toDrafts(stored))).toEqual({ defaultAction: "ALLOW", rules: stored.rules });
   });
 
+  it("carry a rule's address-book match (CONTRACT §16) both ways, and leave it out when any destination will do", () => {
+    const stored = {
+      version: 4,
+      defaultAction: "ALLOW" as const,
+      rules: [
+        {
+          id: "book-only",
+          name: "Only to the address book",
+          action: "BLOCK" as const,
+          match: { destination: "NOT_ADDRESS_BOOK" as const },
+        },
+        { id: "any", name: "Any", action: "ALLOW" as const, match: { amountAbove: "5" } },
+      ],
+      updatedAt: null,
+      updatedBy: null,
+    };
+    const drafts = toDrafts(stored);
+    expect(drafts.map((d) => d.destination)).toEqual(["NOT_ADDRESS_BOOK", ""]);
+    expect(toDocument("ALLOW", drafts)).toEqual({ defaultAction: "ALLOW", rules: stored.rules });
+    expect(toDocument("ALLOW", [{ ...emptyRule(0), name: "In the book", destination: "ADDRESS_BOOK" }]).rules[0]!.match).toEqual({
+      destination: "ADDRESS_BOOK",
+    });
+  });
+
   it("flags what is wrong under the same paths as the service's field errors", () => {
     const rules = [
       { ...emptyRule(0), id: "same", name: "ok" },

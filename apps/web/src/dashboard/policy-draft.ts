@@ -1,4 +1,4 @@
-import type { PolicyAction } from "@qc/domain";
+import type { PolicyAction, PolicyDestinationMatch } from "@qc/domain";
 import type { NetworkCode, Policy, PolicyDocumentInput } from "./router-types";
 
 /** One rule as the editor holds it: lists as text, one value a line. */
@@ -11,6 +11,8 @@ export interface RuleDraft {
   sourceWalletIds: string;
   assetIds: string;
   destinationAddresses: string;
+  /** Whether the destination must be in the address book, must not be, or either (""; CONTRACT §16). */
+  destination: "" | PolicyDestinationMatch;
   amountAbove: string;
   velocity: boolean;
   velocityAmount: string;
@@ -36,6 +38,7 @@ export function emptyRule(index: number): RuleDraft {
     sourceWalletIds: "",
     assetIds: "",
     destinationAddresses: "",
+    destination: "",
     amountAbove: "",
     velocity: false,
     velocityAmount: "",
@@ -64,6 +67,7 @@ export function toDrafts(policy: Policy): RuleDraft[] {
     sourceWalletIds: (rule.match.sourceWalletIds ?? []).join("\n"),
     assetIds: (rule.match.assetIds ?? []).join("\n"),
     destinationAddresses: (rule.match.destinationAddresses ?? []).join("\n"),
+    destination: rule.match.destination ?? "",
     amountAbove: rule.match.amountAbove ?? "",
     velocity: rule.velocity !== undefined,
     velocityAmount: rule.velocity?.amount ?? "",
@@ -84,6 +88,7 @@ export function toDocument(defaultAction: PolicyAction, rules: RuleDraft[]): Pol
         const values = lines(rule[key]);
         if (values.length) match[key] = values;
       }
+      if (rule.destination) match.destination = rule.destination;
       if (rule.amountAbove.trim()) match.amountAbove = rule.amountAbove.trim();
       return {
         id: rule.id.trim(),

@@ -121,6 +121,18 @@ export function DryRun() {
               ))}
             </ul>
           )}
+          {/* Present when a rule matching on `destination` was weighed (CONTRACT §16). */}
+          {evaluate.data.destinationLabel !== undefined && (
+            <div data-testid="dry-run-destination">
+              {evaluate.data.destinationLabel === null ? (
+                "The destination is not in the address book."
+              ) : (
+                <>
+                  The destination is in the address book: <strong>{evaluate.data.destinationLabel}</strong>
+                </>
+              )}
+            </div>
+          )}
           {evaluate.data.velocitySum && (
             <div className="small muted">Window sum, this transfer included: {evaluate.data.velocitySum} base units</div>
           )}

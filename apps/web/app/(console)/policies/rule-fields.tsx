@@ -2,7 +2,7 @@
 
 import type { PolicyAction } from "@qc/domain";
 import { emptyApproval, type RuleDraft } from "../../../src/dashboard/policy-draft";
-import { NETWORKS } from "../../../src/dashboard/vocabulary";
+import { NETWORKS, POLICY_DESTINATION_MATCHES, POLICY_DESTINATION_NAMES } from "../../../src/dashboard/vocabulary";
 import { CheckboxGroup, SelectField, TextAreaField, TextField } from "../../_components/field";
 import { ApprovalRequirements } from "./approval-requirements";
 
@@ -52,6 +52,24 @@ export function RuleFields({ rule, index: i, last, administer, errorAt, onChange
         hint="None ticked: any network."
       />
       <div className="row">
+        <SelectField
+          label="Destination"
+          value={rule.destination}
+          onChange={(e) => update({ destination: e.target.value as RuleDraft["destination"] })}
+          error={errorAt(`rules.${i}.match.destination`)}
+          hint={
+            <>
+              The <a href="/address-book">address book</a>&apos;s ACTIVE entries.
+            </>
+          }
+        >
+          <option value="">Any destination</option>
+          {POLICY_DESTINATION_MATCHES.map((m) => (
+            <option key={m} value={m}>
+              {m}: {POLICY_DESTINATION_NAMES[m]}
+            </option>
+          ))}
+        </SelectField>
         <TextAreaField
           label="Destination addresses"
           value={rule.destinationAddresses}
