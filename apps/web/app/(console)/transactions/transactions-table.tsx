@@ -46,8 +46,20 @@ export function TransactionsTable({ transactions, empty }: { transactions: Trans
     },
     {
       header: "Destination",
-      cellProps: () => ({ className: "mono" }),
-      cell: (tx) => tx.destinationAddress ?? <span className="muted">{tx.type}</span>,
+      cell: (tx) =>
+        tx.destinationAddress ? (
+          <>
+            <span className="mono">{tx.destinationAddress}</span>
+            {/* The address book's label for it, when the transfer went to an entry (CONTRACT §16). */}
+            {tx.destinationLabel && (
+              <div className="small" data-testid="destination-label">
+                {tx.destinationLabel}
+              </div>
+            )}
+          </>
+        ) : (
+          <span className="muted">{tx.type}</span>
+        ),
     },
     { header: "Network", cell: (tx) => tx.networkCode },
     { header: "External ID", cell: (tx) => tx.externalId ?? <span className="muted">—</span> },

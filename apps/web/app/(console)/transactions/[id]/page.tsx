@@ -110,7 +110,17 @@ export default function TransactionPage() {
               </Link>
             </dd>
             <dt>Destination</dt>
-            <dd className="mono">{t.destinationAddress ?? "—"}</dd>
+            <dd>
+              <span className="mono">{t.destinationAddress ?? "—"}</span>
+              {t.destinationLabel && (
+                <>
+                  {" "}
+                  <span data-testid="destination-label" title="Its label in the address book">
+                    ({t.destinationLabel})
+                  </span>
+                </>
+              )}
+            </dd>
             <dt>External ID</dt>
             <dd>{t.externalId ?? "—"}</dd>
             <dt>Note</dt>
