@@ -1,29 +1,24 @@
 import { spawn } from "node:child_process";
-import { randomUUID } from "node:crypto";
-import { mkdtempSync, readFileSync } from "node:fs";
-import { request } from "node:https";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createMemberFixture, createTenantFixture, MEMBER_FIXTURE_PASSWORD, type TenantFixture } from "@qc/core/testing";
+import { MEMBER_FIXTURE_PASSWORD } from "@qc/core/testing";
 import { useTestDatabase } from "@qc/db/testing";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // The signer's library, as a customer's signer uses it (reached by path, like dashboard.test.ts).
-import { createKeystore, createServiceClient, enrollKeys, signerApi, writeProfile } from "../../../signer/src/lib";
+import { writeProfile } from "../../../signer/src/lib";
+import { createSandboxTransfer, fixtureOrganization, fundedSandboxWallet, signerKeystore, type Person } from "./api";
 import { launchChromium, logInAs, newDashboardPage, SCREENSHOTS, screenshot } from "./browser";
 import { startStack, type Stack } from "./stack";
 
 const ROOT = fileURLToPath(new URL("../../../../", import.meta.url));
 const SIGNER_MAIN = join(ROOT, "apps/signer/src/main.ts");
 const PASSPHRASE = "approvals dashboard test keystore passphrase";
-/** Lowest scrypt cost the keystore accepts: every signer run unlocks it in milliseconds. */
-const FAST_KDF = { n: 2 ** 14, r: 8, p: 1 };
 const Q = 10n ** 18n;
 const DESTINATION = "0x5b38da6a701c568545dcfcb03fcb875f56beddc4";
 const GROUP = "Treasury approvers";
-
-type Person = TenantFixture & { apiKey: string };
 
 /**
  * Approval quorums in Debian's Chromium against the started stack (CONTRACT §13, §15): an ADMIN
@@ -45,6 +40,7 @@ describe("approval quorums in a real browser", () => {
   let approvers: [Person, Person];
   let viewer: Person;
   let walletId: string;
+  let nativeAssetId: string;
   let transactionId: string;
   const homes = new Map<string, string>();
 
@@ -59,70 +55,18 @@ describe("approval quorums in a real browser", () => {
 
   /** A transfer of 1.25 Q from the ADMIN's wallet, created with the ADMIN's API key; its id. */
   async function createTransfer(): Promise<string> {
-    const assets = await callApi(admin, "GET", "/v1/assets?networkCode=QUANTUM_SANDBOX");
-    const native = (assets.json.assets as { id: string; kind: string }[]).find((asset) => asset.kind === "NATIVE")!;
-    const created = await callApi(
-      admin,
-      "POST",
-      "/v1/transactions",
-      {
-        networkCode: "QUANTUM_SANDBOX",
-        sourceWalletId: walletId,
-        destinationAddress: DESTINATION,
-        assetId: native.id,
-        amount: (Q + Q / 4n).toString(),
-      },
-      { "x-idempotency-key": randomUUID() },
-    );
-    expect(created.status).toBe(201);
-    return created.json.id as string;
-  }
-
-  /** One exchange with the API over HTTPS, verified against the stack's certificate. */
-  function callApi(person: Person, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
-    const url = new URL(path, stack.baseUrl);
-    const payload = body === undefined ? undefined : JSON.stringify(body);
-    return new Promise<{ status: number; json: any }>((resolve, reject) => {
-      const req = request(
-        {
-          host: "127.0.0.1",
-          servername: "localhost",
-          port: url.port,
-          path: url.pathname + url.search,
-          method,
-          ca: stack.cert,
-          headers: {
-            authorization: `Bearer ${person.apiKey}`,
-            ...(payload ? { "content-type": "application/json" } : {}),
-            ...headers,
-          },
-        },
-        (res) => {
-          let text = "";
-          res.on("data", (c: Buffer) => (text += c.toString()));
-          res.on("end", () => resolve({ status: res.statusCode ?? 0, json: text ? JSON.parse(text) : undefined }));
-        },
-      );
-      req.on("error", reject);
-      req.end(payload);
+    return createSandboxTransfer(stack, admin, {
+      sourceWalletId: walletId,
+      destinationAddress: DESTINATION,
+      assetId: nativeAssetId,
+      amount: Q + Q / 4n,
     });
   }
 
   /** A signer home (keystore and profile) holding `person`'s API key, as `init` and `login --ca` leave it. */
   async function signerHome(person: Person, transactionKeys = 0): Promise<string> {
     const home = mkdtempSync(join(tmpdir(), "qc-approvals-signer-"));
-    const keystore = await createKeystore(join(home, "keystore.json"), PASSPHRASE, { kdf: FAST_KDF });
-    try {
-      await keystore.update((contents) => {
-        contents.apiKey = person.apiKey;
-      });
-      if (transactionKeys > 0) {
-        const api = signerApi(createServiceClient({ url: stack.baseUrl, apiKey: person.apiKey, ca: stack.cert }));
-        await enrollKeys({ keystore, api, tenantId: person.tenantId, count: transactionKeys });
-      }
-    } finally {
-      keystore.close();
-    }
+    await signerKeystore(stack, person, join(home, "keystore.json"), PASSPHRASE, transactionKeys);
     writeProfile(join(home, "profile.json"), { url: stack.baseUrl, tenantId: person.tenantId, ca: stack.cert });
     homes.set(person.userId, home);
     return home;
@@ -145,26 +89,18 @@ describe("approval quorums in a real browser", () => {
 
   beforeAll(async () => {
     [stack, browser] = await Promise.all([startStack(t.url), launchChromium()]);
-    // The fixtures' API keys are made with the stack's own pepper (kept under DATA_DIR in development), so they work against it.
-    const pepper = Buffer.from(readFileSync(join(stack.env.DATA_DIR!, "secrets/api-key-pepper"), "utf8").trim(), "hex");
-    const deps = { db: t.db, pepper };
-    const tenant = await createTenantFixture(deps, { name: "Halcyon Custody SA" });
-    const person = async (role: "ADMIN" | "APPROVER" | "VIEWER"): Promise<Person> => {
-      const member = await createMemberFixture(deps, tenant, role);
-      return { ...member, apiKey: `${member.keyId}:${member.secret}` };
-    };
-    admin = await person("ADMIN");
-    approvers = [await person("APPROVER"), await person("APPROVER")];
-    viewer = await person("VIEWER");
+    let first: Person, second: Person;
+    [admin, first, second, viewer] = await fixtureOrganization(t.db, stack, "Halcyon Custody SA", [
+      "ADMIN",
+      "APPROVER",
+      "APPROVER",
+      "VIEWER",
+    ]);
+    approvers = [first, second];
 
     // The ADMIN's wallet, its key enrolled by the ADMIN's signer, funded on the devnet.
     await signerHome(admin, 1);
-    const vault = await callApi(admin, "POST", "/v1/vault/accounts", { name: "Treasury", networkCode: "QUANTUM_SANDBOX" });
-    expect(vault.status).toBe(201);
-    const wallet = await callApi(admin, "POST", `/v1/vault/accounts/${vault.json.id}/wallets/generate`, { label: "hot" });
-    expect(wallet.status).toBe(201);
-    walletId = wallet.json.id;
-    await stack.devnet.fund(wallet.json.address, 5n * Q);
+    ({ walletId, nativeAssetId } = await fundedSandboxWallet(stack, admin, "Treasury", 5n * Q));
   }, 600_000);
   afterAll(async () => {
     await browser?.close();
