@@ -94,6 +94,8 @@ export const ENDED_WITHOUT_TRANSFER = [
 export const isTerminalStatus = (status: TransactionStatus): boolean => (TERMINAL_STATUSES as readonly string[]).includes(status);
 export const isCancellableStatus = (status: TransactionStatus): boolean => (CANCELLABLE_STATUSES as readonly string[]).includes(status);
 export const isNonceHoldingStatus = (status: TransactionStatus): boolean => (NONCE_HOLDING_STATUSES as readonly string[]).includes(status);
+export const isEndedWithoutTransfer = (status: TransactionStatus): boolean =>
+  (ENDED_WITHOUT_TRANSFER as readonly string[]).includes(status);
 
 /**
  * What a policy rule (or the default) does to a transfer, and so the policy step's decision

@@ -5,6 +5,7 @@
 export {
   CANCELLABLE_STATUSES,
   ENDED_WITHOUT_TRANSFER,
+  isEndedWithoutTransfer,
   isTerminalStatus,
   SUB_STATUSES,
   TERMINAL_STATUSES,

@@ -11,9 +11,7 @@ import type { Actor } from "../audit/actor";
 import type { ServiceDeps } from "../deps/service-deps";
 import { runTransition, type JobRequest, type TransitionOutcome } from "../transitions/run-transition";
 import { toTransactionRecord } from "./transaction-record";
-import { ENDED_WITHOUT_TRANSFER, type TransactionStatus, type TransactionSubStatus } from "./transaction-status";
-
-const endsWithoutTransfer = (status: TransactionStatus): boolean => (ENDED_WITHOUT_TRANSFER as readonly string[]).includes(status);
+import { isEndedWithoutTransfer, type TransactionStatus, type TransactionSubStatus } from "./transaction-status";
 
 export interface TransactionTransitionInput {
   tenantId: string;
@@ -94,7 +92,7 @@ export async function transitionTransaction(
           actorType: input.actor.type,
           actorId: input.actor.id,
         });
-        if (endsWithoutTransfer(input.to) && !endsWithoutTransfer(previousStatus!))
+        if (isEndedWithoutTransfer(input.to) && !isEndedWithoutTransfer(previousStatus!))
           await releaseTransactionUsage(t, { tenantId: input.tenantId, transactionId: row.id });
         await input.also?.(t, row);
       },
