@@ -85,3 +85,47 @@ export async function waitForStatus(api: Client, transactionId: string, statuses
     return statuses.includes(record.status) ? record : undefined;
   }, timeoutMs);
 }
+
+/**
+ * The keys of every transaction record: CONTRACT §6's fields, §15's `approvals` and `initiatedBy`,
+ * §16's `destinationLabel`, §21's `direction`, `destinationWalletId`, `tokenAddress` and `logIndex`.
+ */
+export const RECORD_KEYS = [
+  "amount",
+  "approvals",
+  "assetId",
+  "blockNumber",
+  "broadcastAt",
+  "chainId",
+  "chainTxHash",
+  "completedAt",
+  "confirmations",
+  "contractAddress",
+  "createdAt",
+  "destinationAddress",
+  "destinationLabel",
+  "destinationWalletId",
+  "direction",
+  "externalId",
+  "fee",
+  "id",
+  "initiatedBy",
+  "logIndex",
+  "networkCode",
+  "nonce",
+  "note",
+  "policy",
+  "requiredConfirmations",
+  "screening",
+  "signedAt",
+  "signingHash",
+  "sourceAddress",
+  "sourceWalletId",
+  "status",
+  "statusReason",
+  "subStatus",
+  "tenantId",
+  "tokenAddress",
+  "type",
+  "updatedAt",
+];

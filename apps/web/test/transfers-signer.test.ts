@@ -25,45 +25,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { client, expectError, type Client } from "./custody-helpers";
 import { startTestServer, TEST_PEPPER, type TestServer } from "./harness";
 import { eventually, startTestDaemon, trpcMutation } from "./identity-helpers";
+import { RECORD_KEYS } from "./transfers-front-helpers";
 
 const Q = 10n ** 18n;
 const DESTINATION = "0x5b38da6a701c568545dcfcb03fcb875f56beddc4";
-// CONTRACT §6's fields, and §15's `approvals` and `initiatedBy`.
-const RECORD_KEYS = [
-  "amount",
-  "approvals",
-  "assetId",
-  "blockNumber",
-  "broadcastAt",
-  "chainId",
-  "chainTxHash",
-  "completedAt",
-  "confirmations",
-  "contractAddress",
-  "createdAt",
-  "destinationAddress",
-  "destinationLabel",
-  "externalId",
-  "fee",
-  "id",
-  "initiatedBy",
-  "networkCode",
-  "nonce",
-  "note",
-  "policy",
-  "requiredConfirmations",
-  "screening",
-  "signedAt",
-  "signingHash",
-  "sourceAddress",
-  "sourceWalletId",
-  "status",
-  "statusReason",
-  "subStatus",
-  "tenantId",
-  "type",
-  "updatedAt",
-];
 
 describe("signer routes over HTTPS: list, signature, reject, expiry", () => {
   const t = useTestDatabase();

@@ -42,9 +42,17 @@ export const TRANSACTION_SUB_STATUSES = Object.values(SUB_STATUSES).flat() as re
   ...TransactionSubStatus[],
 ];
 
-/** What a transaction does: move value, or deploy one of the audited contract templates. */
-export const TRANSACTION_TYPES = ["TRANSFER", "CONTRACT_DEPLOY"] as const;
+/**
+ * What a transaction does: move value out, deploy one of the audited contract templates, or — seen
+ * by the chain follower, never created through the API — bring value in (CONTRACT §21).
+ */
+export const TRANSACTION_TYPES = ["TRANSFER", "CONTRACT_DEPLOY", "DEPOSIT"] as const;
 export type TransactionType = (typeof TRANSACTION_TYPES)[number];
+
+/** Which way value moves (CONTRACT §21): a DEPOSIT is INBOUND, everything the service sends OUTBOUND. */
+export const TRANSACTION_DIRECTIONS = ["INBOUND", "OUTBOUND"] as const;
+export type TransactionDirection = (typeof TRANSACTION_DIRECTIONS)[number];
+export const directionOfType = (type: TransactionType): TransactionDirection => (type === "DEPOSIT" ? "INBOUND" : "OUTBOUND");
 
 // Subsets of the lifecycle. Each names a rule of the pipeline; a new status joins the ones whose
 // rule covers it (see docs/decisions/foundation.md, "One vocabulary").

@@ -7,6 +7,7 @@ import {
   TRANSACTION_STATUSES,
   TRANSACTION_SUB_STATUSES,
   TRANSACTION_TYPES,
+  TRANSACTION_DIRECTIONS,
   VAULT_STATUSES,
   WALLET_STATUSES,
   WALLET_TYPES,
@@ -83,12 +84,20 @@ export const transactionRecordSchema = z.object({
   tenantId: z.uuid(),
   externalId: z.string().nullable(),
   type: z.enum(TRANSACTION_TYPES),
+  direction: z
+    .enum(TRANSACTION_DIRECTIONS)
+    .meta({ description: "INBOUND for a DEPOSIT (CONTRACT §21), OUTBOUND for what the service sends" }),
   networkCode: networkCodeSchema,
   chainId: z.number().int(),
-  sourceWalletId: z.uuid(),
+  sourceWalletId: z.uuid().nullable().meta({ description: "the sending wallet; null for a deposit (its sender is sourceAddress)" }),
   sourceAddress: addressSchema,
+  destinationWalletId: z.uuid().nullable().meta({ description: "the receiving wallet of a deposit; null otherwise" }),
   destinationAddress: addressSchema.nullable(),
-  assetId: z.uuid().nullable(),
+  assetId: z.uuid().nullable().meta({ description: "null for a deployment, and for a deposit of a token the tenant has no asset for" }),
+  tokenAddress: addressSchema
+    .nullable()
+    .meta({ description: "a token deposit's contract (set whether or not the tenant has an asset for it); null otherwise" }),
+  logIndex: z.number().int().nullable().meta({ description: "a token deposit's Transfer log index in its block; null otherwise" }),
   amount: amountSchema,
   status: transactionStatusSchema,
   subStatus: transactionSubStatusSchema.nullable(),

@@ -18,6 +18,7 @@ import { transitionTransaction } from "../transfers/transition-transaction";
 import type { TransferAsset } from "../transfers/unsigned-transaction";
 import { createVault } from "../vaults/create-vault";
 import { registerWallet } from "../wallets/register-wallet";
+import { outboundSource } from "../transfers/outbound-source";
 
 /** A registered source wallet whose ML-DSA-87 key the test holds (the signer's side). */
 export interface TransferWalletFixture {
@@ -113,7 +114,7 @@ export async function createReleasedTransferFixture(
   const submitted = await createSubmittedTransferFixture(atOnce, input);
   const { asset } = (await findTransactionForSigning(deps.db, { tenantId: input.tenantId, transactionId: submitted.id }))!;
   const quote = await fixtureQuote(deps, submitted, asset, input.gasLimit);
-  const source = { tenantId: submitted.tenantId, sourceWalletId: submitted.sourceWalletId, networkCode: submitted.networkCode };
+  const source = outboundSource(submitted);
   const nonce = input.nonce ?? releaseNonce(quote.pendingNonce, await findHighestBroadcastNonce(deps.db, source));
   const signingDeadline = input.signingDeadline ?? signingDeadlineFrom(atOnce);
   const outcome = await transitionTransaction(atOnce, {

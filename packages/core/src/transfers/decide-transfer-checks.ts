@@ -19,6 +19,7 @@ import {
   type TransferCheckRows,
 } from "./check-subject";
 import { quoteFees, transferCall, TransferUnaffordableError, TransferWouldRevertError } from "./quote-transfer-fees";
+import { outboundSource } from "./outbound-source";
 
 export type CheckDeps = Pick<ServiceDeps, "db" | "jobs" | "now" | "config" | "chain" | "log" | "verifier">;
 
@@ -46,7 +47,7 @@ const policyStep: CheckStep<ScreeningDeps> = async (deps, check) => {
     tenantId: row.tenantId,
     transfer: {
       networkCode: row.networkCode as NetworkCode,
-      sourceWalletId: row.sourceWalletId,
+      sourceWalletId: outboundSource(row).sourceWalletId,
       sourceVaultId: check.vaultId,
       assetId: subject.assetId,
       destinationAddress: subject.destinationAddress,
@@ -96,7 +97,7 @@ const balanceStep: CheckStep<CheckDeps> = async (deps, check) => {
   const client = deps.chain.client(networkCode);
   const reserved = await sumSourceReservations(deps.db, {
     tenantId: row.tenantId,
-    sourceWalletId: row.sourceWalletId,
+    sourceWalletId: outboundSource(row).sourceWalletId,
     networkCode,
     assetId,
     excludeId: row.id,

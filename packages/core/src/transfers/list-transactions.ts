@@ -3,16 +3,19 @@ import type { ServiceDeps } from "../deps/service-deps";
 import { decodePageCursor, toPage, type PageInfo, type PageRequest } from "../pagination";
 import type { TransactionRecord } from "../records/record-schemas";
 import { toTransactionRecord } from "./transaction-record";
-import type { TransactionStatus } from "./transaction-status";
+import type { TransactionStatus, TransactionType } from "@qc/domain";
 
 export interface ListTransactionsInput extends PageRequest {
   tenantId: string;
   status?: TransactionStatus | undefined;
+  type?: TransactionType | undefined;
   sourceWalletId?: string | undefined;
+  /** Either side: transactions sent from the wallet and deposits to it. */
+  walletId?: string | undefined;
   externalId?: string | undefined;
 }
 
-/** The tenant's transactions, newest first, optionally filtered by status, source wallet and externalId. */
+/** The tenant's transactions, newest first, optionally filtered by status, type, wallet (source or either side) and externalId. */
 export async function listTransactions(
   deps: Pick<ServiceDeps, "db">,
   input: ListTransactionsInput,
@@ -20,7 +23,9 @@ export async function listTransactions(
   const rows = await listTransactionRows(deps.db, {
     tenantId: input.tenantId,
     status: input.status,
+    type: input.type,
     sourceWalletId: input.sourceWalletId,
+    walletId: input.walletId,
     externalId: input.externalId,
     beforeId: decodePageCursor(input.cursor),
     limit: input.limit + 1,

@@ -22,6 +22,7 @@ import { transitionTransaction, type TransactionTransitionInput } from "./transi
 import { rebuildUnsignedTransaction, type TransferAsset } from "./unsigned-transaction";
 import { deploymentData } from "../contracts/deployment-data";
 import { holdIfNewlyRequired, holdUnlessStillApproved } from "../approvals/decisions/hold-unless-still-approved";
+import { outboundSource } from "./outbound-source";
 
 type ReleaseDeps = Pick<ServiceDeps, "db" | "jobs" | "now" | "config" | "chain" | "log" | "verifier">;
 
@@ -112,7 +113,7 @@ export async function releaseForSigning(
   if (!loaded.asset && row.type !== "CONTRACT_DEPLOY")
     throw new AppError("INTERNAL", "transfer without a visible asset", { details: { transactionId: row.id } });
   const asset: TransferAsset | null = loaded.asset;
-  const source = { tenantId: row.tenantId, sourceWalletId: row.sourceWalletId, networkCode: row.networkCode };
+  const source = outboundSource(row);
 
   // The chain is asked outside the lock, and only when the transfer may be released now.
   let quote: ChainQuote | undefined;
@@ -155,7 +156,7 @@ export async function releaseForSigning(
     // Serializes the source's releases (and its archive's UPDATE) without holding up creates: a
     // create's foreign-key check on the wallet (FOR KEY SHARE) passes FOR NO KEY UPDATE, where
     // FOR UPDATE made every create of the source wait for the release to commit.
-    const wallet = await findWalletRow(tx, { tenantId: row.tenantId, walletId: row.sourceWalletId, lock: "no key update" });
+    const wallet = await findWalletRow(tx, { tenantId: row.tenantId, walletId: source.sourceWalletId, lock: "no key update" });
     const current = await findTransaction(tx, row.tenantId, row.id);
     if (!current || current.status !== input.from) return MOVED_ON;
     if (!wallet || wallet.status !== "ACTIVE" || wallet.type === "WATCH_ONLY") {

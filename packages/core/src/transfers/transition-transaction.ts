@@ -92,7 +92,8 @@ export async function transitionTransaction(
           actorType: input.actor.type,
           actorId: input.actor.id,
         });
-        if (isEndedWithoutTransfer(input.to) && !isEndedWithoutTransfer(previousStatus!))
+        // Only what the service sends counts against limits; a deposit never added usage.
+        if (row.direction === "OUTBOUND" && isEndedWithoutTransfer(input.to) && !isEndedWithoutTransfer(previousStatus!))
           await releaseTransactionUsage(t, { tenantId: input.tenantId, transactionId: row.id });
         await input.also?.(t, row);
       },

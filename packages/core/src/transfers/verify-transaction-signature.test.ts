@@ -35,7 +35,7 @@ function released(overrides: Partial<TransactionRow> = {}, asset: typeof NATIVE 
   const row = { ...base, unsignedTransaction: rebuilt.unsignedTransaction, signingHash: rebuilt.signingHash };
   const context: SigningContext = {
     transaction: row,
-    wallet: { id: row.sourceWalletId, type: "REGISTERED", status: "ACTIVE", address, publicKey },
+    wallet: { id: row.sourceWalletId!, type: "REGISTERED", status: "ACTIVE", address, publicKey },
     asset,
   };
   return { context, row, keys, publicKey, signingHash: rebuilt.signingHash };

@@ -1,4 +1,4 @@
-import { and, desc, eq, lt, sql } from "drizzle-orm";
+import { and, desc, eq, lt, or, sql } from "drizzle-orm";
 import type { Executor } from "../client";
 import { completeRow } from "../hot-path/columns";
 import { defineQuery, defineRead } from "../hot-path/define-query";
@@ -134,7 +134,10 @@ export function listTransactionRows(
   params: {
     tenantId: string;
     status?: TransactionStatusValue | undefined;
+    type?: TransactionRow["type"] | undefined;
     sourceWalletId?: string | undefined;
+    /** Either side: the source wallet, or a deposit's destination wallet. */
+    walletId?: string | undefined;
     externalId?: string | undefined;
     beforeId?: string | undefined;
     limit: number;
@@ -147,7 +150,11 @@ export function listTransactionRows(
       and(
         eq(transactions.tenantId, params.tenantId),
         params.status ? eq(transactions.status, params.status) : undefined,
+        params.type ? eq(transactions.type, params.type) : undefined,
         params.sourceWalletId ? eq(transactions.sourceWalletId, params.sourceWalletId) : undefined,
+        params.walletId
+          ? or(eq(transactions.sourceWalletId, params.walletId), eq(transactions.destinationWalletId, params.walletId))
+          : undefined,
         params.externalId !== undefined ? eq(transactions.externalId, params.externalId) : undefined,
         params.beforeId ? lt(transactions.id, params.beforeId) : undefined,
       ),

@@ -8,3 +8,4 @@ export * from "./passkeys";
 export * from "./approvals";
 export * from "./address-book";
 export * from "./usage";
+export * from "./deposits";

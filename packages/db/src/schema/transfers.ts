@@ -1,6 +1,7 @@
 import {
   type InitiatorType,
   TRANSACTION_STATUSES,
+  TRANSACTION_DIRECTIONS,
   TRANSACTION_SUB_STATUSES,
   TRANSACTION_TYPES,
   type ApprovalDecision,
@@ -36,6 +37,7 @@ const uint256 = (name: string) => numeric(name, { precision: 78, scale: 0 });
 export const transactionStatus = pgEnum("transaction_status", TRANSACTION_STATUSES);
 export const transactionSubStatus = pgEnum("transaction_sub_status", TRANSACTION_SUB_STATUSES);
 export const transactionType = pgEnum("transaction_type", TRANSACTION_TYPES);
+export const transactionDirection = pgEnum("transaction_direction", TRANSACTION_DIRECTIONS);
 
 /** The `approvals` column (CONTRACT §15's record field). */
 export interface TransactionApprovalsColumn {
@@ -51,10 +53,13 @@ export interface TransactionApprovalsColumn {
 }
 
 /**
- * One outbound transaction: the intent as created (network, source, destination, asset,
- * amount), what the checks decided, the unsigned transaction released for signing (nonce, fee
- * caps, gas), the signature, the raw signed transaction (stored before it is sent) and what the
- * chain said. Every status change is a conditional UPDATE (see @qc/core transitionTransaction).
+ * One transaction. OUTBOUND (a TRANSFER or CONTRACT_DEPLOY the service sends): the intent as
+ * created (network, source, destination, asset, amount), what the checks decided, the unsigned
+ * transaction released for signing (nonce, fee caps, gas), the signature, the raw signed
+ * transaction (stored before it is sent) and what the chain said. INBOUND (a DEPOSIT, CONTRACT
+ * §21): written by the chain follower when a block moves value to a tenant's wallet — no source
+ * wallet, the destination wallet, the sender screened, the block and its confirmations. Every
+ * status change is a conditional UPDATE (see @qc/core transitionTransaction).
  */
 export const transactions = pgTable(
   "transactions",
@@ -65,12 +70,22 @@ export const transactions = pgTable(
       .references(() => tenants.id),
     externalId: text("external_id"),
     type: transactionType("type").notNull().default("TRANSFER"),
+    /** INBOUND exactly for a DEPOSIT (the check below). */
+    direction: transactionDirection("direction").notNull().default("OUTBOUND"),
     networkCode: networkCode("network_code").notNull(),
     chainId: integer("chain_id").notNull(),
-    sourceWalletId: uuid("source_wallet_id")
-      .notNull()
-      .references(() => wallets.id),
+    /** The sending wallet of an OUTBOUND transaction; null for a deposit (its sender is `sourceAddress`). */
+    sourceWalletId: uuid("source_wallet_id").references(() => wallets.id),
     sourceAddress: text("source_address").notNull(),
+    /** The receiving wallet of a deposit; null for an OUTBOUND transaction. */
+    destinationWalletId: uuid("destination_wallet_id").references(() => wallets.id),
+    /**
+     * A deposit's ERC-20 `Transfer` log: its index in the block (null for native value) and the
+     * token contract (set for every token deposit; `assetId` is null when the tenant has no asset
+     * for that contract).
+     */
+    logIndex: integer("log_index"),
+    tokenAddress: text("token_address"),
     /** Null only for a contract deployment. */
     destinationAddress: text("destination_address"),
     assetId: uuid("asset_id").references(() => assets.id),
@@ -148,9 +163,25 @@ export const transactions = pgTable(
     uniqueIndex("transactions_tenant_external_id_unique")
       .on(t.tenantId, t.externalId)
       .where(sql`${t.externalId} is not null`),
+    /** An outbound hash is one transaction; a deposit's hash may be shared (below). */
     uniqueIndex("transactions_network_chain_tx_hash_unique")
       .on(t.networkCode, t.chainTxHash)
-      .where(sql`${t.chainTxHash} is not null`),
+      .where(sql`${t.chainTxHash} is not null and ${t.direction} = 'OUTBOUND'`),
+    /**
+     * CONTRACT §21: one deposit per (chainTxHash, logIndex, wallet), whatever happens — a block
+     * read twice (a replay, a follower taken over mid-block) meets this index and adds nothing.
+     */
+    uniqueIndex("transactions_deposit_unique")
+      .on(t.networkCode, t.chainTxHash, sql`coalesce(${t.logIndex}, -1)`, t.destinationWalletId)
+      .where(sql`${t.direction} = 'INBOUND'`),
+    /** `GET /v1/transactions?walletId=` matches either side: the receiving side's own index. */
+    index("transactions_destination_wallet_idx")
+      .on(t.tenantId, t.destinationWalletId, t.id)
+      .where(sql`${t.destinationWalletId} is not null`),
+    /** The follower moves a network's confirming deposits with each block. */
+    index("transactions_inbound_confirming_idx")
+      .on(t.networkCode, t.blockNumber)
+      .where(sql`${t.direction} = 'INBOUND' and ${t.status} = 'CONFIRMING'`),
     index("transactions_tenant_idx").on(t.tenantId, t.id),
     index("transactions_tenant_status_idx").on(t.tenantId, t.status, t.id),
     index("transactions_source_status_idx").on(t.sourceWalletId, t.networkCode, t.status),
@@ -163,6 +194,11 @@ export const transactions = pgTable(
     check("transactions_amount_nonnegative", sql`${t.amount} >= 0`),
     check("transactions_source_canonical", sql`${t.sourceAddress} ~ '^0x[0-9a-f]{40}$'`),
     check("transactions_destination_canonical", sql`${t.destinationAddress} is null or ${t.destinationAddress} ~ '^0x[0-9a-f]{40}$'`),
+    check(
+      "transactions_direction_shape",
+      sql`(${t.direction} = 'INBOUND') = (${t.type}::text = 'DEPOSIT') and (${t.direction} = 'INBOUND') = (${t.sourceWalletId} is null) and (${t.direction} = 'INBOUND') = (${t.destinationWalletId} is not null) and (${t.direction} = 'OUTBOUND' or ${t.chainTxHash} is not null)`,
+    ),
+    check("transactions_token_address_canonical", sql`${t.tokenAddress} is null or ${t.tokenAddress} ~ '^0x[0-9a-f]{40}$'`),
     check("transactions_initiated_by_type_known", sql`${t.initiatedByType} is null or ${t.initiatedByType} in ('USER', 'API_KEY')`),
     check(
       "transactions_deploy_shape",

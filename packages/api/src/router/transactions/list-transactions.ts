@@ -1,4 +1,5 @@
 import { listTransactions, transactionStatusSchema } from "@qc/core";
+import { TRANSACTION_TYPES } from "@qc/domain";
 import { z } from "zod";
 import { EXAMPLE_LAST_PAGE } from "../../openapi-examples";
 import { pageInfo, pageQuery, text } from "../../schemas/common";
@@ -16,7 +17,8 @@ export const listTransactionsProcedure = authedProcedure
       tags: ["transactions"],
       summary: "List transactions",
       description:
-        "The tenant's transactions, newest first, optionally of one status, one source wallet or one `externalId`. " +
+        "The tenant's transactions, newest first, optionally of one status, one type (`DEPOSIT` for incoming transfers), " +
+        "one source wallet, one wallet on either side (`walletId`: sent from it or deposited to it) or one `externalId`. " +
         "Paginate with `cursor`.",
       protect: true,
     },
@@ -28,7 +30,9 @@ export const listTransactionsProcedure = authedProcedure
   .input(
     pageQuery.extend({
       status: transactionStatusSchema.optional(),
+      type: z.enum(TRANSACTION_TYPES).optional(),
       sourceWalletId: z.uuid().optional(),
+      walletId: z.uuid().optional().meta({ description: "the wallet on either side: the source, or a deposit's destination" }),
       externalId: text().min(1).max(255).optional(),
     }),
   )
