@@ -10,3 +10,4 @@ export {
   type TransferWalletFixture,
 } from "./transfer-fixtures";
 export { createOperator } from "../operators/create-operator";
+export { insertDepositFixture, type DepositFixtureInput } from "./deposit-fixtures";

@@ -12,7 +12,7 @@ import { transitionTransaction } from "./transition-transaction";
  * `POST /v1/transactions/{id}/cancel`: SUBMITTED, AWAITING_APPROVAL, QUEUED or PENDING_SIGNATURE → CANCELLED /
  * CANCELLED_BY_USER, then the source's next queued transfer is released (release-next), so a
  * cancelled transfer never leaves a nonce gap. Any other status is 409 INVALID_TRANSACTION_STATE
- * (e.g. once signed); another tenant's id is 404.
+ * (e.g. once signed), and so is any deposit (INBOUND, CONTRACT §21); another tenant's id is 404.
  */
 export async function cancelTransaction(
   deps: Pick<ServiceDeps, "db" | "jobs" | "now">,
@@ -31,6 +31,11 @@ export async function cancelTransaction(
   if (moved.moved) return toTransactionRecord(moved.row);
   const row = await findTransaction(deps.db, input.tenantId, input.transactionId);
   if (!row) throw new AppError("NOT_FOUND", "transaction not found");
+  // A deposit (CONTRACT §21) is never in a cancellable status: it was received, not sent.
+  if (row.direction === "INBOUND")
+    throw new AppError("INVALID_TRANSACTION_STATE", "a deposit cannot be cancelled: it was received on chain, not sent by the service", {
+      details: { status: row.status, type: row.type },
+    });
   throw new AppError(
     "INVALID_TRANSACTION_STATE",
     `a ${row.status} transaction cannot be cancelled; only ${CANCELLABLE_STATUSES.join(", ")} can`,
