@@ -1,3 +1,5 @@
+import { bytesToHex } from "@noble/hashes/utils.js";
+import { addressFromPublicKey, generateKeyPair, signOwnershipProof } from "@qc/chain";
 import { schema, type Database } from "@qc/db";
 import type { TenantStatus } from "@qc/domain";
 import { generateSessionToken, hashToken } from "../auth/tokens";
@@ -86,4 +88,15 @@ export async function createSessionFixture(
     createdAt: now,
   });
   return { token, authorization: `Bearer ${token}` };
+}
+
+/** A fresh ML-DSA-87 key, as the signer would hold it, with its address and its ownership proof for a tenant. */
+export function createWalletKeyFixture() {
+  const { publicKey, secretKey } = generateKeyPair();
+  const address = addressFromPublicKey(publicKey);
+  return {
+    address,
+    publicKey: `0x${bytesToHex(publicKey)}`,
+    proofFor: (tenantId: string) => signOwnershipProof({ tenantId, address, secretKey }),
+  };
 }

@@ -1,7 +1,5 @@
-import { addressFromPublicKey, generateKeyPair, signOwnershipProof } from "@qc/chain";
 import { listAggregateEvents } from "@qc/db/queries";
 import { useTestDatabase } from "@qc/db/testing";
-import { bytesToHex } from "@noble/hashes/utils.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NATIVE_ASSET_IDS } from "../assets/native-assets";
 import { systemActor } from "../audit/actor";
@@ -9,7 +7,7 @@ import { listAuditEvents } from "../audit/list-audit-events";
 import type { ServiceDeps } from "../deps/service-deps";
 import { countSignerKeys } from "../signer-keys/count-signer-keys";
 import { enrollSignerKeys } from "../signer-keys/enroll-signer-keys";
-import { createTenantFixture } from "../testing/fixtures";
+import { createTenantFixture, createWalletKeyFixture as newKey } from "../testing/fixtures";
 import { createTestServiceDeps } from "../testing/service-deps";
 import { archiveVault } from "../vaults/archive-vault";
 import { createVault } from "../vaults/create-vault";
@@ -20,17 +18,6 @@ import { generateWallet } from "./generate-wallet";
 import { getWallet } from "./get-wallet";
 import { listVaultWallets } from "./list-vault-wallets";
 import { registerWallet } from "./register-wallet";
-
-/** A fresh ML-DSA-87 key, as the signer would hold it, with helpers for its ownership proof. */
-function newKey() {
-  const { publicKey, secretKey } = generateKeyPair();
-  const address = addressFromPublicKey(publicKey);
-  return {
-    address,
-    publicKey: `0x${bytesToHex(publicKey)}`,
-    proofFor: (tenantId: string) => signOwnershipProof({ tenantId, address, secretKey }),
-  };
-}
 
 describe("wallet services", () => {
   const t = useTestDatabase();

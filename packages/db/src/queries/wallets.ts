@@ -1,7 +1,8 @@
-import { and, asc, desc, eq, inArray, lt, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, lt, sql } from "drizzle-orm";
 import type { Executor } from "../client";
 import { walletNetworkLinks, wallets } from "../schema/custody";
 import { defineQuery, defineRead } from "../hot-path/define-query";
+import { newRowId } from "../ids";
 import { updateWhereStatus } from "./status";
 
 export type WalletRow = typeof wallets.$inferSelect;
@@ -125,9 +126,72 @@ export async function findNetworkLink(
   return row;
 }
 
+/**
+ * The LISTEN channel on which every new placement is announced, its payload the link's id: each
+ * daemon's wallet directory (packages/core/src/deposits/wallet-directory.ts) loads it from there.
+ */
+export const WALLET_LINKS_CHANNEL = "qc_wallet_links";
+
+/**
+ * Places a wallet on a network, and announces the placement on WALLET_LINKS_CHANNEL in the same
+ * statement: inside the caller's transaction, PostgreSQL delivers the notification on commit (a
+ * rolled-back placement is never announced). Every insert of a placement goes through here.
+ */
 export async function insertNetworkLink(
   db: Executor,
   row: { tenantId: string; walletId: string; networkCode: WalletNetworkLinkRow["networkCode"]; vaultId: string; createdAt: Date },
 ): Promise<void> {
-  await db.insert(walletNetworkLinks).values(row);
+  await db.execute(sql`
+    with link as (
+      insert into ${walletNetworkLinks} (id, tenant_id, wallet_id, network_code, vault_id, created_at)
+      values (${newRowId()}, ${row.tenantId}, ${row.walletId}, ${row.networkCode}, ${row.vaultId}, ${row.createdAt})
+      returning id
+    )
+    select pg_notify(${WALLET_LINKS_CHANNEL}, link.id::text) from link`);
+}
+
+/** A placement as the deposits' wallet directory keeps it: which wallet has which address on which network, since when. */
+export interface FollowedLinkRow {
+  linkId: string;
+  networkCode: WalletNetworkLinkRow["networkCode"];
+  address: string;
+  tenantId: string;
+  walletId: string;
+  /** The link's createdAt: the wallet is followed on this network from then on. */
+  placedAt: Date;
+}
+
+/*
+ * The directory's two reads span every tenant on purpose: the chain follower matches a block's
+ * transfers against all of them. Archived wallets are included (a deposit to one is still recorded:
+ * the funds arrived).
+ */
+const selectFollowedLinks = (db: Executor) =>
+  db
+    .select({
+      linkId: walletNetworkLinks.id,
+      networkCode: walletNetworkLinks.networkCode,
+      address: wallets.address,
+      tenantId: walletNetworkLinks.tenantId,
+      walletId: walletNetworkLinks.walletId,
+      placedAt: walletNetworkLinks.createdAt,
+    })
+    .from(walletNetworkLinks)
+    .innerJoin(wallets, and(eq(wallets.id, walletNetworkLinks.walletId), eq(wallets.tenantId, walletNetworkLinks.tenantId)));
+
+/** One page of every placement, by link id: ids above `afterLinkId`, at most `limit` rows. */
+export function listFollowedLinkPage(
+  db: Executor,
+  params: { afterLinkId?: string | undefined; limit: number },
+): Promise<FollowedLinkRow[]> {
+  return selectFollowedLinks(db)
+    .where(params.afterLinkId ? gt(walletNetworkLinks.id, params.afterLinkId) : undefined)
+    .orderBy(asc(walletNetworkLinks.id))
+    .limit(params.limit);
+}
+
+/** The placements `linkIds` (those that exist). */
+export function findFollowedLinks(db: Executor, params: { linkIds: string[] }): Promise<FollowedLinkRow[]> {
+  if (params.linkIds.length === 0) return Promise.resolve([]);
+  return selectFollowedLinks(db).where(inArray(walletNetworkLinks.id, params.linkIds));
 }
