@@ -10,6 +10,7 @@ import { checkTransferJob } from "./jobs/transfers-check";
 import { checkExhaustedJob } from "./jobs/transfers-check-exhausted";
 import { releaseNextTransferJob } from "./jobs/transfers-release-next";
 import { purgeIdempotencyKeysJob } from "./jobs/purge-idempotency-keys";
+import { purgeUsageBucketsJob } from "./jobs/purge-usage-buckets";
 import { expireTransferJob } from "./jobs/transfers-expire";
 import { watchTransferJob } from "./jobs/transfers-watch";
 import { deliverWebhookJob } from "./jobs/webhooks-deliver";
@@ -25,6 +26,7 @@ export const handlers: JobHandlers = {
   "identity.password-reset-request": requestPasswordResetJob,
   "webhooks.deliver": deliverWebhookJob,
   "maintenance.purge-idempotency-keys": purgeIdempotencyKeysJob,
+  "maintenance.purge-usage-buckets": purgeUsageBucketsJob,
   "transfers.check": checkTransferJob,
   "transfers.release-next": releaseNextTransferJob,
   "transfers.broadcast": broadcastTransferJob,
@@ -50,4 +52,5 @@ export const deadLetterHandlers: DeadLetterHandlers = {
 export const schedules: { name: JobName; cron: string; payload: object }[] = [
   { name: "maintenance.prune-heartbeats", cron: "17 * * * *", payload: { olderThanHours: 168 } },
   { name: "maintenance.purge-idempotency-keys", cron: "23 * * * *", payload: {} },
+  { name: "maintenance.purge-usage-buckets", cron: "41 3 * * *", payload: {} },
 ];

@@ -197,6 +197,7 @@ export { MAX_WEBHOOK_URL_LENGTH } from "./webhooks/vet-endpoint-url";
 export { idempotencyKeyFromHeaders } from "./idempotency/idempotency-key";
 export { replayedError, runIdempotently } from "./idempotency/run-idempotently";
 export { purgeExpiredIdempotencyKeys } from "./idempotency/purge-expired-idempotency-keys";
+export { purgeOldUsageBuckets, USAGE_RETENTION_DAYS } from "./quotas/purge-old-usage-buckets";
 
 // approver groups and approval keys (CONTRACT §15)
 export { createApproverGroup } from "./approvals/groups/create-approver-group";

@@ -50,6 +50,16 @@ export const JOBS = {
     batchSize: 1,
     localConcurrency: 1,
   }),
+  /** Housekeeping: delete usage buckets older than every window (docs/decisions/usage-buckets.md; scheduled daily). */
+  "maintenance.purge-usage-buckets": define({
+    payload: z.object({}),
+    retryLimit: 3,
+    retryDelay: 30,
+    retryBackoff: true,
+    expireInSeconds: 600,
+    batchSize: 1,
+    localConcurrency: 1,
+  }),
   /**
    * Delivers one row of `emails` (SMTP, or the dev outbox). Retried for about half an hour
    * (10 s doubling, at most 10 min apart) so an SMTP outage loses nothing; the handler re-reads the

@@ -104,3 +104,14 @@ const sumUsageRead = defineRead("qc_sum_usage", (db) =>
       ),
     ),
 );
+
+/**
+ * Deletes up to `limit` buckets of hours before `before` (the purge: no window reaches them).
+ * Returns how many went. A transfer ending later than the retention gives its usage back into
+ * a row this recreates at its old hour, outside every window; the next purge takes it.
+ */
+export async function deleteUsageBucketsBefore(db: Executor, params: { before: Date; limit: number }): Promise<number> {
+  const result = await db.execute(sql`delete from ${usageBuckets} where ctid in (
+    select ctid from ${usageBuckets} where ${usageBuckets.hour} < ${params.before.toISOString()} limit ${params.limit}) returning 1`);
+  return result.rows.length;
+}
