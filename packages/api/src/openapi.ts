@@ -92,7 +92,10 @@ const TAGS = [
   { name: "assets", description: "The native asset of each network and the tenant's ERC-20 tokens." },
   {
     name: "transactions",
-    description: "Outbound transfers: submitted here, signed in your signer, broadcast and followed to completion by the " + "service.",
+    description:
+      "Outbound transfers: submitted here, signed in your signer, broadcast and followed to completion by the service. " +
+      "Deposits: every incoming transfer to one of your wallets, recorded by the service as it follows the chain " +
+      "(`type: DEPOSIT`, `direction: INBOUND`), confirmed and announced like any transaction.",
   },
   { name: "policies", description: "Transaction policies: the ordered rules that allow or block a transfer before it is signed." },
   {

@@ -86,7 +86,7 @@ export const transactionRecordSchema = z.object({
   type: z.enum(TRANSACTION_TYPES),
   direction: z
     .enum(TRANSACTION_DIRECTIONS)
-    .meta({ description: "INBOUND for a DEPOSIT (CONTRACT §21), OUTBOUND for what the service sends" }),
+    .meta({ description: "INBOUND for a DEPOSIT (an incoming transfer the service saw on chain), OUTBOUND for what the service sends" }),
   networkCode: networkCodeSchema,
   chainId: z.number().int(),
   sourceWalletId: z.uuid().nullable().meta({ description: "the sending wallet; null for a deposit (its sender is sourceAddress)" }),

@@ -53,6 +53,37 @@ export const EXAMPLE_PENDING_TRANSACTION = {
   updatedAt: EXAMPLE.updatedAt,
 } as const;
 
+/**
+ * A token deposit to the same wallet (CONTRACT §21), as the chain follower records it: INBOUND, no
+ * source wallet (the sender is `sourceAddress`), the receiving wallet, the Transfer log's contract
+ * and index, the sender screened, COMPLETED at the network's confirmations.
+ */
+export const EXAMPLE_DEPOSIT = {
+  ...EXAMPLE_TRANSACTION,
+  id: "0194f2c7-3d4e-7f50-9a61-b2c3d4e5f607",
+  externalId: null,
+  type: "DEPOSIT",
+  direction: "INBOUND",
+  sourceWalletId: null,
+  sourceAddress: "0xab8483f64d9c6d1ecf9b849ae677dd3315835cb2",
+  destinationWalletId: EXAMPLE.walletId,
+  destinationAddress: EXAMPLE.address,
+  assetId: EXAMPLE.tokenAssetId,
+  tokenAddress: EXAMPLE.tokenAddress,
+  logIndex: 4,
+  amount: "250000000",
+  status: "COMPLETED",
+  chainTxHash: "0x8d2f6b0a4c8e2f6b0d4a8c2e6f0b4d8a2c3f1c9a7e5b2d8c4a6e0f9b3d7a1c5e",
+  blockNumber: 48213,
+  confirmations: 2,
+  screening: { provider: "denylist", decision: "CLEAR", riskScore: null, reasons: [] },
+  note: null,
+  initiatedBy: null,
+  createdAt: "2026-11-21T10:07:00.000Z",
+  updatedAt: "2026-11-21T10:07:02.000Z",
+  completedAt: "2026-11-21T10:07:02.000Z",
+} as const;
+
 export const EXAMPLE_CREATE_TRANSFER = {
   networkCode: EXAMPLE_TRANSACTION.networkCode,
   sourceWalletId: EXAMPLE_TRANSACTION.sourceWalletId,

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { EXAMPLE_LAST_PAGE } from "../../openapi-examples";
 import { pageInfo, pageQuery, text } from "../../schemas/common";
 import { authedProcedure } from "../../trpc";
-import { EXAMPLE_PENDING_TRANSACTION } from "./examples";
+import { EXAMPLE_DEPOSIT, EXAMPLE_PENDING_TRANSACTION } from "./examples";
 import { transactionRecord } from "./schemas";
 
 export const listTransactionsProcedure = authedProcedure
@@ -23,8 +23,9 @@ export const listTransactionsProcedure = authedProcedure
       protect: true,
     },
     example: {
-      input: { status: "PENDING_SIGNATURE", sourceWalletId: EXAMPLE_PENDING_TRANSACTION.sourceWalletId, limit: 50 },
-      output: { transactions: [EXAMPLE_PENDING_TRANSACTION], page: EXAMPLE_LAST_PAGE },
+      // Both sides of one wallet: a deposit to it (newest) and a transfer from it.
+      input: { walletId: EXAMPLE_PENDING_TRANSACTION.sourceWalletId, limit: 50 },
+      output: { transactions: [EXAMPLE_DEPOSIT, EXAMPLE_PENDING_TRANSACTION], page: EXAMPLE_LAST_PAGE },
     },
   })
   .input(

@@ -1,0 +1,235 @@
+import { defaultWebhookConfig } from "@qc/core";
+import { createTenantFixture, insertDepositFixture, type TenantFixture } from "@qc/core/testing";
+import type { Daemon } from "@qc/daemon";
+import { useTestDatabase } from "@qc/db/testing";
+import { useDevnet } from "@qc/devnet/testing";
+import { verifyWebhook } from "@qc/webhooks";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectError, NATIVE, Q } from "./custody-helpers";
+import { startTestServer, TEST_PEPPER, type TestServer } from "./harness";
+import { eventually } from "./identity-helpers";
+import {
+  devnetConfig,
+  fundedSource,
+  nativeTransfer,
+  RECORD_KEYS,
+  startTransfersDaemon,
+  transfersClient,
+  type FundedSource,
+  type TransfersClient,
+} from "./transfers-front-helpers";
+import { startReceiver, type TestReceiver } from "./webhooks-receiver";
+
+const SENDER = "0xab8483f64d9c6d1ecf9b849ae677dd3315835cb2";
+/** A token contract the tenant has no asset for: its deposits carry the address and `assetId: null`. */
+const UNKNOWN_TOKEN = "0x1111111111111111111111111111111111111111";
+
+const ids = (body: { transactions: { id: string }[] }) => body.transactions.map((tx) => tx.id);
+
+/**
+ * Deposits (CONTRACT §21) as an integrator sees them over HTTPS: fixture deposits stored as the
+ * chain follower stores them, listed by `type` and by `walletId` on either side, read by id,
+ * never cancellable, invisible to other tenants, announced by webhooks like any transaction.
+ */
+describe("deposits over HTTPS: list, read, cancel refused, isolation, webhooks", () => {
+  const t = useTestDatabase();
+  const devnet = useDevnet({ blockTimeMs: 0 });
+  let receiver: TestReceiver;
+  let server: TestServer;
+  let daemon: Daemon;
+  let source: FundedSource;
+  let outboundId: string;
+
+  beforeAll(async () => {
+    receiver = await startReceiver();
+    const config = devnetConfig(devnet(), {
+      webhooks: { ...defaultWebhookConfig(), allowPrivateUrls: true, trustedCertificates: receiver.certificate, sweepIntervalMs: 200 },
+    });
+    server = await startTestServer({ database: t, config });
+    daemon = await startTransfersDaemon(t.url, config);
+    source = await fundedSource(() => server, t.db, devnet(), 10n * Q);
+    // A transfer from the wallet: the other side of `walletId`.
+    const created = await source.api.createTransfer(nativeTransfer(source, 1n * Q));
+    expect(created.status, created.text).toBe(201);
+    outboundId = created.json().id;
+  });
+  afterAll(async () => {
+    await daemon?.stop({ timeoutMs: 5_000 });
+    await server?.close();
+    await receiver?.close();
+  });
+
+  const deposit = (
+    tenant: Pick<TenantFixture, "tenantId">,
+    walletId: string,
+    input: Partial<Parameters<typeof insertDepositFixture>[1]> = {},
+  ) => insertDepositFixture({ db: t.db }, { tenantId: tenant.tenantId, walletId, ...input });
+
+  it("lists deposits with type=DEPOSIT&walletId=, and walletId matches either side (a transfer from the wallet, deposits to it)", async () => {
+    const native = await deposit(source.tenant, source.wallet.id, { sourceAddress: SENDER, amount: 3n * Q });
+    const token = await deposit(source.tenant, source.wallet.id, {
+      status: "COMPLETED",
+      token: { address: UNKNOWN_TOKEN, logIndex: 2, assetId: null },
+      amount: 750n,
+    });
+    const api = source.api;
+    const wallet = source.wallet.id;
+
+    const both = await api.get(`/v1/transactions?walletId=${wallet}`);
+    expect(both.status, both.text).toBe(200);
+    expect(ids(both.json())).toEqual([token.id, native.id, outboundId]);
+    const deposits = await api.get(`/v1/transactions?type=DEPOSIT&walletId=${wallet}`);
+    expect(ids(deposits.json())).toEqual([token.id, native.id]);
+    expect(deposits.json().transactions).toEqual([token, native]);
+    expect(ids((await api.get(`/v1/transactions?type=TRANSFER&walletId=${wallet}`)).json())).toEqual([outboundId]);
+    // sourceWalletId is the sending side only.
+    expect(ids((await api.get(`/v1/transactions?sourceWalletId=${wallet}`)).json())).toEqual([outboundId]);
+    expect(ids((await api.get(`/v1/transactions?type=DEPOSIT&status=COMPLETED`)).json())).toEqual([token.id]);
+    // Pages walk the same list.
+    const first = (await api.get(`/v1/transactions?walletId=${wallet}&limit=2`)).json();
+    expect(ids(first)).toEqual([token.id, native.id]);
+    expect(first.page.hasMore).toBe(true);
+    const second = (await api.get(`/v1/transactions?walletId=${wallet}&limit=2&cursor=${first.page.nextCursor}`)).json();
+    expect(ids(second)).toEqual([outboundId]);
+
+    const badType = await api.get(`/v1/transactions?type=INCOMING`);
+    expectError(badType, 400, "VALIDATION_FAILED", 1001);
+    expect(badType.json().details.fields.map((f: { path: string }) => f.path)).toEqual(["type"]);
+    const badWallet = await api.get(`/v1/transactions?walletId=not-a-wallet`);
+    expectError(badWallet, 400, "VALIDATION_FAILED", 1001);
+    expect(badWallet.json().details.fields.map((f: { path: string }) => f.path)).toEqual(["walletId"]);
+  });
+
+  it("a deposit's record: INBOUND, no source wallet, the receiving wallet, the block and its confirmations, the sender's screening", async () => {
+    const screening = { provider: "denylist", decision: "BLOCKED" as const, riskScore: null, reasons: ["sender on the denylist"] };
+    const stored = await deposit(source.tenant, source.wallet.id, { sourceAddress: SENDER, blockNumber: 41, confirmations: 1, screening });
+    const res = await source.api.get(`/v1/transactions/${stored.id}`);
+    expect(res.status, res.text).toBe(200);
+    const record = res.json();
+    expect(Object.keys(record).sort()).toEqual(RECORD_KEYS);
+    expect(record).toEqual(stored);
+    expect(record).toMatchObject({
+      tenantId: source.tenant.tenantId,
+      externalId: null,
+      type: "DEPOSIT",
+      direction: "INBOUND",
+      networkCode: "QUANTUM_SANDBOX",
+      chainId: 20804,
+      sourceWalletId: null,
+      sourceAddress: SENDER,
+      destinationWalletId: source.wallet.id,
+      destinationAddress: source.wallet.address,
+      assetId: NATIVE.QUANTUM_SANDBOX,
+      tokenAddress: null,
+      logIndex: null,
+      amount: Q.toString(),
+      status: "CONFIRMING",
+      subStatus: null,
+      nonce: null,
+      fee: null,
+      signingHash: null,
+      blockNumber: 41,
+      confirmations: 1,
+      requiredConfirmations: 2,
+      // A match is recorded; the deposit is not refused.
+      screening,
+      policy: null,
+      initiatedBy: null,
+      approvals: null,
+      completedAt: null,
+    });
+    expect(record.chainTxHash).toMatch(/^0x[0-9a-f]{64}$/);
+
+    const token = await deposit(source.tenant, source.wallet.id, {
+      status: "COMPLETED",
+      token: { address: UNKNOWN_TOKEN, logIndex: 7, assetId: null },
+    });
+    const tokenRecord = (await source.api.get(`/v1/transactions/${token.id}`)).json();
+    expect(tokenRecord).toMatchObject({ assetId: null, tokenAddress: UNKNOWN_TOKEN, logIndex: 7, status: "COMPLETED", confirmations: 2 });
+    expect(tokenRecord.completedAt).not.toBeNull();
+    // The timeline: seen in a block, then completed at its confirmations.
+    const timeline = (await source.api.get(`/v1/transactions/${token.id}/events`)).json().events as { from: string | null; to: string }[];
+    expect(timeline.map((entry) => [entry.from, entry.to])).toEqual([
+      [null, "CONFIRMING"],
+      ["CONFIRMING", "COMPLETED"],
+    ]);
+  });
+
+  it("a deposit is never cancelled (409 INVALID_TRANSACTION_STATE), nor rejected or signed as a signer's; it stays as it was", async () => {
+    for (const status of ["CONFIRMING", "COMPLETED"] as const) {
+      const stored = await deposit(source.tenant, source.wallet.id, { status });
+      const cancel = await source.api.post(`/v1/transactions/${stored.id}/cancel`, { reason: "not mine" });
+      expectError(cancel, 409, "INVALID_TRANSACTION_STATE", 1203);
+      expect(cancel.json()).toMatchObject({
+        message: expect.stringMatching(/deposit cannot be cancelled/),
+        details: { status, type: "DEPOSIT" },
+      });
+      expectError(
+        await source.api.post(`/v1/signer/transactions/${stored.id}/reject`, { reason: "no" }),
+        409,
+        "INVALID_TRANSACTION_STATE",
+        1203,
+      );
+      expectError(
+        await source.api.post(`/v1/signer/transactions/${stored.id}/signature`, { signature: `0x${"00".repeat(4627)}` }),
+        409,
+        "INVALID_TRANSACTION_STATE",
+        1203,
+      );
+      expect((await source.api.get(`/v1/transactions/${stored.id}`)).json()).toEqual(stored);
+    }
+  });
+
+  it("another tenant's deposit is 404 and never listed, whatever the filters", async () => {
+    const stored = await deposit(source.tenant, source.wallet.id);
+    const other: TenantFixture = await createTenantFixture({ db: t.db, pepper: TEST_PEPPER });
+    const otherApi: TransfersClient = transfersClient(() => server, other.authorization);
+    expectError(await otherApi.get(`/v1/transactions/${stored.id}`), 404, "NOT_FOUND", 1030);
+    expectError(await otherApi.get(`/v1/transactions/${stored.id}/events`), 404, "NOT_FOUND", 1030);
+    expectError(await otherApi.post(`/v1/transactions/${stored.id}/cancel`, {}), 404, "NOT_FOUND", 1030);
+    for (const query of ["type=DEPOSIT", `walletId=${source.wallet.id}`, `type=DEPOSIT&walletId=${source.wallet.id}`, ""]) {
+      const list = await otherApi.get(`/v1/transactions?${query}`);
+      expect(list.status, list.text).toBe(200);
+      expect(ids(list.json()), query).toEqual([]);
+    }
+    // The owner still sees it.
+    expect(ids((await source.api.get(`/v1/transactions?type=DEPOSIT&walletId=${source.wallet.id}`)).json())).toContain(stored.id);
+  });
+
+  it(
+    "announces a deposit like any transaction: transaction.created in CONFIRMING, transaction.status_changed to COMPLETED, signed",
+    { timeout: 60_000 },
+    async () => {
+      const subscribed = await source.api.post("/v1/webhooks", {
+        url: receiver.url("/deposits"),
+        events: ["transaction.created", "transaction.status_changed"],
+      });
+      expect(subscribed.status, subscribed.text).toBe(201);
+      const secret = subscribed.json().secret as string;
+
+      const stored = await deposit(source.tenant, source.wallet.id, { status: "COMPLETED", sourceAddress: SENDER });
+      const got = await eventually(async () => {
+        const mine = receiver.received.filter(
+          (r) => r.path === "/deposits" && (r.json.data.transaction as { id: string }).id === stored.id,
+        );
+        return new Set(mine.map((r) => r.json.id)).size === 2 ? mine : undefined;
+      }, 30_000);
+      const unique = [...new Map(got.map((r) => [r.json.id, r])).values()].sort((x, y) => x.json.sequence - y.json.sequence);
+      expect(unique.map((r) => [r.json.type, r.json.sequence])).toEqual([
+        ["transaction.created", 1],
+        ["transaction.status_changed", 2],
+      ]);
+      expect(unique[0]!.json.data.transaction).toMatchObject({
+        id: stored.id,
+        type: "DEPOSIT",
+        direction: "INBOUND",
+        status: "CONFIRMING",
+        sourceWalletId: null,
+        sourceAddress: SENDER,
+        destinationWalletId: source.wallet.id,
+      });
+      expect(unique[1]!.json.data).toEqual({ transaction: stored, previousStatus: "CONFIRMING" });
+      for (const request of got) expect(verifyWebhook(secret, request.headers, request.body).id).toBe(request.json.id);
+    },
+  );
+});
