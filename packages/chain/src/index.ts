@@ -22,6 +22,7 @@ export {
   TRANSACTION_SIGNATURE_CONTEXT,
   OWNERSHIP_PROOF_CONTEXT,
   APPROVAL_CONTEXT,
+  ADDRESS_BOOK_APPROVAL_DOMAIN,
   APPROVER_KEY_CONTEXT,
 } from "./protocol/constants";
 export { generateKeyPair, publicKeyFromSecretKey, mlDsa87, type QuantumKeyPair } from "./protocol/keys";
@@ -58,12 +59,15 @@ export {
 export {
   approvalLines,
   approvalHash,
+  addressBookApprovalLines,
+  addressBookApprovalHash,
   signApproval,
   verifyApproval,
   approverKeyProofHash,
   signApproverKeyProof,
   verifyApproverKeyProof,
   type ApprovalFields,
+  type AddressBookApprovalFields,
   type VerifyApprovalParameters,
   type SignApproverKeyProofParameters,
   type VerifyApproverKeyProofParameters,

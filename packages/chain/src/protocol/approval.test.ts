@@ -4,6 +4,8 @@ import { InvalidAddressError } from "../errors/address";
 import { InvalidTransactionFieldError } from "../errors/transaction";
 import { createVerifyPool } from "../verify/verify-pool";
 import {
+  addressBookApprovalHash,
+  addressBookApprovalLines,
   approvalHash,
   approvalLines,
   approverKeyProofHash,
@@ -11,6 +13,7 @@ import {
   signApproverKeyProof,
   verifyApproval,
   verifyApproverKeyProof,
+  type AddressBookApprovalFields,
   type ApprovalFields,
 } from "./approval";
 import { APPROVAL_CONTEXT, APPROVER_KEY_CONTEXT, OWNERSHIP_PROOF_CONTEXT, TRANSACTION_SIGNATURE_CONTEXT } from "./constants";
@@ -176,5 +179,62 @@ describe("on the verify pool (as the service checks them)", () => {
     const good = { publicKey, signature: proof, signingHash: approverKeyProofHash(tenantId, userId), context: APPROVER_KEY_CONTEXT };
     expect(await pool.verify(good)).toBe(true);
     expect(await pool.verify({ ...good, context: APPROVAL_CONTEXT })).toBe(false);
+  });
+});
+
+describe("address-book approval hash (CONTRACT §16)", () => {
+  const entry: AddressBookApprovalFields = {
+    tenantId,
+    entryId: "0194f2c7-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
+    networkCode: "QUANTUM_SANDBOX",
+    address: "0x2B5AD5C4795C026514F8317C7A215E218DCCD6CF",
+    label: "Exchange deposit (Acme)",
+    assetIds: ["0190f5c7-3e1d-7f00-9a2b-5c6d7e8f9a0c", "0190f5c7-3e1d-7f00-9a2b-5c6d7e8f9a0b"],
+    createdAt: "2026-11-21T10:00:00.000Z",
+  };
+  const ENTRY_LINES = [
+    "QUANTUM-ADDRESS-BOOK-APPROVAL-v1",
+    tenantId,
+    "0194f2c7-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
+    "QUANTUM_SANDBOX",
+    "0x2b5ad5c4795c026514f8317c7a215e218dccd6cf",
+    "Exchange deposit (Acme)",
+    "0190f5c7-3e1d-7f00-9a2b-5c6d7e8f9a0b,0190f5c7-3e1d-7f00-9a2b-5c6d7e8f9a0c",
+    "2026-11-21T10:00:00.000Z",
+  ];
+  const ENTRY_HASH = "0xc9bec76f6e60ef87d039ca91e61adfeab86e9d985ef66c196bf394c5bd91238e";
+
+  test("the fixed vector: lines (asset ids sorted, address lower-case) and hash", () => {
+    expect(addressBookApprovalLines(entry)).toEqual(ENTRY_LINES);
+    expect(addressBookApprovalHash(entry)).toBe(ENTRY_HASH);
+    expect(addressBookApprovalLines({ ...entry, assetIds: null })[6]).toBe("");
+  });
+
+  test.each([
+    ["tenantId", { tenantId: "other" }],
+    ["entryId", { entryId: "0194f2c7-1a2b-7c3d-8e4f-5a6b7c8d9e10" }],
+    ["networkCode", { networkCode: "QUANTUM_MAINNET" }],
+    ["address", { address: "0x2b5ad5c4795c026514f8317c7a215e218dccd6ce" }],
+    ["label", { label: "Exchange deposit (Acme)." }],
+    ["assetIds", { assetIds: null }],
+    ["createdAt", { createdAt: "2026-11-21T10:00:00.001Z" }],
+  ] as const)("every field changes the hash: %s", (_name, change) => {
+    expect(addressBookApprovalHash({ ...entry, ...change })).not.toBe(ENTRY_HASH);
+  });
+
+  test.each([
+    ["a line break in the label", { label: "a\nb" }, InvalidTransactionFieldError],
+    ["an empty label", { label: "" }, InvalidTransactionFieldError],
+    ["a comma in an asset id", { assetIds: ["a,b"] }, InvalidTransactionFieldError],
+    ["a bad address", { address: "0x1234" }, InvalidAddressError],
+  ] as const)("refuses %s", (_name, change, error) => {
+    expect(() => addressBookApprovalHash({ ...entry, ...change })).toThrow(error);
+  });
+
+  test("an approval of an entry is no approval of a transfer: the first line separates the domains", () => {
+    expect(addressBookApprovalLines(entry)[0]).not.toBe(approvalLines(transfer)[0]);
+    const entrySignature = signApproval(addressBookApprovalHash(entry), secretKey);
+    expect(verifyApproval({ approvalHash: addressBookApprovalHash(entry), signature: entrySignature, publicKey })).toBe(true);
+    expect(verifyApproval({ approvalHash: TRANSFER_HASH, signature: entrySignature, publicKey })).toBe(false);
   });
 });

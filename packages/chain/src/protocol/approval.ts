@@ -3,6 +3,7 @@ import { bytesToHex, hexToBytes, keccak256, stringToBytes, type Hex } from "viem
 import { InvalidTransactionFieldError } from "../errors/transaction";
 import { parseAddress } from "./address";
 import {
+  ADDRESS_BOOK_APPROVAL_DOMAIN,
   APPROVAL_CONTEXT,
   APPROVAL_CONTEXT_BYTES,
   APPROVER_KEY_CONTEXT,
@@ -70,6 +71,46 @@ function singleLine(field: string, value: unknown): string {
 /** keccak256 of the UTF-8 bytes of `approvalLines(fields)` joined by `\n` (CONTRACT §15). */
 export function approvalHash(fields: ApprovalFields): Hex {
   return keccak256(stringToBytes(approvalLines(fields).join("\n")));
+}
+
+/** What an approver approves when an address-book addition needs a quorum (CONTRACT §16): the entry as added. */
+export type AddressBookApprovalFields = {
+  tenantId: string;
+  entryId: string;
+  networkCode: string;
+  address: string;
+  label: string;
+  /** The assets the entry is limited to; `null`: every asset of its network. */
+  assetIds: readonly string[] | null;
+  /** ISO 8601 with milliseconds, as the record shows it. */
+  createdAt: string;
+};
+
+/**
+ * The lines an address-book entry's `approvalHash` is computed over, in order:
+ * `QUANTUM-ADDRESS-BOOK-APPROVAL-v1` (so no entry's hash is ever a transfer's), tenantId, entryId,
+ * networkCode, address (lower-case `0x`), label, the asset ids sorted and joined by `,` (empty for
+ * every asset), createdAt. Throws like `approvalLines` on a field that cannot be written unambiguously.
+ */
+export function addressBookApprovalLines(fields: AddressBookApprovalFields): string[] {
+  const assetIds = fields.assetIds === null ? [] : fields.assetIds.map((id) => singleLine("assetIds", id));
+  if (assetIds.some((id) => id.includes(",")))
+    throw new InvalidTransactionFieldError({ field: "assetIds", reason: "must not hold a comma" });
+  return [
+    ADDRESS_BOOK_APPROVAL_DOMAIN,
+    singleLine("tenantId", fields.tenantId),
+    singleLine("entryId", fields.entryId),
+    singleLine("networkCode", fields.networkCode),
+    parseAddress(fields.address),
+    singleLine("label", fields.label),
+    [...assetIds].sort().join(","),
+    singleLine("createdAt", fields.createdAt),
+  ];
+}
+
+/** keccak256 of the UTF-8 bytes of `addressBookApprovalLines(fields)` joined by `\n`; signed like a transfer's (`signApproval`). */
+export function addressBookApprovalHash(fields: AddressBookApprovalFields): Hex {
+  return keccak256(stringToBytes(addressBookApprovalLines(fields).join("\n")));
 }
 
 /** ML-DSA-87 signature, context `QUANTUM-APPROVAL-v1`, over the 32 bytes of an `approvalHash`. */

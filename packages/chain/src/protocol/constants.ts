@@ -25,6 +25,11 @@ export const OWNERSHIP_PROOF_CONTEXT = "QUANTUM-OWNERSHIP-v1";
 export const APPROVAL_CONTEXT = "QUANTUM-APPROVAL-v1";
 /** An approver's proof that they hold the approval key they enroll (CONTRACT §15). */
 export const APPROVER_KEY_CONTEXT = "QUANTUM-APPROVER-KEY-v1";
+/**
+ * The first line of an address-book entry's `approvalHash` (CONTRACT §16), which separates it from a
+ * transfer's: the signature's context stays `QUANTUM-APPROVAL-v1`, the hashed lines differ from the first.
+ */
+export const ADDRESS_BOOK_APPROVAL_DOMAIN = "QUANTUM-ADDRESS-BOOK-APPROVAL-v1";
 
 export const TRANSACTION_SIGNATURE_CONTEXT_BYTES = new TextEncoder().encode(TRANSACTION_SIGNATURE_CONTEXT);
 export const OWNERSHIP_PROOF_CONTEXT_BYTES = new TextEncoder().encode(OWNERSHIP_PROOF_CONTEXT);
