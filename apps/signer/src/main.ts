@@ -12,6 +12,7 @@ import { enrollApproverCommand } from "./commands/enroll-approver";
 import { approvalsCommand } from "./commands/approvals";
 import { approveCommand } from "./commands/approve";
 import { rejectApprovalCommand } from "./commands/reject-approval";
+import { approveEntryCommand, rejectEntryCommand } from "./commands/approve-entry";
 import { SignerError, UsageError } from "./lib/errors";
 import { printableText } from "./lib/review/printable-text";
 
@@ -41,7 +42,9 @@ function program(): Command {
     .addCommand(enrollApproverCommand())
     .addCommand(approvalsCommand())
     .addCommand(approveCommand())
-    .addCommand(rejectApprovalCommand());
+    .addCommand(rejectApprovalCommand())
+    .addCommand(approveEntryCommand())
+    .addCommand(rejectEntryCommand());
   // Parse errors become exceptions (mapped to exit 2 below) instead of process.exit deep inside commander.
   const configure = (command: Command) => {
     command.exitOverride().showSuggestionAfterError(true);

@@ -12,6 +12,14 @@ export const DECISION_HINTS: Record<string, string> = {
   INSUFFICIENT_ROLE: "your role does not decide approvals (a VIEWER does not)",
 };
 
+/** What to do about the service's refusals of a decision on an address-book entry (CONTRACT §16), by error name. */
+export const ENTRY_DECISION_HINTS: Record<string, string> = {
+  ...DECISION_HINTS,
+  SELF_APPROVAL_FORBIDDEN: "you added this entry (you, or an API key of yours): you may reject it but never approve it",
+  NOT_AN_APPROVER: "you are not in the approver group the address book's setting requires; an OWNER or ADMIN manages the groups",
+  CONFLICT: "it is no longer awaiting approval, or you have decided on it already (GET /v1/address-book?status=AWAITING_APPROVAL)",
+};
+
 /** What to do about the service's refusals of an approval key's enrollment, by error name. */
 export const ENROLL_APPROVER_HINTS: Record<string, string> = {
   INVALID_SIGNATURE: "the service does not accept the key's proof for your member and tenant; nothing was kept",

@@ -5,7 +5,8 @@ import type { ServiceClient } from "./service-client";
 
 /**
  * The approval routes of CONTRACT §15 the signer calls: who the API key's member is, their
- * approval keys, what awaits their decision, and the decision itself.
+ * approval keys, what awaits their decision, and the decision itself; and an address-book entry's
+ * (CONTRACT §16), decided alike.
  */
 
 /** What the service asks an approver to sign: the hash, its context and the fields it hashed. */
@@ -35,9 +36,32 @@ export const approvalTransactionSchema = z.looseObject({
 });
 export type ApprovalTransaction = z.infer<typeof approvalTransactionSchema>;
 
+/** `GET /v1/address-book/{id}` (CONTRACT §16): the fields an approver of the entry sees and signs. */
+export const addressBookEntrySchema = z.looseObject({
+  id: z.string().min(1),
+  networkCode: z.string().min(1),
+  address: z.string(),
+  label: z.string(),
+  assetIds: z.array(z.string()).nullable(),
+  status: z.string(),
+  createdAt: z.string(),
+  createdBy: z.string(),
+  approvals: z
+    .looseObject({
+      required: z.array(z.looseObject({ groupId: z.string(), quorum: z.number().int() })),
+      decisions: z.array(z.looseObject({ userId: z.string(), decision: z.string() })),
+      approvalHash: hex32,
+      context: z.string(),
+      deadline: z.string(),
+    })
+    .nullable(),
+});
+export type AddressBookEntry = z.infer<typeof addressBookEntrySchema>;
+
 const approvalKeyRecord = z.looseObject({ keyId: z.string().min(1), publicKey: z.string(), createdAt: z.string().optional() });
 
 const decisionAnswer = z.looseObject({ id: z.string(), status: z.string(), subStatus: z.string().nullable().optional() });
+const entryDecisionAnswer = z.looseObject({ id: z.string(), status: z.string(), activatesAt: z.string().nullable() });
 
 export type ApprovalDecision = { decision: "APPROVED"; keyId: string; signature: string } | { decision: "REJECTED"; reason: string };
 
@@ -64,6 +88,15 @@ export function approvalsApi(client: ServiceClient) {
 
     decideApproval(id: string, decision: ApprovalDecision) {
       return client.send("POST", `/v1/transactions/${encodeURIComponent(id)}/approvals`, decisionAnswer, decision);
+    },
+
+    /** An address-book entry as the service returns it (unparsed: `readEntryApproval` judges it). */
+    addressBookEntry(id: string) {
+      return client.send("GET", `/v1/address-book/${encodeURIComponent(id)}`, z.unknown());
+    },
+
+    decideAddressBookEntry(id: string, decision: ApprovalDecision) {
+      return client.send("POST", `/v1/address-book/${encodeURIComponent(id)}/approvals`, entryDecisionAnswer, decision);
     },
   };
 }
