@@ -1,6 +1,7 @@
 import type { JobName, ParsedJobPayload } from "@qc/core";
 import type { JobContext } from "./context";
 import { announceAddressBookActivationJob } from "./jobs/address-book-announce-activation";
+import { screenDepositJob } from "./jobs/deposits-screen";
 import { decideSandboxKyc } from "./jobs/kyc-sandbox-decide";
 import { requestPasswordResetJob } from "./jobs/identity-password-reset-request";
 import { pruneHeartbeats } from "./jobs/prune-heartbeats";
@@ -33,6 +34,7 @@ export const handlers: JobHandlers = {
   "transfers.watch": watchTransferJob,
   "transfers.expire": expireTransferJob,
   "address-book.announce-activation": announceAddressBookActivationJob,
+  "deposits.screen": screenDepositJob,
 };
 
 /**

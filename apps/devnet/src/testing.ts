@@ -1,13 +1,15 @@
 import {
   addressFromPublicKey,
   createQuantumPublicClient,
+  ERC20_ABI,
   generateKeyPair,
   networkByChainId,
   toQuantumAccount,
   type QuantumAccount,
   type QuantumPublicClient,
 } from "@qc/chain";
-import { bytesToHex, type Address, type Hex } from "viem";
+import { QUANTUM_TEST_TOKEN } from "@qc/chain/contracts";
+import { bytesToHex, createWalletClient, http, type Address, type Hex } from "viem";
 import { afterAll, beforeAll } from "vitest";
 import { startDevnet, type Devnet, type StartDevnetOptions } from "./start-devnet";
 
@@ -84,4 +86,54 @@ export async function createFundedAccount(devnet: Pick<TestDevnet, "fund">, amou
   const address = addressFromPublicKey(publicKey);
   if (amount > 0n) await devnet.fund(address, amount);
   return { address, publicKey: bytesToHex(publicKey), secretKey, account: toQuantumAccount({ secretKey, publicKey }) };
+}
+
+/** A wallet client of an outside key on the devnet (the sender of deposits in tests). */
+function outsideWallet(devnet: Pick<TestDevnet, "url" | "chainId">, from: TestAccount) {
+  const network = networkByChainId(devnet.chainId);
+  const chain = createQuantumPublicClient(network?.networkCode ?? "QUANTUM_SANDBOX", devnet.url).chain;
+  return createWalletClient({ account: from.account, chain, transport: http(devnet.url) });
+}
+
+/** Sends native value from an outside key (into the pool; mine to include it). Returns the transaction hash. */
+export function sendNative(devnet: Pick<TestDevnet, "url" | "chainId">, from: TestAccount, to: Address, value: bigint): Promise<Hex> {
+  return outsideWallet(devnet, from).sendTransaction({ to, value, gas: 21_000n });
+}
+
+/**
+ * Deploys the solc-compiled QuantumTestToken (ERC-20) from an outside key, its whole supply
+ * minted to that key, and mines it. Returns the token's address (lower-case).
+ */
+export async function deployTestToken(
+  devnet: Pick<TestDevnet, "url" | "chainId" | "mine" | "publicClient">,
+  owner: TestAccount,
+  options: { symbol?: string; decimals?: number; supply?: bigint } = {},
+): Promise<Address> {
+  const { symbol = "TST", decimals = 6, supply = 10n ** 15n } = options;
+  const hash = await outsideWallet(devnet, owner).deployContract({
+    abi: QUANTUM_TEST_TOKEN.abi,
+    bytecode: QUANTUM_TEST_TOKEN.bytecode,
+    args: [`Test ${symbol}`, symbol, decimals, supply],
+  });
+  await devnet.mine(1);
+  const receipt = await devnet.publicClient().getTransactionReceipt({ hash });
+  if (receipt.status !== "success" || !receipt.contractAddress) throw new Error(`the token deployment ${hash} failed`);
+  return receipt.contractAddress.toLowerCase() as Address;
+}
+
+/** An ERC-20 `transfer` from an outside key (into the pool; mine to include it). Returns the transaction hash. */
+export function sendToken(
+  devnet: Pick<TestDevnet, "url" | "chainId">,
+  from: TestAccount,
+  token: Address,
+  to: Address,
+  amount: bigint,
+): Promise<Hex> {
+  return outsideWallet(devnet, from).writeContract({
+    address: token,
+    abi: ERC20_ABI,
+    functionName: "transfer",
+    args: [to, amount],
+    gas: 100_000n,
+  });
 }

@@ -130,6 +130,7 @@ export {
   type SendRawQuantumTransactionErrorType,
 } from "./actions/send-raw-quantum-transaction";
 export {
+  confirmationsAt,
   getQuantumTransactionStatus,
   type GetQuantumTransactionStatusParameters,
   type GetQuantumTransactionStatusReturnType,

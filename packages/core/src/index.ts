@@ -255,3 +255,7 @@ export { createContractDeployment } from "./contracts/create-contract-deployment
 
 // session: who is signed in to the dashboard
 export { getSignedInMember, type SignedInMember } from "./session/get-signed-in-member";
+
+// deposits (CONTRACT §21): the chain follower, its wallet directory and the sender's screening
+export { createChainFollower, type ChainFollower, type ChainFollowerOptions, type StepResult } from "./deposits/follow-chain";
+export { screenDeposit } from "./deposits/screen-deposit";

@@ -24,7 +24,7 @@ export type JournalEntry =
   | { type: "evict"; hash: Hex }
   | { type: "fund"; address: Address; amount: string }
   | { type: "block"; number: string; timestamp: string; txs: Hex[]; hash: Hex }
-  | { type: "reorg"; depth: number };
+  | { type: "reorg"; depth: number; dropTransactions?: boolean };
 
 export const JOURNAL_FILE = "chain.jsonl";
 

@@ -191,8 +191,8 @@ export class DevnetNode {
     return fund(this.chain, address, amount);
   }
 
-  reorg(depth = 1): Promise<{ removed: DevnetBlock[]; returned: Hex[] }> {
-    return reorg(this.chain, depth);
+  reorg(depth = 1, options: { dropTransactions?: boolean } = {}): Promise<{ removed: DevnetBlock[]; returned: Hex[] }> {
+    return reorg(this.chain, depth, options);
   }
 
   // ---------------------------------------------------------------- simulation

@@ -6,9 +6,14 @@ import type { DevnetBlock } from "./types";
 /**
  * Drops the last `depth` blocks: state returns to what the oldest dropped block was built
  * on (credits made later are re-applied), and their transactions go back to the mempool
- * to be mined again. The genesis block cannot be dropped.
+ * to be mined again — or, with `dropTransactions`, are forgotten (the new chain never carries
+ * them: a double spend, or a transaction the network lost). The genesis block cannot be dropped.
  */
-export async function reorg(chain: ChainContext, depth: number): Promise<{ removed: DevnetBlock[]; returned: Hex[] }> {
+export async function reorg(
+  chain: ChainContext,
+  depth: number,
+  options: { dropTransactions?: boolean } = {},
+): Promise<{ removed: DevnetBlock[]; returned: Hex[] }> {
   const { index, mempool } = chain;
   return chain.lock.run(async () => {
     const head = index.head();
@@ -21,7 +26,7 @@ export async function reorg(chain: ChainContext, depth: number): Promise<{ remov
       await credit(chain.state, address, amount);
     }
     const returned: Hex[] = [];
-    for (const block of removed) {
+    for (const block of options.dropTransactions ? [] : removed) {
       for (const tx of block.transactions) {
         const { index: _i, receipt: _r, ...entry } = tx;
         if (!mempool.bySenderNonce(entry.from, entry.tx.nonce)) {
@@ -30,7 +35,7 @@ export async function reorg(chain: ChainContext, depth: number): Promise<{ remov
         }
       }
     }
-    chain.record({ type: "reorg", depth });
+    chain.record({ type: "reorg", depth, ...(options.dropTransactions ? { dropTransactions: true } : {}) });
     return { removed, returned };
   });
 }

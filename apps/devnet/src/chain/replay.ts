@@ -42,7 +42,7 @@ export async function replayJournal(chain: ChainContext, entries: JournalEntry[]
           break;
         }
         case "reorg":
-          await reorg(chain, entry.depth);
+          await reorg(chain, entry.depth, { dropTransactions: entry.dropTransactions });
           break;
         case "genesis":
           throw new Error("second genesis entry in journal");

@@ -189,7 +189,9 @@ export const METHODS: Record<string, Handler> = {
   },
   devnet_reorg: async (params, { node }) => {
     const depth = params[0] === undefined || params[0] === null ? 1 : Number(quantity(params[0], "depth"));
-    const { removed, returned } = await node.reorg(depth);
+    // params[1]: {dropTransactions: true} forgets the removed blocks' transactions instead of returning them to the pool.
+    const dropTransactions = (params[1] as { dropTransactions?: unknown } | undefined)?.dropTransactions === true;
+    const { removed, returned } = await node.reorg(depth, { dropTransactions });
     return { removedBlocks: removed.map((b) => b.hash), returnedTransactions: returned, head: q(node.head().number) };
   },
   devnet_setFault: (params, { faults }) => faults.set(faultSpec(params[0])),

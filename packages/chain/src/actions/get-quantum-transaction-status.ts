@@ -21,6 +21,17 @@ export type GetQuantumTransactionStatusReturnType =
 export type GetQuantumTransactionStatusErrorType = MappedRpcError;
 
 /**
+ * The confirmations of a block at `head`: head − block + 1 (a transaction in the head block has
+ * 1), 0 when the block is above the head. The one rule of the confirmation watcher and the
+ * chain follower (docs/deposits.md).
+ */
+export function confirmationsAt(head: bigint | number, blockNumber: bigint | number): number {
+  const h = BigInt(head);
+  const b = BigInt(blockNumber);
+  return h >= b ? Number(h - b + 1n) : 0;
+}
+
+/**
  * Where a transaction stands: `unknown` (the node has never seen it or dropped it),
  * `pending` (in the mempool), or mined with its receipt and confirmation count. A reorg
  * that removes its block makes it `pending` or `unknown` again.
@@ -42,7 +53,7 @@ export async function getQuantumTransactionStatus(
       return tx ? { status: "pending", confirmations: 0 } : { status: "unknown", confirmations: 0 };
     }
     const head = await getBlockNumber(client, { cacheTime: 0 });
-    const confirmations = head >= receipt.blockNumber ? Number(head - receipt.blockNumber + 1n) : 0;
+    const confirmations = confirmationsAt(head, receipt.blockNumber);
     return {
       status: receipt.status === "success" ? "success" : "reverted",
       receipt,

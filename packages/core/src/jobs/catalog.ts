@@ -196,6 +196,21 @@ export const JOBS = {
     localConcurrency: 1,
   }),
   /**
+   * Screens a deposit's sender (CONTRACT §21), enqueued by the chain follower in the block's
+   * database transaction; writes `screening` once. A provider that gives no verdict is retried
+   * for about an hour; the deposit is recorded whatever the verdict.
+   */
+  "deposits.screen": define({
+    payload: z.object({ tenantId: z.uuid(), transactionId: z.uuid() }),
+    retryLimit: 20,
+    retryDelay: 5,
+    retryBackoff: true,
+    retryDelayMax: 300,
+    expireInSeconds: 60,
+    batchSize: 10,
+    localConcurrency: 2,
+  }),
+  /**
    * One attempt of one webhook delivery (@qc/core attemptWebhookDelivery). The retry schedule of
    * CONTRACT §7 is the service's own (each failed attempt enqueues the next with `startAfter`);
    * these retries only cover the handler itself failing (database down). A worker runs its

@@ -37,3 +37,4 @@ export * from "./approver-groups";
 export * from "./transaction-approvals";
 export * from "./address-book";
 export * from "./usage";
+export * from "./deposits";

@@ -1,0 +1,301 @@
+import { addressFromPublicKey, generateKeyPair, signOwnershipProof, type NetworkCode } from "@qc/chain";
+import { and, asc, eq, schema } from "@qc/db";
+import { findFollower, insertTokenAsset, listStatusHistory, type TransactionRow } from "@qc/db/queries";
+import { useTestDatabase } from "@qc/db/testing";
+import { createFundedAccount, deployTestToken, sendNative, sendToken, useDevnet, type TestAccount } from "@qc/devnet/testing";
+import { bytesToHex } from "@noble/hashes/utils.js";
+import { randomBytes } from "node:crypto";
+import type { Address } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { NATIVE_ASSET_IDS } from "../assets/native-assets";
+import { systemActor } from "../audit/actor";
+import type { ServiceDeps } from "../deps/service-deps";
+import { enrollSignerKeys } from "../signer-keys/enroll-signer-keys";
+import { createTenantFixture } from "../testing/fixtures";
+import { createTestServiceDeps } from "../testing/service-deps";
+import { createVault } from "../vaults/create-vault";
+import { createWatchOnlyWallet } from "../wallets/create-watch-only-wallet";
+import { generateWallet } from "../wallets/generate-wallet";
+import { registerWallet } from "../wallets/register-wallet";
+import { createChainFollower, type ChainFollower } from "./follow-chain";
+import type { DepositMatcher } from "./read-block-deposits";
+import { screenDeposit } from "./screen-deposit";
+
+const Q = 10n ** 18n;
+const NETWORK: NetworkCode = "QUANTUM_SANDBOX";
+const actor = systemActor("follow-chain-test");
+const randomAddress = () => `0x${randomBytes(20).toString("hex")}` as Address;
+
+/**
+ * The chain follower against real PostgreSQL and a real devnet (blocks mined on demand): every
+ * deposit is sent by an outside key, the follower is stepped by the test. The matcher reads the
+ * placements from the database at each step (what the wallet directory holds, kept simple here).
+ */
+describe("chain follower", () => {
+  const t = useTestDatabase();
+  const devnet = useDevnet();
+  let deps: ServiceDeps & { close(): Promise<void> };
+  let sender: TestAccount;
+  const followers: ChainFollower[] = [];
+
+  const matcher: DepositMatcher & { links: Map<string, { tenantId: string; walletId: string; address: string; placedAt: Date }[]> } = {
+    links: new Map(),
+    lookup(networkCode, address) {
+      return this.links.get(`${networkCode}:${address}`) ?? [];
+    },
+    async sync() {
+      const rows = await t.db
+        .select({
+          networkCode: schema.walletNetworkLinks.networkCode,
+          tenantId: schema.walletNetworkLinks.tenantId,
+          walletId: schema.walletNetworkLinks.walletId,
+          address: schema.wallets.address,
+          placedAt: schema.walletNetworkLinks.createdAt,
+        })
+        .from(schema.walletNetworkLinks)
+        .innerJoin(schema.wallets, eq(schema.wallets.id, schema.walletNetworkLinks.walletId));
+      const links = new Map<string, { tenantId: string; walletId: string; address: string; placedAt: Date }[]>();
+      for (const row of rows) {
+        const key = `${row.networkCode}:${row.address}`;
+        links.set(key, [...(links.get(key) ?? []), row]);
+      }
+      this.links = links;
+    },
+  };
+
+  const follower = (holder = "instance-a", options: { leaseSeconds?: number; batchSize?: number } = {}) => {
+    const made = createChainFollower(deps, { networkCode: NETWORK, holder, matcher, intervalMs: 50, ...options });
+    followers.push(made);
+    return made;
+  };
+
+  beforeAll(async () => {
+    deps = await createTestServiceDeps({ database: t, config: { rpcUrls: { QUANTUM_SANDBOX: [devnet().url] } } });
+    sender = await createFundedAccount(devnet(), 1000n * Q);
+  });
+  afterAll(async () => {
+    for (const f of followers) await f.stop();
+    await deps?.close();
+  });
+
+  const newTenant = async () => (await createTenantFixture({ db: t.db, pepper: Buffer.alloc(32, 7) })).tenantId;
+  const newVault = (tenantId: string) => createVault(deps, { tenantId, name: "deposits", networkCode: NETWORK, actor });
+  const watchOnly = async (tenantId: string, address: string = randomAddress()) =>
+    createWatchOnlyWallet(deps, { tenantId, vaultId: (await newVault(tenantId)).id, address, actor });
+  const registered = async (tenantId: string) => {
+    const { publicKey, secretKey } = generateKeyPair();
+    const address = addressFromPublicKey(publicKey);
+    return registerWallet(deps, {
+      tenantId,
+      vaultId: (await newVault(tenantId)).id,
+      address,
+      publicKey: `0x${bytesToHex(publicKey)}`,
+      signature: signOwnershipProof({ tenantId, address, secretKey }),
+      actor,
+    });
+  };
+  const signerManaged = async (tenantId: string) => {
+    const { publicKey, secretKey } = generateKeyPair();
+    const address = addressFromPublicKey(publicKey);
+    const proof = signOwnershipProof({ tenantId, address, secretKey });
+    await enrollSignerKeys(deps, { tenantId, keys: [{ publicKey: `0x${bytesToHex(publicKey)}`, proof }], actor });
+    return generateWallet(deps, { tenantId, vaultId: (await newVault(tenantId)).id, actor });
+  };
+
+  const deposits = (where: { walletId?: string; chainTxHash?: string }) =>
+    t.db
+      .select()
+      .from(schema.transactions)
+      .where(
+        and(
+          eq(schema.transactions.direction, "INBOUND"),
+          where.walletId ? eq(schema.transactions.destinationWalletId, where.walletId) : undefined,
+          where.chainTxHash ? eq(schema.transactions.chainTxHash, where.chainTxHash) : undefined,
+        ),
+      )
+      .orderBy(asc(schema.transactions.createdAt));
+  const one = async (where: { walletId?: string; chainTxHash?: string }): Promise<TransactionRow> => {
+    const rows = await deposits(where);
+    expect(rows).toHaveLength(1);
+    return rows[0]!;
+  };
+  const eventsOf = (row: { id: string }) =>
+    t.db.select().from(schema.eventOutbox).where(eq(schema.eventOutbox.aggregateId, row.id)).orderBy(asc(schema.eventOutbox.sequence));
+  const history = async (row: TransactionRow) =>
+    (await listStatusHistory(t.db, row.tenantId, row.id)).map((h) => [h.toStatus, h.subStatus]);
+  /** Mines `count` blocks and lets `f` follow them. */
+  const mineAndFollow = async (f: ChainFollower, count = 1) => {
+    await devnet().mine(count);
+    const result = await f.step();
+    expect(result).toMatchObject({ held: true });
+    return result;
+  };
+  const receiptOf = (hash: `0x${string}`) => devnet().publicClient().getTransactionReceipt({ hash });
+
+  /** One follower for the file's sequential cases; the lease cases start others. */
+  let main: ChainFollower;
+
+  it("starts at the head without a history scan, then records native deposits to signer-managed, registered and watch-only wallets of two tenants in one block", async () => {
+    const early = await watchOnly(await newTenant());
+    await sendNative(devnet(), sender, early.address as Address, Q);
+    await devnet().mine(1);
+
+    main = follower();
+    const head = Number(await devnet().publicClient().getBlockNumber());
+    expect(await main.step()).toMatchObject({ held: true, blocks: 0, cursor: head, head });
+    expect(await findFollower(t.db, NETWORK)).toMatchObject({ holder: "instance-a", blockNumber: head });
+    // The block before the start is not scanned.
+    expect(await deposits({ walletId: early.id })).toEqual([]);
+
+    const tenantA = await newTenant();
+    const tenantB = await newTenant();
+    const wallets = [await signerManaged(tenantA), await registered(tenantA), await watchOnly(tenantA), await watchOnly(tenantB)];
+    const hashes: `0x${string}`[] = [];
+    for (const [i, w] of wallets.entries()) hashes.push(await sendNative(devnet(), sender, w.address as Address, BigInt(i + 1) * Q));
+    expect(await mineAndFollow(main)).toMatchObject({ blocks: 1, cursor: head + 1 });
+
+    const receipt = await receiptOf(hashes[0]!);
+    for (const [i, w] of wallets.entries()) {
+      const row = await one({ walletId: w.id });
+      expect(row).toMatchObject({
+        tenantId: w.tenantId,
+        type: "DEPOSIT",
+        direction: "INBOUND",
+        status: "CONFIRMING",
+        networkCode: NETWORK,
+        chainId: 20804,
+        sourceWalletId: null,
+        sourceAddress: sender.address,
+        destinationWalletId: w.id,
+        destinationAddress: w.address,
+        assetId: NATIVE_ASSET_IDS[NETWORK],
+        tokenAddress: null,
+        logIndex: null,
+        amount: (BigInt(i + 1) * Q).toString(),
+        chainTxHash: hashes[i],
+        blockNumber: Number(receipt.blockNumber),
+        blockHash: receipt.blockHash,
+        confirmations: 1,
+        requiredConfirmations: 2,
+        screening: null,
+      });
+      const events = await eventsOf(row);
+      expect(events.map((e) => [e.type, e.sequence, e.tenantId])).toEqual([["transaction.created", 1, w.tenantId]]);
+      expect((events[0]!.data as { transaction: { direction: string; status: string } }).transaction).toMatchObject({
+        direction: "INBOUND",
+        type: "DEPOSIT",
+        status: "CONFIRMING",
+        destinationWalletId: w.id,
+      });
+      expect(await history(row)).toEqual([["CONFIRMING", null]]);
+      // The sender's screening is queued with the deposit.
+      expect(await deps.jobs.boss.findJobs("deposits.screen", { data: { transactionId: row.id }, queued: true })).toHaveLength(1);
+    }
+
+    // The next block gives the second confirmation: COMPLETED, with its event.
+    await mineAndFollow(main);
+    for (const w of wallets) {
+      const row = await one({ walletId: w.id });
+      expect(row).toMatchObject({ status: "COMPLETED", confirmations: 2, completedAt: expect.any(Date) });
+      expect((await eventsOf(row)).map((e) => e.type)).toEqual(["transaction.created", "transaction.status_changed"]);
+      expect(await history(row)).toEqual([
+        ["CONFIRMING", null],
+        ["COMPLETED", null],
+      ]);
+    }
+  });
+
+  it("credits every tenant holding an address, and a wallet only from the block at which it was placed", async () => {
+    const shared = randomAddress();
+    const [a, b] = [await watchOnly(await newTenant(), shared), await watchOnly(await newTenant(), shared)];
+    const hash = await sendNative(devnet(), sender, shared, 5n * Q);
+    await mineAndFollow(main);
+    expect((await one({ walletId: a.id })).chainTxHash).toBe(hash);
+    expect((await one({ walletId: b.id })).chainTxHash).toBe(hash);
+    expect(await deposits({ chainTxHash: hash })).toHaveLength(2);
+
+    // A block mined before the wallet exists (a second earlier at least) credits nothing to it,
+    // even when the follower reads that block after the wallet was placed.
+    const late = randomAddress();
+    const before = await sendNative(devnet(), sender, late, Q);
+    await devnet().mine(1);
+    const { timestamp } = await devnet().publicClient().getBlock();
+    while (Math.floor(Date.now() / 1000) <= Number(timestamp)) await new Promise((r) => setTimeout(r, 50));
+    const wallet = await watchOnly(await newTenant(), late);
+    const after = await sendNative(devnet(), sender, late, 2n * Q);
+    await mineAndFollow(main);
+    expect(await deposits({ chainTxHash: before })).toEqual([]);
+    expect(await one({ walletId: wallet.id })).toMatchObject({ chainTxHash: after, amount: (2n * Q).toString() });
+  });
+
+  it("records ERC-20 deposits: the tenant's asset when it has one for the contract, assetId null and the token's address otherwise", async () => {
+    const token = await deployTestToken(devnet(), sender, { symbol: "DEP" });
+    await main.step();
+    const withAsset = await newTenant();
+    const asset = await insertTokenAsset(t.db, {
+      tenantId: withAsset,
+      networkCode: NETWORK,
+      symbol: "DEP",
+      name: "Deposit token",
+      decimals: 6,
+      contractAddress: token,
+      createdAt: new Date(),
+    });
+    const [known, unknown] = [await registered(withAsset), await watchOnly(await newTenant())];
+    const first = await sendToken(devnet(), sender, token, known.address as Address, 1_500_000n);
+    const second = await sendToken(devnet(), sender, token, unknown.address as Address, 700n);
+    await mineAndFollow(main);
+    const [r1, r2] = [await receiptOf(first), await receiptOf(second)];
+    expect(await one({ walletId: known.id })).toMatchObject({
+      type: "DEPOSIT",
+      status: "CONFIRMING",
+      assetId: asset.id,
+      tokenAddress: token,
+      logIndex: r1.logs[0]!.logIndex,
+      amount: "1500000",
+      sourceAddress: sender.address,
+      destinationAddress: known.address,
+      chainTxHash: first,
+      blockNumber: Number(r1.blockNumber),
+    });
+    expect(await one({ walletId: unknown.id })).toMatchObject({
+      assetId: null,
+      tokenAddress: token,
+      logIndex: r2.logs[0]!.logIndex,
+      amount: "700",
+      chainTxHash: second,
+    });
+    // The token transfers carry no native value: no native deposit beside them.
+    expect(await deposits({ chainTxHash: first })).toHaveLength(1);
+  });
+
+  it("records the sender's screening after the deposit: a denylisted sender is BLOCKED and the deposit stays; a provider down leaves it unscreened and retries", async () => {
+    const wallet = await watchOnly(await newTenant());
+    await sendNative(devnet(), sender, wallet.address as Address, Q);
+    await mineAndFollow(main);
+    const row = await one({ walletId: wallet.id });
+    expect(row.screening).toBeNull();
+
+    const down = {
+      ...deps,
+      config: {
+        ...deps.config,
+        screening: { denylist: [], maxAttempts: 5, providerUrl: "http://127.0.0.1:9/screen", providerTimeoutMs: 500 },
+      },
+    };
+    await expect(screenDeposit(down, { tenantId: row.tenantId, transactionId: row.id })).rejects.toMatchObject({ error: "UNAVAILABLE" });
+    expect((await one({ walletId: wallet.id })).screening).toBeNull();
+
+    const listed = {
+      ...deps,
+      config: { ...deps.config, screening: { denylist: [sender.address.toUpperCase().replace("0X", "0x")], maxAttempts: 5 } },
+    };
+    const { screening } = await screenDeposit(listed, { tenantId: row.tenantId, transactionId: row.id });
+    expect(screening).toMatchObject({ provider: "denylist", decision: "BLOCKED", reasons: [expect.stringContaining(sender.address)] });
+    expect(await one({ walletId: wallet.id })).toMatchObject({ status: "CONFIRMING", screening });
+    // Written once: a later run (a retried job) keeps the first verdict.
+    expect((await screenDeposit(deps, { tenantId: row.tenantId, transactionId: row.id })).screening).toEqual(screening);
+    await mineAndFollow(main);
+    expect(await one({ walletId: wallet.id })).toMatchObject({ status: "COMPLETED", screening });
+  });
+});
