@@ -1,5 +1,5 @@
 import { addressFromPublicKey, generateKeyPair, signOwnershipProof, type NetworkCode } from "@qc/chain";
-import { and, asc, eq, schema } from "@qc/db";
+import { and, asc, eq, schema, sql } from "@qc/db";
 import { findFollower, insertTokenAsset, listStatusHistory, type TransactionRow } from "@qc/db/queries";
 import { useTestDatabase } from "@qc/db/testing";
 import { createFundedAccount, deployTestToken, sendNative, sendToken, useDevnet, type TestAccount } from "@qc/devnet/testing";
@@ -297,5 +297,164 @@ describe("chain follower", () => {
     expect((await screenDeposit(deps, { tenantId: row.tenantId, transactionId: row.id })).screening).toEqual(screening);
     await mineAndFollow(main);
     expect(await one({ walletId: wallet.id })).toMatchObject({ status: "COMPLETED", screening });
+  });
+
+  /** The row's status history as [toStatus, subStatus, reason mentions a reorg]. */
+  const trail = async (row: TransactionRow) =>
+    (await listStatusHistory(t.db, row.tenantId, row.id)).map((h) => [h.toStatus, h.subStatus, (h.reason ?? "").startsWith("reorg: ")]);
+
+  it("a reorg of depth 1 under a confirming deposit: back to CONFIRMING without a block, anchored again in the new block, COMPLETED once", async () => {
+    const wallet = await watchOnly(await newTenant());
+    const hash = await sendNative(devnet(), sender, wallet.address as Address, 3n * Q);
+    await mineAndFollow(main);
+    const first = await one({ walletId: wallet.id });
+    expect(first).toMatchObject({ status: "CONFIRMING", confirmations: 1, blockNumber: expect.any(Number) });
+
+    await devnet().rpc("devnet_reorg", ["0x1"]);
+    await sendNative(devnet(), sender, randomAddress(), 1n); // the new block differs from the old one
+    const seen = await mineAndFollow(main);
+    expect(seen).toMatchObject({ rewoundTo: first.blockNumber! - 1 });
+    expect(await one({ walletId: wallet.id })).toMatchObject({
+      status: "CONFIRMING",
+      blockNumber: null,
+      blockHash: null,
+      confirmations: 0,
+      statusReason: expect.stringContaining(`reorg: block ${first.blockNumber}`),
+    });
+
+    await main.step();
+    const receipt = await receiptOf(hash);
+    expect(receipt.blockHash).not.toBe(first.blockHash);
+    expect(await one({ walletId: wallet.id })).toMatchObject({
+      status: "CONFIRMING",
+      blockNumber: Number(receipt.blockNumber),
+      blockHash: receipt.blockHash,
+      confirmations: 1,
+    });
+    await mineAndFollow(main);
+    const done = await one({ walletId: wallet.id });
+    expect(done).toMatchObject({ id: first.id, status: "COMPLETED", blockHash: receipt.blockHash, confirmations: 2 });
+    expect(await trail(done)).toEqual([
+      ["CONFIRMING", null, false],
+      ["CONFIRMING", null, true],
+      ["COMPLETED", null, false],
+    ]);
+    expect((await eventsOf(done)).map((e) => [e.type, e.sequence])).toEqual([
+      ["transaction.created", 1],
+      ["transaction.status_changed", 2],
+      ["transaction.status_changed", 3],
+    ]);
+  });
+
+  it("a reorg of depth 2 under a confirming token deposit: anchored again with the new block's log index, COMPLETED once", async () => {
+    const token = await deployTestToken(devnet(), sender, { symbol: "RG2" });
+    await main.step();
+    const wallet = await registered(await newTenant());
+    await sendNative(devnet(), sender, randomAddress(), 1n);
+    await mineAndFollow(main);
+    const hash = await sendToken(devnet(), sender, token, wallet.address as Address, 42n);
+    await mineAndFollow(main);
+    const first = await one({ walletId: wallet.id });
+    expect(first).toMatchObject({ status: "CONFIRMING", tokenAddress: token, confirmations: 1 });
+
+    await devnet().rpc("devnet_reorg", ["0x2"]);
+    // Both blocks' transactions come back in one new block with a transfer more: the record follows the new log.
+    const other = await createFundedAccount(devnet(), 10n * Q);
+    await sendToken(devnet(), sender, token, other.address, 1n);
+    await devnet().mine(1);
+    expect(await main.step()).toMatchObject({ rewoundTo: first.blockNumber! - 2 });
+    expect(await one({ walletId: wallet.id })).toMatchObject({ status: "CONFIRMING", blockNumber: null, confirmations: 0 });
+
+    await main.step();
+    const receipt = await receiptOf(hash);
+    const log = receipt.logs.find((l) => l.address.toLowerCase() === token)!;
+    expect(await one({ walletId: wallet.id })).toMatchObject({
+      id: first.id,
+      status: "CONFIRMING",
+      blockNumber: Number(receipt.blockNumber),
+      blockHash: receipt.blockHash,
+      logIndex: log.logIndex,
+      confirmations: 1,
+    });
+    await mineAndFollow(main);
+    const done = await one({ walletId: wallet.id });
+    expect(done).toMatchObject({ status: "COMPLETED", confirmations: 2 });
+    expect(await trail(done)).toEqual([
+      ["CONFIRMING", null, false],
+      ["CONFIRMING", null, true],
+      ["COMPLETED", null, false],
+    ]);
+  });
+
+  it("a deposit whose transaction left the chain with its block ends FAILED/DROPPED_BY_CHAIN", async () => {
+    const wallet = await watchOnly(await newTenant());
+    await sendNative(devnet(), sender, wallet.address as Address, 2n * Q);
+    await mineAndFollow(main);
+    expect(await one({ walletId: wallet.id })).toMatchObject({ status: "CONFIRMING" });
+
+    await devnet().rpc("devnet_reorg", ["0x1", { dropTransactions: true }]);
+    await sendNative(devnet(), sender, randomAddress(), 1n);
+    await mineAndFollow(main);
+    const dropped = await one({ walletId: wallet.id });
+    expect(dropped).toMatchObject({ status: "FAILED", subStatus: "DROPPED_BY_CHAIN", blockNumber: null, confirmations: 0 });
+    expect(await trail(dropped)).toEqual([
+      ["CONFIRMING", null, false],
+      ["CONFIRMING", null, true],
+      ["FAILED", "DROPPED_BY_CHAIN", false],
+    ]);
+    // Final: the next blocks change nothing.
+    await mineAndFollow(main, 2);
+    expect(await one({ walletId: wallet.id })).toMatchObject({ status: "FAILED", updatedAt: dropped.updatedAt });
+  });
+
+  it("a replayed block records nothing twice", async () => {
+    const wallet = await watchOnly(await newTenant());
+    await sendNative(devnet(), sender, wallet.address as Address, Q);
+    await mineAndFollow(main);
+    const row = await one({ walletId: wallet.id });
+    const before = await findFollower(t.db, NETWORK);
+    // The cursor back one block (what a follower killed after its commit but before it knew would
+    // find, or an operator's rewind): the block is read and recorded again.
+    const below = await devnet()
+      .publicClient()
+      .getBlock({ blockNumber: BigInt(before!.blockNumber! - 1) });
+    await t.db
+      .update(schema.chainFollowers)
+      .set({ blockNumber: Number(below.number), blockHash: below.hash })
+      .where(eq(schema.chainFollowers.networkCode, NETWORK));
+    expect(await main.step()).toMatchObject({ held: true, blocks: 1, cursor: before!.blockNumber });
+    expect(await deposits({ walletId: wallet.id })).toEqual([row]);
+    expect(await eventsOf(row)).toHaveLength(1);
+    expect(await deps.jobs.boss.findJobs("deposits.screen", { data: { transactionId: row.id } })).toHaveLength(1);
+  });
+
+  it("one follower per network: a second instance waits while the lease is held, takes over once it runs out, and nothing is missed or doubled", async () => {
+    // The file's follower stops cleanly: it gives the lease up.
+    await main.stop();
+    const [c, d] = [follower("instance-c", { leaseSeconds: 1 }), follower("instance-d", { leaseSeconds: 1 })];
+    const wallet = await watchOnly(await newTenant());
+    const firstHash = await sendNative(devnet(), sender, wallet.address as Address, Q);
+    await devnet().mine(1);
+    const raced = await Promise.all([c.step(), d.step()]);
+    expect(raced.filter((r) => r.held)).toHaveLength(1);
+    const [holder, other] = raced[0]!.held ? [c, d] : [d, c];
+    expect(await one({ chainTxHash: firstHash })).toMatchObject({ destinationWalletId: wallet.id });
+
+    // The holder dies without a word (its lease is not given up); deposits keep coming.
+    const secondHash = await sendNative(devnet(), sender, wallet.address as Address, 2n * Q);
+    await devnet().mine(1);
+    expect(await other.step()).toEqual({ held: false, blocks: 0 });
+    const lease = await findFollower(t.db, NETWORK);
+    while ((await t.db.execute<{ expired: boolean }>(sql`select now() > ${lease!.leaseExpiresAt} as expired`)).rows[0]!.expired !== true)
+      await new Promise((r) => setTimeout(r, 100));
+    expect(await other.step()).toMatchObject({ held: true, blocks: 1 });
+    expect(await findFollower(t.db, NETWORK)).toMatchObject({ holder: lease!.holder === "instance-c" ? "instance-d" : "instance-c" });
+    // The one that died comes back: the other holds the lease now.
+    expect(await holder.step()).toEqual({ held: false, blocks: 0 });
+    await mineAndFollow(other);
+    expect(await deposits({ walletId: wallet.id })).toMatchObject([
+      { chainTxHash: firstHash, status: "COMPLETED" },
+      { chainTxHash: secondHash, status: "COMPLETED" },
+    ]);
   });
 });

@@ -115,14 +115,18 @@ export function createChainFollower(deps: Deps, options: ChainFollowerOptions): 
     let blocks = 0;
     const to = Math.min(head, state.blockNumber + batchSize);
     if (head - state.blockNumber > batchSize) log.info({ cursor: state.blockNumber, head, to }, "chain follower catching up");
+    const rewound = async () => {
+      const ancestor = await rewind(state!);
+      behind = head - ancestor;
+      await settleUnanchored();
+      return { held: true, blocks, cursor: ancestor, head, rewoundTo: ancestor };
+    };
+    // Nothing new above the cursor: the cursor's own block may have been replaced (a reorg at the
+    // head, or a shorter chain).
+    if (to <= state.blockNumber && (await readBlockHash(client(), networkCode, state.blockNumber)) !== state.blockHash) return rewound();
     while (state.blockNumber! < to) {
       const block = await readBlockDeposits({ client: client(), matcher, requiredConfirmations }, networkCode, state.blockNumber! + 1);
-      if (block.parentHash !== state.blockHash) {
-        const ancestor = await rewind(state);
-        behind = head - ancestor;
-        await settleUnanchored();
-        return { held: true, blocks, cursor: ancestor, head, rewoundTo: ancestor };
-      }
+      if (block.parentHash !== state.blockHash) return rewound();
       state = await record(state, block);
       blocks++;
     }
