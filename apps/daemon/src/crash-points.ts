@@ -6,6 +6,8 @@
 export const CRASH_POINTS = [
   /** Right after eth_sendRawTransaction returned for a broadcast, before the send is recorded. */
   "transfers.broadcast:sent",
+  /** Inside the chain follower's database transaction of a block with deposits, before its commit (nothing of the block is kept). */
+  "deposits.follow:block-written",
 ] as const;
 export type CrashPoint = (typeof CRASH_POINTS)[number];
 

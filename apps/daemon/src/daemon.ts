@@ -3,11 +3,15 @@ import { hostname } from "node:os";
 import {
   AppError,
   classifyJobError,
+  createChainFollower,
   createServiceDeps,
+  createWalletDirectory,
   deadLetterQueue,
   JOBS,
   serviceConfig,
   startBoss,
+  type ChainFollower,
+  type ChainFollowerOptions,
   type JobName,
   type JobQueue,
   type Logger,
@@ -16,6 +20,7 @@ import { createDatabase, type DatabaseHandle } from "@qc/db";
 import type { Job, JobResult, PgBoss } from "pg-boss";
 import { deadLetterHandlers, handlers as defaultHandlers, schedules as defaultSchedules, type JobHandlers } from "./catalog";
 import type { DaemonConfig, JobContext } from "./context";
+import { crashPoint } from "./crash-points";
 import { startHeartbeat } from "./heartbeat";
 import { startWebhooksDispatcher } from "./webhooks-dispatcher";
 
@@ -30,6 +35,11 @@ export interface DaemonOptions {
   version?: string;
   /** The service configuration (from the environment in main.ts); development defaults otherwise. */
   config?: Partial<DaemonConfig>;
+  /**
+   * The deposits' chain followers (CONTRACT §21): one per network with an RPC endpoint, unless
+   * `enabled: false`; lease, batch and pause as in ChainFollowerOptions.
+   */
+  deposits?: { enabled?: boolean } & Partial<Pick<ChainFollowerOptions, "leaseSeconds" | "batchSize" | "intervalMs">>;
 }
 
 export interface Daemon {
@@ -37,6 +47,8 @@ export interface Daemon {
   boss: PgBoss;
   jobs: JobQueue;
   database: DatabaseHandle;
+  /** The deposits' chain followers, one per followed network (for the blocks-behind figure). */
+  followers: readonly ChainFollower[];
   /** Finishes the jobs in hand (up to the timeout), then stops fetching and closes. */
   stop(options?: { timeoutMs?: number }): Promise<void>;
 }
@@ -141,15 +153,50 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   });
   await heartbeat.beat();
   const webhooksDispatcher = startWebhooksDispatcher(ctx, { databaseUrl: options.databaseUrl, log });
-  log.info({ queues }, "daemon started");
+  const deposits = await startChainFollowers();
+  log.info({ queues, followedNetworks: deposits.followers.map((f) => f.networkCode) }, "daemon started");
+
+  /**
+   * A chain follower per network with an RPC endpoint, all matching through one wallet directory
+   * (loaded before the first block is read, kept current by LISTEN). Each takes the network's lease
+   * when no other instance holds it (docs/deposits.md).
+   */
+  async function startChainFollowers(): Promise<{ followers: ChainFollower[]; stop(): Promise<void> }> {
+    const networks = options.deposits?.enabled === false ? [] : service.chain.networks();
+    if (networks.length === 0) return { followers: [], stop: async () => {} };
+    const directory = createWalletDirectory({ db: database.db, databaseUrl: options.databaseUrl, log });
+    await directory.start();
+    const { enabled: _enabled, ...tuning } = options.deposits ?? {};
+    const followers = networks.map((networkCode) =>
+      createChainFollower(service, {
+        networkCode,
+        holder: instanceId,
+        matcher: directory,
+        ...tuning,
+        beforeCommit: ({ deposits }) => {
+          if (deposits > 0) crashPoint("deposits.follow:block-written");
+        },
+      }),
+    );
+    for (const follower of followers) follower.start();
+    return {
+      followers,
+      async stop() {
+        await Promise.all(followers.map((f) => f.stop()));
+        await directory.stop();
+      },
+    };
+  }
 
   return {
     instanceId,
     boss,
     jobs,
     database,
+    followers: deposits.followers,
     async stop({ timeoutMs = 30_000 } = {}) {
       log.info("daemon stopping");
+      await deposits.stop();
       await webhooksDispatcher.stop();
       await boss.stop({ graceful: true, timeout: timeoutMs });
       await heartbeat.stop().catch((err: unknown) => log.error({ err }, "final heartbeat failed"));

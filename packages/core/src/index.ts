@@ -259,3 +259,4 @@ export { getSignedInMember, type SignedInMember } from "./session/get-signed-in-
 // deposits (CONTRACT §21): the chain follower, its wallet directory and the sender's screening
 export { createChainFollower, type ChainFollower, type ChainFollowerOptions, type StepResult } from "./deposits/follow-chain";
 export { screenDeposit } from "./deposits/screen-deposit";
+export { createWalletDirectory, type WalletDirectory } from "./deposits/wallet-directory";

@@ -40,6 +40,11 @@ export interface ChainFollowerOptions {
   keepBlocks?: number;
   /** Pause between steps when caught up (or after an error). Default 1000 ms. */
   intervalMs?: number;
+  /**
+   * Called inside a block's database transaction once its deposits are written, before the commit
+   * (the daemon's crash point for recovery tests: a kill there leaves nothing of the block).
+   */
+  beforeCommit?: (block: { blockNumber: number; deposits: number }) => void;
 }
 
 export interface StepResult {
@@ -175,6 +180,7 @@ export function createChainFollower(deps: Deps, options: ChainFollowerOptions): 
         parentHash: block.parentHash,
         keepFrom: block.number - keepBlocks + 1,
       });
+      options.beforeCommit?.({ blockNumber: block.number, deposits: inserted.length });
       if (inserted.length > 0 || due.length > 0)
         log.info({ blockNumber: block.number, deposits: inserted.length, completed: due.length }, "block recorded");
     });
