@@ -1,6 +1,7 @@
 import type { JobName, ParsedJobPayload } from "@qc/core";
 import type { JobContext } from "./context";
 import { announceAddressBookActivationJob } from "./jobs/address-book-announce-activation";
+import { expireAddressBookApprovalJob } from "./jobs/address-book-expire-approval";
 import { screenDepositJob } from "./jobs/deposits-screen";
 import { decideSandboxKyc } from "./jobs/kyc-sandbox-decide";
 import { requestPasswordResetJob } from "./jobs/identity-password-reset-request";
@@ -35,6 +36,7 @@ export const handlers: JobHandlers = {
   "transfers.expire": expireTransferJob,
   "address-book.announce-activation": announceAddressBookActivationJob,
   "deposits.screen": screenDepositJob,
+  "address-book.expire-approval": expireAddressBookApprovalJob,
 };
 
 /**

@@ -79,6 +79,8 @@ describe("the address book", () => {
         "createdBy",
         "removedAt",
         "removedBy",
+        "removalReason",
+        "approvals",
       ].sort(),
     );
     expect(entry).toMatchObject({
@@ -90,6 +92,8 @@ describe("the address book", () => {
       createdBy: owner.keyId,
       removedAt: null,
       removedBy: null,
+      removalReason: null,
+      approvals: null,
     });
     expect(new Date(entry.createdAt).getTime()).toBeGreaterThanOrEqual(before - 1);
     expect(new Date(entry.activatesAt).getTime() - new Date(entry.createdAt).getTime()).toBe(ACTIVATION_SECONDS * 1000);

@@ -103,6 +103,12 @@ export { markExposedCredentials } from "./credentials/mark-exposed-credentials";
 // settings
 export { getIpAllowlist } from "./settings/get-ip-allowlist";
 export { replaceIpAllowlist } from "./settings/replace-ip-allowlist";
+export {
+  addressBookSettingsSchema,
+  getAddressBookSettings,
+  replaceAddressBookSettings,
+  type AddressBookSettings,
+} from "./settings/address-book-settings";
 
 // vaults
 export { vaultMetadataErrors } from "./vaults/vault-metadata";
@@ -215,6 +221,8 @@ export { createAddressBookEntry } from "./address-book/create-address-book-entry
 export { getAddressBookEntry, listAddressBookEntries } from "./address-book/list-address-book-entries";
 export { removeAddressBookEntry } from "./address-book/remove-address-book-entry";
 export { announceEntryActivation } from "./address-book/announce-entry-activation";
+export { decideAddressBookEntry } from "./address-book/decide-address-book-entry";
+export { expireAddressBookEntry } from "./address-book/expire-address-book-entry";
 export { addressBookEntryRecordSchema, type AddressBookEntryRecord } from "./address-book/address-book-entry-record";
 
 // policies

@@ -139,25 +139,29 @@ export type PolicyDestinationMatch = (typeof POLICY_DESTINATION_MATCHES)[number]
 // ------------------------------------------------------------------------------ address book
 
 /**
- * What the `address_book_entry_status` column stores: an entry is PENDING from its creation until
- * removed. ACTIVE is never stored — it is derived from `activatesAt` and the clock (below), so an
- * entry counts as in the book at its instant exactly, with no job to flip it.
+ * What the `address_book_entry_status` column stores: an entry is PENDING from its creation (or,
+ * when the tenant requires approval for additions, from its approver group's quorum: AWAITING_APPROVAL
+ * until then) until removed. ACTIVE is never stored — it is derived from `activatesAt` and the clock
+ * (below), so an entry counts as in the book at its instant exactly, with no job to flip it.
  */
-export const STORED_ADDRESS_BOOK_ENTRY_STATUSES = ["PENDING", "REMOVED"] as const;
+export const STORED_ADDRESS_BOOK_ENTRY_STATUSES = ["PENDING", "REMOVED", "AWAITING_APPROVAL"] as const;
 export type StoredAddressBookEntryStatus = (typeof STORED_ADDRESS_BOOK_ENTRY_STATUSES)[number];
 
 /**
- * An address-book entry's status as the API shows it (CONTRACT §16): PENDING until `activatesAt`
- * (creation + ADDRESS_BOOK_ACTIVATION_SECONDS), ACTIVE from then, REMOVED at once when deleted.
+ * An address-book entry's status as the API shows it (CONTRACT §16): AWAITING_APPROVAL while an
+ * addition that needs approval waits for its quorum, PENDING until `activatesAt` (creation, or the
+ * quorum, + ADDRESS_BOOK_ACTIVATION_SECONDS), ACTIVE from then, REMOVED at once when deleted (or
+ * rejected, or timed out waiting for approval).
  */
-export const ADDRESS_BOOK_ENTRY_STATUSES = ["PENDING", "ACTIVE", "REMOVED"] as const;
+export const ADDRESS_BOOK_ENTRY_STATUSES = ["AWAITING_APPROVAL", "PENDING", "ACTIVE", "REMOVED"] as const;
 export type AddressBookEntryStatus = (typeof ADDRESS_BOOK_ENTRY_STATUSES)[number];
 
 /** The API's status of an entry from what is stored and the instant asked about. */
 export const addressBookEntryStatus = (
-  entry: { status: StoredAddressBookEntryStatus; activatesAt: Date },
+  entry: { status: StoredAddressBookEntryStatus; activatesAt: Date | null },
   now: Date,
-): AddressBookEntryStatus => (entry.status === "REMOVED" ? "REMOVED" : now.getTime() >= entry.activatesAt.getTime() ? "ACTIVE" : "PENDING");
+): AddressBookEntryStatus =>
+  entry.status === "PENDING" && entry.activatesAt !== null && now.getTime() >= entry.activatesAt.getTime() ? "ACTIVE" : entry.status;
 
 // ------------------------------------------------------------------------------ vaults and wallets
 

@@ -86,10 +86,11 @@ describe("the approval quorums' words (CONTRACT §15)", () => {
 
 describe("the address book's words (CONTRACT §16)", () => {
   it("give every entry status a tone and a meaning, ACTIVE alone counting as in the book", () => {
-    expect(STATUS_TONE_TABLES.addressBookEntry).toEqual({ PENDING: "info", ACTIVE: "ok", REMOVED: "muted" });
+    expect(STATUS_TONE_TABLES.addressBookEntry).toEqual({ AWAITING_APPROVAL: "info", PENDING: "info", ACTIVE: "ok", REMOVED: "muted" });
     expect(Object.keys(ADDRESS_BOOK_STATUS_HINTS)).toEqual([...ADDRESS_BOOK_ENTRY_STATUSES]);
     expect(ADDRESS_BOOK_STATUS_HINTS.ACTIVE).toContain("in the book");
     expect(ADDRESS_BOOK_STATUS_HINTS.PENDING).toContain("not in the book");
+    expect(ADDRESS_BOOK_STATUS_HINTS.AWAITING_APPROVAL).toContain("quorum");
   });
 
   it("name both of a policy rule's destination matches", () => {

@@ -62,6 +62,7 @@ export const WEBHOOK_EVENT_TYPES = [
   "tenant.verification_changed",
   "address_book.entry_added",
   "address_book.entry_activated",
+  "address_book.entry_approval_recorded",
   "address_book.entry_removed",
   "webhook.test",
 ] as const satisfies readonly WebhookEventType[];
@@ -93,7 +94,10 @@ export const STATUS_TONE_TABLES = {
   kyc: { PENDING: "info", APPROVED: "ok", REJECTED: "bad" } satisfies Record<NonNullable<OnboardingStatus["kyc"]>["status"], Tone>,
   policyDecision: { ALLOW: "ok", BLOCK: "bad", REQUIRE_APPROVAL: "info" } satisfies Record<PolicyDecision["decision"], Tone>,
   approvalDecision: { APPROVED: "ok", REJECTED: "bad" } satisfies Record<ApprovalDecision, Tone>,
-  addressBookEntry: { PENDING: "info", ACTIVE: "ok", REMOVED: "muted" } satisfies Record<AddressBookEntryStatus, Tone>,
+  addressBookEntry: { AWAITING_APPROVAL: "info", PENDING: "info", ACTIVE: "ok", REMOVED: "muted" } satisfies Record<
+    AddressBookEntryStatus,
+    Tone
+  >,
   daemon: { RUNNING: "ok", SILENT: "bad", STOPPED: "muted" } satisfies Record<DaemonInstance["status"], Tone>,
   failedJob: { DEAD_LETTERED: "bad", RETRYING: "info", FAILED: "bad" } satisfies Record<FailedJob["status"], Tone>,
 };
@@ -144,6 +148,7 @@ export const SUB_STATUS_HINTS: Record<TransactionSubStatus, string> = {
 
 /** An address-book entry's status in a line (CONTRACT §16): only an ACTIVE entry counts as in the book. */
 export const ADDRESS_BOOK_STATUS_HINTS: Record<AddressBookEntryStatus, string> = {
+  AWAITING_APPROVAL: "waiting for an approver group's quorum; its activation delay starts once it is met",
   PENDING: "waiting out the activation delay; not in the book for policy rules yet",
   ACTIVE: "in the book: policy rules on the address book count it, the new-transfer form offers it",
   REMOVED: "removed; it no longer counts as in the book",

@@ -24,12 +24,14 @@ const REFUSED_BY_ROLE = "403 INSUFFICIENT_ROLE";
  * (transfers, deployments, vaults, wallets) are `transact`; one's own API keys are `own_keys`;
  * changing members is `manage_members` (the service asks `manage_owners` where an OWNER is made or
  * unmade); one's own passkeys are `own_keys`, another member's passkeys and requiring passkeys at
- * login are `manage_owners`; enrolling and revoking one's approval keys is `approve`; every other
+ * login are `manage_owners`; enrolling and revoking one's approval keys, and deciding an address-book
+ * entry awaiting approval, is `approve`; every other
  * change (webhooks, policies, settings, tokens, KYC, approver groups) is `administer`.
  */
 function expectedAction(p: TrpcProcedure): MemberAction {
   if (p.path.startsWith("credentials.") && p.type === "mutation") return "own_keys";
-  // Deciding approvals, and one's own approval keys that decisions are signed with (§15).
+  // Deciding approvals (a transfer's, §15, or an address-book addition's, §16), and one's own approval keys that decisions are signed with.
+  if (p.path === "addressBook.decide") return "approve";
   if ((p.path.startsWith("members.approvalKeys.") || p.path.startsWith("approvals.")) && p.type === "mutation") return "approve";
   if (p.path.startsWith("members.") && p.type === "mutation") return "manage_members";
   // One's own passkeys are one's own credentials; another member's (recovery) and requiring passkeys are an OWNER's.

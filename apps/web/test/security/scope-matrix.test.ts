@@ -42,6 +42,7 @@ const SIGNER_ONLY = [
   "members.approvalKeys.enroll",
   "members.approvalKeys.revoke",
   "approvals.decide",
+  "addressBook.decide",
 ];
 
 /** Public procedures that authenticate the caller by other means than a tenant credential. */

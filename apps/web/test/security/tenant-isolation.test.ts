@@ -33,6 +33,10 @@ const EXCLUDED_ROUTES: Record<string, string> = {
     "driven in approvals.test.ts (another tenant's transaction is 404 to decide and to export; another member's approval " +
     "key, which is no API key, is 400 INVALID_SIGNATURE): a decision's body must carry an ML-DSA-87 signature by the " +
     "caller's approval key before any lookup",
+  "POST /v1/address-book/{entryId}/approvals":
+    "driven in address-book-approvals.test.ts (another tenant's entry is 404 to decide, before any check of the body); " +
+    "the body's keyId is an approval key, not the API key the matrix swaps in, and the world's own entries await no " +
+    "approval (409 CONFLICT)",
   "DELETE /v1/members/me/approval-keys/{keyId}":
     "driven in approval-keys.test.ts (another tenant's or another member's approval key is 404 and stays active); " +
     "enrolling one here needs an ML-DSA-87 proof for the world's member",

@@ -74,7 +74,7 @@ describe("the address book", () => {
       removedAt: null,
     });
     await blockOutsideBook();
-    const activatesAt = new Date(entry.activatesAt);
+    const activatesAt = new Date(entry.activatesAt!);
     const transfer = { destinationAddress: destination };
 
     const before = await decideAt(new Date(activatesAt.getTime() - 1000), transfer);
@@ -114,7 +114,7 @@ describe("the address book", () => {
     // Listed on another network: a different entry.
     await add(destination, { networkCode: "QUANTUM_MAINNET" });
     await blockOutsideBook();
-    clock = new Date(new Date(entry.activatesAt).getTime() + 5000);
+    clock = new Date(new Date(entry.activatesAt!).getTime() + 5000);
     expect((await decideAt(clock, { destinationAddress: destination })).decision).toBe("ALLOW");
 
     await removeAddressBookEntry(deps, { tenantId: tenant.tenantId, entryId: entry.id, actor: actor() });
@@ -148,7 +148,7 @@ describe("the address book", () => {
     const entry = await add(destination, { assetIds: [sandboxNative, sandboxNative] });
     expect(entry.assetIds).toEqual([sandboxNative]);
     await blockOutsideBook();
-    const at = new Date(new Date(entry.activatesAt).getTime() + 1000);
+    const at = new Date(new Date(entry.activatesAt!).getTime() + 1000);
     expect(await decideAt(at, { destinationAddress: destination, assetId: sandboxNative })).toMatchObject({ decision: "ALLOW" });
     expect(await decideAt(at, { destinationAddress: destination, assetId: TOKEN_ASSET_ID })).toMatchObject({
       decision: "BLOCK",
@@ -160,7 +160,7 @@ describe("the address book", () => {
     const destination = "0x4444444444444444444444444444444444444444";
     clock = new Date("2026-11-25T15:00:00.000Z");
     const entry = await add(destination);
-    const at = new Date(new Date(entry.activatesAt).getTime() + 1000);
+    const at = new Date(new Date(entry.activatesAt!).getTime() + 1000);
     await replacePolicy(deps, { tenantId: tenant.tenantId, actor: actor(), document: { defaultAction: "BLOCK", rules: [] } });
     expect(await decideAt(at, { destinationAddress: destination })).not.toHaveProperty("destinationLabel");
     await replacePolicy(deps, {
@@ -193,11 +193,11 @@ describe("the address book", () => {
 
     const run = () => announceEntryActivation(deps, { tenantId: tenant.tenantId, entryId: entry.id });
     // Run early (another instance's clock ahead): nothing sent, the job put back at activatesAt.
-    clock = new Date(new Date(entry.activatesAt).getTime() - 1000);
+    clock = new Date(new Date(entry.activatesAt!).getTime() - 1000);
     expect(await run()).toEqual({ announced: false, reason: "not active yet" });
     expect(await events(entry.id, "address_book.entry_activated")).toHaveLength(0);
 
-    clock = new Date(entry.activatesAt);
+    clock = new Date(entry.activatesAt!);
     const [first, second] = await Promise.all([run(), run()]);
     expect([first, second]).toEqual(expect.arrayContaining([{ announced: true }, { announced: false, reason: "already announced" }]));
     expect(await run()).toEqual({ announced: false, reason: "already announced" });
@@ -208,7 +208,7 @@ describe("the address book", () => {
     clock = new Date("2026-11-25T17:00:00.000Z");
     const removed = await add("0x6666666666666666666666666666666666666666");
     await removeAddressBookEntry(deps, { tenantId: tenant.tenantId, entryId: removed.id, actor: actor() });
-    clock = new Date(new Date(removed.activatesAt).getTime() + 1000);
+    clock = new Date(new Date(removed.activatesAt!).getTime() + 1000);
     expect(await announceEntryActivation(deps, { tenantId: tenant.tenantId, entryId: removed.id })).toEqual({
       announced: false,
       reason: "removed",

@@ -2,13 +2,13 @@ import { findAddressBookEntry, markAddressBookEntryAnnounced, type AddressBookEn
 import type { ServiceDeps } from "../deps/service-deps";
 import { emitEvent } from "../events/emit-event";
 import type { JobName, JobPayload } from "../jobs/catalog";
-import { toAddressBookEntryRecord } from "./address-book-entry-record";
+import { loadAddressBookEntryRecord } from "./address-book-entry-record";
 
 const JOB = "address-book.announce-activation" satisfies JobName;
 
 /** The job that announces an entry's activation, at its `activatesAt`, one waiting job per entry. */
 export function addressBookActivationJob(
-  row: Pick<AddressBookEntryRow, "id" | "tenantId" | "activatesAt">,
+  row: Pick<AddressBookEntryRow, "id" | "tenantId"> & { activatesAt: Date },
 ): [typeof JOB, JobPayload<typeof JOB>, { singletonKey: string; startAfter: Date }] {
   return [
     JOB,
@@ -39,7 +39,7 @@ export async function announceEntryActivation(
   return deps.db.transaction(async (tx) => {
     const row = await markAddressBookEntryAnnounced(tx, { ...input, at: now });
     if (row) {
-      const entry = toAddressBookEntryRecord(row, now);
+      const entry = await loadAddressBookEntryRecord(tx, row, now);
       await emitEvent(tx, { tenantId: row.tenantId, type: "address_book.entry_activated", aggregateId: row.id, data: { entry } });
       return { announced: true };
     }
@@ -47,7 +47,9 @@ export async function announceEntryActivation(
     if (!current) return { announced: false, reason: "not found" };
     if (current.removedAt) return { announced: false, reason: "removed" };
     if (current.activationAnnouncedAt) return { announced: false, reason: "already announced" };
-    await deps.jobs.schedule(tx, ...addressBookActivationJob(current));
+    // Awaiting approval: its quorum schedules the announcement.
+    if (!current.activatesAt) return { announced: false, reason: "not active yet" };
+    await deps.jobs.schedule(tx, ...addressBookActivationJob({ ...current, activatesAt: current.activatesAt }));
     return { announced: false, reason: "not active yet" };
   });
 }

@@ -2,7 +2,12 @@ import { listAddressBookEntryRows } from "@qc/db/queries";
 import type { AddressBookEntryStatus } from "@qc/domain";
 import type { ServiceDeps } from "../deps/service-deps";
 import { decodePageCursor, toPage, type PageInfo, type PageRequest } from "../pagination";
-import { findAddressBookEntryOr404, toAddressBookEntryRecord, type AddressBookEntryRecord } from "./address-book-entry-record";
+import {
+  findAddressBookEntryOr404,
+  loadAddressBookEntryRecord,
+  toAddressBookEntryRecords,
+  type AddressBookEntryRecord,
+} from "./address-book-entry-record";
 
 /** `GET /v1/address-book?status=`: the tenant's entries, newest first, a page at a time (CONTRACT §1); status as of now. */
 export async function listAddressBookEntries(
@@ -18,13 +23,13 @@ export async function listAddressBookEntries(
     beforeId: decodePageCursor(input.cursor),
   });
   const { items, page } = toPage(rows, input.limit);
-  return { entries: items.map((row) => toAddressBookEntryRecord(row, now)), page };
+  return { entries: await toAddressBookEntryRecords(deps.db, input.tenantId, items, now), page };
 }
 
-/** `GET /v1/address-book/{id}`; another tenant's entry is 404. */
+/** `GET /v1/address-book/{id}` with its decisions when it needed approval; another tenant's entry is 404. */
 export async function getAddressBookEntry(
   deps: Pick<ServiceDeps, "db" | "now">,
   input: { tenantId: string; entryId: string },
 ): Promise<AddressBookEntryRecord> {
-  return toAddressBookEntryRecord(await findAddressBookEntryOr404(deps.db, input), deps.now());
+  return loadAddressBookEntryRecord(deps.db, await findAddressBookEntryOr404(deps.db, input), deps.now());
 }

@@ -2,7 +2,7 @@ import { removeAddressBookEntry as removeAddressBookEntryRow } from "@qc/db/quer
 import { auditAction, type Actor } from "../audit/actor";
 import type { ServiceDeps } from "../deps/service-deps";
 import { emitEvent } from "../events/emit-event";
-import { entryDetails, findAddressBookEntryOr404, toAddressBookEntryRecord } from "./address-book-entry-record";
+import { entryDetails, findAddressBookEntryOr404, loadAddressBookEntryRecord } from "./address-book-entry-record";
 
 /**
  * `DELETE /v1/address-book/{id}` (204, CONTRACT §16): the entry is REMOVED at once — the next
@@ -31,7 +31,7 @@ export async function removeAddressBookEntry(
       tenantId: input.tenantId,
       type: "address_book.entry_removed",
       aggregateId: row.id,
-      data: { entry: toAddressBookEntryRecord(row, now) },
+      data: { entry: await loadAddressBookEntryRecord(tx, row, now) },
     });
   });
 }

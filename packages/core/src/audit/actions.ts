@@ -55,11 +55,21 @@ export const AUDIT_ACTIONS = {
   "approval_key.revoked": { write: "sync", doc: "a member revoked one of their approval keys" },
   "address_book.entry_added": {
     write: "sync",
-    doc: "an address-book entry was added (CONTRACT §16); `details` has `networkCode`, `address`, `label`, `assetIds` and `activatesAt`",
+    doc:
+      "an address-book entry was added (CONTRACT §16); `details` has `networkCode`, `address`, `label`, `assetIds`, " +
+      "`activatesAt`, `status` and `approvals` (the quorum required, or null)",
   },
   "address_book.entry_removed": {
     write: "sync",
-    doc: "an address-book entry was removed, effective at once; `details` has `networkCode`, `address` and `label`",
+    doc:
+      "an address-book entry was removed, effective at once; `details` has `networkCode`, `address` and `label`, and `reason` " +
+      "for a rejection or an approval timeout (actor `system`)",
+  },
+  "address_book.entry_approval_recorded": {
+    write: "sync",
+    doc:
+      "a member approved or rejected an address-book entry awaiting approval; `details` has `decision`, `keyId`, `reason`, " +
+      "and the entry's `status` and `activatesAt` after it (PENDING once the quorum is met)",
   },
 
   // Refused authentication and authorisation: no state change
@@ -88,6 +98,10 @@ export const AUDIT_ACTIONS = {
 
   // Settings, policies, onboarding
   "settings.ip_allowlist_replaced": { write: "sync", doc: "the tenant's IP allowlist was replaced" },
+  "settings.address_book_replaced": {
+    write: "sync",
+    doc: "the tenant's address-book setting was replaced; `details` has `before` and `after` (`additionsRequireApproval` or null)",
+  },
   "settings.screening_denylist_replaced": { write: "sync", doc: "the tenant's screening denylist was replaced" },
   "policy.replaced": { write: "sync", doc: "the tenant's transfer policy was replaced" },
   "kyc.started": { write: "sync", doc: "a KYC case was opened" },

@@ -92,10 +92,20 @@ export const EVENTS = {
       "An address-book entry became ACTIVE: sent once, by a job scheduled at `entry.activatesAt` (so moments after it), " +
       "unless the entry was removed first. Policies count the entry from `activatesAt` itself, not from this event.",
   }),
+  "address_book.entry_approval_recorded": define({
+    aggregate: "address_book_entry",
+    data: z.object({ entry: addressBookEntryRecordSchema, decision: approvalsSchema.shape.decisions.element }),
+    description:
+      "A member of the required approver group approved or rejected an address-book entry awaiting approval " +
+      "(CONTRACT §16). `entry` is as the decision left it: still AWAITING_APPROVAL, PENDING with `activatesAt` once the " +
+      "quorum is met, or REMOVED by a rejection (then `address_book.entry_removed` follows).",
+  }),
   "address_book.entry_removed": define({
     aggregate: "address_book_entry",
     data: z.object({ entry: addressBookEntryRecordSchema }),
-    description: "An address-book entry was removed; it stopped counting in policies at once (`entry.status` REMOVED).",
+    description:
+      "An address-book entry was removed — deleted, rejected by an approver or past its approval deadline " +
+      "(`entry.removalReason`); it stopped counting in policies at once (`entry.status` REMOVED).",
   }),
   "webhook.test": define({
     aggregate: "webhook",

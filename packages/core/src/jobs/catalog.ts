@@ -196,6 +196,21 @@ export const JOBS = {
     localConcurrency: 1,
   }),
   /**
+   * Removes an address-book entry still AWAITING_APPROVAL at its approval deadline (scheduled with
+   * `startAfter` by the creation, one per entry); the handler's conditional UPDATE does nothing for
+   * an entry decided meanwhile.
+   */
+  "address-book.expire-approval": define({
+    payload: z.object({ tenantId: z.uuid(), entryId: z.uuid() }),
+    retryLimit: 10,
+    retryDelay: 5,
+    retryBackoff: true,
+    retryDelayMax: 300,
+    expireInSeconds: 60,
+    batchSize: 10,
+    localConcurrency: 1,
+  }),
+  /**
    * Screens a deposit's sender (CONTRACT §21), enqueued by the chain follower in the block's
    * database transaction; writes `screening` once. A provider that gives no verdict is retried
    * for about an hour; the deposit is recorded whatever the verdict.

@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { Executor } from "../client";
 import { approvalKeys, approverGroupMembers, transactionApprovals } from "../schema/approvals";
 import { users } from "../schema/identity";
@@ -47,13 +48,34 @@ export async function insertTransactionApproval(
   return row;
 }
 
-/** A decision with what it takes to judge it now: its key, whether the member was removed, their groups now. */
-export interface TransactionApprovalWithStanding extends TransactionApprovalRow {
+/** What it takes to judge a decision now: its key, whether the member was removed, their groups now. */
+export interface ApprovalStanding {
   publicKey: string | null;
   keyRevokedAt: Date | null;
   memberRemoved: boolean;
   /** The groups the member is in now (any group of the tenant). */
   currentGroupIds: string[];
+}
+
+/** A decision with its standing now. */
+export interface TransactionApprovalWithStanding extends TransactionApprovalRow, ApprovalStanding {}
+
+/**
+ * The standing columns of a decisions table (`transaction_approvals`, `address_book_approvals`: the
+ * same `user_id`, `tenant_id` and `key_id`), to select joined with `users` on the member and
+ * `approval_keys` (left) on the key.
+ */
+export function approvalStandingColumns(decisions: { userId: AnyPgColumn; tenantId: AnyPgColumn }) {
+  return {
+    publicKey: approvalKeys.publicKey,
+    keyRevokedAt: approvalKeys.revokedAt,
+    memberRemoved: sql<boolean>`${users.status} = 'REMOVED'`,
+    currentGroupIds: sql<string[]>`array(
+        select ${approverGroupMembers.groupId}::text from ${approverGroupMembers}
+        where ${approverGroupMembers.userId} = ${decisions.userId}
+          and ${approverGroupMembers.tenantId} = ${decisions.tenantId}
+        order by 1)`,
+  };
 }
 
 /**
@@ -78,14 +100,7 @@ export async function findTransactionApprovals(
       signature: transactionApprovals.signature,
       reason: transactionApprovals.reason,
       decidedAt: transactionApprovals.decidedAt,
-      publicKey: approvalKeys.publicKey,
-      keyRevokedAt: approvalKeys.revokedAt,
-      memberRemoved: sql<boolean>`${users.status} = 'REMOVED'`,
-      currentGroupIds: sql<string[]>`array(
-        select ${approverGroupMembers.groupId}::text from ${approverGroupMembers}
-        where ${approverGroupMembers.userId} = ${transactionApprovals.userId}
-          and ${approverGroupMembers.tenantId} = ${transactionApprovals.tenantId}
-        order by 1)`,
+      ...approvalStandingColumns(transactionApprovals),
     })
     .from(transactionApprovals)
     .innerJoin(users, eq(users.id, transactionApprovals.userId))

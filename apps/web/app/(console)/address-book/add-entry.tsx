@@ -86,7 +86,16 @@ export function AddEntry() {
       </button>
       {create.isSuccess && (
         <p role="status" className="notice success" data-testid="address-book-added">
-          Added {create.data.label}: <code>PENDING</code> until <Time at={create.data.activatesAt} />, then <code>ACTIVE</code>.
+          {create.data.activatesAt ? (
+            <>
+              Added {create.data.label}: <code>PENDING</code> until <Time at={create.data.activatesAt} />, then <code>ACTIVE</code>.
+            </>
+          ) : (
+            <>
+              Added {create.data.label}: <code>AWAITING_APPROVAL</code> until its approver group&apos;s quorum; the activation delay starts
+              then.
+            </>
+          )}
         </p>
       )}
     </form>

@@ -11,6 +11,7 @@ import { StatusBadge } from "../../_components/status-badge";
 import { Time } from "../../_components/time";
 import { useAssets } from "../../_components/use-assets";
 import { useMemberNames } from "../_approvals/use-member-names";
+import { EntryApproval } from "./entry-approval";
 import { TimeLeft } from "./time-left";
 import { useInvalidateAddressBook } from "./use-address-book";
 
@@ -54,12 +55,16 @@ function EntryRow({ entry, administer, onActivated }: { entry: AddressBookEntry;
           <StatusBadge status={entry.status} />
         </span>
         <div className="small">
-          {entry.status === "PENDING" ? (
+          {entry.status === "AWAITING_APPROVAL" && entry.approvals ? (
+            <EntryApproval entry={entry} approvals={entry.approvals} />
+          ) : entry.status === "PENDING" && entry.activatesAt ? (
             <TimeLeft until={entry.activatesAt} onReached={onActivated} />
-          ) : entry.status === "ACTIVE" ? (
+          ) : entry.status === "ACTIVE" && entry.activatesAt ? (
             <>
               since <Time at={entry.activatesAt} />
             </>
+          ) : entry.removalReason ? (
+            <span className="muted">{entry.removalReason}</span>
           ) : null}
         </div>
       </td>

@@ -5,16 +5,24 @@ import { ADDRESS_BOOK_ENTRY_STATUSES, ADDRESS_BOOK_STATUS_HINTS } from "../../..
 import { QueryView } from "../../_components/states";
 import { useSignedInMember } from "../../_components/use-signed-in-member";
 import { AddEntry } from "./add-entry";
+import { ApprovalSetting } from "./approval-setting";
 import { EntriesTable } from "./entries-table";
 import { useAddressBook, useInvalidateAddressBook } from "./use-address-book";
 
-const HEADINGS: Record<AddressBookStatus, string> = { PENDING: "Pending", ACTIVE: "Active", REMOVED: "Removed" };
+const HEADINGS: Record<AddressBookStatus, string> = {
+  AWAITING_APPROVAL: "Awaiting approval",
+  PENDING: "Pending",
+  ACTIVE: "Active",
+  REMOVED: "Removed",
+};
 
 /**
  * The address book (CONTRACT §16): the destinations the organization trusts. An entry waits
  * PENDING until `activatesAt` (its creation plus the activation delay), then is ACTIVE; only an
  * ACTIVE entry counts as in the book for a policy rule, and the new-transfer form offers only
- * those. Every member reads it; an OWNER or ADMIN adds and removes entries.
+ * those. Every member reads it; an OWNER or ADMIN adds and removes entries and sets whether
+ * additions need an approver group's quorum first (AWAITING_APPROVAL: approved in the signer,
+ * rejected here or there).
  */
 export default function AddressBookPage() {
   const administer = useSignedInMember().can("administer");
@@ -26,13 +34,17 @@ export default function AddressBookPage() {
         session cannot add an address and send to it at once; from its activation time it is <code>ACTIVE</code>. A policy rule whose
         destination is &ldquo;in the address book&rdquo; counts only <code>ACTIVE</code> entries of the transfer&apos;s network (and, for an
         entry limited to some assets, only transfers of those assets); see <a href="/policies">Policies</a>. Removing an entry takes effect
-        at once.
+        at once. When your organization requires it, a new entry first waits <code>AWAITING_APPROVAL</code> for an approver group&apos;s
+        quorum (approved in the signer: <code>signer approve-entry &lt;entryId&gt;</code>), and its delay starts then.
       </p>
       {ADDRESS_BOOK_ENTRY_STATUSES.map((status) => (
         <EntriesSection key={status} status={status} administer={administer} />
       ))}
       {administer ? (
-        <AddEntry />
+        <>
+          <AddEntry />
+          <ApprovalSetting />
+        </>
       ) : (
         <p className="notice">An OWNER or ADMIN of your organization adds and removes entries; your role reads them.</p>
       )}

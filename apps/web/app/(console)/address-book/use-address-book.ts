@@ -6,7 +6,7 @@ import { useTRPC } from "../../../src/dashboard/trpc";
 
 /** Whether an entry listed as PENDING is past its activation time: the service shows it as ACTIVE by now. */
 const overdue = (entries: AddressBookEntry[] | undefined) =>
-  (entries ?? []).some((entry) => new Date(entry.activatesAt).getTime() <= Date.now());
+  (entries ?? []).some((entry) => entry.activatesAt !== null && new Date(entry.activatesAt).getTime() <= Date.now());
 
 /**
  * One status's entries (CONTRACT §16: `GET /v1/address-book?status=`), one page of 200. Read

@@ -1,6 +1,8 @@
+import { addressBookApprovalHash, APPROVAL_CONTEXT } from "@qc/chain";
 import {
   addressBookEntryRecordSchema,
   createAddressBookEntry,
+  decideAddressBookEntry,
   getAddressBookEntry,
   listAddressBookEntries,
   removeAddressBookEntry,
@@ -10,6 +12,8 @@ import { z } from "zod";
 import { EXAMPLE, EXAMPLE_LAST_PAGE } from "../../openapi-examples";
 import { networkCode, pageInfo, pageQuery, text, uuid } from "../../schemas/common";
 import { authedProcedure, createRouter } from "../../trpc";
+import { approvalDecisionFields, refineApprovalDecision, toApprovalDecision } from "../approvals/decide-approval";
+import { EXAMPLE_APPROVAL_DECISION } from "../approvals/examples";
 
 const tags = ["address-book"];
 const entryIdParam = z.uuid().meta({ description: "the address-book entry's id" });
@@ -26,6 +30,31 @@ export const EXAMPLE_ADDRESS_BOOK_ENTRY = {
   createdBy: EXAMPLE.userId,
   removedAt: null,
   removedBy: null,
+  removalReason: null,
+  approvals: null,
+} as const;
+
+/** The example entry added while the tenant's additions need a quorum (CONTRACT §16), with one approval of two. */
+export const EXAMPLE_ENTRY_AWAITING_APPROVAL = {
+  ...EXAMPLE_ADDRESS_BOOK_ENTRY,
+  status: "AWAITING_APPROVAL",
+  activatesAt: null,
+  approvals: {
+    required: [{ groupId: EXAMPLE_APPROVAL_DECISION.groupIds[0], quorum: 2 }],
+    decisions: [EXAMPLE_APPROVAL_DECISION],
+    approvalHash: addressBookApprovalHash({
+      tenantId: EXAMPLE.tenantId,
+      entryId: EXAMPLE_ADDRESS_BOOK_ENTRY.id,
+      networkCode: EXAMPLE_ADDRESS_BOOK_ENTRY.networkCode,
+      address: EXAMPLE_ADDRESS_BOOK_ENTRY.address,
+      label: EXAMPLE_ADDRESS_BOOK_ENTRY.label,
+      assetIds: null,
+      createdAt: EXAMPLE_ADDRESS_BOOK_ENTRY.createdAt,
+    }),
+    context: APPROVAL_CONTEXT,
+    deadline: "2026-11-22T10:00:00.000Z",
+    approvedAt: null,
+  },
 } as const;
 
 const listAddressBookProcedure = authedProcedure
@@ -38,8 +67,8 @@ const listAddressBookProcedure = authedProcedure
       tags,
       summary: "List the address book",
       description:
-        "The tenant's address-book entries, newest first; `status` keeps those PENDING, ACTIVE or REMOVED now. Paginate " +
-        "with `cursor`.",
+        "The tenant's address-book entries, newest first; `status` keeps those AWAITING_APPROVAL, PENDING, ACTIVE or " +
+        "REMOVED now. Paginate with `cursor`.",
       protect: true,
     },
     example: { input: { limit: 50 }, output: { entries: [EXAMPLE_ADDRESS_BOOK_ENTRY], page: EXAMPLE_LAST_PAGE } },
@@ -63,8 +92,11 @@ const createAddressBookEntryProcedure = authedProcedure
         "default): only then does it count for policy rules matching `destination`. `address` is 40 hex digits with " +
         "optional 0x, any case (mixed case must pass EIP-55), stored lower-case. `assetIds` limits the entry to those " +
         "assets of the network (400 `UNKNOWN_ASSET` for another); left out, every asset. An address already listed on " +
-        "that network, pending or active, is 409 `ADDRESS_ALREADY_LISTED`: remove it first. Audited; sends " +
-        "`address_book.entry_added`, and `address_book.entry_activated` at `activatesAt`.",
+        "that network, awaiting approval, pending or active, is 409 `ADDRESS_ALREADY_LISTED`: remove it first. While " +
+        "the tenant's setting `additionsRequireApproval` is on (`PUT /v1/settings/address-book`), the entry is " +
+        "AWAITING_APPROVAL instead, `activatesAt` null, until its approver group's quorum (`POST " +
+        "/v1/address-book/{entryId}/approvals`) starts the delay. Audited; sends `address_book.entry_added`, and " +
+        "`address_book.entry_activated` at `activatesAt`.",
       protect: true,
     },
     errors: ["ADDRESS_ALREADY_LISTED", "UNKNOWN_ASSET"],
@@ -100,7 +132,10 @@ const getAddressBookEntryProcedure = authedProcedure
       path: "/v1/address-book/{entryId}",
       tags,
       summary: "Get an address-book entry",
-      description: "One entry of the tenant's address book with its status now; another tenant's entry is 404.",
+      description:
+        "One entry of the tenant's address book with its status now and, when its addition needed approval, " +
+        "`approvals`: the quorum required, the `approvalHash` approvers sign, the deadline and every decision taken. " +
+        "Another tenant's entry is 404.",
       protect: true,
     },
     errors: ["NOT_FOUND"],
@@ -135,9 +170,52 @@ const removeAddressBookEntryProcedure = authedProcedure
     removeAddressBookEntry(ctx.deps, { tenantId: ctx.auth.tenantId, entryId: input.entryId, actor: ctx.actor }),
   );
 
+const decideAddressBookEntryProcedure = authedProcedure
+  .meta({
+    scope: "signer",
+    action: "approve",
+    openapi: {
+      method: "POST",
+      path: "/v1/address-book/{entryId}/approvals",
+      tags,
+      summary: "Approve or reject an address-book entry awaiting approval",
+      description:
+        '`{decision: "APPROVED", keyId, signature}` — an ML-DSA-87 signature by one of your approval keys, context ' +
+        "`QUANTUM-APPROVAL-v1`, over the entry's `approvals.approvalHash` (its own domain: no transfer's hash) — or " +
+        '`{decision: "REJECTED", reason}`. One decision per member (a second: 409 `CONFLICT`); the member who added the ' +
+        "entry may reject but never approve (403 `SELF_APPROVAL_FORBIDDEN`); a member outside the required approver group: " +
+        "403 `NOT_AN_APPROVER`; an entry not AWAITING_APPROVAL: 409 `CONFLICT`; an unknown key or a signature that does " +
+        "not verify: 400 `INVALID_SIGNATURE`. The approval that completes the quorum moves the entry to PENDING with " +
+        "`activatesAt` = that instant + `ADDRESS_BOOK_ACTIVATION_SECONDS`; a rejection removes it (`removalReason`). " +
+        "Audited; sends `address_book.entry_approval_recorded`. Answers the entry.",
+      protect: true,
+    },
+    errors: ["NOT_FOUND", "CONFLICT", "SELF_APPROVAL_FORBIDDEN", "NOT_AN_APPROVER", "INVALID_SIGNATURE"],
+    example: {
+      input: {
+        entryId: EXAMPLE_ADDRESS_BOOK_ENTRY.id,
+        decision: "APPROVED",
+        keyId: EXAMPLE_APPROVAL_DECISION.keyId,
+        signature: `0x${"ab".repeat(4627)}`,
+      },
+      output: EXAMPLE_ENTRY_AWAITING_APPROVAL,
+    },
+  })
+  .input(z.object({ entryId: entryIdParam, ...approvalDecisionFields }).superRefine(refineApprovalDecision))
+  .output(addressBookEntryRecordSchema)
+  .mutation(({ ctx, input }) =>
+    decideAddressBookEntry(ctx.deps, {
+      tenantId: ctx.auth.tenantId,
+      entryId: input.entryId,
+      actor: ctx.actor,
+      ...toApprovalDecision(input),
+    }),
+  );
+
 export const addressBookRouter = createRouter({
   list: listAddressBookProcedure,
   create: createAddressBookEntryProcedure,
   get: getAddressBookEntryProcedure,
   remove: removeAddressBookEntryProcedure,
+  decide: decideAddressBookEntryProcedure,
 });

@@ -7,31 +7,47 @@ import { EXAMPLE_APPROVAL_DECISION, EXAMPLE_AWAITING_APPROVAL } from "./examples
 
 const SIGNATURE_EXAMPLE_HEX = `0x${"ab".repeat(4627)}`;
 
-const decisionInput = z
-  .object({
-    transactionId: transactionIdParam,
-    decision: z.enum(["APPROVED", "REJECTED"]),
-    keyId: z.uuid().optional().meta({ description: "APPROVED only: one of your active approval keys" }),
-    signature: z
-      .string()
-      .max(2 * 4627 + 2)
-      .optional()
-      .meta({
-        description:
-          "APPROVED only: ML-DSA-87 signature (hex), context QUANTUM-APPROVAL-v1, over the 32 bytes of the transaction's approvalHash (GET /v1/approvals)",
-      }),
-    reason: multilineText().trim().min(1).max(1000).optional().meta({ description: "REJECTED only (and required there): why" }),
-  })
-  .superRefine((input, ctx) => {
-    const approved = input.decision === "APPROVED";
-    if (approved && (input.keyId === undefined || input.signature === undefined))
-      ctx.addIssue({ code: "custom", path: ["signature"], message: "an approval carries keyId and signature" });
-    if (approved && input.reason !== undefined)
-      ctx.addIssue({ code: "custom", path: ["reason"], message: "only a rejection has a reason" });
-    if (!approved && input.reason === undefined) ctx.addIssue({ code: "custom", path: ["reason"], message: "a rejection says why" });
-    if (!approved && (input.keyId !== undefined || input.signature !== undefined))
-      ctx.addIssue({ code: "custom", path: ["signature"], message: "a rejection is not signed" });
-  });
+/**
+ * The body of a decision, a transfer's or an address-book entry's (CONTRACT §15, §16): an approval
+ * carries `keyId` and `signature`, a rejection a `reason`.
+ */
+export const approvalDecisionFields = {
+  decision: z.enum(["APPROVED", "REJECTED"]),
+  keyId: z.uuid().optional().meta({ description: "APPROVED only: one of your active approval keys" }),
+  signature: z
+    .string()
+    .max(2 * 4627 + 2)
+    .optional()
+    .meta({
+      description: "APPROVED only: ML-DSA-87 signature (hex), context QUANTUM-APPROVAL-v1, over the 32 bytes of the approvalHash",
+    }),
+  reason: multilineText().trim().min(1).max(1000).optional().meta({ description: "REJECTED only (and required there): why" }),
+};
+
+type DecisionBody = {
+  decision: "APPROVED" | "REJECTED";
+  keyId?: string | undefined;
+  signature?: string | undefined;
+  reason?: string | undefined;
+};
+
+export function refineApprovalDecision(input: DecisionBody, ctx: z.RefinementCtx) {
+  const approved = input.decision === "APPROVED";
+  if (approved && (input.keyId === undefined || input.signature === undefined))
+    ctx.addIssue({ code: "custom", path: ["signature"], message: "an approval carries keyId and signature" });
+  if (approved && input.reason !== undefined) ctx.addIssue({ code: "custom", path: ["reason"], message: "only a rejection has a reason" });
+  if (!approved && input.reason === undefined) ctx.addIssue({ code: "custom", path: ["reason"], message: "a rejection says why" });
+  if (!approved && (input.keyId !== undefined || input.signature !== undefined))
+    ctx.addIssue({ code: "custom", path: ["signature"], message: "a rejection is not signed" });
+}
+
+/** The service's input from a body that passed `refineApprovalDecision`. */
+export const toApprovalDecision = (input: DecisionBody) =>
+  input.decision === "APPROVED"
+    ? { decision: "APPROVED" as const, keyId: input.keyId!, signature: input.signature! }
+    : { decision: "REJECTED" as const, reason: input.reason! };
+
+const decisionInput = z.object({ transactionId: transactionIdParam, ...approvalDecisionFields }).superRefine(refineApprovalDecision);
 
 export const decideApprovalProcedure = authedProcedure
   .meta({
@@ -73,8 +89,6 @@ export const decideApprovalProcedure = authedProcedure
       tenantId: ctx.auth.tenantId,
       transactionId: input.transactionId,
       actor: ctx.actor,
-      ...(input.decision === "APPROVED"
-        ? { decision: "APPROVED", keyId: input.keyId!, signature: input.signature! }
-        : { decision: "REJECTED", reason: input.reason! }),
+      ...toApprovalDecision(input),
     }),
   );

@@ -1,5 +1,5 @@
 import { APPROVAL_CONTEXT, approvalHash, type ApprovalFields } from "@qc/chain";
-import type { TransactionRow } from "@qc/db/queries";
+import type { TransactionApprovalRow, TransactionRow } from "@qc/db/queries";
 import { z } from "zod";
 
 /**
@@ -53,3 +53,15 @@ export const approvalRequestSchema = z.object({
   fields: approvalFieldsSchema,
 });
 export type ApprovalRequest = z.output<typeof approvalRequestSchema>;
+
+/** A stored decision (a transfer's or an address-book entry's) as records and events show it (CONTRACT §15). */
+export const decisionRecordOf = (
+  d: Pick<TransactionApprovalRow, "userId" | "decision" | "groupIds" | "keyId" | "reason" | "decidedAt">,
+) => ({
+  userId: d.userId,
+  decision: d.decision,
+  groupIds: d.groupIds,
+  keyId: d.keyId,
+  reason: d.reason,
+  decidedAt: d.decidedAt.toISOString(),
+});

@@ -1,4 +1,7 @@
-import type { TransactionApprovalWithStanding, TransactionRow } from "@qc/db/queries";
+import type { ApprovalStanding, TransactionApprovalRow, TransactionRow } from "@qc/db/queries";
+
+/** A decision (on a transaction or an address-book entry) with its standing now: what counting reads. */
+export type JudgedApproval = Pick<TransactionApprovalRow, "userId" | "decision" | "groupIds" | "keyId" | "signature"> & ApprovalStanding;
 
 export interface ApprovalRequirement {
   groupId: string;
@@ -10,7 +13,7 @@ export interface ApprovalRequirement {
  * approval; an approval by a member removed since, or signed with a key revoked since, counts for
  * nothing not yet released.
  */
-export function whyApprovalDoesNotCount(approval: TransactionApprovalWithStanding): string | null {
+export function whyApprovalDoesNotCount(approval: JudgedApproval): string | null {
   if (approval.decision !== "APPROVED") return "not an approval";
   if (approval.memberRemoved) return `the approval of member ${approval.userId} no longer counts: the member was removed`;
   if (!approval.publicKey || !approval.signature) return `the approval of member ${approval.userId} has no key or signature`;
@@ -23,7 +26,7 @@ export function whyApprovalDoesNotCount(approval: TransactionApprovalWithStandin
  * The groups an approval counts for: those it was given for (the required groups its member was
  * in when deciding) that the member is still in. One member's approval counts once for each.
  */
-export function groupsCountedFor(approval: Pick<TransactionApprovalWithStanding, "groupIds" | "currentGroupIds">): string[] {
+export function groupsCountedFor(approval: Pick<JudgedApproval, "groupIds" | "currentGroupIds">): string[] {
   const now = new Set(approval.currentGroupIds);
   return approval.groupIds.filter((groupId) => now.has(groupId));
 }
@@ -37,7 +40,7 @@ export interface QuorumTally {
 /** Whether every required group reached its quorum with `approvals` (the ones that count). */
 export function tallyQuorum(
   required: readonly ApprovalRequirement[],
-  approvals: readonly Pick<TransactionApprovalWithStanding, "groupIds" | "currentGroupIds">[],
+  approvals: readonly Pick<JudgedApproval, "groupIds" | "currentGroupIds">[],
 ): QuorumTally {
   const counts = new Map<string, number>();
   for (const approval of approvals) for (const groupId of groupsCountedFor(approval)) counts.set(groupId, (counts.get(groupId) ?? 0) + 1);

@@ -19,7 +19,7 @@ import { releaseNextJob } from "../../transfers/release-next-job";
 import { toTransactionRecord } from "../../transfers/transaction-record";
 import { transitionTransaction } from "../../transfers/transition-transaction";
 import { canonicalSignature } from "../../transfers/verify-transaction-signature";
-import { approvalRequestOf } from "./approval-request";
+import { approvalRequestOf, decisionRecordOf } from "./approval-request";
 import { tallyQuorum, whyApprovalDoesNotCount } from "./count-approvals";
 
 export type ApprovalDecisionInput = { decision: "APPROVED"; keyId: string; signature: string } | { decision: "REJECTED"; reason: string };
@@ -70,7 +70,10 @@ export async function decideApproval(
   if (!memberId || groupIds.length === 0)
     throw new AppError("NOT_AN_APPROVER", "you are in none of the approver groups this transaction requires");
   const request = approvalRequestOf(row);
-  const signed = input.decision === "APPROVED" ? await verifiedApproval(deps, row, memberId, input, request.approvalHash) : null;
+  const signed =
+    input.decision === "APPROVED"
+      ? await verifiedApproval(deps, { tenantId: row.tenantId, memberId, keyId: input.keyId, signature: input.signature, ...request })
+      : null;
 
   return deps.db.transaction(async (tx) => {
     const status = await lockTransactionStatus(tx, input.tenantId, input.transactionId);
@@ -99,22 +102,27 @@ export async function decideApproval(
   });
 }
 
-/** The approval's key and canonical signature once the signature verifies; 400 INVALID_SIGNATURE otherwise. */
-async function verifiedApproval(
-  deps: DecideDeps,
-  row: TransactionRow,
-  memberId: string,
-  input: { keyId: string; signature: string },
-  approvalHash: string,
+/**
+ * The approval's key and canonical signature once its ML-DSA-87 signature (context
+ * QUANTUM-APPROVAL-v1, on the verifier's worker threads) verifies over `approvalHash` under one of
+ * the member's active approval keys; 400 INVALID_SIGNATURE otherwise. Transfers and address-book
+ * entries are approved alike; only the hash differs.
+ */
+export async function verifiedApproval(
+  deps: Pick<ServiceDeps, "db" | "verifier">,
+  input: { tenantId: string; memberId: string; keyId: string; signature: string; approvalHash: string },
 ): Promise<{ keyId: string; signature: string }> {
-  const key = await findMemberApprovalKey(deps.db, { tenantId: row.tenantId, userId: memberId, keyId: input.keyId });
+  const key = await findMemberApprovalKey(deps.db, { tenantId: input.tenantId, userId: input.memberId, keyId: input.keyId });
   if (!key || key.revokedAt) throw new AppError("INVALID_SIGNATURE", "keyId is not one of your active approval keys");
   const signature = canonicalSignature(input.signature);
   const verified =
     signature !== undefined &&
-    (await deps.verifier.verify({ signingHash: approvalHash, signature, publicKey: key.publicKey, context: APPROVAL_CONTEXT }));
+    (await deps.verifier.verify({ signingHash: input.approvalHash, signature, publicKey: key.publicKey, context: APPROVAL_CONTEXT }));
   if (!verified)
-    throw new AppError("INVALID_SIGNATURE", `the signature does not verify under approval key ${key.id} over approvalHash ${approvalHash}`);
+    throw new AppError(
+      "INVALID_SIGNATURE",
+      `the signature does not verify under approval key ${key.id} over approvalHash ${input.approvalHash}`,
+    );
   return { keyId: key.id, signature: signature! };
 }
 
@@ -128,14 +136,7 @@ async function recordDecision(
   stored: NonNullable<Awaited<ReturnType<typeof insertTransactionApproval>>>,
 ): Promise<TransactionRow> {
   const current = (await findTransaction(tx, stored.tenantId, stored.transactionId))!;
-  const decision = {
-    userId: stored.userId,
-    decision: stored.decision,
-    groupIds: stored.groupIds,
-    keyId: stored.keyId,
-    reason: stored.reason,
-    decidedAt: stored.decidedAt.toISOString(),
-  };
+  const decision = decisionRecordOf(stored);
   const approvals = { required: current.approvals!.required, decisions: [...current.approvals!.decisions, decision] };
   const key = { tenantId: stored.tenantId, transactionId: stored.transactionId };
   const updated = (await updateTransactionWhereStatus(tx, key, ["AWAITING_APPROVAL"], { approvals, updatedAt: stored.decidedAt }))!;

@@ -5,7 +5,7 @@ import type { ServiceDeps } from "../../deps/service-deps";
 import { AppError } from "../../errors";
 import { approvalsSchema, transactionRecordSchema } from "../../records/record-schemas";
 import { toTransactionRecord } from "../../transfers/transaction-record";
-import { approvalRequestOf, approvalRequestSchema } from "./approval-request";
+import { approvalRequestOf, approvalRequestSchema, decisionRecordOf } from "./approval-request";
 
 /** At most this many transactions in one answer of `GET /v1/approvals`, oldest first. */
 export const PENDING_APPROVALS_LIMIT = 200;
@@ -71,12 +71,7 @@ export async function getTransactionApprovals(
     required: row.approvals?.required ?? [],
     deadline: row.approvalDeadline ? row.approvalDeadline.toISOString() : null,
     decisions: decisions.map((d) => ({
-      userId: d.userId,
-      decision: d.decision,
-      groupIds: d.groupIds,
-      keyId: d.keyId,
-      reason: d.reason,
-      decidedAt: d.decidedAt.toISOString(),
+      ...decisionRecordOf(d),
       approvalHash: d.approvalHash,
       signature: d.signature,
       publicKey: d.publicKey,

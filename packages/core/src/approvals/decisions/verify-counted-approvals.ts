@@ -1,8 +1,16 @@
 import { APPROVAL_CONTEXT } from "@qc/chain";
-import { findTransactionApprovals, type TransactionApprovalWithStanding, type TransactionRow } from "@qc/db/queries";
+import { findTransactionApprovals, type TransactionRow } from "@qc/db/queries";
 import type { ServiceDeps } from "../../deps/service-deps";
 import { approvalRequestOf } from "./approval-request";
-import { describeShortfall, groupsCountedFor, tallyQuorum, whyApprovalDoesNotCount, type QuorumTally } from "./count-approvals";
+import {
+  describeShortfall,
+  groupsCountedFor,
+  tallyQuorum,
+  whyApprovalDoesNotCount,
+  type ApprovalRequirement,
+  type JudgedApproval,
+  type QuorumTally,
+} from "./count-approvals";
 
 export type CountedApprovals =
   | { met: true; tally: QuorumTally }
@@ -17,30 +25,42 @@ export type CountedApprovals =
  * The rest are tallied against every required group's quorum.
  */
 export async function verifyCountedApprovals(deps: Pick<ServiceDeps, "db" | "verifier">, row: TransactionRow): Promise<CountedApprovals> {
-  const required = row.approvals?.required ?? [];
   const { approvalHash } = approvalRequestOf(row);
-  const approvals = (await findTransactionApprovals(deps.db, { tenantId: row.tenantId, transactionId: row.id })).filter(
-    (approval) => approval.decision === "APPROVED",
-  );
+  const approvals = await findTransactionApprovals(deps.db, { tenantId: row.tenantId, transactionId: row.id });
+  return countVerifiedApprovals(deps, { required: row.approvals?.required ?? [], approvalHash, approvals });
+}
+
+/**
+ * The approvals among `approvals` that count now — member not removed and still in the group, key
+ * not revoked, signature verifying over `approvalHash` (rebuilt by the caller from the row as it is
+ * now) — tallied against `required`. What a transfer's release and an address-book entry's quorum
+ * both count with.
+ */
+export async function countVerifiedApprovals(
+  deps: Pick<ServiceDeps, "verifier">,
+  input: { required: readonly ApprovalRequirement[]; approvalHash: string; approvals: readonly JudgedApproval[] },
+): Promise<CountedApprovals> {
   const why: string[] = [];
-  const counted: TransactionApprovalWithStanding[] = [];
+  const counted: JudgedApproval[] = [];
   await Promise.all(
-    approvals.map(async (approval) => {
-      const standing = whyApprovalDoesNotCount(approval);
-      if (standing) return void why.push(standing);
-      const verified = await deps.verifier.verify({
-        signingHash: approvalHash,
-        signature: approval.signature!,
-        publicKey: approval.publicKey!,
-        context: APPROVAL_CONTEXT,
-      });
-      if (!verified) return void why.push(`the approval of member ${approval.userId} does not verify over ${approvalHash}`);
-      const left = approval.groupIds.filter((groupId) => !groupsCountedFor(approval).includes(groupId));
-      if (left.length) why.push(`member ${approval.userId} is no longer in approver group(s) ${left.join(", ")}`);
-      counted.push(approval);
-    }),
+    input.approvals
+      .filter((approval) => approval.decision === "APPROVED")
+      .map(async (approval) => {
+        const standing = whyApprovalDoesNotCount(approval);
+        if (standing) return void why.push(standing);
+        const verified = await deps.verifier.verify({
+          signingHash: input.approvalHash,
+          signature: approval.signature!,
+          publicKey: approval.publicKey!,
+          context: APPROVAL_CONTEXT,
+        });
+        if (!verified) return void why.push(`the approval of member ${approval.userId} does not verify over ${input.approvalHash}`);
+        const left = approval.groupIds.filter((groupId) => !groupsCountedFor(approval).includes(groupId));
+        if (left.length) why.push(`member ${approval.userId} is no longer in approver group(s) ${left.join(", ")}`);
+        counted.push(approval);
+      }),
   );
-  const tally = tallyQuorum(required, counted);
+  const tally = tallyQuorum(input.required, counted);
   if (tally.met) return { met: true, tally };
   return {
     met: false,

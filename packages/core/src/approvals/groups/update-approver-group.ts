@@ -3,7 +3,7 @@ import { auditAction, type Actor } from "../../audit/actor";
 import type { ServiceDeps } from "../../deps/service-deps";
 import { AppError } from "../../errors";
 import { currentMemberIds, findApproverGroupOr404, toApproverGroupRecord, type ApproverGroupRecord } from "./approver-group-record";
-import { currentPolicyNeeds, describeRules } from "./policy-needs";
+import { conflictWithGroupHolders } from "./policy-needs";
 
 export interface UpdateApproverGroupInput {
   tenantId: string;
@@ -16,9 +16,9 @@ export interface UpdateApproverGroupInput {
 
 /**
  * `PUT /v1/approver-groups/{id}`: renames the group and/or replaces its members, on the group's
- * row locked FOR UPDATE. A membership smaller than a quorum the tenant's current policy needs of
- * this group is 409 CONFLICT naming the rules (change the policy first); a policy being replaced
- * at the same time waits for the lock, and validates against the new size. Audited as
+ * row locked FOR UPDATE. A membership smaller than a quorum the tenant's current policy, or its
+ * address-book setting, needs of this group is 409 CONFLICT naming them (change them first); a policy
+ * or setting being replaced at the same time waits for the lock, and validates against the new size. Audited as
  * `approver_group.updated` with `before` and `after`; the same name and members again change nothing.
  */
 export async function updateApproverGroup(
@@ -37,16 +37,8 @@ export async function updateApproverGroup(
     const name = input.name ?? current.row.name;
     const sameMembers = memberIds.length === current.memberIds.length && memberIds.every((id) => current.memberIds.includes(id));
     if (name === current.row.name && sameMembers) return toApproverGroupRecord(current.row, current.memberIds);
-    const unmet = (await currentPolicyNeeds(tx, input.tenantId, input.groupId)).filter((need) => need.quorum > memberIds.length);
-    if (unmet.length > 0) {
-      const quorum = Math.max(...unmet.map((need) => need.quorum));
-      throw new AppError(
-        "CONFLICT",
-        `the current policy needs ${quorum} approver(s) from this group (rule ${describeRules(unmet)}); ` +
-          `${memberIds.length} member(s) would be left: change the policy first`,
-        { details: { rules: unmet } },
-      );
-    }
+    const conflict = await conflictWithGroupHolders(tx, input.tenantId, input.groupId, memberIds.length);
+    if (conflict) throw conflict;
     await renameApproverGroup(tx, { tenantId: input.tenantId, groupId: input.groupId, name, updatedAt: now });
     if (!sameMembers)
       await setApproverGroupMembers(tx, { tenantId: input.tenantId, groupId: input.groupId, userIds: memberIds, createdAt: now });
