@@ -268,3 +268,4 @@ export { getSignedInMember, type SignedInMember } from "./session/get-signed-in-
 export { createChainFollower, type ChainFollower, type ChainFollowerOptions, type StepResult } from "./deposits/follow-chain";
 export { screenDeposit } from "./deposits/screen-deposit";
 export { createWalletDirectory, type WalletDirectory } from "./deposits/wallet-directory";
+export { readDepositFollowers, type DepositFollowerStatus } from "./deposits/read-deposit-followers";

@@ -19,6 +19,7 @@ import { generateWallet } from "../wallets/generate-wallet";
 import { registerWallet } from "../wallets/register-wallet";
 import { createChainFollower, type ChainFollower } from "./follow-chain";
 import type { DepositMatcher } from "./read-block-deposits";
+import { readDepositFollowers } from "./read-deposit-followers";
 import { screenDeposit } from "./screen-deposit";
 
 const Q = 10n ** 18n;
@@ -456,5 +457,20 @@ describe("chain follower", () => {
       { chainTxHash: firstHash, status: "COMPLETED" },
       { chainTxHash: secondHash, status: "COMPLETED" },
     ]);
+  });
+
+  it("reports each network's cursor, head and blocks behind (the /metrics figure)", async () => {
+    const head = Number(await devnet().mine(3));
+    const [status] = await readDepositFollowers(deps);
+    const row = (await findFollower(t.db, NETWORK))!;
+    expect(status).toEqual({
+      networkCode: NETWORK,
+      holder: row.holder,
+      leaseExpiresAt: row.leaseExpiresAt,
+      cursor: row.blockNumber,
+      head,
+      blocksBehind: head - row.blockNumber!,
+    });
+    expect(status!.blocksBehind).toBeGreaterThanOrEqual(3);
   });
 });
