@@ -13,6 +13,8 @@ const Q = 10n ** 18n;
 /** The book's entry (canonical: lower case) and an address that is in no book. */
 const EXCHANGE = "0x5b38da6a701c568545dcfcb03fcb875f56beddc4";
 const STRANGER = "0xab8483f64d9c6d1ecf9b849ae677dd3315835cb2";
+/** An address added while additions need approval. */
+const VENDOR = "0x4b20993bc481177ec7e8f571cecae8a9e22c02db";
 const LABEL = "Exchange deposit";
 /** Short enough to watch an entry go from PENDING to ACTIVE, long enough to see it pending first. */
 const ACTIVATION_SECONDS = 6;
@@ -24,8 +26,9 @@ const ACTIVATION_SECONDS = 6;
  * the time left ticking, then ACTIVE; writes a NOT_ADDRESS_BOOK → BLOCK rule in the policy editor;
  * the new-transfer form offers the entry, and the transfer to it goes through (its page and the
  * list name it by its label) while one to another address is blocked; removing the entry (after a
- * confirmation) takes effect at once. A VIEWER reads the book with nothing to change. Leaves
- * docs/screenshots/address-book.png.
+ * confirmation) takes effect at once. With additions needing approval (set in the page's panel), a
+ * new entry waits AWAITING_APPROVAL; the group's APPROVER sees the signer command and rejects it on
+ * the page. A VIEWER reads the book with nothing to change. Leaves docs/screenshots/address-book.png.
  */
 describe("the address book in a real browser", () => {
   const t = useTestDatabase();
@@ -33,6 +36,7 @@ describe("the address book in a real browser", () => {
   let browser: Browser;
   let admin: Person;
   let viewer: Person;
+  let approver: Person;
   let page: Page;
 
   const go = (to: Page, path: string) => to.goto(new URL(path, stack.baseUrl).toString());
@@ -75,7 +79,7 @@ describe("the address book in a real browser", () => {
     process.env.ADDRESS_BOOK_ACTIVATION_SECONDS = String(ACTIVATION_SECONDS);
     [stack, browser] = await Promise.all([startStack(t.url), launchChromium()]);
     delete process.env.ADDRESS_BOOK_ACTIVATION_SECONDS;
-    [admin, viewer] = await fixtureOrganization(t.db, stack, "Larkspur Treasury Ltd", ["ADMIN", "VIEWER"]);
+    [admin, viewer, approver] = await fixtureOrganization(t.db, stack, "Larkspur Treasury Ltd", ["ADMIN", "VIEWER", "APPROVER"]);
 
     // The ADMIN's wallet: a key enrolled by a signer holding the ADMIN's API key, funded on the devnet.
     await signerKeystore(stack, admin, join(mkdtempSync(join(tmpdir(), "qc-address-book-")), "keystore.json"), "address book keystore", 1);
@@ -197,6 +201,44 @@ describe("the address book in a real browser", () => {
       `${LABEL} · ${EXCHANGE}`,
     );
     expect(await page.getByTestId("destination-in-book").count()).toBe(0);
+  });
+
+  it("with additions needing approval an entry waits AWAITING_APPROVAL; the group's approver sees the signer command and rejects it here", async () => {
+    const group = await callApi(stack, admin, "POST", "/v1/approver-groups", { name: "Book approvers", memberIds: [approver.userId] });
+    expect(group.status).toBe(201);
+    await go(page, "/address-book");
+    const setting = page.getByTestId("address-book-setting");
+    await expect.poll(() => setting.getByLabel("Approver group", { exact: true }).locator("option").count()).toBeGreaterThan(1);
+    await setting.getByLabel("Approver group", { exact: true }).selectOption(group.json.id);
+    await setting.getByLabel("Approvals needed", { exact: true }).fill("1");
+    await button(page, "Require approval").click();
+    await expect.poll(() => page.getByTestId("address-book-setting").textContent()).toContain("On:");
+
+    const form = page.getByTestId("add-address-book-entry");
+    await form.getByLabel("Address", { exact: true }).fill(VENDOR);
+    await form.getByLabel("Label", { exact: true }).fill("Vendor");
+    await button(page, "Add to address book").click();
+    const waiting = entryRow("AWAITING_APPROVAL", "Vendor");
+    await waiting.waitFor();
+    await expect.poll(() => waiting.textContent()).toContain("Book approvers: 0 of 1 approval(s)");
+    // The ADMIN who added it is not in the group: nothing to decide.
+    expect(await waiting.getByTestId("reject-entry").count()).toBe(0);
+
+    const approverPage = await logIn(approver);
+    await go(approverPage, "/address-book");
+    const row = approverPage.getByTestId("address-book-AWAITING_APPROVAL").locator('[data-label="Vendor"]');
+    await row.waitFor();
+    await expect.poll(() => row.textContent()).toMatch(/signer approve-entry [0-9a-f-]{36}/);
+    await row.getByLabel("Reason for rejecting Vendor", { exact: true }).fill("unknown vendor");
+    await row.getByRole("button", { name: "Reject Vendor", exact: true }).click();
+    const removed = approverPage.getByTestId("address-book-REMOVED").locator('[data-label="Vendor"]');
+    await removed.waitFor();
+    expect(await removed.textContent()).toContain("unknown vendor");
+
+    // Off again: the next addition is PENDING at once.
+    await page.reload();
+    await button(page, "Turn off").click();
+    await expect.poll(() => page.getByTestId("address-book-setting").textContent()).toContain("Off:");
   });
 
   it("a VIEWER reads the address book from the navigation, with nothing to add or remove", async () => {
