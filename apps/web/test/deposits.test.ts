@@ -69,7 +69,7 @@ describe("deposits over HTTPS: list, read, cancel refused, isolation, webhooks",
     const native = await deposit(source.tenant, source.wallet.id, { sourceAddress: SENDER, amount: 3n * Q });
     const token = await deposit(source.tenant, source.wallet.id, {
       status: "COMPLETED",
-      token: { address: UNKNOWN_TOKEN, logIndex: 2, assetId: null },
+      token: { address: UNKNOWN_TOKEN, logIndex: 2 },
       amount: 750n,
     });
     const api = source.api;
@@ -102,7 +102,7 @@ describe("deposits over HTTPS: list, read, cancel refused, isolation, webhooks",
 
   it("a deposit's record: INBOUND, no source wallet, the receiving wallet, the block and its confirmations, the sender's screening", async () => {
     const screening = { provider: "denylist", decision: "BLOCKED" as const, riskScore: null, reasons: ["sender on the denylist"] };
-    const stored = await deposit(source.tenant, source.wallet.id, { sourceAddress: SENDER, blockNumber: 41, confirmations: 1, screening });
+    const stored = await deposit(source.tenant, source.wallet.id, { sourceAddress: SENDER, blockNumber: 41, screening });
     const res = await source.api.get(`/v1/transactions/${stored.id}`);
     expect(res.status, res.text).toBe(200);
     const record = res.json();
@@ -142,7 +142,7 @@ describe("deposits over HTTPS: list, read, cancel refused, isolation, webhooks",
 
     const token = await deposit(source.tenant, source.wallet.id, {
       status: "COMPLETED",
-      token: { address: UNKNOWN_TOKEN, logIndex: 7, assetId: null },
+      token: { address: UNKNOWN_TOKEN, logIndex: 7 },
     });
     const tokenRecord = (await source.api.get(`/v1/transactions/${token.id}`)).json();
     expect(tokenRecord).toMatchObject({ assetId: null, tokenAddress: UNKNOWN_TOKEN, logIndex: 7, status: "COMPLETED", confirmations: 2 });

@@ -1,4 +1,4 @@
-import { asc, eq, isUniqueViolation, schema } from "@qc/db";
+import { asc, eq, schema } from "@qc/db";
 import { findTransaction } from "@qc/db/queries";
 import { useTestDatabase } from "@qc/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -90,7 +90,7 @@ describe("insertDepositFixture and the services that act on outbound transaction
       tenantId: tenant.tenantId,
       walletId: wallet.walletId,
       status: "COMPLETED",
-      token: { address: TOKEN, logIndex: 3, assetId: null },
+      token: { address: TOKEN, logIndex: 3 },
       amount: 5n,
       screening: { provider: "denylist", decision: "CLEAR", riskScore: null, reasons: [] },
     });
@@ -113,16 +113,18 @@ describe("insertDepositFixture and the services that act on outbound transaction
     expect(events[1]!.data).toEqual({ transaction: deposit, previousStatus: "CONFIRMING" });
   });
 
-  it("one deposit per (chainTxHash, logIndex, wallet): the same log again is refused by the database", async () => {
+  it("one deposit per (chainTxHash, logIndex, wallet): the same one again adds nothing (the follower's insert), another log of it is another", async () => {
     const first = await insertDepositFixture(deps, { tenantId: tenant.tenantId, walletId: wallet.walletId });
     const again = insertDepositFixture(deps, { tenantId: tenant.tenantId, walletId: wallet.walletId, chainTxHash: first.chainTxHash! });
-    await expect(again).rejects.toSatisfy((error) => isUniqueViolation(error, "transactions_deposit_unique"));
+    await expect(again).rejects.toThrow(/already recorded/);
+    const stored = await t.db.select().from(schema.transactions).where(eq(schema.transactions.chainTxHash, first.chainTxHash!));
+    expect(stored.map((row) => row.id)).toEqual([first.id]);
     // Another log of the same transaction is another deposit.
     const otherLog = await insertDepositFixture(deps, {
       tenantId: tenant.tenantId,
       walletId: wallet.walletId,
       chainTxHash: first.chainTxHash!,
-      token: { address: TOKEN, logIndex: 0, assetId: null },
+      token: { address: TOKEN, logIndex: 0 },
     });
     expect(otherLog.chainTxHash).toBe(first.chainTxHash);
   });

@@ -1,12 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { NETWORKS, type NetworkCode } from "@qc/chain";
-import { schema, type Database } from "@qc/db";
-import { findWalletRow, insertStatusHistory, newTransactionRow, type TransactionRow } from "@qc/db/queries";
-import type { ScreeningDecision } from "@qc/domain";
-import { nativeAssetId } from "../assets/native-assets";
+import type { Database } from "@qc/db";
+import { findWalletRow, insertDeposits, insertDepositTrail, recordDepositScreening, type TransactionRow } from "@qc/db/queries";
 import { systemActor } from "../audit/actor";
 import { defaultTransferConfig } from "../deps/service-config";
-import { emitEvent } from "../events/emit-event";
+import { EVENTS } from "../events/catalog";
 import type { JobQueue } from "../jobs/queue";
 import type { TransactionRecord } from "../records/record-schemas";
 import { toTransactionRecord } from "../transfers/transaction-record";
@@ -24,20 +22,19 @@ export interface DepositFixtureInput {
   /** Default 1 Q (10^18 base units). */
   amount?: bigint;
   /**
-   * A token deposit: the `Transfer` log's contract and index, and the tenant's asset for it (null:
-   * a token the tenant has no asset for). Without it, a native deposit of the network's native asset.
+   * A token deposit: the `Transfer` log's contract and index (the asset is resolved as the
+   * follower resolves it: the tenant's token asset for that contract, or null). Without it, a
+   * native deposit of the network's native asset.
    */
-  token?: { address: string; logIndex: number; assetId: string | null };
+  token?: { address: string; logIndex: number };
   /** Default: a fresh random hash. */
   chainTxHash?: string;
   /** Default 1. */
   blockNumber?: number;
-  /** Default 1 while CONFIRMING, the required confirmations once COMPLETED. */
-  confirmations?: number;
   /** Default the sandbox's 2 and mainnet's 12 (the service's defaults). */
   requiredConfirmations?: number;
-  /** The sender's screening; default null (not screened yet). */
-  screening?: { provider: string; decision: ScreeningDecision; riskScore: number | null; reasons: string[] } | null;
+  /** The sender's screening, as the `deposits.screen` job records it; default none (not screened yet). */
+  screening?: NonNullable<TransactionRow["screening"]>;
 }
 
 /** Who writes deposits: the chain follower. */
@@ -52,12 +49,14 @@ const randomHex = (bytes: number) => `0x${randomBytes(bytes).toString("hex")}`;
 const NO_JOBS = {} as JobQueue;
 
 /**
- * A deposit (CONTRACT §21) stored as the chain follower stores one, for UI and HTTP tests that
- * must not wait for the chain: the INBOUND DEPOSIT row (no source wallet; the receiving wallet and
- * its address; `tokenAddress` and `logIndex` for a token) in CONFIRMING with its first
- * status-history entry and the `transaction.created` event, in one database transaction, then —
- * for `status: "COMPLETED"` — the follower's move through transitionTransaction (its history entry
- * and `transaction.status_changed`). No usage is counted: only what the service sends does.
+ * A deposit (CONTRACT §21) stored by the chain follower's own statements, for UI and HTTP tests
+ * that must not wait for the chain: `insertDeposits` (the INBOUND DEPOSIT row in CONFIRMING with
+ * confirmations 1, its asset resolved in SQL) and `insertDepositTrail` (its first history entry
+ * and `transaction.created`) in one database transaction; then the sender's screening when given
+ * (`recordDepositScreening`, as the `deposits.screen` job writes it — no job is enqueued) and, for
+ * `status: "COMPLETED"`, the follower's move through transitionTransaction (its history entry and
+ * `transaction.status_changed`). No usage is counted: only what the service sends does. A deposit
+ * already recorded (same hash, log index and wallet) is refused, as the follower's insert adds nothing.
  */
 export async function insertDepositFixture(
   deps: { db: Database; now?: () => Date },
@@ -67,56 +66,43 @@ export async function insertDepositFixture(
   const networkCode = input.networkCode ?? "QUANTUM_SANDBOX";
   const wallet = await findWalletRow(deps.db, { tenantId: input.tenantId, walletId: input.walletId });
   if (!wallet) throw new Error(`insertDepositFixture: wallet ${input.walletId} is not tenant ${input.tenantId}'s`);
-  const requiredConfirmations = input.requiredConfirmations ?? defaultTransferConfig().requiredConfirmations[networkCode];
   const at = now();
-  const row: TransactionRow = newTransactionRow(
-    {
-      tenantId: input.tenantId,
-      type: "DEPOSIT",
-      direction: "INBOUND",
+  const [row] = await deps.db.transaction(async (tx) => {
+    const inserted = await insertDeposits(tx, {
       networkCode,
-      chainId: NETWORKS[networkCode].chainId,
-      sourceWalletId: null,
-      sourceAddress: (input.sourceAddress ?? randomHex(20)).toLowerCase(),
-      destinationWalletId: wallet.id,
-      destinationAddress: wallet.address,
-      assetId: input.token ? input.token.assetId : nativeAssetId(networkCode),
-      tokenAddress: input.token ? input.token.address.toLowerCase() : null,
-      logIndex: input.token ? input.token.logIndex : null,
-      amount: (input.amount ?? 10n ** 18n).toString(),
-      status: "CONFIRMING",
-      chainTxHash: input.chainTxHash ?? randomHex(32),
       blockNumber: input.blockNumber ?? 1,
       blockHash: randomHex(32),
-      confirmations: input.status === "COMPLETED" ? 1 : (input.confirmations ?? 1), // COMPLETED: set by the move below
-      requiredConfirmations,
-      screening: input.screening ?? null,
-      createdAt: at,
-      updatedAt: at,
-    },
-    at,
-  );
-  await deps.db.transaction(async (tx) => {
-    await tx.insert(schema.transactions).values(row);
-    await insertStatusHistory(tx, {
-      tenantId: row.tenantId,
-      transactionId: row.id,
-      fromStatus: null,
-      toStatus: row.status,
-      subStatus: null,
-      reason: null,
+      at,
+      deposits: [
+        {
+          tenantId: input.tenantId,
+          walletId: wallet.id,
+          chainId: NETWORKS[networkCode].chainId,
+          sourceAddress: (input.sourceAddress ?? randomHex(20)).toLowerCase(),
+          destinationAddress: wallet.address,
+          tokenAddress: input.token ? input.token.address.toLowerCase() : null,
+          logIndex: input.token ? input.token.logIndex : null,
+          amount: (input.amount ?? 10n ** 18n).toString(),
+          chainTxHash: input.chainTxHash ?? randomHex(32),
+          requiredConfirmations: input.requiredConfirmations ?? defaultTransferConfig().requiredConfirmations[networkCode],
+        },
+      ],
+    });
+    const created = EVENTS["transaction.created"];
+    await insertDepositTrail(tx, {
+      rows: inserted,
       actorType: FOLLOWER.type,
-      actorId: FOLLOWER.id,
-      createdAt: at,
+      actorId: FOLLOWER.id!,
+      data: (r) => created.data.parse({ transaction: toTransactionRecord(r) }) as Record<string, unknown>,
     });
-    await emitEvent(tx, {
-      tenantId: row.tenantId,
-      type: "transaction.created",
-      aggregateId: row.id,
-      data: { transaction: toTransactionRecord(row) },
-    });
+    return inserted;
   });
-  if (input.status !== "COMPLETED") return toTransactionRecord(row);
+  if (!row) throw new Error("insertDepositFixture: this deposit is already recorded (same hash, log index and wallet)");
+  let current = row;
+  if (input.screening)
+    current = (await recordDepositScreening(deps.db, { tenantId: row.tenantId, transactionId: row.id, screening: input.screening, at }))!;
+  if (input.status !== "COMPLETED") return toTransactionRecord(current);
+  const completedAt = now();
   const completed = await transitionTransaction(
     { db: deps.db, jobs: NO_JOBS, now },
     {
@@ -125,7 +111,7 @@ export async function insertDepositFixture(
       from: ["CONFIRMING"],
       to: "COMPLETED",
       reason: null,
-      set: { confirmations: input.confirmations ?? requiredConfirmations, completedAt: now() },
+      set: { confirmations: row.requiredConfirmations, completedAt },
       actor: FOLLOWER,
     },
   );
