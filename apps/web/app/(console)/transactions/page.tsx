@@ -2,6 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
+import type { TransactionType } from "@qc/domain";
 import { useState, type FormEvent } from "react";
 import type { TransactionStatus } from "../../../src/dashboard/router-types";
 import { useTRPC } from "../../../src/dashboard/trpc";
@@ -10,6 +11,7 @@ import { SelectField, TextField } from "../../_components/field";
 import { Pager, usePager } from "../../_components/pager";
 import { QueryView } from "../../_components/states";
 import { useSignedInMember } from "../../_components/use-signed-in-member";
+import { TransactionTypeField } from "./direction";
 import { TransactionsTable } from "./transactions-table";
 
 export default function TransactionsPage() {
@@ -17,6 +19,7 @@ export default function TransactionsPage() {
   const pager = usePager();
   const { can } = useSignedInMember();
   const [status, setStatus] = useState<TransactionStatus | "">("");
+  const [type, setType] = useState<TransactionType | "">("");
   const [externalIdInput, setExternalIdInput] = useState("");
   const [externalId, setExternalId] = useState("");
   const list = useQuery({
@@ -24,6 +27,7 @@ export default function TransactionsPage() {
       limit: 25,
       cursor: pager.cursor,
       status: status || undefined,
+      type: type || undefined,
       externalId: externalId || undefined,
     }),
     refetchInterval: 5_000,
@@ -59,6 +63,13 @@ export default function TransactionsPage() {
             </option>
           ))}
         </SelectField>
+        <TransactionTypeField
+          value={type}
+          onChange={(next) => {
+            setType(next);
+            pager.reset();
+          }}
+        />
         <form onSubmit={search} className="row" role="search">
           <TextField
             label="External ID"
@@ -76,7 +87,7 @@ export default function TransactionsPage() {
           <>
             <TransactionsTable
               transactions={data.transactions}
-              empty={status || externalId ? "No transaction matches these filters." : "No transactions yet."}
+              empty={status || type || externalId ? "No transaction matches these filters." : "No transactions yet."}
             />
             <Pager pager={pager} page={data.page} />
           </>

@@ -15,6 +15,7 @@ import { StatusBadge } from "../../../_components/status-badge";
 import { Time } from "../../../_components/time";
 import { useAssets } from "../../../_components/use-assets";
 import { useSignedInMember } from "../../../_components/use-signed-in-member";
+import { DirectionMarker } from "../direction";
 import { ApprovalsSection } from "./approvals-section";
 
 /** Polled while the transfer moves; nothing changes once it is terminal. */
@@ -51,6 +52,9 @@ export default function TransactionPage() {
   if (tx.error) return <ErrorNotice error={tx.error} title="Could not load the transaction" />;
   if (!tx.data) return <Loading what="the transaction" />;
   const t = tx.data;
+  // A deposit (CONTRACT §21) was received, not sent: no source wallet, no signing, no policy.
+  const inbound = t.direction === "INBOUND";
+  const noun = inbound ? "Deposit" : "Transfer";
   const asset = t.assetId ? byId.get(t.assetId) : undefined;
   const native = [...byId.values()].find((a) => a.networkCode === t.networkCode && a.kind === "NATIVE");
 
@@ -65,7 +69,7 @@ export default function TransactionPage() {
         <Link href="/transactions">← Transactions</Link>
       </p>
       <h1>
-        Transfer <span className="mono small">{t.id}</span>
+        {noun} <span className="mono small">{t.id}</span>
       </h1>
       <p aria-live="polite" data-testid="transaction-status">
         Status:{" "}
@@ -93,34 +97,64 @@ export default function TransactionPage() {
       )}
       <div className="grid">
         <section className="panel" aria-labelledby="intent-heading">
-          <h2 id="intent-heading">Transfer</h2>
+          <h2 id="intent-heading">{noun}</h2>
           <dl className="facts">
+            <dt>Direction</dt>
+            <dd>
+              <DirectionMarker direction={t.direction} />
+            </dd>
             <dt>Amount</dt>
             <dd data-testid="transaction-amount">
               <Amount raw={t.amount} decimals={asset?.decimals} symbol={asset?.symbol} />
             </dd>
+            {t.tokenAddress && (
+              <>
+                <dt>Token contract</dt>
+                <dd data-testid="token-address">
+                  <span className="mono">{t.tokenAddress}</span>
+                  {!asset && <div className="muted small">not one of your assets: the amount is in the token&apos;s base units</div>}
+                </dd>
+              </>
+            )}
             <dt>Network</dt>
             <dd>
               {t.networkCode} (chain {t.chainId})
             </dd>
-            <dt>Source</dt>
-            <dd>
-              <Link href={`/wallets/${t.sourceWalletId}`} className="mono">
-                {t.sourceAddress}
-              </Link>
-            </dd>
-            <dt>Destination</dt>
-            <dd>
-              <span className="mono">{t.destinationAddress ?? "—"}</span>
-              {t.destinationLabel && (
-                <>
-                  {" "}
-                  <span data-testid="destination-label" title="Its label in the address book">
-                    ({t.destinationLabel})
-                  </span>
-                </>
-              )}
-            </dd>
+            {inbound ? (
+              <>
+                <dt>Sender</dt>
+                <dd className="mono" data-testid="deposit-sender">
+                  {t.sourceAddress}
+                </dd>
+                <dt>Received by</dt>
+                <dd data-testid="receiving-wallet">
+                  <Link href={`/wallets/${t.destinationWalletId}`} className="mono">
+                    {t.destinationAddress}
+                  </Link>
+                </dd>
+              </>
+            ) : (
+              <>
+                <dt>Source</dt>
+                <dd>
+                  <Link href={`/wallets/${t.sourceWalletId}`} className="mono">
+                    {t.sourceAddress}
+                  </Link>
+                </dd>
+                <dt>Destination</dt>
+                <dd>
+                  <span className="mono">{t.destinationAddress ?? "—"}</span>
+                  {t.destinationLabel && (
+                    <>
+                      {" "}
+                      <span data-testid="destination-label" title="Its label in the address book">
+                        ({t.destinationLabel})
+                      </span>
+                    </>
+                  )}
+                </dd>
+              </>
+            )}
             <dt>External ID</dt>
             <dd>{t.externalId ?? "—"}</dd>
             <dt>Note</dt>
@@ -134,45 +168,35 @@ export default function TransactionPage() {
         <section className="panel" aria-labelledby="chain-heading">
           <h2 id="chain-heading">On chain</h2>
           <dl className="facts">
-            <dt>Nonce</dt>
-            <dd>{t.nonce ?? "—"}</dd>
-            <dt>Fee caps</dt>
-            <dd>
-              {t.fee ? (
-                <>
-                  gas limit {t.fee.gasLimit}, max fee {t.fee.maxFeePerGas} Qwei/gas, max priority fee {t.fee.maxPriorityFeePerGas} Qwei/gas
-                  <div className="muted small">
-                    at most{" "}
-                    {native
-                      ? formatUnits(multiplyRaw(t.fee.gasLimit, t.fee.maxFeePerGas), native.decimals)
-                      : multiplyRaw(t.fee.gasLimit, t.fee.maxFeePerGas)}{" "}
-                    {native?.symbol ?? "Qwei"} in fees
-                  </div>
-                </>
-              ) : (
-                "set when the transfer is released for signing"
-              )}
-            </dd>
-            <dt>Signing hash</dt>
-            <dd className="mono">{t.signingHash ?? "—"}</dd>
+            {!inbound && <SendingFacts t={t} native={native} />}
             <dt>Chain hash</dt>
             <dd className="mono" data-testid="chain-tx-hash">
               {t.chainTxHash ?? "—"}
             </dd>
             <dt>Block</dt>
-            <dd>{t.blockNumber ?? "—"}</dd>
+            <dd data-testid="block-number">{t.blockNumber ?? "—"}</dd>
+            {t.logIndex !== null && (
+              <>
+                <dt>Log index</dt>
+                <dd>{t.logIndex}</dd>
+              </>
+            )}
             <dt>Confirmations</dt>
             <dd data-testid="confirmations">
               {t.confirmations} of {t.requiredConfirmations}
             </dd>
-            <dt>Signed</dt>
-            <dd>
-              <Time at={t.signedAt} />
-            </dd>
-            <dt>Broadcast</dt>
-            <dd>
-              <Time at={t.broadcastAt} />
-            </dd>
+            {!inbound && (
+              <>
+                <dt>Signed</dt>
+                <dd>
+                  <Time at={t.signedAt} />
+                </dd>
+                <dt>Broadcast</dt>
+                <dd>
+                  <Time at={t.broadcastAt} />
+                </dd>
+              </>
+            )}
             <dt>Completed</dt>
             <dd>
               <Time at={t.completedAt} />
@@ -184,7 +208,9 @@ export default function TransactionPage() {
           <dl className="facts">
             <dt>Policy</dt>
             <dd data-testid="policy-result">
-              {t.policy ? (
+              {inbound ? (
+                <span className="muted">not applied: a deposit is received, not sent</span>
+              ) : t.policy ? (
                 <>
                   <StatusBadge status={t.policy.decision} />
                   {t.policy.ruleId ? (
@@ -200,7 +226,7 @@ export default function TransactionPage() {
                 "not checked yet"
               )}
             </dd>
-            <dt>Screening</dt>
+            <dt>{inbound ? "Sender screening" : "Screening"}</dt>
             <dd data-testid="screening-result">
               {t.screening ? (
                 <>
@@ -236,7 +262,7 @@ export default function TransactionPage() {
           </ol>
         )}
       </QueryView>
-      {isCancellable(t.status) && can("transact") && (
+      {!inbound && isCancellable(t.status) && can("transact") && (
         <form onSubmit={submitCancel} className="panel">
           <h2>Cancel</h2>
           <TextField label="Reason" value={reason} onChange={(e) => setReason(e.target.value)} hint="Optional; kept in the timeline." />
@@ -246,6 +272,35 @@ export default function TransactionPage() {
           <ErrorNotice error={cancel.error} title="Could not cancel" />
         </form>
       )}
+    </>
+  );
+}
+
+/** What only a transaction the service sends has: its nonce, fee caps and signing hash. */
+function SendingFacts({ t, native }: { t: Transaction; native: { decimals: number; symbol: string } | undefined }) {
+  return (
+    <>
+      <dt>Nonce</dt>
+      <dd>{t.nonce ?? "—"}</dd>
+      <dt>Fee caps</dt>
+      <dd>
+        {t.fee ? (
+          <>
+            gas limit {t.fee.gasLimit}, max fee {t.fee.maxFeePerGas} Qwei/gas, max priority fee {t.fee.maxPriorityFeePerGas} Qwei/gas
+            <div className="muted small">
+              at most{" "}
+              {native
+                ? formatUnits(multiplyRaw(t.fee.gasLimit, t.fee.maxFeePerGas), native.decimals)
+                : multiplyRaw(t.fee.gasLimit, t.fee.maxFeePerGas)}{" "}
+              {native?.symbol ?? "Qwei"} in fees
+            </div>
+          </>
+        ) : (
+          "set when the transfer is released for signing"
+        )}
+      </dd>
+      <dt>Signing hash</dt>
+      <dd className="mono">{t.signingHash ?? "—"}</dd>
     </>
   );
 }

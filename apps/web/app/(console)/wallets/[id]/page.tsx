@@ -3,6 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useParams } from "next/navigation";
+import type { TransactionType } from "@qc/domain";
 import { useState, type FormEvent } from "react";
 import type { Asset, NetworkCode, Wallet } from "../../../../src/dashboard/router-types";
 import { useTRPC } from "../../../../src/dashboard/trpc";
@@ -16,11 +17,16 @@ import { formFailure } from "../../../_components/form-failure";
 import { ErrorNotice, Loading, QueryView } from "../../../_components/states";
 import { StatusBadge } from "../../../_components/status-badge";
 import { Time } from "../../../_components/time";
+import { Pager, usePager } from "../../../_components/pager";
 import { useAssets } from "../../../_components/use-assets";
 import { useSignedInMember } from "../../../_components/use-signed-in-member";
+import { TransactionTypeField } from "../../transactions/direction";
+import { TransactionsTable } from "../../transactions/transactions-table";
 
 /** Balances are read live from the chain; this is how often the page asks again. */
 const BALANCE_POLL_MS = 5_000;
+/** Deposits arrive by themselves: the wallet's transactions are read again this often. */
+const TRANSACTIONS_POLL_MS = 5_000;
 
 export default function WalletPage() {
   const { id } = useParams<{ id: string }>();
@@ -114,6 +120,8 @@ function WalletView({ wallet }: { wallet: Wallet }) {
         renderRow={({ link, asset }) => <BalanceRow wallet={wallet} networkCode={link.networkCode} asset={asset} />}
       />
 
+      <WalletTransactions walletId={wallet.id} />
+
       <h2>Network placements</h2>
       <DataTable
         columns={[
@@ -156,6 +164,47 @@ function WalletView({ wallet }: { wallet: Wallet }) {
         </section>
       )}
     </>
+  );
+}
+
+/**
+ * Both sides of the wallet (CONTRACT §21): what it sent and the deposits it received, newest
+ * first (`walletId` matches either side), with the list's type filter.
+ */
+function WalletTransactions({ walletId }: { walletId: string }) {
+  const trpc = useTRPC();
+  const pager = usePager();
+  const [type, setType] = useState<TransactionType | "">("");
+  const list = useQuery({
+    ...trpc.transactions.list.queryOptions({ limit: 10, cursor: pager.cursor, walletId, type: type || undefined }),
+    refetchInterval: TRANSACTIONS_POLL_MS,
+  });
+  return (
+    <section aria-labelledby="wallet-transactions-heading" data-testid="wallet-transactions">
+      <h2 id="wallet-transactions-heading">Transactions</h2>
+      <p className="small muted">Sent from this wallet, and deposits to it as they are seen on chain.</p>
+      <div className="row">
+        <TransactionTypeField
+          value={type}
+          onChange={(next) => {
+            setType(next);
+            pager.reset();
+          }}
+        />
+      </div>
+      <QueryView query={list} what="the wallet's transactions" errorTitle="Could not load the wallet's transactions">
+        {(data) => (
+          <>
+            <TransactionsTable
+              walletId={walletId}
+              transactions={data.transactions}
+              empty={type ? "No transaction of this type to or from this wallet." : "Nothing sent from or deposited to this wallet yet."}
+            />
+            <Pager pager={pager} page={data.page} />
+          </>
+        )}
+      </QueryView>
+    </section>
   );
 }
 
