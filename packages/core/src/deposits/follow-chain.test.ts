@@ -203,6 +203,15 @@ describe("chain follower", () => {
         ["CONFIRMING", null],
         ["COMPLETED", null],
       ]);
+      const audit = await t.db
+        .select()
+        .from(schema.auditEvents)
+        .where(eq(schema.auditEvents.targetId, row.id))
+        .orderBy(asc(schema.auditEvents.createdAt));
+      expect(audit.map((a) => [a.action, a.actorId, a.tenantId])).toEqual([
+        ["transaction.created", "deposits.follow", w.tenantId],
+        ["transaction.completed", "deposits.follow", w.tenantId],
+      ]);
     }
   });
 

@@ -1,7 +1,7 @@
 import { getQuantumTransactionStatus, type NetworkCode } from "@qc/chain";
-import type { Transaction } from "@qc/db";
 import {
   acquireFollowerLease,
+  confirmDeposits,
   insertDepositTrail,
   insertDeposits,
   listConfirmingDeposits,
@@ -11,9 +11,7 @@ import {
   releaseFollowerLease,
   rewindFollower,
   storeFollowerBlock,
-  updateDepositConfirmations,
   type FollowerRow,
-  type TransactionRow,
 } from "@qc/db/queries";
 import { systemActor } from "../audit/actor";
 import { chainUnavailable } from "../balances/chain-errors";
@@ -163,16 +161,33 @@ export function createChainFollower(deps: Deps, options: ChainFollowerOptions): 
       const position = { networkCode, blockNumber: block.number, blockHash: block.hash, at: now };
       await reanchorDeposits(tx, { ...position, anchors: block.deposits });
       const inserted = await insertDeposits(tx, { ...position, deposits: block.deposits });
-      const created = EVENTS["transaction.created"];
+      const trail = { actorType: actor.type, actorId: actor.id!, at: now };
       await insertDepositTrail(tx, {
+        ...trail,
         rows: inserted,
-        actorType: actor.type,
-        actorId: actor.id!,
-        data: (row) => created.data.parse({ transaction: toTransactionRecord(row) }) as Record<string, unknown>,
+        fromStatus: null,
+        eventType: "transaction.created",
+        action: "transaction.created",
+        data: (row) => EVENTS["transaction.created"].data.parse({ transaction: toTransactionRecord(row) }) as Record<string, unknown>,
       });
-      for (const row of inserted) await deps.jobs.send(tx, "deposits.screen", { tenantId: row.tenantId, transactionId: row.id });
-      const due = await updateDepositConfirmations(tx, { networkCode, head: block.number, at: now });
-      for (const row of due) await moveConfirming(tx, row, "COMPLETED", null, { completedAt: now });
+      await deps.jobs.sendMany(
+        tx,
+        "deposits.screen",
+        inserted.map((row) => ({ tenantId: row.tenantId, transactionId: row.id })),
+      );
+      const due = await confirmDeposits(tx, { networkCode, head: block.number, at: now });
+      await insertDepositTrail(tx, {
+        ...trail,
+        rows: due,
+        fromStatus: "CONFIRMING",
+        eventType: "transaction.status_changed",
+        action: "transaction.completed",
+        data: (row) =>
+          EVENTS["transaction.status_changed"].data.parse({
+            transaction: toTransactionRecord(row),
+            previousStatus: "CONFIRMING",
+          }) as Record<string, unknown>,
+      });
       await storeFollowerBlock(tx, {
         networkCode,
         blockNumber: block.number,
@@ -185,17 +200,6 @@ export function createChainFollower(deps: Deps, options: ChainFollowerOptions): 
         log.info({ blockNumber: block.number, deposits: inserted.length, completed: due.length }, "block recorded");
     });
     return { ...state, blockNumber: block.number, blockHash: block.hash };
-  }
-
-  /** A CONFIRMING deposit's move (its history row, event and audit row) inside the block's database transaction. */
-  function moveConfirming(
-    tx: Transaction,
-    row: Pick<TransactionRow, "id" | "tenantId">,
-    to: "COMPLETED" | "CONFIRMING",
-    reason: string | null,
-    set: Partial<TransactionRow>,
-  ) {
-    return transitionTransaction(deps, { tenantId: row.tenantId, transactionId: row.id, from: ["CONFIRMING"], to, reason, set, actor }, tx);
   }
 
   /**
@@ -224,11 +228,19 @@ export function createChainFollower(deps: Deps, options: ChainFollowerOptions): 
       if (!(await rewindFollower(tx, { networkCode, holder, to: ancestor }))) throw new CursorMoved("lease lost during a reorg");
       const rows = await listConfirmingDeposits(tx, { networkCode, aboveBlock: ancestor.blockNumber });
       for (const row of rows)
-        await moveConfirming(tx, row, "CONFIRMING", `reorg: block ${row.blockNumber} (${row.blockHash}) is no longer on the chain`, {
-          blockNumber: null,
-          blockHash: null,
-          confirmations: 0,
-        });
+        await transitionTransaction(
+          deps,
+          {
+            tenantId: row.tenantId,
+            transactionId: row.id,
+            from: ["CONFIRMING"],
+            to: "CONFIRMING",
+            reason: `reorg: block ${row.blockNumber} (${row.blockHash}) is no longer on the chain`,
+            set: { blockNumber: null, blockHash: null, confirmations: 0 },
+            actor,
+          },
+          tx,
+        );
       return rows.length;
     });
     log.warn({ cursor: state.blockNumber, ancestor: ancestor.blockNumber, deposits: removed }, "reorg: cursor back to the common ancestor");

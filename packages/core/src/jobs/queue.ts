@@ -14,6 +14,8 @@ export interface JobQueue {
    * exists if and only if the change committed.
    */
   send<N extends JobName>(tx: Executor, name: N, payload: JobPayload<N>, options?: SendOptions): Promise<string | null>;
+  /** Many jobs of one queue in one statement, inside `tx` (no per-job options: the queue's policy). */
+  sendMany<N extends JobName>(tx: Executor, name: N, payloads: readonly JobPayload<N>[]): Promise<void>;
   /**
    * At most one waiting job per `singletonKey`, enqueued inside `tx`: a job of that key not yet
    * started is moved to `startAfter` (default now) instead of a second one being added. For
@@ -39,6 +41,11 @@ export function createJobQueue(boss: PgBoss): JobQueue {
         ...(options.singletonKey ? { singletonKey: options.singletonKey } : {}),
         ...(options.startAfter !== undefined ? { startAfter: options.startAfter } : {}),
       });
+    },
+    async sendMany(tx, name, payloads) {
+      if (payloads.length === 0) return;
+      const jobs = payloads.map((payload) => ({ data: JOBS[name].payload.parse(payload) as object }));
+      await boss.insert(name, jobs, { db: jobExecutor(tx) });
     },
     async schedule(tx, name, payload, options) {
       const data = JOBS[name].payload.parse(payload) as object;

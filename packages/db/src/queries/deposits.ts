@@ -5,6 +5,7 @@ import { assets } from "../schema/custody";
 import { chainFollowerBlocks, chainFollowers } from "../schema/deposits";
 import { eventOutbox } from "../schema/system";
 import { transactions, transactionStatusHistory } from "../schema/transfers";
+import { insertAuditEventBatch } from "./audit";
 import type { TransactionNetworkCode, TransactionRow } from "./transactions";
 
 /**
@@ -211,38 +212,71 @@ export async function insertDeposits(
 }
 
 /**
- * What follows the insert of new deposits, in two statements for the whole block: the first
- * status-history row of each (→ CONFIRMING) and its `transaction.created` event (a new
- * aggregate: sequence 1). `events` are the validated event data, by transaction id.
+ * The trail of many deposits moved (or created) together, in three statements for the whole
+ * block: a status-history row each (from `fromStatus`: null for a creation), an event each with
+ * its aggregate's next sequence (the deposit rows are locked by the statement that moved them, so
+ * nobody appends meanwhile), and an audit row each. `data` gives each row's validated event data.
  */
 export async function insertDepositTrail(
   db: Executor,
-  params: { rows: readonly TransactionRow[]; actorType: string; actorId: string; data: (row: TransactionRow) => Record<string, unknown> },
+  params: {
+    rows: readonly TransactionRow[];
+    /** Default null: the rows were just created (event `transaction.created`, action of the same name). */
+    fromStatus?: TransactionRow["status"] | null;
+    eventType?: "transaction.created" | "transaction.status_changed";
+    action?: string;
+    actorType: string;
+    actorId: string;
+    /** Default: each row's `updatedAt`. */
+    at?: Date;
+    data: (row: TransactionRow) => Record<string, unknown>;
+  },
 ): Promise<void> {
   if (params.rows.length === 0) return;
+  const { fromStatus = null, eventType = "transaction.created", action = "transaction.created" } = params;
+  const at = (row: TransactionRow) => params.at ?? row.updatedAt;
   await db.insert(transactionStatusHistory).values(
     params.rows.map((row) => ({
       id: newRowId(),
       tenantId: row.tenantId,
       transactionId: row.id,
-      fromStatus: null,
+      fromStatus,
       toStatus: row.status,
-      subStatus: null,
-      reason: null,
+      subStatus: row.subStatus,
+      reason: row.statusReason,
       actorType: params.actorType,
       actorId: params.actorId,
-      createdAt: row.createdAt,
+      createdAt: at(row),
     })),
   );
-  await db.insert(eventOutbox).values(
+  const events = sql.join(
+    params.rows.map(
+      (row) =>
+        sql`(${newRowId()}::uuid, ${row.tenantId}::uuid, ${row.id}::text, ${JSON.stringify(params.data(row))}::jsonb, ${at(row)}::timestamptz)`,
+    ),
+    sql`, `,
+  );
+  await db.execute(sql`
+    insert into ${eventOutbox} (id, tenant_id, type, aggregate_type, aggregate_id, sequence, data, created_at)
+    select v.id, v.tenant_id, ${eventType}, 'transaction', v.aggregate_id,
+           (select coalesce(max(e.sequence), 0) + 1 from ${eventOutbox} e where e.aggregate_type = 'transaction' and e.aggregate_id = v.aggregate_id),
+           v.data, v.created_at
+      from (values ${events}) as v(id, tenant_id, aggregate_id, data, created_at)`);
+  await insertAuditEventBatch(
+    db,
     params.rows.map((row) => ({
       id: newRowId(),
       tenantId: row.tenantId,
-      type: "transaction.created",
-      aggregateType: "transaction",
-      aggregateId: row.id,
-      sequence: 1,
-      data: params.data(row),
+      actorType: params.actorType,
+      actorId: params.actorId,
+      actorUserId: null,
+      action,
+      targetType: "transaction",
+      targetId: row.id,
+      requestId: null,
+      ip: null,
+      details: { from: fromStatus, to: row.status, subStatus: row.subStatus, reason: row.statusReason },
+      createdAt: at(row),
     })),
   );
 }
@@ -307,17 +341,25 @@ export function listConfirmingDeposits(
 
 /**
  * The confirmations of every anchored CONFIRMING deposit of the network at `head` (head − block
- * + 1), in one statement. Returns the rows that reached their required confirmations (the caller
- * completes them through the transition).
+ * + 1), and COMPLETED (with `completedAt`) for those that reach their required confirmations, in
+ * one statement. Returns the rows it completed (the caller writes their trail).
  */
-export async function updateDepositConfirmations(
+export async function confirmDeposits(
   db: Executor,
   params: { networkCode: TransactionNetworkCode; head: number; at: Date },
-): Promise<Pick<TransactionRow, "id" | "tenantId" | "confirmations" | "blockNumber">[]> {
-  const confirmations = sql`(${params.head} - ${transactions.blockNumber} + 1)::integer`;
+): Promise<TransactionRow[]> {
+  const confirmations = sql`(${params.head}::bigint - ${transactions.blockNumber} + 1)::integer`;
+  const reached = sql`${confirmations} >= ${transactions.requiredConfirmations}`;
   const rows = await db
     .update(transactions)
-    .set({ confirmations: sql`${confirmations}`, updatedAt: params.at })
+    .set({
+      confirmations: sql`${confirmations}`,
+      status: sql`case when ${reached} then 'COMPLETED'::transaction_status else ${transactions.status} end`,
+      completedAt: sql`case when ${reached} then ${params.at}::timestamptz else ${transactions.completedAt} end`,
+      // A reason left by a reorg ("reorg: …") belongs to the CONFIRMING it explained.
+      statusReason: sql`case when ${reached} then null else ${transactions.statusReason} end`,
+      updatedAt: params.at,
+    })
     .where(
       and(
         eq(transactions.networkCode, params.networkCode),
@@ -328,14 +370,8 @@ export async function updateDepositConfirmations(
         sql`${transactions.confirmations} <> ${confirmations}`,
       ),
     )
-    .returning({
-      id: transactions.id,
-      tenantId: transactions.tenantId,
-      confirmations: transactions.confirmations,
-      blockNumber: transactions.blockNumber,
-      requiredConfirmations: transactions.requiredConfirmations,
-    });
-  return rows.filter((r) => r.confirmations >= r.requiredConfirmations);
+    .returning();
+  return rows.filter((row) => row.status === "COMPLETED");
 }
 
 /** The deposit's sender screening, written once (only while none is recorded). Undefined: already written, or no such deposit. */
