@@ -2,10 +2,11 @@ import { defaultWebhookConfig } from "@qc/core";
 import { createTenantFixture, insertDepositFixture, type TenantFixture } from "@qc/core/testing";
 import type { Daemon } from "@qc/daemon";
 import { useTestDatabase } from "@qc/db/testing";
-import { useDevnet } from "@qc/devnet/testing";
+import { createFundedAccount, deployTestToken, sendNative, sendToken, useDevnet } from "@qc/devnet/testing";
 import { verifyWebhook } from "@qc/webhooks";
+import type { Address } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectError, NATIVE, Q } from "./custody-helpers";
+import { expectError, NATIVE, newSignerKey, Q } from "./custody-helpers";
 import { startTestServer, TEST_PEPPER, type TestServer } from "./harness";
 import { eventually } from "./identity-helpers";
 import {
@@ -229,6 +230,104 @@ describe("deposits over HTTPS: list, read, cancel refused, isolation, webhooks",
         destinationWalletId: source.wallet.id,
       });
       expect(unique[1]!.json.data).toEqual({ transaction: stored, previousStatus: "CONFIRMING" });
+      for (const request of got) expect(verifyWebhook(secret, request.headers, request.body).id).toBe(request.json.id);
+    },
+  );
+
+  it(
+    "a real deposit over the devnet: the daemon's follower records native value and a token Transfer to a watch-only wallet, " +
+      "completes them at 2 confirmations, screens the sender, and announces them",
+    { timeout: 120_000 },
+    async () => {
+      const subscribed = await source.api.post("/v1/webhooks", {
+        url: receiver.url("/real-deposits"),
+        events: ["transaction.created", "transaction.status_changed"],
+      });
+      expect(subscribed.status, subscribed.text).toBe(201);
+      const secret = subscribed.json().secret as string;
+      const address = newSignerKey().address.toLowerCase() as Address;
+      const watched = await source.api.post(`/v1/vault/accounts/${source.vault.id}/wallets/watch-only`, { address, label: "customer 42" });
+      expect(watched.status, watched.text).toBe(201);
+      const walletId = watched.json().id as string;
+
+      // Outside keys: one sends Q, the other an ERC-20 the tenant has no asset for; both in one block.
+      const sender = await createFundedAccount(devnet(), 10n * Q);
+      const tokenOwner = await createFundedAccount(devnet(), 10n * Q);
+      const token = await deployTestToken(devnet(), tokenOwner);
+      const nativeHash = await sendNative(devnet(), sender, address, 3n * Q);
+      const tokenHash = await sendToken(devnet(), tokenOwner, token, address, 1_250_000n);
+      await devnet().mine(1);
+      const block = (await devnet().publicClient().getTransactionReceipt({ hash: nativeHash })).blockNumber;
+
+      const listed = await eventually(async () => {
+        const body = (await source.api.get(`/v1/transactions?type=DEPOSIT&walletId=${walletId}`)).json();
+        return body.transactions.length === 2 ? (body.transactions as Record<string, unknown>[]) : undefined;
+      }, 30_000);
+      const byHash = new Map(listed.map((record) => [record.chainTxHash, record]));
+      expect(byHash.get(nativeHash)).toMatchObject({
+        type: "DEPOSIT",
+        direction: "INBOUND",
+        sourceWalletId: null,
+        sourceAddress: sender.address.toLowerCase(),
+        destinationWalletId: walletId,
+        destinationAddress: address,
+        assetId: NATIVE.QUANTUM_SANDBOX,
+        tokenAddress: null,
+        logIndex: null,
+        amount: (3n * Q).toString(),
+        blockNumber: Number(block),
+        requiredConfirmations: 2,
+      });
+      expect(byHash.get(tokenHash)).toMatchObject({
+        sourceAddress: tokenOwner.address.toLowerCase(),
+        destinationWalletId: walletId,
+        assetId: null,
+        tokenAddress: token,
+        logIndex: expect.any(Number),
+        amount: "1250000",
+        blockNumber: Number(block),
+      });
+
+      // One more block: both COMPLETED at their confirmations; the senders screened (and clear).
+      const completed = await eventually(
+        async () => {
+          await devnet().mine(1);
+          const body = (await source.api.get(`/v1/transactions?type=DEPOSIT&walletId=${walletId}&status=COMPLETED`)).json();
+          const records = body.transactions as { screening: unknown; completedAt: string | null }[];
+          return records.length === 2 && records.every((record) => record.screening !== null) ? records : undefined;
+        },
+        60_000,
+        250,
+      );
+      for (const record of completed) {
+        expect(record).toMatchObject({ status: "COMPLETED", confirmations: 2, screening: { provider: "denylist", decision: "CLEAR" } });
+        expect(record.completedAt).not.toBeNull();
+      }
+      // The wallet's list is both kinds of the wallet; another tenant sees neither.
+      expect(ids((await source.api.get(`/v1/transactions?walletId=${walletId}`)).json()).sort()).toEqual(
+        listed.map((record) => record.id as string).sort(),
+      );
+
+      const ours = new Set(listed.map((record) => record.id));
+      const got = await eventually(async () => {
+        const mine = receiver.received.filter(
+          (r) => r.path === "/real-deposits" && ours.has((r.json.data.transaction as { id: string }).id),
+        );
+        return new Set(mine.map((r) => r.json.id)).size === 4 ? mine : undefined;
+      }, 30_000);
+      for (const id of ours) {
+        const events = [
+          ...new Map(got.filter((r) => (r.json.data.transaction as { id: string }).id === id).map((r) => [r.json.id, r])).values(),
+        ];
+        expect(
+          events
+            .sort((x, y) => x.json.sequence - y.json.sequence)
+            .map((r) => [r.json.type, (r.json.data.transaction as { status: string }).status]),
+        ).toEqual([
+          ["transaction.created", "CONFIRMING"],
+          ["transaction.status_changed", "COMPLETED"],
+        ]);
+      }
       for (const request of got) expect(verifyWebhook(secret, request.headers, request.body).id).toBe(request.json.id);
     },
   );

@@ -89,12 +89,19 @@ export async function insertDepositFixture(
       ],
     });
     const created = EVENTS["transaction.created"];
-    await insertDepositTrail(tx, {
+    // The follower's trail of new deposits (history entry, event, audit as the statement takes
+    // them): given as a value, so the call reads the parameters the statement names and no more.
+    const trail = {
       rows: inserted,
+      fromStatus: null,
+      eventType: "transaction.created" as const,
+      action: "transaction.created",
       actorType: FOLLOWER.type,
       actorId: FOLLOWER.id!,
-      data: (r) => created.data.parse({ transaction: toTransactionRecord(r) }) as Record<string, unknown>,
-    });
+      at,
+      data: (r: TransactionRow) => created.data.parse({ transaction: toTransactionRecord(r) }) as Record<string, unknown>,
+    };
+    await insertDepositTrail(tx, trail);
     return inserted;
   });
   if (!row) throw new Error("insertDepositFixture: this deposit is already recorded (same hash, log index and wallet)");
