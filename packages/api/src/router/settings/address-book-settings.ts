@@ -44,7 +44,11 @@ export const replaceAddressBookSettingsProcedure = authedProcedure
         "shrinking it below the quorum is 409 `CONFLICT` naming this setting. Audited.",
       protect: true,
     },
-    example: { input: { additionsRequireApproval: EXAMPLE_SETTINGS.additionsRequireApproval }, output: EXAMPLE_SETTINGS },
+    // Turning it off: an example that is valid for any tenant (the one turning it on names a group: GET's example).
+    example: {
+      input: { additionsRequireApproval: null },
+      output: { additionsRequireApproval: null, updatedAt: EXAMPLE_SETTINGS.updatedAt },
+    },
   })
   .input(
     z.object({
