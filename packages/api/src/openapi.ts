@@ -80,7 +80,7 @@ const TAGS = [
   { name: "auth", description: "Dashboard sessions: log in and out." },
   { name: "onboarding", description: "Identity verification (KYC/KYB), which enables the value-moving routes." },
   { name: "credentials", description: "API keys: list and rotate. Keys are created and revoked in the dashboard." },
-  { name: "settings", description: "Tenant settings: the IP allowlist for API keys." },
+  { name: "settings", description: "Tenant settings: the IP allowlist for API keys, and whether address-book additions need approval." },
   { name: "members", description: "The tenant's members and their roles, which limit what each member's sessions and keys may do." },
   {
     name: "approvals",
@@ -101,7 +101,8 @@ const TAGS = [
   {
     name: "address-book",
     description:
-      "The address book: destinations that policy rules may match with `destination`, each counting only after its " + "activation delay.",
+      "The address book: destinations that policy rules may match with `destination`, each counting only after its " +
+      "activation delay — and, when the tenant requires it, after an approver group's quorum.",
   },
   {
     name: "signer",
