@@ -38,7 +38,7 @@ export interface WalletDirectoryDeps {
   db: Database;
   databaseUrl: string;
   log: Logger;
-  /** Rows per read of the full load (default 10,000). */
+  /** Rows per read of the full load (default 20,000). */
   pageSize?: number;
   /** Listener reconnect backoff (tests shorten it). */
   backoff?: { minMs: number; maxMs: number };
@@ -62,7 +62,7 @@ const LINK_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
  * replaces the maps when done; links announced during it are loaded after it.
  */
 export function createWalletDirectory(deps: WalletDirectoryDeps): WalletDirectory {
-  const pageSize = deps.pageSize ?? 10_000;
+  const pageSize = deps.pageSize ?? 20_000;
   const log = deps.log;
   let byNetwork = new Map<NetworkCode, Map<string, FollowedWallet[]>>();
   let held = 0;

@@ -179,15 +179,40 @@ const selectFollowedLinks = (db: Executor) =>
     .from(walletNetworkLinks)
     .innerJoin(wallets, and(eq(wallets.id, walletNetworkLinks.walletId), eq(wallets.tenantId, walletNetworkLinks.tenantId)));
 
-/** One page of every placement, by link id: ids above `afterLinkId`, at most `limit` rows. */
+/**
+ * One page of every placement, by link id: ids above `afterLinkId`, at most `limit` rows. The page
+ * is cut from the links alone (their primary key) and then joined: joined first, each page would
+ * join every wallet again and sort them (quadratic in the pages).
+ */
 export function listFollowedLinkPage(
   db: Executor,
   params: { afterLinkId?: string | undefined; limit: number },
 ): Promise<FollowedLinkRow[]> {
-  return selectFollowedLinks(db)
+  const page = db
+    .select({
+      id: walletNetworkLinks.id,
+      networkCode: walletNetworkLinks.networkCode,
+      tenantId: walletNetworkLinks.tenantId,
+      walletId: walletNetworkLinks.walletId,
+      createdAt: walletNetworkLinks.createdAt,
+    })
+    .from(walletNetworkLinks)
     .where(params.afterLinkId ? gt(walletNetworkLinks.id, params.afterLinkId) : undefined)
     .orderBy(asc(walletNetworkLinks.id))
-    .limit(params.limit);
+    .limit(params.limit)
+    .as("page");
+  return db
+    .select({
+      linkId: page.id,
+      networkCode: page.networkCode,
+      address: wallets.address,
+      tenantId: page.tenantId,
+      walletId: page.walletId,
+      placedAt: page.createdAt,
+    })
+    .from(page)
+    .innerJoin(wallets, and(eq(wallets.id, page.walletId), eq(wallets.tenantId, page.tenantId)))
+    .orderBy(asc(page.id));
 }
 
 /** The placements `linkIds` (those that exist). */
