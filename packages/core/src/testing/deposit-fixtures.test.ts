@@ -1,4 +1,4 @@
-import { asc, eq, schema } from "@qc/db";
+import { asc, eq, schema, sql } from "@qc/db";
 import { findTransaction } from "@qc/db/queries";
 import { useTestDatabase } from "@qc/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,6 +10,8 @@ import { cancelTransaction } from "../transfers/cancel-transaction";
 import { listTransactions } from "../transfers/list-transactions";
 import { rejectTransaction } from "../transfers/reject-transaction";
 import { submitSignature } from "../transfers/submit-signature";
+import { toTransactionRecord } from "../transfers/transaction-record";
+import { watchTransaction } from "../transfers/watch-transaction";
 import { insertDepositFixture } from "./deposit-fixtures";
 import { createTenantFixture, type TenantFixture } from "./fixtures";
 import { createTestServiceDeps } from "./service-deps";
@@ -147,6 +149,23 @@ describe("insertDepositFixture and the services that act on outbound transaction
     const other = await createTenantFixture({ db: t.db, pepper: Buffer.alloc(32, 7) });
     const deposit = await insertDepositFixture(deps, { tenantId: tenant.tenantId, walletId: wallet.walletId });
     expect(await failure(cancelTransaction(deps, { tenantId: other.tenantId, transactionId: deposit.id, actor }))).toBe("NOT_FOUND");
+  });
+
+  it("the send watcher leaves a deposit alone: no look at the chain, no status change, no watch scheduled", async () => {
+    const deposit = await insertDepositFixture(deps, { tenantId: tenant.tenantId, walletId: wallet.walletId });
+    const key = { tenantId: tenant.tenantId, transactionId: deposit.id };
+    // An unreachable RPC: a watched transfer would be looked at, fail, and have its next look scheduled.
+    const unreachable = await createTestServiceDeps({ database: t, config: { rpcUrls: { QUANTUM_SANDBOX: ["http://127.0.0.1:9"] } } });
+    try {
+      expect(await watchTransaction(unreachable, key)).toEqual({ status: "CONFIRMING" });
+    } finally {
+      await unreachable.close();
+    }
+    expect(toTransactionRecord((await findTransaction(t.db, tenant.tenantId, deposit.id))!)).toEqual(deposit);
+    const jobs = await t.db.execute(
+      sql`select 1 from pgboss.job where name = 'transfers.watch' and data->>'transactionId' = ${deposit.id}`,
+    );
+    expect(jobs.rows).toEqual([]);
   });
 
   it("listed by type and by wallet on either side (an outbound transfer from it and a deposit to it)", async () => {

@@ -59,6 +59,9 @@ interface Look {
 export async function watchTransaction(deps: Deps, input: { tenantId: string; transactionId: string }): Promise<WatchResult> {
   let row = await findTransaction(deps.db, input.tenantId, input.transactionId);
   if (!row) return { status: "UNKNOWN" };
+  // A deposit (CONTRACT §21) is the chain follower's to confirm: its hash was never sent by the
+  // service, and this watcher would take a reorg under it for a transfer to re-send.
+  if (row.direction !== "OUTBOUND") return { status: row.status };
   if (row.status !== "BROADCASTING" && row.status !== "CONFIRMING") return { status: row.status };
   const look: Look = { backOff: false };
   try {
