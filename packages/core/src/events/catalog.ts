@@ -39,7 +39,8 @@ export const EVENTS = {
   "transaction.created": define({
     aggregate: "transaction",
     data: z.object({ transaction: transactionRecordSchema }),
-    description: "A transaction was accepted (status SUBMITTED).",
+    description:
+      "A transaction was accepted (status SUBMITTED), or a deposit to one of your wallets was seen in a block (status CONFIRMING, `direction` INBOUND).",
   }),
   "transaction.status_changed": define({
     aggregate: "transaction",
