@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { createSessionFixture, createTenantFixture, type TenantFixture } from "@qc/core/testing";
+import { createSessionFixture, createTenantFixture, insertDepositFixture, type TenantFixture } from "@qc/core/testing";
 import type { Database } from "@qc/db";
 import type { TestDevnet } from "@qc/devnet/testing";
 import { expect } from "vitest";
@@ -39,7 +39,8 @@ export interface TenantWorld {
 /**
  * A verified tenant owning one resource of every kind a path can name, made through the real
  * routes: a sandbox and a mainnet vault, a signer-managed wallet (funded on the devnet) and a
- * watch-only one, a transfer, a webhook endpoint and one delivery of it, an approver group and an
+ * watch-only one, a transfer, a deposit to the watch-only wallet (stored as the chain follower
+ * stores one: CONTRACT §21), a webhook endpoint and one delivery of it, an approver group and an
  * address-book entry.
  * The delivery needs the daemon (the outbox dispatcher makes it) and a server that accepts
  * loopback webhook URLs.
@@ -53,6 +54,7 @@ export async function createTenantWorld(server: () => TestServer, db: Database, 
     address: `0x${tenant.tenantId.replace(/-/g, "").slice(0, 32)}00000001`,
   });
   expect(watchOnly.status, watchOnly.text).toBe(201);
+  const deposit = await insertDepositFixture({ db }, { tenantId: tenant.tenantId, walletId: watchOnly.json<{ id: string }>().id });
   const externalId = `payout-${randomUUID().slice(0, 8)}`;
   const transfer = await api.createTransfer(nativeTransfer(source, 1n, { externalId }));
   expect(transfer.status, transfer.text).toBe(201);
@@ -101,6 +103,8 @@ export async function createTenantWorld(server: () => TestServer, db: Database, 
       ...Object.values(ids),
       mainnetVaultId,
       watchOnlyWalletId,
+      deposit.id,
+      deposit.chainTxHash!,
       source.wallet.address.toLowerCase(),
     ],
   };
