@@ -95,9 +95,18 @@ function outsideWallet(devnet: Pick<TestDevnet, "url" | "chainId">, from: TestAc
   return createWalletClient({ account: from.account, chain, transport: http(devnet.url) });
 }
 
-/** Sends native value from an outside key (into the pool; mine to include it). Returns the transaction hash. */
-export function sendNative(devnet: Pick<TestDevnet, "url" | "chainId">, from: TestAccount, to: Address, value: bigint): Promise<Hex> {
-  return outsideWallet(devnet, from).sendTransaction({ to, value, gas: 21_000n });
+/**
+ * Sends native value from an outside key (into the pool; mine to include it): a plain transfer, or
+ * a call with `data` (and `gas`, default 200,000). Returns the transaction hash.
+ */
+export function sendNative(
+  devnet: Pick<TestDevnet, "url" | "chainId">,
+  from: TestAccount,
+  to: Address,
+  value: bigint,
+  call?: { data: Hex; gas?: bigint },
+): Promise<Hex> {
+  return outsideWallet(devnet, from).sendTransaction({ to, value, gas: call ? (call.gas ?? 200_000n) : 21_000n, data: call?.data });
 }
 
 /**

@@ -1,4 +1,4 @@
-import { addressFromPublicKey, generateKeyPair, signOwnershipProof, type NetworkCode } from "@qc/chain";
+import { addressFromPublicKey, erc20TransferCalldata, generateKeyPair, signOwnershipProof, type NetworkCode } from "@qc/chain";
 import { and, asc, eq, schema, sql } from "@qc/db";
 import { findFollower, insertTokenAsset, listStatusHistory, type TransactionRow } from "@qc/db/queries";
 import { useTestDatabase } from "@qc/db/testing";
@@ -277,6 +277,15 @@ describe("chain follower", () => {
     });
     // The token transfers carry no native value: no native deposit beside them.
     expect(await deposits({ chainTxHash: first })).toHaveLength(1);
+
+    // Value sent with a call to a watch-only address that is a contract refusing it: reverted, nothing moved, nothing recorded.
+    const contract = await watchOnly(await newTenant(), token);
+    const refused = await sendNative(devnet(), sender, token, Q, { data: erc20TransferCalldata({ to: randomAddress(), amount: 1n }) });
+    const accepted = await sendToken(devnet(), sender, token, contract.address as Address, 5n);
+    await mineAndFollow(main);
+    expect((await receiptOf(refused)).status).toBe("reverted");
+    expect(await deposits({ chainTxHash: refused })).toEqual([]);
+    expect(await one({ walletId: contract.id })).toMatchObject({ chainTxHash: accepted, tokenAddress: token, amount: "5" });
   });
 
   it("records the sender's screening after the deposit: a denylisted sender is BLOCKED and the deposit stays; a provider down leaves it unscreened and retries", async () => {

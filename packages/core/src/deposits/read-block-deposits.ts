@@ -47,9 +47,11 @@ export async function readBlockDeposits(
     const followed = (address: string) =>
       matcher.lookup(networkCode, address.toLowerCase()).filter((w) => Math.floor(w.placedAt.getTime() / 1000) <= timestamp);
     const deposits: DepositCandidate[] = [];
-    for (const tx of block.transactions) {
-      if (!tx.to || tx.value === 0n) continue;
-      for (const wallet of followed(tx.to)) {
+    const valueTransfers = block.transactions.filter((tx) => tx.to && tx.value > 0n && followed(tx.to).length > 0);
+    const reverted = await revertedCalls(client, valueTransfers);
+    for (const tx of valueTransfers) {
+      if (reverted.has(tx.hash)) continue;
+      for (const wallet of followed(tx.to!)) {
         deposits.push({
           tenantId: wallet.tenantId,
           walletId: wallet.walletId,
@@ -85,6 +87,21 @@ export async function readBlockDeposits(
   } catch (error) {
     throw chainUnavailable(networkCode, error);
   }
+}
+
+/**
+ * The value transfers among `transactions` that reverted (their value did not move), reading the
+ * receipt only of those that may have run code: a call with data, or more than a transfer's
+ * 21,000 gas (the recipient may be a contract: a watch-only address can be anything). A plain
+ * transfer is taken as done without its receipt (docs/deposits.md says when that is wrong).
+ */
+async function revertedCalls(
+  client: QuantumPublicClient,
+  transactions: readonly { hash: Hex; input: Hex; gas: bigint }[],
+): Promise<Set<Hex>> {
+  const calls = transactions.filter((tx) => tx.input !== "0x" || tx.gas !== 21_000n);
+  const receipts = await Promise.all(calls.map((tx) => client.getTransactionReceipt({ hash: tx.hash })));
+  return new Set(receipts.filter((r) => r.status !== "success").map((r) => r.transactionHash));
 }
 
 /** The chain's hash at `blockNumber` (the walk back to a common ancestor), or null above the head. */
