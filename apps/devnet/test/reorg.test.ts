@@ -53,6 +53,30 @@ describe("devnet_reorg", () => {
     expect(await d.rpc("eth_getBalance", [to, "latest"])).toBe("0xf");
   });
 
+  test("with dropTransactions the removed blocks' transactions are forgotten: neither mined nor pending, the nonce free again", async () => {
+    const d = devnet();
+    const bob = await createFundedAccount(d, Q);
+    await d.mine();
+    const t1 = transfer(bob, { nonce: 0, to, value: 3n });
+    await d.rpc("eth_sendRawTransaction", [t1.raw]);
+    await d.mine();
+    const toBefore = BigInt(await d.rpc<string>("eth_getBalance", [to, "latest"]));
+
+    const result = await d.rpc<{ removedBlocks: string[]; returnedTransactions: string[] }>("devnet_reorg", [
+      "0x1",
+      { dropTransactions: true },
+    ]);
+    expect(result.removedBlocks).toHaveLength(1);
+    expect(result.returnedTransactions).toEqual([]);
+    expect(await d.rpc("eth_getTransactionByHash", [t1.hash])).toBeNull();
+    expect((await d.rpc<{ pending: string[] }>("devnet_status")).pending).toEqual([]);
+    await d.mine();
+    expect(await d.rpc("eth_getTransactionByHash", [t1.hash])).toBeNull();
+    expect(BigInt(await d.rpc<string>("eth_getBalance", [to, "latest"]))).toBe(toBefore - 3n);
+    // The same nonce is free for another transaction (what a double spend looks like).
+    expect(await d.rpc("eth_getTransactionCount", [bob.address, "pending"])).toBe("0x0");
+  });
+
   test("deeper reorgs and limits", async () => {
     const d = devnet();
     const head = BigInt(await d.rpc<string>("eth_blockNumber"));

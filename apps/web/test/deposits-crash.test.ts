@@ -73,7 +73,7 @@ describe("crash recovery: the chain follower SIGKILLed mid-block", () => {
   const within = <T>(promise: Promise<T>, ms: number, what: string) =>
     Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms))]);
 
-  it("keeps nothing of the block, and the next daemon records its deposit exactly once", async () => {
+  it("keeps nothing of the block, and the next daemon records its deposit exactly once (and screens its sender)", async () => {
     const { tenantId } = await createTenantFixture({ db: t.db, pepper: Buffer.alloc(32, 9) });
     const actor = systemActor("deposits-crash-test");
     const vault = await createVault(deps, { tenantId, name: "deposits", networkCode: "QUANTUM_SANDBOX", actor });
@@ -110,7 +110,8 @@ describe("crash recovery: the chain follower SIGKILLed mid-block", () => {
     expect(cut.blockNumber!).toBeLessThan(Number(blockNumber));
     expect(cut.blockNumber!).toBeGreaterThanOrEqual(started.blockNumber!);
 
-    const restarted = startDaemonProcess({ DAEMON_INSTANCE_ID: "restarted" });
+    // The next daemon also screens senders against a denylist naming this one.
+    const restarted = startDaemonProcess({ DAEMON_INSTANCE_ID: "restarted", SCREENING_DENYLIST: sender.address });
     try {
       // The dead holder's lease runs out (10 s); the new daemon takes the network over from the cursor.
       const [recorded] = await eventually(async () => {
@@ -124,6 +125,9 @@ describe("crash recovery: the chain follower SIGKILLed mid-block", () => {
         amount: (4n * Q).toString(),
       });
       expect(await findFollower(t.db, "QUANTUM_SANDBOX")).toMatchObject({ holder: "restarted" });
+      // Its deposits.screen job ran in that daemon: the denylisted sender is recorded, the deposit kept.
+      const screened = await eventually(async () => (await deposits())[0]?.screening ?? undefined, 60_000);
+      expect(screened).toMatchObject({ provider: "denylist", decision: "BLOCKED" });
       await devnet().mine(1);
       await eventually(async () => (await deposits())[0]?.status === "COMPLETED", 60_000);
     } finally {
