@@ -1,6 +1,6 @@
 import { addressFromPublicKey, erc20TransferCalldata, generateKeyPair, signOwnershipProof, type NetworkCode } from "@qc/chain";
 import { and, asc, eq, schema, sql } from "@qc/db";
-import { findFollower, insertTokenAsset, listStatusHistory, type TransactionRow } from "@qc/db/queries";
+import { findFollower, insertDeposits, insertDepositTrail, insertTokenAsset, listStatusHistory, type TransactionRow } from "@qc/db/queries";
 import { useTestDatabase } from "@qc/db/testing";
 import { createFundedAccount, deployTestToken, sendNative, sendToken, useDevnet, type TestAccount } from "@qc/devnet/testing";
 import { bytesToHex } from "@noble/hashes/utils.js";
@@ -490,5 +490,38 @@ describe("chain follower", () => {
       blocksBehind: head - row.blockNumber!,
     });
     expect(status!.blocksBehind).toBeGreaterThanOrEqual(3);
+  });
+
+  it("writes a block of more deposits than one statement takes (3,000) in several statements, each once", async () => {
+    const wallet = await watchOnly(await newTenant());
+    const at = new Date();
+    const candidates = Array.from({ length: 3000 }, () => ({
+      tenantId: wallet.tenantId,
+      walletId: wallet.id,
+      chainId: 20804,
+      sourceAddress: sender.address,
+      destinationAddress: wallet.address,
+      tokenAddress: null,
+      logIndex: null,
+      amount: "1",
+      chainTxHash: `0x${randomBytes(32).toString("hex")}`,
+      requiredConfirmations: 2,
+    }));
+    const position = { networkCode: NETWORK, blockNumber: 1, blockHash: `0x${"ab".repeat(32)}`, at };
+    const written = await t.db.transaction(async (tx) => {
+      const rows = await insertDeposits(tx, { ...position, deposits: candidates });
+      await insertDepositTrail(tx, { rows, actorType: "system", actorId: "deposits.follow", data: () => ({}) });
+      return rows;
+    });
+    expect(written).toHaveLength(3000);
+    // Again: the unique index lets nothing in twice.
+    expect(await t.db.transaction((tx) => insertDeposits(tx, { ...position, deposits: candidates }))).toEqual([]);
+    expect(await deposits({ walletId: wallet.id })).toHaveLength(3000);
+    const events = await t.db
+      .select({ sequence: schema.eventOutbox.sequence })
+      .from(schema.eventOutbox)
+      .where(and(eq(schema.eventOutbox.tenantId, wallet.tenantId), eq(schema.eventOutbox.type, "transaction.created")));
+    expect(events).toHaveLength(3000);
+    expect(new Set(events.map((e) => e.sequence))).toEqual(new Set([1]));
   });
 });

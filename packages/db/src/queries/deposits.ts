@@ -148,6 +148,19 @@ export async function rewindFollower(
   return true;
 }
 
+/**
+ * Rows per multi-row statement: PostgreSQL takes at most 65,535 parameters a statement, and a
+ * deposit row has 22; a block with more deposits is written in several statements (still in
+ * its one database transaction).
+ */
+const ROWS_PER_STATEMENT = 1000;
+
+async function inChunks<T, R>(items: readonly T[], write: (chunk: readonly T[]) => Promise<R>): Promise<R[]> {
+  const results: R[] = [];
+  for (let i = 0; i < items.length; i += ROWS_PER_STATEMENT) results.push(await write(items.slice(i, i + ROWS_PER_STATEMENT)));
+  return results;
+}
+
 /** One incoming transfer seen in a block, before it is stored. */
 export interface DepositCandidate {
   tenantId: string;
@@ -175,6 +188,8 @@ export async function insertDeposits(
   params: { networkCode: TransactionNetworkCode; blockNumber: number; blockHash: string; at: Date; deposits: readonly DepositCandidate[] },
 ): Promise<TransactionRow[]> {
   if (params.deposits.length === 0) return [];
+  if (params.deposits.length > ROWS_PER_STATEMENT)
+    return (await inChunks(params.deposits, (deposits) => insertDeposits(db, { ...params, deposits }))).flat();
   const assetOf = (d: DepositCandidate) =>
     d.tokenAddress === null
       ? sql`(select ${assets.id} from ${assets} where ${assets.networkCode} = ${params.networkCode} and ${assets.kind} = 'NATIVE')`
@@ -233,6 +248,10 @@ export async function insertDepositTrail(
   },
 ): Promise<void> {
   if (params.rows.length === 0) return;
+  if (params.rows.length > ROWS_PER_STATEMENT) {
+    await inChunks(params.rows, (rows) => insertDepositTrail(db, { ...params, rows }));
+    return;
+  }
   const { fromStatus = null, eventType = "transaction.created", action = "transaction.created" } = params;
   const at = (row: TransactionRow) => params.at ?? row.updatedAt;
   await db.insert(transactionStatusHistory).values(
@@ -300,6 +319,8 @@ export async function reanchorDeposits(
   params: { networkCode: TransactionNetworkCode; blockNumber: number; blockHash: string; at: Date; anchors: readonly DepositAnchor[] },
 ): Promise<{ id: string }[]> {
   if (params.anchors.length === 0) return [];
+  if (params.anchors.length > ROWS_PER_STATEMENT)
+    return (await inChunks(params.anchors, (anchors) => reanchorDeposits(db, { ...params, anchors }))).flat();
   const values = sql.join(
     params.anchors.map(
       (a) => sql`(${a.chainTxHash}::text, ${a.walletId}::uuid, ${a.tokenAddress}::text, ${a.amount}::numeric, ${a.logIndex}::integer)`,
