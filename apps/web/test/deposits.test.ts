@@ -156,7 +156,7 @@ describe("deposits over HTTPS: list, read, cancel refused, isolation, webhooks",
     ]);
   });
 
-  it("a deposit is never cancelled (409 INVALID_TRANSACTION_STATE), nor rejected or signed as a signer's; it stays as it was", async () => {
+  it("a deposit is never cancelled (409 INVALID_TRANSACTION_STATE), approved, nor rejected or signed as a signer's; it stays as it was", async () => {
     for (const status of ["CONFIRMING", "COMPLETED"] as const) {
       const stored = await deposit(source.tenant, source.wallet.id, { status });
       const cancel = await source.api.post(`/v1/transactions/${stored.id}/cancel`, { reason: "not mine" });
@@ -177,6 +177,16 @@ describe("deposits over HTTPS: list, read, cancel refused, isolation, webhooks",
         "INVALID_TRANSACTION_STATE",
         1203,
       );
+      // Never approvable: no approval is required of it, and a decision on it is refused.
+      expectError(
+        await source.api.post(`/v1/transactions/${stored.id}/approvals`, { decision: "REJECTED", reason: "not ours" }),
+        409,
+        "INVALID_TRANSACTION_STATE",
+        1203,
+      );
+      const approvals = await source.api.get(`/v1/transactions/${stored.id}/approvals`);
+      expect(approvals.status, approvals.text).toBe(200);
+      expect(approvals.json()).toMatchObject({ required: [], decisions: [], deadline: null });
       expect((await source.api.get(`/v1/transactions/${stored.id}`)).json()).toEqual(stored);
     }
   });
