@@ -477,6 +477,59 @@ describe("chain follower", () => {
     ]);
   });
 
+  it("a chain shorter than the cursor (a node reset under the follower): follows again from the head, its deposits dropped", async () => {
+    const wallet = await watchOnly(await newTenant());
+    const e = follower("instance-e");
+    await t.db
+      .update(schema.chainFollowers)
+      .set({ holder: null, leaseExpiresAt: null })
+      .where(eq(schema.chainFollowers.networkCode, NETWORK));
+    expect(await e.step()).toMatchObject({ held: true });
+    // The follower's state as a longer chain left it: the cursor 1,000 blocks above the head, a
+    // deposit of a block the node no longer has.
+    const head = Number(await devnet().publicClient().getBlockNumber());
+    const fake = (n: number) => `0x${n.toString(16).padStart(64, "0")}`;
+    await t.db
+      .update(schema.chainFollowers)
+      .set({ blockNumber: head + 1000, blockHash: fake(head + 1000) })
+      .where(eq(schema.chainFollowers.networkCode, NETWORK));
+    await t.db
+      .insert(schema.chainFollowerBlocks)
+      .values(
+        [head + 999, head + 1000].map((n) => ({ networkCode: NETWORK, blockNumber: n, blockHash: fake(n), parentHash: fake(n - 1) })),
+      );
+    const [lost] = await t.db.transaction((tx) =>
+      insertDeposits(tx, {
+        networkCode: NETWORK,
+        blockNumber: head + 1000,
+        blockHash: fake(head + 1000),
+        at: new Date(),
+        deposits: [
+          {
+            tenantId: wallet.tenantId,
+            walletId: wallet.id,
+            chainId: 20804,
+            sourceAddress: sender.address,
+            destinationAddress: wallet.address,
+            tokenAddress: null,
+            logIndex: null,
+            amount: "1",
+            chainTxHash: `0x${randomBytes(32).toString("hex")}`,
+            requiredConfirmations: 2,
+          },
+        ],
+      }),
+    );
+
+    expect(await e.step()).toMatchObject({ held: true, rewoundTo: head });
+    expect(await findFollower(t.db, NETWORK)).toMatchObject({ blockNumber: head });
+    expect(await one({ walletId: wallet.id })).toMatchObject({ id: lost!.id, status: "FAILED", subStatus: "DROPPED_BY_CHAIN" });
+    // And it follows the chain there is.
+    const hash = await sendNative(devnet(), sender, wallet.address as Address, Q);
+    await mineAndFollow(e);
+    expect(await deposits({ chainTxHash: hash })).toMatchObject([{ destinationWalletId: wallet.id, status: "CONFIRMING" }]);
+  });
+
   it("reports each network's cursor, head and blocks behind (the /metrics figure)", async () => {
     const head = Number(await devnet().mine(3));
     const [status] = await readDepositFollowers(deps);

@@ -218,11 +218,15 @@ export function createChainFollower(deps: Deps, options: ChainFollowerOptions): 
       }
     }
     if (!ancestor) {
-      // Deeper than the blocks kept: start again below the oldest one kept (CONFIRMING deposits above it re-anchor).
+      // Deeper than the blocks kept, or a chain shorter than them (a node reset): start again below
+      // the oldest one kept, or at the head when that is lower (CONFIRMING deposits above it are
+      // anchored again or dropped).
       const oldest = stored.at(-1)?.blockNumber ?? state.blockNumber!;
-      const blockNumber = Math.max(0, oldest - 1);
-      ancestor = { blockNumber, blockHash: (await readBlockHash(client(), networkCode, blockNumber))! };
-      log.error({ cursor: state.blockNumber, ancestor: blockNumber }, "reorg deeper than the blocks kept");
+      const blockNumber = Math.max(0, Math.min(oldest - 1, await readHead()));
+      const blockHash = await readBlockHash(client(), networkCode, blockNumber);
+      if (!blockHash) throw new AppError("UNAVAILABLE", `block ${blockNumber} of ${networkCode} is not on the chain yet`);
+      ancestor = { blockNumber, blockHash };
+      log.error({ cursor: state.blockNumber, ancestor: blockNumber }, "reorg deeper than the blocks kept: following again from there");
     }
     const removed = await deps.db.transaction(async (tx) => {
       if (!(await rewindFollower(tx, { networkCode, holder, to: ancestor }))) throw new CursorMoved("lease lost during a reorg");
