@@ -5,8 +5,11 @@ export const pageSchema = z.object({ nextCursor: z.string().nullable(), hasMore:
 export const uint256 = z.string().regex(/^(0|[1-9][0-9]{0,77})$/, "must be a decimal integer string");
 export const hex32 = z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be 32 bytes of 0x-prefixed hex");
 
-/** The transaction types of the record (CONTRACT §6); signer-api.test.ts holds them equal to the service's. */
-export const TRANSACTION_TYPES = ["TRANSFER", "CONTRACT_DEPLOY"] as const;
+/**
+ * The transaction types of the record (CONTRACT §6, §21); signer-api.test.ts holds them equal to the
+ * service's. A DEPOSIT is never offered for signing (the service lists outbound transactions only).
+ */
+export const TRANSACTION_TYPES = ["TRANSFER", "CONTRACT_DEPLOY", "DEPOSIT"] as const;
 
 /** The intent every transaction record states (CONTRACT §6), the part each list's record schema shares. */
 export const recordIntentShape = {
