@@ -89,19 +89,14 @@ export async function insertDepositFixture(
       ],
     });
     const created = EVENTS["transaction.created"];
-    // The follower's trail of new deposits (history entry, event, audit as the statement takes
-    // them): given as a value, so the call reads the parameters the statement names and no more.
-    const trail = {
+    // The follower's trail of new deposits: a history entry, transaction.created and an audit row each.
+    await insertDepositTrail(tx, {
       rows: inserted,
-      fromStatus: null,
-      eventType: "transaction.created" as const,
-      action: "transaction.created",
       actorType: FOLLOWER.type,
       actorId: FOLLOWER.id!,
       at,
-      data: (r: TransactionRow) => created.data.parse({ transaction: toTransactionRecord(r) }) as Record<string, unknown>,
-    };
-    await insertDepositTrail(tx, trail);
+      data: (r) => created.data.parse({ transaction: toTransactionRecord(r) }) as Record<string, unknown>,
+    });
     return inserted;
   });
   if (!row) throw new Error("insertDepositFixture: this deposit is already recorded (same hash, log index and wallet)");
