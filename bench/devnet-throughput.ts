@@ -17,6 +17,7 @@ import {
   type QuantumTransactionSerializable,
 } from "../packages/chain/src/index";
 import { startDevnet, type DevnetMetrics } from "../apps/devnet/src/index";
+import { jsonRpc } from "./json-rpc";
 import { stopChild, stopOnSignal } from "./stop-on-signal";
 
 // By default the devnet runs in its own process (as `./qc pnpm --filter @qc/devnet start` would),
@@ -35,16 +36,7 @@ const hexToBytes = (hex: string) => Uint8Array.from(Buffer.from(hex.slice(2), "h
 const round = (n: number, d = 1) => Math.round(n * 10 ** d) / 10 ** d;
 const log = (msg: string) => process.stderr.write(`${msg}\n`);
 
-async function rpc<T>(url: string, method: string, params: unknown[] = []): Promise<T> {
-  const res = await fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
-  });
-  const body = (await res.json()) as { result?: T; error?: { message: string } };
-  if (body.error) throw new Error(`${method}: ${body.error.message}`);
-  return body.result as T;
-}
+const rpc = jsonRpc;
 
 // 1. Keys and pre-signed transfers (signing is not what we measure).
 log(`signing ${TXS} transfers from ${SENDERS} senders…`);
