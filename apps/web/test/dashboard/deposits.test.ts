@@ -3,9 +3,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { insertDepositFixture, MEMBER_FIXTURE_PASSWORD } from "@qc/core/testing";
 import { useTestDatabase } from "@qc/db/testing";
+import { createFundedAccount, sendNative } from "@qc/devnet/testing";
+import type { Address } from "viem";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSandboxTransfer, fixtureOrganization, fundedSandboxWallet, signerKeystore, type Person } from "./api";
+import { callApi, createSandboxTransfer, fixtureOrganization, fundedSandboxWallet, signerKeystore, type Person } from "./api";
 import { launchChromium, logInAs, newDashboardPage, screenshot } from "./browser";
 import { startStack, type Stack } from "./stack";
 
@@ -36,6 +38,7 @@ describe("deposits in a real browser", () => {
   let native: DepositRecord;
   let token: DepositRecord;
 
+  const walletAddress = async () => (await callApi(stack, admin, "GET", `/v1/wallets/${walletId}`)).json.address as string;
   const go = (path: string) => page.goto(new URL(path, stack.baseUrl).toString());
   const row = (within: Page | ReturnType<Page["getByTestId"]>, id: string) =>
     within.locator(`[data-testid="transaction-row"][data-id="${id}"]`);
@@ -154,5 +157,23 @@ describe("deposits in a real browser", () => {
     await expect.poll(() => page.getByTestId("confirmations").textContent()).toMatch(/^\d+ of 2$/);
     expect(await page.getByTestId("transaction-amount").textContent()).toBe("2 Q");
     expect(await page.getByTestId("token-address").count()).toBe(0);
+  });
+
+  it("a real deposit sent on the devnet appears on the wallet's page by itself: In, from its sender, then COMPLETED", async () => {
+    await go(`/wallets/${walletId}`);
+    const section = page.getByTestId("wallet-transactions");
+    await expect.poll(() => section.getByTestId("transaction-row").count(), { timeout: 20_000 }).toBe(3);
+    // An outside key sends 4 Q; the stack's daemon follows the devnet (a block every 150 ms).
+    const sender = await createFundedAccount(stack.devnet, 10n * Q);
+    const hash = await sendNative(stack.devnet, sender, (await walletAddress()) as Address, 4n * Q);
+    await expect.poll(() => section.getByTestId("transaction-row").count(), { timeout: 30_000 }).toBe(4);
+    const received = section.locator('[data-testid="transaction-row"][data-type="DEPOSIT"]').first();
+    expect(await received.getByTestId("transaction-direction").textContent()).toBe("In");
+    expect(await received.getByTestId("counterparty").textContent()).toContain(`from ${sender.address.toLowerCase()}`);
+    expect(await received.textContent()).toContain("4 Q");
+    await expect.poll(() => received.locator("[data-status]").getAttribute("data-status"), { timeout: 30_000 }).toBe("COMPLETED");
+    await received.getByRole("link").first().click();
+    await page.waitForURL(/\/transactions\/[0-9a-f-]{36}$/);
+    await expect.poll(() => page.getByTestId("chain-tx-hash").textContent()).toBe(hash);
   });
 });
