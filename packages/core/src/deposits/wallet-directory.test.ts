@@ -190,6 +190,12 @@ describe("createWalletDirectory", () => {
     expect(directory.size()).toBe(Number(row!.links));
     expect(paged.size()).toBe(Number(row!.links));
     expect(paged.lookup("QUANTUM_SANDBOX", early.shared)).toHaveLength(2);
+    // A burst of placements is loaded a page at a time too.
+    const tenantId = await newTenant();
+    const burst = await Promise.all([watch(tenantId), watch(tenantId), watch(tenantId), watch(tenantId), watch(tenantId)]);
+    await paged.sync();
+    for (const wallet of burst) expect(paged.lookup("QUANTUM_SANDBOX", wallet.address).map((held) => held.walletId)).toEqual([wallet.id]);
+    expect(paged.size()).toBe(Number(row!.links) + burst.length);
     await paged.stop();
   });
 });

@@ -134,8 +134,9 @@ export function createWalletDirectory(deps: WalletDirectoryDeps): WalletDirector
               reloading = false;
             }
           } else {
-            const linkIds = [...pendingLinkIds];
-            pendingLinkIds.clear();
+            // At most a page at a time: a burst of placements stays within a statement's parameters.
+            const linkIds = [...pendingLinkIds].slice(0, pageSize);
+            for (const linkId of linkIds) pendingLinkIds.delete(linkId);
             try {
               await loadLinks(linkIds);
             } catch (error) {
