@@ -1,14 +1,15 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AppDeps } from "@qc/api";
-import { AppError, listDaemonInstances, readQueuesOverview } from "@qc/core";
+import { AppError, listDaemonInstances, readDepositFollowers, readQueuesOverview } from "@qc/core";
 import { Gauge, Registry } from "prom-client";
 
 export const METRICS_PATH = "/metrics";
 
 /**
  * `GET /metrics` in the Prometheus text format: the figures of the operators' console (queue
- * counts, oldest due job, jobs in the last hour, daemon heartbeats), read from the database at
+ * counts, oldest due job, jobs in the last hour, daemon heartbeats) and how far each network's
+ * deposit follower is behind its chain's head (docs/deposits.md), read from the database (and the node) at
  * each scrape, so any web instance answers for the whole deployment. Without a configured token
  * the route does not exist (404); a wrong or missing bearer token is 401 and counts towards the
  * source's lockout like any other failed credential.
@@ -45,9 +46,10 @@ function digest(value: string): Buffer {
 /** A registry per scrape: two scrapes at once never see each other's half-set gauges. */
 async function collectMetrics(deps: AppDeps): Promise<Registry> {
   const source = { db: deps.database.db, now: deps.now };
-  const [overview, instances] = await Promise.all([
+  const [overview, instances, followers] = await Promise.all([
     readQueuesOverview(source, { windowMinutes: 60, bucketSeconds: 60 }),
     listDaemonInstances(source),
+    readDepositFollowers({ db: deps.database.db, chain: deps.chain }),
   ]);
   const registry = new Registry();
   const jobs = new Gauge({
@@ -80,6 +82,14 @@ async function collectMetrics(deps: AppDeps): Promise<Registry> {
     labelNames: ["instance", "hostname"],
     registers: [registry],
   });
+  const behind = new Gauge({
+    name: "qc_deposits_blocks_behind",
+    help: "Blocks between the network's head and the last block its deposit follower recorded (absent before it starts or while the node is unreachable).",
+    labelNames: ["network"],
+    registers: [registry],
+  });
+  for (const follower of followers)
+    if (follower.blocksBehind !== null) behind.set({ network: follower.networkCode }, follower.blocksBehind);
   for (const queue of overview.queues) {
     jobs.set({ queue: queue.name, state: "queued" }, queue.queued);
     jobs.set({ queue: queue.name, state: "ready" }, queue.ready);

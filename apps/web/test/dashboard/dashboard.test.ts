@@ -351,5 +351,7 @@ describe("the dashboard in a real browser", () => {
     expect(metrics.text).toMatch(/^qc_queue_jobs\{queue="transfers\.watch",state="queued"\} \d+$/m);
     expect(metrics.text).toMatch(/^qc_queue_jobs_last_hour\{queue="transfers\.check",event="completed"\} [1-9]\d*$/m);
     expect(metrics.text).toMatch(/^qc_daemon_up\{instance="[^"]+",hostname="[^"]+"\} 1$/m);
+    // The stack's daemon follows both networks for deposits from its start (docs/deposits.md).
+    expect(metrics.text).toMatch(/^qc_deposits_blocks_behind\{network="QUANTUM_SANDBOX"\} \d+$/m);
   });
 });
