@@ -8,15 +8,19 @@
  * (packages/core/src/deposits with its wallet directory, as the daemon runs it: ./deposits-follower.ts)
  * in processes of their own. Blocks are mined on request, their gas limit sized for BENCH_PER_BLOCK
  * transfers (3 in 5 native, 2 in 5 ERC-20; 9 in 10 to a tracked wallet).
- *   1. Live: the follower starts at the head, then a block every BENCH_BLOCK_MS for
+ *   1. Live: the follower starts at the head, then a block mined every BENCH_BLOCK_MS for
  *      BENCH_LIVE_BLOCKS blocks. Blocks behind (head − the follower's cursor) sampled every
  *      100 ms: p50, p95, max; a deposit's record latency: blocks mined after its block before its
  *      row was written (p50, p95), and ms; CPU per block of the follower's process, of PostgreSQL
  *      (embedded server only: on a shared DATABASE_URL server its other work counts too) and of
  *      the devnet.
- *   2. Catch-up: the follower stopped, the rest of the pool mined at once, a follower started
- *      again: blocks per second from its cursor to the head, CPU per block. Independent of how
- *      fast the machine mines: ≥ 1 block/s means it can keep up with 1 s blocks here.
+ *   2. Revealed: the follower stopped, the rest of the pool mined at once; a follower started again
+ *      reads the chain through a proxy that shows one more of those blocks every BENCH_BLOCK_MS
+ *      for BENCH_REVEAL_BLOCKS blocks: 1 s blocks with the devnet idle (it mines and answers RPC
+ *      on one thread, so live its mining delays the follower's reads). The same figures.
+ *   3. Catch-up: the proxy shows every remaining block at once; the same follower's blocks per
+ *      second from its cursor to the head (from the moment they are shown: up to one pause of the
+ *      follower's interval included), CPU per block. ≥ 1 block/s: it can keep up with 1 s blocks.
  *   The baseline, same run: the follower's RPC reads alone (getBlock with transactions + getLogs of
  *   the block's Transfers) over the same blocks, in a process of their own (`read` in
  *   ./deposits-follower.ts): what any follower must pay; the ratios say what matching and recording
@@ -35,6 +39,7 @@
  */
 import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
 import { cpus, loadavg } from "node:os";
 import { join, resolve } from "node:path";
 import { NETWORKS, type NetworkCode } from "@qc/chain";
@@ -52,8 +57,10 @@ import { stopChild } from "./stop-on-signal";
 const WALLETS = Number(process.env.BENCH_WALLETS ?? 100_000);
 const TENANTS = Number(process.env.BENCH_TENANTS ?? 1_000);
 const BLOCKS = Number(process.env.BENCH_BLOCKS ?? 40);
-/** Blocks mined at BLOCK_MS with the follower running; the rest are mined at once for the catch-up. */
-const LIVE_BLOCKS = Number(process.env.BENCH_LIVE_BLOCKS ?? Math.ceil(BLOCKS / 2));
+/** Blocks mined at BLOCK_MS with the follower running; the rest are mined at once, then revealed. */
+const LIVE_BLOCKS = Number(process.env.BENCH_LIVE_BLOCKS ?? Math.ceil(BLOCKS / 3));
+/** Of the rest, blocks revealed one every BLOCK_MS; the others at once (the catch-up). */
+const REVEAL_BLOCKS = Number(process.env.BENCH_REVEAL_BLOCKS ?? Math.ceil(BLOCKS / 3));
 const PER_BLOCK = Number(process.env.BENCH_PER_BLOCK ?? 200);
 const BLOCK_MS = Number(process.env.BENCH_BLOCK_MS ?? 1_000);
 const FOLLOW_INTERVAL_MS = Number(process.env.BENCH_FOLLOW_INTERVAL_MS ?? 1_000);
@@ -73,6 +80,49 @@ const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 };
+
+/**
+ * A JSON-RPC proxy in front of the devnet that shows blocks up to `visible` only: eth_blockNumber
+ * answers at most `visible`, eth_getBlockByNumber above it (or "latest") as the chain would.
+ */
+async function revealingProxy(target: string, visible: number): Promise<{ url: string; visible: number; close(): Promise<void> }> {
+  const state = { visible };
+  const answer = async (call: { id: unknown; method: string; params?: unknown[] }): Promise<unknown> => {
+    const hex = `0x${state.visible.toString(16)}`;
+    if (call.method === "eth_blockNumber") return { jsonrpc: "2.0", id: call.id, result: hex };
+    if (call.method === "eth_getBlockByNumber") {
+      const [tag, full] = call.params ?? [];
+      if (tag === "latest" || tag === "pending") call = { ...call, params: [hex, full] };
+      else if (typeof tag === "string" && tag.startsWith("0x") && Number(tag) > state.visible)
+        return { jsonrpc: "2.0", id: call.id, result: null };
+    }
+    const res = await fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(call) });
+    return res.json();
+  };
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      void (async () => {
+        const body = JSON.parse(Buffer.concat(chunks).toString()) as Parameters<typeof answer>[0] | Parameters<typeof answer>[0][];
+        const out = Array.isArray(body) ? await Promise.all(body.map(answer)) : await answer(body);
+        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(out));
+      })().catch((error: unknown) => res.writeHead(500).end(String(error)));
+    });
+  });
+  const port = await freePort();
+  await new Promise<void>((done) => server.listen(port, "127.0.0.1", done));
+  return {
+    url: `http://127.0.0.1:${port}`,
+    get visible() {
+      return state.visible;
+    },
+    set visible(value: number) {
+      state.visible = value;
+    },
+    close: () => new Promise<void>((done) => server.close(() => done())),
+  };
+}
 
 /** Runs the follower script in `mode` to its end; its JSON report lines. */
 function runFollowerScript(args: string[], env: Record<string, string>, nodeArgs: string[] = []): Promise<Record<string, number>[]> {
@@ -161,10 +211,10 @@ try {
   // 3. The follower, from the head; then a block every BLOCK_MS for LIVE_BLOCKS blocks.
   // BENCH_CPU_PROF=1: a CPU profile of the follower's process in bench/results/.
   const profile = process.env.BENCH_CPU_PROF === "1" ? ["--cpu-prof", `--cpu-prof-dir=${resolve(import.meta.dirname, "results")}`] : [];
-  const startFollower = () =>
+  const startFollower = (extra: Record<string, string> = {}) =>
     startNode([...profile, ...TSX, FOLLOWER, "follow"], {
       readyWhen: /"ready":true/,
-      env: { ...env, FOLLOW_INTERVAL_MS: String(FOLLOW_INTERVAL_MS) },
+      env: { ...env, FOLLOW_INTERVAL_MS: String(FOLLOW_INTERVAL_MS), ...extra },
     });
   const cursor = async () => {
     const { rows } = await database.query<{ block_number: string | null }>(
@@ -214,35 +264,74 @@ try {
   await stopChild(follower);
   follower = undefined;
 
-  // 4. Catching up: the rest of the pool mined at once while no follower runs, then a follower
-  // started again reads them from its cursor, as fast as it can.
-  log("catching up: the rest mined at once, then a follower started again…");
+  // 4. Revealed: the rest of the pool mined at once while no follower runs; a follower started
+  // again reads the chain through a proxy that shows one more of those blocks every BLOCK_MS
+  // (eth_blockNumber capped, blocks above it not found): 1 s blocks with the devnet idle.
+  log("the rest mined at once; then revealed one a second, then all at once (catch-up)…");
   while ((await mineCounted()) > 0);
   const lastBlock = await head();
-  follower = await startFollower();
+  const revealBlocks = Math.min(REVEAL_BLOCKS, lastBlock - lastLive - 1);
+  const proxy = await revealingProxy(rpcUrl, lastLive);
+  follower = await startFollower({ RPC_URL: proxy.url });
+  await until(async () => (await cursor()) >= lastLive, 30_000);
+  const revealedAt = new Map<number, number>();
+  const revealBehind: number[] = [];
+  let revealing = true;
+  const revealSampler = (async () => {
+    while (revealing) {
+      revealBehind.push(proxy.visible - (await cursor()));
+      await sleep(100);
+    }
+  })();
+  const reveal0 = { follower: processCpuMs(follower.pid), database: databaseCpuSnapshot() };
+  const revealWall0 = performance.now();
+  for (let i = 1; i <= revealBlocks; i++) {
+    await sleep(Math.max(0, revealWall0 + i * BLOCK_MS - performance.now()));
+    proxy.visible = lastLive + i;
+    revealedAt.set(proxy.visible, Date.now());
+  }
+  const lastRevealed = proxy.visible;
+  await until(async () => (await cursor()) >= lastRevealed, 60_000);
+  revealing = false;
+  await revealSampler;
+  const reveal1 = { follower: processCpuMs(follower.pid), database: databaseCpuSnapshot() };
+
+  // 5. Catching up: the proxy shows every block at once; the same follower reads them from its
+  // cursor as fast as it can.
   const catchUp0 = { at: performance.now(), follower: processCpuMs(follower.pid), database: databaseCpuSnapshot() };
+  proxy.visible = lastBlock;
   await until(async () => (await cursor()) >= lastBlock, 300_000);
   const catchUp1 = { at: performance.now(), follower: processCpuMs(follower.pid), database: databaseCpuSnapshot() };
-  const catchUpBlocks = lastBlock - lastLive;
+  const catchUpBlocks = lastBlock - lastRevealed;
   if ((await cursor()) < lastBlock) throw new Error(`the follower did not catch up: cursor ${await cursor()}, head ${lastBlock}`);
   await stopChild(follower);
   follower = undefined;
+  await proxy.close();
 
-  // 5. What was recorded, against what was expected; latency of the live part's deposits.
+  // 6. What was recorded, against what was expected; the latency of the live and revealed parts' deposits.
   const { rows: deposits } = await database.query<{ block_number: string; created_at: Date; chain_tx_hash: string }>(
     "select block_number, created_at, chain_tx_hash from transactions where type = 'DEPOSIT'",
   );
-  const latencyBlocks: number[] = [];
-  const latencyMs: number[] = [];
-  for (const row of deposits) {
-    const included = Number(row.block_number);
-    if (included > lastLive) continue;
-    const writtenAt = new Date(row.created_at).getTime();
-    let after = 0;
-    for (let n = included + 1; n <= lastLive; n++) if ((minedAt.get(n) ?? Infinity) <= writtenAt) after++;
-    latencyBlocks.push(after);
-    latencyMs.push(writtenAt - minedAt.get(included)!);
-  }
+  /** Per deposit in `from..to`: blocks shown after its own before its row was written, and ms from its own. */
+  const latencies = (from: number, to: number, shownAt: Map<number, number>) => {
+    const blocks: number[] = [];
+    const ms: number[] = [];
+    for (const row of deposits) {
+      const included = Number(row.block_number);
+      if (included < from || included > to) continue;
+      const writtenAt = new Date(row.created_at).getTime();
+      let after = 0;
+      for (let n = included + 1; n <= to; n++) if ((shownAt.get(n) ?? Infinity) <= writtenAt) after++;
+      blocks.push(after);
+      ms.push(writtenAt - shownAt.get(included)!);
+    }
+    return {
+      blocks: { p50: percentile(blocks, 50), p95: percentile(blocks, 95), max: Math.max(...blocks) },
+      ms: { p50: Math.round(percentile(ms, 50)), p95: Math.round(percentile(ms, 95)) },
+    };
+  };
+  const liveLatency = latencies(firstBlock, lastLive, minedAt);
+  const revealLatency = latencies(lastLive + 1, lastRevealed, revealedAt);
   const perBlock = [...transactionsIn.values()];
 
   // 6. The baseline: the same blocks' RPC reads alone, in a process of their own.
@@ -259,6 +348,8 @@ try {
     machine: { cpus: cpus().length, cpu: cpus()[0]?.model ?? "unknown", node: process.version, loadavg: loadavg().map((l) => round(l)) },
     database: process.env.DATABASE_URL ? "DATABASE_URL (shared: its CPU includes other work)" : "embedded PostgreSQL",
     plan: {
+      liveBlocks: LIVE_BLOCKS,
+      revealBlocks: REVEAL_BLOCKS,
       wallets: WALLETS,
       tenants: TENANTS,
       blocks: BLOCKS,
@@ -288,14 +379,31 @@ try {
       },
       liveBlocks: measuredBlocks,
       liveWallS: round(liveWallS, 1),
+      revealedBlocks: revealBlocks,
       catchUpBlocks,
     },
     follower: {
       blocksBehind: { samples: behind.length, p50: percentile(behind, 50), p95: percentile(behind, 95), max: Math.max(...behind) },
       depositsRecorded: deposits.length,
       depositsExpected: expected,
-      recordLatencyBlocks: { p50: percentile(latencyBlocks, 50), p95: percentile(latencyBlocks, 95), max: Math.max(...latencyBlocks) },
-      recordLatencyMs: { p50: Math.round(percentile(latencyMs, 50)), p95: Math.round(percentile(latencyMs, 95)) },
+      recordLatencyBlocks: liveLatency.blocks,
+      recordLatencyMs: liveLatency.ms,
+      revealed: {
+        blocks: revealBlocks,
+        blocksBehind: {
+          samples: revealBehind.length,
+          p50: percentile(revealBehind, 50),
+          p95: percentile(revealBehind, 95),
+          max: Math.max(...revealBehind),
+        },
+        recordLatencyBlocks: revealLatency.blocks,
+        recordLatencyMs: revealLatency.ms,
+        cpuMsPerBlock:
+          reveal0.follower === null || reveal1.follower === null ? null : round((reveal1.follower - reveal0.follower) / revealBlocks),
+        databaseCpuMsPerBlock: ((ms) => (ms === null ? null : round(ms / revealBlocks)))(
+          databaseCpuMsBetween(reveal0.database, reveal1.database),
+        ),
+      },
       cpuMsPerBlock: followerPerBlock === null ? null : round(followerPerBlock),
       databaseCpuMsPerBlock: databaseCpuMs === null ? null : round(databaseCpuMs / measuredBlocks),
       catchUp: {
