@@ -36,8 +36,17 @@ export interface ChainFollowerOptions {
   batchSize?: number;
   /** Recent blocks kept for reorg detection. Default 128. */
   keepBlocks?: number;
-  /** Pause between steps when caught up (or after an error). Default 1000 ms. */
+  /**
+   * The longest pause between two steps (default 1000 ms): the lease is renewed, a standby
+   * instance tries to take over and a reorg at an unchanged height is looked for at least this often.
+   */
   intervalMs?: number;
+  /**
+   * How often the node's head is polled between steps (default 250 ms): one cheap RPC and no
+   * database work; a new head starts a step at once, so a block is recorded within this long of
+   * being mined by the holder.
+   */
+  pollMs?: number;
   /**
    * Called inside a block's database transaction once its deposits are written, before the commit
    * (the daemon's crash point for recovery tests: a kill there leaves nothing of the block).
@@ -61,7 +70,7 @@ export interface ChainFollower {
   readonly networkCode: NetworkCode;
   /** One pass: take or renew the lease, read up to `batchSize` blocks from the cursor, settle dropped deposits. */
   step(): Promise<StepResult>;
-  /** Steps in a loop until `stop()` (errors are logged and the loop goes on after `intervalMs`). */
+  /** Steps in a loop until `stop()`: at once for a new head, at least every `intervalMs` (errors are logged and the loop goes on). */
   start(): void;
   /** Ends the loop after the step in hand and gives the lease up, so another instance takes over at once. */
   stop(): Promise<void>;
@@ -93,6 +102,7 @@ export function createChainFollower(deps: Deps, options: ChainFollowerOptions): 
   const batchSize = options.batchSize ?? 50;
   const keepBlocks = options.keepBlocks ?? 128;
   const intervalMs = options.intervalMs ?? 1000;
+  const pollMs = Math.min(options.pollMs ?? 250, intervalMs);
   const log = deps.log.child({ networkCode, component: "deposits.follow" });
   const requiredConfirmations = deps.config.transfers.requiredConfirmations[networkCode];
   let behind: number | null = null;
@@ -270,14 +280,30 @@ export function createChainFollower(deps: Deps, options: ChainFollowerOptions): 
     }
   }
 
+  /**
+   * The loop. Between steps only the head is polled (every `pollMs`); a step — the lease, the
+   * blocks, the database — runs when the holder sees a new head, and otherwise every `intervalMs`
+   * (a standby instance's takeover attempts, the lease's renewal, a reorg at the same height). The
+   * pacing uses the monotonic clock, not `deps.now` (which tests may fix).
+   */
   async function run(): Promise<void> {
+    let lastStepAt = -Infinity;
+    let holding = false;
+    let seenHead: number | undefined;
     while (!stopped) {
-      let pause = intervalMs;
+      let pause = pollMs;
       try {
-        const result = await step();
-        // Still behind (a full batch, or a reorg to re-read): go on at once.
-        if (result.held && (result.rewoundTo !== undefined || (result.head ?? 0) > (result.cursor ?? 0))) pause = 0;
+        const due = performance.now() - lastStepAt >= intervalMs;
+        if (due || (holding && (await readHead()) !== seenHead)) {
+          lastStepAt = performance.now();
+          const result = await step();
+          holding = result.held;
+          seenHead = result.head;
+          // Still behind (a full batch, or a reorg to re-read): go on at once.
+          if (result.held && (result.rewoundTo !== undefined || (result.head ?? 0) > (result.cursor ?? 0))) pause = 0;
+        }
       } catch (error) {
+        holding = false;
         if (error instanceof CursorMoved) log.info({ reason: error.message }, "another follower holds the network");
         else if (error instanceof AppError && error.error === "UNAVAILABLE")
           log.warn({ err: error }, "chain unreachable: following again later");
