@@ -3,9 +3,9 @@ import type { Executor } from "../client";
 import { newRowId } from "../ids";
 import { assets } from "../schema/custody";
 import { chainFollowerBlocks, chainFollowers } from "../schema/deposits";
-import { eventOutbox } from "../schema/system";
 import { transactions, transactionStatusHistory } from "../schema/transfers";
 import { insertAuditEventBatch } from "./audit";
+import { insertOutboxEvents } from "./events";
 import type { TransactionNetworkCode, TransactionRow } from "./transactions";
 
 /**
@@ -268,19 +268,17 @@ export async function insertDepositTrail(
       createdAt: at(row),
     })),
   );
-  const events = sql.join(
-    params.rows.map(
-      (row) =>
-        sql`(${newRowId()}::uuid, ${row.tenantId}::uuid, ${row.id}::text, ${JSON.stringify(params.data(row))}::jsonb, ${at(row)}::timestamptz)`,
-    ),
-    sql`, `,
+  await insertOutboxEvents(
+    db,
+    params.rows.map((row) => ({
+      tenantId: row.tenantId,
+      type: eventType,
+      aggregateType: "transaction",
+      aggregateId: row.id,
+      data: params.data(row),
+      createdAt: at(row),
+    })),
   );
-  await db.execute(sql`
-    insert into ${eventOutbox} (id, tenant_id, type, aggregate_type, aggregate_id, sequence, data, created_at)
-    select v.id, v.tenant_id, ${eventType}, 'transaction', v.aggregate_id,
-           (select coalesce(max(e.sequence), 0) + 1 from ${eventOutbox} e where e.aggregate_type = 'transaction' and e.aggregate_id = v.aggregate_id),
-           v.data, v.created_at
-      from (values ${events}) as v(id, tenant_id, aggregate_id, data, created_at)`);
   await insertAuditEventBatch(
     db,
     params.rows.map((row) => ({

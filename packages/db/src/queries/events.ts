@@ -1,4 +1,4 @@
-import { and, eq, sql, type SQL } from "drizzle-orm";
+import { and, eq, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { Executor } from "../client";
 import { insertSelect, placeholdersFor, rowValues } from "../hot-path/columns";
 import { defineStatement } from "../hot-path/define-query";
@@ -18,9 +18,9 @@ export interface InsertOutboxEventParams {
  * select list; the aggregate's type and id are the placeholders of these names. One rule for
  * every statement that appends an event.
  */
-function nextEventSequence(aggregateType: string, aggregateId: string): SQL {
+function nextEventSequence(aggregateType: SQLWrapper, aggregateId: SQLWrapper): SQL {
   return sql`(select coalesce(max(e.sequence), 0) + 1 from event_outbox e
-    where e.aggregate_type = ${sql.placeholder(aggregateType)}::text and e.aggregate_id = ${sql.placeholder(aggregateId)}::text)`;
+    where e.aggregate_type = ${aggregateType}::text and e.aggregate_id = ${aggregateId}::text)`;
 }
 
 const OUTBOX_EVENT_KEYS = ["id", "tenantId", "type", "aggregateType", "aggregateId", "data"] as const;
@@ -34,7 +34,7 @@ const OUTBOX_EVENT_KEYS = ["id", "tenantId", "type", "aggregateType", "aggregate
 export function outboxEventInsert(prefix: string): SQL {
   return insertSelect(eventOutbox, {
     ...placeholdersFor(eventOutbox, prefix, OUTBOX_EVENT_KEYS),
-    sequence: nextEventSequence(`${prefix}aggregateType`, `${prefix}aggregateId`),
+    sequence: nextEventSequence(sql.placeholder(`${prefix}aggregateType`), sql.placeholder(`${prefix}aggregateId`)),
   });
 }
 
@@ -60,6 +60,27 @@ const insertOutboxEventStatement = defineStatement<{ id: string; sequence: numbe
   "qc_insert_outbox_event",
   () => sql`${outboxEventInsert("")} returning id, sequence`,
 );
+
+/**
+ * Appends several events in one statement, each with the next `sequence` of its aggregate — for
+ * writers that record many aggregates at once (the chain follower's block of deposits). The
+ * aggregates must be distinct: the sequence subquery does not see the statement's own rows, and
+ * the unique index refuses two events of one aggregate here.
+ */
+export async function insertOutboxEvents(db: Executor, events: readonly (InsertOutboxEventParams & { createdAt: Date })[]): Promise<void> {
+  if (events.length === 0) return;
+  const values = sql.join(
+    events.map(
+      (e) =>
+        sql`(${newRowId()}::uuid, ${e.tenantId}::uuid, ${e.type}::text, ${e.aggregateType}::text, ${e.aggregateId}::text, ${JSON.stringify(e.data)}::jsonb, ${e.createdAt}::timestamptz)`,
+    ),
+    sql`, `,
+  );
+  await db.execute(sql`
+    insert into ${eventOutbox} (id, tenant_id, type, aggregate_type, aggregate_id, sequence, data, created_at)
+    select v.id, v.tenant_id, v.type, v.aggregate_type, v.aggregate_id, ${nextEventSequence(sql`v.aggregate_type`, sql`v.aggregate_id`)}, v.data, v.created_at
+      from (values ${values}) as v(id, tenant_id, type, aggregate_type, aggregate_id, data, created_at)`);
+}
 
 /** A tenant's events about one aggregate, in sequence order. */
 export function listAggregateEvents(db: Executor, params: { tenantId: string; aggregateType: string; aggregateId: string }) {
