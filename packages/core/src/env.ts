@@ -97,6 +97,10 @@ export const serviceEnvSchema = z.object({
     .min(0)
     .max(90 * 86_400)
     .optional(),
+  /** CONTRACT §17: transactions of one source holding nonces between release and mining (default 16). */
+  NONCE_WINDOW: z.coerce.number().int().min(1).max(1024).optional(),
+  /** CONTRACT §17: BROADCASTING longer than this gets `stuck: true` and one `transaction.stuck` event (default 120). */
+  STUCK_AFTER_SECONDS: z.coerce.number().int().min(1).optional(),
   /** Transfers per tenant per UTC day. */
   TRANSFER_DAILY_COUNT_LIMIT: z.coerce.number().int().min(1).optional(),
   /** Daily amount quotas per asset, `<assetId>=<raw amount>,…`; replaces the default (1,000,000 Q per native asset). */
@@ -171,6 +175,8 @@ export function serviceConfigFromEnv(env: ServiceEnv, options: { fallbackPublicU
       recheckAfterSeconds: env.RECHECK_AFTER_SECONDS ?? transfers.recheckAfterSeconds,
       approvalTimeoutSeconds: env.APPROVAL_TIMEOUT_SECONDS ?? transfers.approvalTimeoutSeconds,
       addressBookActivationSeconds: env.ADDRESS_BOOK_ACTIVATION_SECONDS ?? transfers.addressBookActivationSeconds,
+      nonceWindow: env.NONCE_WINDOW ?? transfers.nonceWindow,
+      stuckAfterSeconds: env.STUCK_AFTER_SECONDS ?? transfers.stuckAfterSeconds,
       maxFeePerGasCap: env.MAX_FEE_PER_GAS_CAP ?? transfers.maxFeePerGasCap,
       gasMarginPercent: env.GAS_MARGIN_PERCENT ?? transfers.gasMarginPercent,
       dailyQuota: {

@@ -30,9 +30,9 @@ export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
 export const SUB_STATUSES = {
   BLOCKED: ["BLOCKED_BY_POLICY", "REJECTED_AML_SCREENING", "QUOTA_EXCEEDED"],
   REJECTED: ["REJECTED_BY_SIGNER", "REJECTED_BY_APPROVER"],
-  CANCELLED: ["CANCELLED_BY_USER"],
+  CANCELLED: ["CANCELLED_BY_USER", "CANCELLED_ON_CHAIN"],
   EXPIRED: ["SIGNING_TIMEOUT", "APPROVAL_TIMEOUT"],
-  FAILED: ["SIGNATURE_MISMATCH", "INSUFFICIENT_FUNDS", "DROPPED_BY_CHAIN", "REVERTED_ON_CHAIN", "INTERNAL_ERROR"],
+  FAILED: ["SIGNATURE_MISMATCH", "INSUFFICIENT_FUNDS", "DROPPED_BY_CHAIN", "REVERTED_ON_CHAIN", "INTERNAL_ERROR", "REPLACED"],
 } as const satisfies Partial<Record<TransactionStatus, readonly string[]>>;
 export type TransactionSubStatus = (typeof SUB_STATUSES)[keyof typeof SUB_STATUSES][number];
 
@@ -44,10 +44,27 @@ export const TRANSACTION_SUB_STATUSES = Object.values(SUB_STATUSES).flat() as re
 
 /**
  * What a transaction does: move value out, deploy one of the audited contract templates, or — seen
- * by the chain follower, never created through the API — bring value in (CONTRACT §21).
+ * by the chain follower, never created through the API — bring value in (CONTRACT §21). The
+ * service's own nonce records (CONTRACT §17): `NONCE_FILL` (zero value from the source to itself,
+ * filling a nonce that would otherwise be left unused), `REPLACEMENT` (a speed-up: the same
+ * transaction at the same nonce with higher fee caps) and `CANCELLATION` (zero value to itself at
+ * the nonce of a broadcast transaction, with higher fee caps).
  */
-export const TRANSACTION_TYPES = ["TRANSFER", "CONTRACT_DEPLOY", "DEPOSIT"] as const;
+export const TRANSACTION_TYPES = ["TRANSFER", "CONTRACT_DEPLOY", "DEPOSIT", "NONCE_FILL", "REPLACEMENT", "CANCELLATION"] as const;
 export type TransactionType = (typeof TRANSACTION_TYPES)[number];
+
+/** The types a customer creates (`POST /v1/transactions`, `POST /v1/contracts/deployments`). */
+export const CREATED_TRANSACTION_TYPES = ["TRANSFER", "CONTRACT_DEPLOY"] as const satisfies readonly TransactionType[];
+
+/**
+ * The types whose transaction is zero value from the source to itself (CONTRACT §17): what the
+ * signer checks for them, and what the service rebuilds them as.
+ */
+export const SELF_SEND_TRANSACTION_TYPES = ["NONCE_FILL", "CANCELLATION"] as const satisfies readonly TransactionType[];
+export const isSelfSendType = (type: TransactionType): boolean => (SELF_SEND_TRANSACTION_TYPES as readonly string[]).includes(type);
+
+/** The types that take the nonce of another transaction of the source (`replacesTransactionId`). */
+export const SAME_NONCE_TRANSACTION_TYPES = ["REPLACEMENT", "CANCELLATION"] as const satisfies readonly TransactionType[];
 
 /** Which way value moves (CONTRACT §21): a DEPOSIT is INBOUND, everything the service sends OUTBOUND. */
 export const TRANSACTION_DIRECTIONS = ["INBOUND", "OUTBOUND"] as const;
@@ -67,7 +84,10 @@ export const TERMINAL_STATUSES = [
   "FAILED",
 ] as const satisfies readonly TransactionStatus[];
 
-/** `POST /v1/transactions/{id}/cancel` is allowed from these (CONTRACT §6, §15): nothing is signed yet. */
+/**
+ * `POST /v1/transactions/{id}/cancel` cancels from these at once (CONTRACT §6, §15): nothing is
+ * signed yet. From `BROADCASTING` it creates a CANCELLATION instead (CONTRACT §17).
+ */
 export const CANCELLABLE_STATUSES = [
   "SUBMITTED",
   "AWAITING_APPROVAL",
@@ -98,6 +118,12 @@ export const ENDED_WITHOUT_TRANSFER = [
   "EXPIRED",
   "FAILED",
 ] as const satisfies readonly TransactionStatus[];
+
+/**
+ * `POST /v1/transactions/{id}/speed-up` and the cancel on chain start from these (CONTRACT §17):
+ * sent, not yet mined.
+ */
+export const REPLACEABLE_STATUSES = ["BROADCASTING"] as const satisfies readonly TransactionStatus[];
 
 export const isTerminalStatus = (status: TransactionStatus): boolean => (TERMINAL_STATUSES as readonly string[]).includes(status);
 export const isCancellableStatus = (status: TransactionStatus): boolean => (CANCELLABLE_STATUSES as readonly string[]).includes(status);

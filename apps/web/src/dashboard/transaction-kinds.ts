@@ -10,6 +10,9 @@ export const TRANSACTION_TYPE_NAMES: Record<TransactionType, string> = {
   TRANSFER: "Transfer",
   CONTRACT_DEPLOY: "Contract deployment",
   DEPOSIT: "Deposit",
+  NONCE_FILL: "Nonce fill",
+  REPLACEMENT: "Speed-up",
+  CANCELLATION: "Cancellation",
 };
 
 /** The direction marker of lists: In for a deposit to one of the tenant's wallets, Out for what the service sends. */

@@ -56,6 +56,7 @@ export const WEBHOOK_EVENT_TYPES = [
   "transaction.created",
   "transaction.status_changed",
   "transaction.approval_recorded",
+  "transaction.stuck",
   "wallet.created",
   "vault.archived",
   "credential.rotated",
@@ -125,7 +126,7 @@ export const TRANSACTION_STATUS_HINTS: Record<TransactionStatus, string> = {
   COMPLETED: "confirmed on chain",
   BLOCKED: "stopped by a check before anything was signed",
   REJECTED: "refused by a signer or an approver",
-  CANCELLED: "cancelled before it was signed",
+  CANCELLED: "cancelled before it was signed, or on chain by a cancellation",
   EXPIRED: "not signed or approved in time",
   FAILED: "went wrong on the way to the chain or on it",
 };
@@ -137,6 +138,7 @@ export const SUB_STATUS_HINTS: Record<TransactionSubStatus, string> = {
   REJECTED_BY_SIGNER: "the signer refused to sign it",
   REJECTED_BY_APPROVER: "an approver rejected it",
   CANCELLED_BY_USER: "cancelled by a member or an API key",
+  CANCELLED_ON_CHAIN: "its cancellation was mined at its nonce instead",
   SIGNING_TIMEOUT: "no signature came in time",
   APPROVAL_TIMEOUT: "the approver groups did not reach their quorum in time",
   SIGNATURE_MISMATCH: "the signature did not match the transfer",
@@ -144,6 +146,7 @@ export const SUB_STATUS_HINTS: Record<TransactionSubStatus, string> = {
   DROPPED_BY_CHAIN: "the network dropped it",
   REVERTED_ON_CHAIN: "mined, but reverted",
   INTERNAL_ERROR: "the service failed; see the timeline",
+  REPLACED: "another transaction of the same nonce was mined instead",
 };
 
 /** An address-book entry's status in a line (CONTRACT §16): only an ACTIVE entry counts as in the book. */

@@ -23,6 +23,13 @@ export interface TransferConfig {
    * after its creation (CONTRACT §16; default 24 h).
    */
   addressBookActivationSeconds: number;
+  /**
+   * NONCE_WINDOW (CONTRACT §17): how many transactions of one source may hold nonces between
+   * release and mining (PENDING_SIGNATURE, SIGNED, BROADCASTING); default 16.
+   */
+  nonceWindow: number;
+  /** STUCK_AFTER_SECONDS (CONTRACT §17): BROADCASTING longer than this is `stuck: true` (default 120). */
+  stuckAfterSeconds: number;
   /** Refuse to release a transfer whose estimated maxFeePerGas is above this (Qwei). */
   maxFeePerGasCap: bigint;
   /** eth_estimateGas × this, in percent (120 = +20 %). */
@@ -57,6 +64,8 @@ export function defaultTransferConfig(): TransferConfig {
     recheckAfterSeconds: 300,
     approvalTimeoutSeconds: 86_400,
     addressBookActivationSeconds: 86_400,
+    nonceWindow: 16,
+    stuckAfterSeconds: 120,
     maxFeePerGasCap: 1_000_000_000_000n, // 1,000 gwei-equivalent
     gasMarginPercent: 120,
     maxSendAttempts: 5,

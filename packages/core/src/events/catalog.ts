@@ -55,6 +55,13 @@ export const EVENTS = {
       "added to `transaction.approvals.decisions`. A rejection, or the approval that completes every group's quorum, is " +
       "followed by `transaction.status_changed`.",
   }),
+  "transaction.stuck": define({
+    aggregate: "transaction",
+    data: z.object({ transaction: transactionRecordSchema }),
+    description:
+      "A transaction has been BROADCASTING for longer than STUCK_AFTER_SECONDS (CONTRACT §17) without being mined: sent " +
+      "once per transaction; `transaction.stuck` is true. Speed it up or cancel it on chain.",
+  }),
   "wallet.created": define({
     aggregate: "wallet",
     data: z.object({ wallet: walletRecordSchema }),

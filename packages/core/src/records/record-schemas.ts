@@ -141,6 +141,15 @@ export const transactionRecordSchema = z.object({
   approvals: approvalsSchema
     .nullable()
     .meta({ description: "present once a policy rule required approval: the groups required and every decision taken" }),
+  replacesTransactionId: z
+    .uuid()
+    .nullable()
+    .meta({ description: "a REPLACEMENT's or CANCELLATION's original: the transaction whose nonce it takes (CONTRACT §17)" }),
+  replacedByTransactionId: z
+    .uuid()
+    .nullable()
+    .meta({ description: "ended FAILED/REPLACED or CANCELLED/CANCELLED_ON_CHAIN: the transaction of the same nonce that was mined" }),
+  stuck: z.boolean().meta({ description: `BROADCASTING for longer than STUCK_AFTER_SECONDS (default 120) without being mined` }),
   createdAt: timestampSchema,
   updatedAt: timestampSchema,
   signedAt: timestampSchema.nullable(),

@@ -10,7 +10,9 @@ import {
 } from "@qc/domain";
 import { sql } from "drizzle-orm";
 import {
+  type AnyPgColumn,
   bigint,
+  boolean,
   check,
   index,
   integer,
@@ -153,6 +155,14 @@ export const transactions = pgTable(
      * found for the destination when it was last decided (written with `policy`); null otherwise.
      */
     destinationLabel: text("destination_label"),
+    /**
+     * CONTRACT §17: a REPLACEMENT or CANCELLATION names the transaction whose nonce it takes; a
+     * transaction that ended because another of its nonce was mined names that one.
+     */
+    replacesTransactionId: uuid("replaces_transaction_id").references((): AnyPgColumn => transactions.id),
+    replacedByTransactionId: uuid("replaced_by_transaction_id").references((): AnyPgColumn => transactions.id),
+    /** CONTRACT §17: BROADCASTING for longer than STUCK_AFTER_SECONDS (set once, with one `transaction.stuck` event). */
+    stuck: boolean("stuck").notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     signedAt: ts("signed_at"),
@@ -185,6 +195,10 @@ export const transactions = pgTable(
     index("transactions_tenant_idx").on(t.tenantId, t.id),
     index("transactions_tenant_status_idx").on(t.tenantId, t.status, t.id),
     index("transactions_source_status_idx").on(t.sourceWalletId, t.networkCode, t.status),
+    /** A source's transactions by nonce: the window, its gaps, and every transaction of one nonce (CONTRACT §17). */
+    index("transactions_source_nonce_idx")
+      .on(t.sourceWalletId, t.networkCode, t.nonce)
+      .where(sql`${t.nonce} is not null`),
     /**
      * The tenant's transfers by creation time, every asset: built for the velocity and quota sums,
      * which now read usage buckets (./usage.ts); kept for reads by creation time (the approvals
@@ -200,9 +214,14 @@ export const transactions = pgTable(
     ),
     check("transactions_token_address_canonical", sql`${t.tokenAddress} is null or ${t.tokenAddress} ~ '^0x[0-9a-f]{40}$'`),
     check("transactions_initiated_by_type_known", sql`${t.initiatedByType} is null or ${t.initiatedByType} in ('USER', 'API_KEY')`),
+    // A REPLACEMENT of a deployment carries its original's template and arguments (CONTRACT §17).
     check(
       "transactions_deploy_shape",
-      sql`(${t.type} = 'CONTRACT_DEPLOY') = (${t.templateId} is not null and ${t.constructorArgs} is not null)`,
+      sql`(${t.type}::text <> 'CONTRACT_DEPLOY' or (${t.templateId} is not null and ${t.constructorArgs} is not null)) and (${t.type}::text in ('CONTRACT_DEPLOY', 'REPLACEMENT') or (${t.templateId} is null and ${t.constructorArgs} is null))`,
+    ),
+    check(
+      "transactions_replaces_shape",
+      sql`(${t.type}::text in ('REPLACEMENT', 'CANCELLATION')) = (${t.replacesTransactionId} is not null)`,
     ),
   ],
 );
