@@ -9,7 +9,7 @@ export const hex32 = z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be 32 bytes o
  * The transaction types of the record (CONTRACT §6, §21); signer-api.test.ts holds them equal to the
  * service's. A DEPOSIT is never offered for signing (the service lists outbound transactions only).
  */
-export const TRANSACTION_TYPES = ["TRANSFER", "CONTRACT_DEPLOY", "DEPOSIT"] as const;
+export const TRANSACTION_TYPES = ["TRANSFER", "CONTRACT_DEPLOY", "DEPOSIT", "NONCE_FILL", "REPLACEMENT", "CANCELLATION"] as const;
 
 /** The intent every transaction record states (CONTRACT §6), the part each list's record schema shares. */
 export const recordIntentShape = {
