@@ -1,3 +1,5 @@
+import type { Hex } from "viem";
+
 /**
  * Failure injection for tests (`devnet_setFault`). Faults never apply to `devnet_*` methods,
  * so a test can always inspect and clear them.
@@ -8,18 +10,26 @@
  *   batch counts) answer a JSON-RPC error; without `count`, every call until cleared.
  * - `stall` `{ms?}`: for `ms` (or until cleared) interval block production stops and every
  *   non-devnet request is held unanswered; held requests complete when the stall ends.
+ * - `baseFee` `{baseFeePerGas}` (a hex quantity): until cleared, every block is produced with this
+ *   base fee (what `eth_getBlockByNumber`, `eth_feeHistory` and `eth_gasPrice` show), so a
+ *   transaction whose `maxFeePerGas` is below it waits in the pool while blocks keep coming. The
+ *   pool still admits what the chain's own EIP-1559 base fee allows (the spike is the market's,
+ *   not the node's), and once cleared that base fee applies again at once.
  * - `none` (or `devnet_clearFaults`): clears everything and releases held requests.
  */
 export type FaultSpec =
   | { kind: "dropNextTx"; count?: number }
   | { kind: "rpcError"; count?: number; code?: number; message?: string }
   | { kind: "stall"; ms?: number }
+  | { kind: "baseFee"; baseFeePerGas: Hex }
   | { kind: "none" };
 
 export type ActiveFaults = {
   dropNextTx?: { remaining: number };
   rpcError?: { remaining: number | null; code: number; message: string };
   stall?: { until: number | null };
+  /** Kept as the hex quantity it was set with, so `devnet_status` can answer it as JSON. */
+  baseFee?: { baseFeePerGas: Hex };
 };
 
 export class FaultInjector {
@@ -49,6 +59,9 @@ export class FaultInjector {
         if (ms !== null) this.stallTimer = setTimeout(() => this.endStall(), ms);
         break;
       }
+      case "baseFee":
+        this.state.baseFee = { baseFeePerGas: `0x${BigInt(spec.baseFeePerGas).toString(16)}` };
+        break;
       default:
         throw new TypeError(`unknown fault kind ${JSON.stringify((spec as { kind: unknown }).kind)}`);
     }
@@ -82,6 +95,12 @@ export class FaultInjector {
       if (fault.remaining <= 0) delete this.state.rpcError;
     }
     return { code: fault.code, message: fault.message };
+  }
+
+  /** The base fee every block takes under a `baseFee` fault, if one is set. */
+  get baseFeeOverride(): bigint | undefined {
+    const fault = this.state.baseFee;
+    return fault ? BigInt(fault.baseFeePerGas) : undefined;
   }
 
   get stalled(): boolean {

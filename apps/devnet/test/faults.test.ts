@@ -1,8 +1,11 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createQuantumPublicClient, mapRpcError, readNativeBalance, RpcUnavailableError } from "@qc/chain";
 import { getBlockNumber } from "viem/actions";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createFundedAccount, startTestDevnet, useDevnet, type TestDevnet } from "../src/testing";
-import { Q, rejection, transfer } from "./helpers";
+import { GWEI, Q, rejection, transfer } from "./helpers";
 
 const devnet = useDevnet();
 const to = "0x00000000000000000000000000000000000000fa";
@@ -94,10 +97,74 @@ describe("devnet_setFault", () => {
     expect(await held).toBe("0x5144");
   });
 
+  test("baseFee: blocks keep coming at that base fee, cheaper transactions wait in the pool, a replacement above it is mined", async () => {
+    const d = devnet();
+    const carol = await createFundedAccount(d, Q);
+    const spike = 50n * GWEI;
+    expect(await d.rpc("devnet_setFault", [{ kind: "baseFee", baseFeePerGas: `0x${spike.toString(16)}` }])).toMatchObject({
+      baseFee: { baseFeePerGas: `0x${spike.toString(16)}` },
+    });
+    expect(await d.rpc("eth_gasPrice")).toBe(`0x${(spike + GWEI).toString(16)}`);
+    // Admitted (it pays the chain's own base fee), then left in the pool block after block.
+    const cheap = transfer(carol, { nonce: 0, to, value: 7n, maxFeePerGas: 3n * GWEI });
+    expect(await d.rpc("eth_sendRawTransaction", [cheap.raw])).toBe(cheap.hash);
+    await d.mine(3);
+    const latest = await d.rpc<{ baseFeePerGas: string; transactions: string[] }>("eth_getBlockByNumber", ["latest", false]);
+    expect(BigInt(latest.baseFeePerGas)).toBe(spike);
+    expect(latest.transactions).toEqual([]);
+    expect(await d.rpc("eth_getTransactionByHash", [cheap.hash])).toMatchObject({ blockNumber: null });
+    const history = await d.rpc<{ baseFeePerGas: string[] }>("eth_feeHistory", ["0x2", "latest", []]);
+    expect(history.baseFeePerGas.map((fee) => BigInt(fee))).toEqual([spike, spike, spike]);
+    // Same nonce, fees above the spike and bumped over the pending one: it replaces it and is mined.
+    const faster = transfer(carol, { nonce: 0, to, value: 7n, maxFeePerGas: 2n * spike, maxPriorityFeePerGas: 2n * GWEI });
+    expect(await d.rpc("eth_sendRawTransaction", [faster.raw])).toBe(faster.hash);
+    await d.mine();
+    expect(await d.rpc("eth_getTransactionReceipt", [faster.hash])).toMatchObject({
+      status: "0x1",
+      effectiveGasPrice: `0x${(spike + 2n * GWEI).toString(16)}`,
+    });
+    expect(await d.rpc("eth_getTransactionByHash", [cheap.hash])).toBeNull();
+    // Cleared: the next block is back at the chain's own base fee, and waiting transactions run.
+    const waiting = transfer(carol, { nonce: 1, to, value: 1n, maxFeePerGas: 3n * GWEI });
+    await d.rpc("eth_sendRawTransaction", [waiting.raw]);
+    await d.mine();
+    expect(await d.rpc("eth_getTransactionByHash", [waiting.hash])).toMatchObject({ blockNumber: null });
+    expect(await d.rpc("devnet_clearFaults")).toEqual({});
+    await d.mine();
+    expect(await d.rpc("eth_getTransactionReceipt", [waiting.hash])).toMatchObject({ status: "0x1" });
+    const after = await d.rpc<{ baseFeePerGas: string }>("eth_getBlockByNumber", ["latest", false]);
+    expect(BigInt(after.baseFeePerGas)).toBeLessThan(3n * GWEI);
+  });
+
+  test("baseFee: blocks made under it come back with the same hashes and base fees after a restart", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "qc-devnet-basefee-"));
+    try {
+      const first = await startTestDevnet({ dataDir });
+      await first.mine();
+      await first.rpc("devnet_setFault", [{ kind: "baseFee", baseFeePerGas: "0x2540be400" }]);
+      await first.mine(2);
+      await first.rpc("devnet_clearFaults");
+      await first.mine();
+      const blocks = await Promise.all(["0x1", "0x2", "0x3", "0x4"].map((n) => first.rpc("eth_getBlockByNumber", [n, false])));
+      await first.close();
+      const second = await startTestDevnet({ dataDir });
+      try {
+        expect(await Promise.all(["0x1", "0x2", "0x3", "0x4"].map((n) => second.rpc("eth_getBlockByNumber", [n, false])))).toEqual(blocks);
+        expect(blocks.map((b) => (b as { baseFeePerGas: string }).baseFeePerGas)).toContain("0x2540be400");
+      } finally {
+        await second.close();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
   test("bad fault specs are -32602", async () => {
     const d = devnet();
     expect((await rejection(d.rpc("devnet_setFault", [{ kind: "explode" }]))).code).toBe(-32602);
     expect((await rejection(d.rpc("devnet_setFault", [{ kind: "stall", ms: "soon" }]))).code).toBe(-32602);
+    expect((await rejection(d.rpc("devnet_setFault", [{ kind: "baseFee", baseFeePerGas: "lots" }]))).code).toBe(-32602);
+    expect((await rejection(d.rpc("devnet_setFault", [{ kind: "baseFee" }]))).code).toBe(-32602);
   });
 });
 

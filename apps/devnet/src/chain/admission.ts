@@ -24,7 +24,8 @@ export class TransactionRejection extends Error {
 /**
  * Admits a raw signed `0x51` transaction to the mempool, or throws `TransactionRejection`.
  * Checks, in order: size, type, encoding, chain id, gas, ML-DSA-87 signature (context
- * `QUANTUM-TX-v1`), then against state: nonce, fee cap vs next base fee, balance,
+ * `QUANTUM-TX-v1`), then against state: nonce, fee cap vs the market's next base fee (a
+ * `baseFee` fault makes such a transaction wait in the pool, not refused), balance,
  * replacement bump. Resubmitting a known transaction returns its hash.
  */
 export async function submitRawTransaction(chain: ChainContext, raw: Hex): Promise<Hex> {
@@ -97,7 +98,7 @@ async function admit(chain: ChainContext, rawInput: Hex): Promise<Hex> {
         `next nonce ${stateNonce}, transaction nonce ${tx.nonce} (max gap ${MAX_NONCE_GAP})`,
       );
     }
-    const baseFee = chain.nextBaseFee();
+    const baseFee = chain.marketBaseFee();
     if (tx.maxFeePerGas < baseFee) {
       throw new TransactionRejection("FEE_TOO_LOW", `maxFeePerGas ${tx.maxFeePerGas} below base fee ${baseFee}`);
     }

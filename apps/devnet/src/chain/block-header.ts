@@ -47,7 +47,7 @@ export async function receiptsRoot(transactions: Pick<MinedTransaction, "receipt
   return orderedTrieRoot(transactions.map((t) => encodeReceipt(t.receipt)));
 }
 
-type HeaderFields = Omit<DevnetBlock, "hash" | "size" | "transactions" | "preStateRoot">;
+type HeaderFields = Omit<DevnetBlock, "hash" | "size" | "transactions" | "preStateRoot" | "marketBaseFeePerGas">;
 
 /** London-shaped header (no withdrawals/blob fields): the hash is keccak256(rlp(header)). */
 export function encodeHeader(header: HeaderFields): Uint8Array {
@@ -71,21 +71,35 @@ export function encodeHeader(header: HeaderFields): Uint8Array {
   ]);
 }
 
-export function sealBlock(header: HeaderFields, preStateRoot: Hex, transactions: MinedTransaction[]): DevnetBlock {
+export function sealBlock(
+  header: HeaderFields,
+  preStateRoot: Hex,
+  transactions: MinedTransaction[],
+  marketBaseFeePerGas?: bigint,
+): DevnetBlock {
   const encoded = encodeHeader(header);
   const size = BigInt(encoded.length + transactions.reduce((n, t) => n + (t.raw.length - 2) / 2, 0) + 4);
-  return { ...header, hash: keccak256(encoded), size, transactions, preStateRoot };
+  const block: DevnetBlock = { ...header, hash: keccak256(encoded), size, transactions, preStateRoot };
+  if (marketBaseFeePerGas !== undefined && marketBaseFeePerGas !== header.baseFeePerGas) block.marketBaseFeePerGas = marketBaseFeePerGas;
+  return block;
 }
 
-/** EIP-1559 base fee of the block after `parent`, never below `floor`. */
-export function nextBaseFee(parent: Pick<DevnetBlock, "gasUsed" | "gasLimit" | "baseFeePerGas">, floor: bigint): bigint {
+/**
+ * EIP-1559 base fee of the block after `parent`, never below `floor`. It follows the parent's
+ * market base fee, not one a `baseFee` fault imposed on it (see `DevnetBlock.marketBaseFeePerGas`).
+ */
+export function nextBaseFee(
+  parent: Pick<DevnetBlock, "gasUsed" | "gasLimit" | "baseFeePerGas" | "marketBaseFeePerGas">,
+  floor: bigint,
+): bigint {
   const target = parent.gasLimit / 2n;
-  let fee = parent.baseFeePerGas;
+  const parentFee = parent.marketBaseFeePerGas ?? parent.baseFeePerGas;
+  let fee = parentFee;
   if (parent.gasUsed > target) {
-    const delta = (parent.baseFeePerGas * (parent.gasUsed - target)) / target / 8n;
-    fee = parent.baseFeePerGas + (delta > 0n ? delta : 1n);
+    const delta = (parentFee * (parent.gasUsed - target)) / target / 8n;
+    fee = parentFee + (delta > 0n ? delta : 1n);
   } else if (parent.gasUsed < target) {
-    fee = parent.baseFeePerGas - (parent.baseFeePerGas * (target - parent.gasUsed)) / target / 8n;
+    fee = parentFee - (parentFee * (target - parent.gasUsed)) / target / 8n;
   }
   return fee < floor ? floor : fee;
 }

@@ -53,14 +53,21 @@ export async function mine(chain: ChainContext, count: number): Promise<DevnetBl
 /**
  * Builds, executes and appends the next block. With `replayTxs` (journal replay) exactly those
  * transactions are included, and one that no longer executes is an error; otherwise the pool
- * is drained by `selectAndRun`. The caller holds the lock.
+ * is drained by `selectAndRun`. Its base fee is a `baseFee` fault's when one is set (on replay:
+ * the one journalled with the block), else EIP-1559's. The caller holds the lock.
  */
-export async function produceBlock(chain: ChainContext, timestamp: bigint, replayTxs?: PoolTransaction[]): Promise<DevnetBlock> {
+export async function produceBlock(
+  chain: ChainContext,
+  timestamp: bigint,
+  replay?: { replayTxs: PoolTransaction[]; baseFeePerGas: bigint | undefined },
+): Promise<DevnetBlock> {
   const { config, common, vm, index, mempool, metrics } = chain;
+  const replayTxs = replay?.replayTxs;
   const started = performance.now();
   const parent = index.head();
   const number = parent.number + 1n;
-  const baseFeePerGas = chain.nextBaseFee();
+  const marketBaseFee = chain.marketBaseFee();
+  const baseFeePerGas = (replay ? replay.baseFeePerGas : chain.faults?.baseFeeOverride) ?? marketBaseFee;
   const blockTime = timestamp > parent.timestamp ? timestamp : parent.timestamp;
   const mixHash = keccak256(concatHex([parent.hash, numberToHex(number, { size: 32 })]));
   const preStateRoot = bytesToHex(await chain.state.getStateRoot());
@@ -144,6 +151,7 @@ export async function produceBlock(chain: ChainContext, timestamp: bigint, repla
     },
     preStateRoot,
     included,
+    marketBaseFee,
   );
   index.append(block);
   for (const tx of included) mempool.remove(tx.hash);
@@ -153,6 +161,7 @@ export async function produceBlock(chain: ChainContext, timestamp: bigint, repla
     timestamp: blockTime.toString(),
     txs: included.map((t) => t.hash),
     hash: block.hash,
+    ...(baseFeePerGas !== marketBaseFee ? { baseFeePerGas: baseFeePerGas.toString() } : {}),
   });
   metrics.blocksMined++;
   metrics.transactionsMined += included.length;

@@ -60,8 +60,16 @@ export class ChainContext {
     return this.vm.stateManager as MerkleStateManager;
   }
 
-  /** Base fee the next block will charge; admission requires maxFeePerGas ≥ this. */
+  /** Base fee the next block will charge: a `baseFee` fault's, else the market's. */
   nextBaseFee(): bigint {
+    return this.faults?.baseFeeOverride ?? this.marketBaseFee();
+  }
+
+  /**
+   * The next block's EIP-1559 base fee, whatever a `baseFee` fault imposes: admission requires
+   * maxFeePerGas ≥ this, so under a spike the pool keeps what would have been minable before it.
+   */
+  marketBaseFee(): bigint {
     return nextBaseFee(this.index.head(), this.config.minBaseFeePerGas);
   }
 

@@ -23,7 +23,8 @@ export type JournalEntry =
   | { type: "tx"; raw: Hex }
   | { type: "evict"; hash: Hex }
   | { type: "fund"; address: Address; amount: string }
-  | { type: "block"; number: string; timestamp: string; txs: Hex[]; hash: Hex }
+  /** `baseFeePerGas`: only for a block produced under a `baseFee` fault (faults are not journalled). */
+  | { type: "block"; number: string; timestamp: string; txs: Hex[]; hash: Hex; baseFeePerGas?: string }
   | { type: "reorg"; depth: number; dropTransactions?: boolean };
 
 export const JOURNAL_FILE = "chain.jsonl";

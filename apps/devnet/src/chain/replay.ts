@@ -35,7 +35,8 @@ export async function replayJournal(chain: ChainContext, entries: JournalEntry[]
             if (!pooled) throw new Error(`journal replay: block ${entry.number} needs unknown transaction ${hash}`);
             return pooled;
           });
-          const block = await produceBlock(chain, BigInt(entry.timestamp), txs);
+          const baseFee = entry.baseFeePerGas === undefined ? undefined : BigInt(entry.baseFeePerGas);
+          const block = await produceBlock(chain, BigInt(entry.timestamp), { replayTxs: txs, baseFeePerGas: baseFee });
           if (block.hash !== entry.hash) {
             throw new Error(`journal replay diverged at block ${entry.number}: ${block.hash} != ${entry.hash}`);
           }

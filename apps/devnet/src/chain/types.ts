@@ -50,6 +50,11 @@ export type DevnetBlock = {
   gasUsed: bigint;
   gasLimit: bigint;
   baseFeePerGas: bigint;
+  /**
+   * The base fee EIP-1559 gave this block when a `baseFee` fault set another one (absent
+   * otherwise): the next block's base fee follows from it, so clearing the fault ends the spike.
+   */
+  marketBaseFeePerGas?: bigint;
   miner: Address;
   mixHash: Hex;
   extraData: Hex;

@@ -83,8 +83,13 @@ function feeHistory(node: DevnetNode, params: unknown[]): Record<string, unknown
 function faultSpec(value: unknown): FaultSpec {
   if (!value || typeof value !== "object") throw invalidParams("fault object {kind, ...} expected");
   const v = value as Record<string, unknown>;
-  const kinds = ["dropNextTx", "rpcError", "stall", "none"];
+  const kinds = ["dropNextTx", "rpcError", "stall", "baseFee", "none"];
   if (typeof v.kind !== "string" || !kinds.includes(v.kind)) throw invalidParams(`kind must be one of ${kinds.join(", ")}`);
+  if (v.kind === "baseFee") {
+    const baseFeePerGas = quantity(v.baseFeePerGas, "baseFeePerGas");
+    if (baseFeePerGas === 0n) throw invalidParams("baseFeePerGas must be above zero");
+    return { kind: "baseFee", baseFeePerGas: `0x${baseFeePerGas.toString(16)}` };
+  }
   for (const key of ["count", "ms", "code"] as const) {
     if (v[key] !== undefined && (typeof v[key] !== "number" || !Number.isFinite(v[key]))) throw invalidParams(`${key} must be a number`);
   }
