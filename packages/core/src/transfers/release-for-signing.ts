@@ -19,7 +19,8 @@ import { recheckTransfer } from "./recheck-transfer";
 import { releaseNextJob } from "./release-next-job";
 import { quoteFees, transferCall, TransferUnaffordableError, TransferWouldRevertError, type TransferFeeQuote } from "./quote-transfer-fees";
 import { transitionTransaction, type TransactionTransitionInput } from "./transition-transaction";
-import { rebuildUnsignedTransaction, type TransferAsset } from "./unsigned-transaction";
+import type { TransferAsset } from "./unsigned-transaction";
+import { releasedFields, signingDeadlineFrom } from "./insert-released-transaction";
 import { deploymentData } from "../contracts/deployment-data";
 import { holdIfNewlyRequired, holdUnlessStillApproved } from "../approvals/decisions/hold-unless-still-approved";
 import { outboundSource } from "./outbound-source";
@@ -225,15 +226,11 @@ export function releaseNonce(pendingNonce: number, highestBroadcast: number | nu
   return Math.max(pendingNonce, highestBroadcast === null ? 0 : highestBroadcast + 1);
 }
 
-/** The signing deadline of a transfer released now: the configured signing timeout from the clock. */
-export function signingDeadlineFrom(deps: Pick<ServiceDeps, "now" | "config">): Date {
-  return new Date(deps.now().getTime() + deps.config.transfers.signingTimeoutSeconds * 1000);
-}
-
 /**
  * The move to PENDING_SIGNATURE that releasing `current` is: its checks' decision (when it comes
- * from them), the nonce, fees and gas, the unsigned transaction and signing hash rebuilt from the
- * stored intent with them, the signing deadline, and the `transfers.expire` job at that deadline.
+ * from them), the released fields (`releasedFields`: nonce, fees and gas, the unsigned transaction
+ * and signing hash rebuilt from the stored intent with them, the signing deadline), and the
+ * `transfers.expire` job at that deadline.
  */
 export function releaseTransition(
   current: TransactionRow,
@@ -241,25 +238,11 @@ export function releaseTransition(
   release: { checks?: CheckFields | undefined; nonce: number; fees: TransferFeeQuote; signingDeadline: Date },
 ): Pick<TransactionTransitionInput, "to" | "subStatus" | "reason" | "set" | "jobs"> {
   const { signingDeadline } = release;
-  const chosen = {
-    nonce: release.nonce,
-    gasLimit: release.fees.gasLimit.toString(),
-    maxFeePerGas: release.fees.maxFeePerGas.toString(),
-    maxPriorityFeePerGas: release.fees.maxPriorityFeePerGas.toString(),
-  };
-  const rebuilt = rebuildUnsignedTransaction({ ...current, ...chosen }, asset);
   return {
     to: "PENDING_SIGNATURE",
     subStatus: null,
     reason: null,
-    set: {
-      ...release.checks,
-      ...chosen,
-      data: rebuilt.unsigned.data ?? "0x",
-      unsignedTransaction: rebuilt.unsignedTransaction,
-      signingHash: rebuilt.signingHash,
-      signingDeadline,
-    },
+    set: { ...release.checks, ...releasedFields(current, asset, release) },
     jobs: (r) => [jobRequest("transfers.expire", { tenantId: r.tenantId, transactionId: r.id }, { startAfter: signingDeadline })],
   };
 }

@@ -29,47 +29,64 @@ export async function insertSubmittedTransaction(
   },
 ): Promise<TransactionRecord> {
   const row = submittedTransactionRow({ ...input.values, ...initiatedBy(input.actor) }, deps.now());
-  const record = toTransactionRecord(row);
-  const event = EVENTS["transaction.created"];
-  // Validated like every emitted event (emitEvent): a malformed record fails the create.
-  const data = event.data.parse({ transaction: record }) as Record<string, unknown>;
   // The row with its trail and the job are independent statements: sent together, they share a
   // round trip on a pipelined connection (@qc/db's pool). Whichever PostgreSQL runs first, a
   // failure of either fails the transaction; the trail's error is the one that says why.
   const [trail, job] = await Promise.allSettled([
-    insertTransactionWithTrail(tx, {
-      row,
-      history: { id: newRowId(), actorType: input.actor.type, actorId: input.actor.id },
-      audit: {
-        id: newRowId(),
-        ...toAuditRow({
-          action: "transaction.created",
-          actorType: input.actor.type,
-          actorId: input.actor.id,
-          actorUserId: actingMemberId(input.actor),
-          tenantId: row.tenantId,
-          targetType: "transaction",
-          targetId: row.id,
-          requestId: input.actor.requestId ?? null,
-          ip: input.actor.ip ?? null,
-          details: input.auditDetails(row),
-        }),
-      },
-      event: {
-        id: newRowId(),
-        tenantId: row.tenantId,
-        type: "transaction.created",
-        aggregateType: event.aggregate,
-        aggregateId: row.id,
-        data,
-      },
-    }),
+    insertCreatedTransaction(tx, { row, actor: input.actor, auditDetails: input.auditDetails(row), usage: "count" }),
     input.checkJob === "skip"
       ? Promise.resolve(undefined)
       : deps.jobs.send(tx, "transfers.check", { tenantId: row.tenantId, transactionId: row.id }),
   ]);
   if (trail.status === "rejected") throw trail.reason;
   if (job.status === "rejected") throw job.reason;
+  return trail.value;
+}
+
+/**
+ * A new transaction row stored exactly as given, with its trail in one statement
+ * (`insertTransactionWithTrail`): the first status-history entry, the `transaction.created` audit
+ * row (actor, request, `auditDetails`) and event (its record validated like every emitted
+ * event: a malformed record fails the insert). `usage`: "count" for what a customer creates,
+ * "skip" for the service's own nonce records (they are not new transfers). The record returned
+ * is the stored one, without reading the row back.
+ */
+export async function insertCreatedTransaction(
+  tx: Transaction,
+  input: { row: TransactionRow; actor: Actor; auditDetails: Record<string, unknown>; usage: "count" | "skip" },
+): Promise<TransactionRecord> {
+  const { row, actor } = input;
+  const record = toTransactionRecord(row);
+  const event = EVENTS["transaction.created"];
+  const data = event.data.parse({ transaction: record }) as Record<string, unknown>;
+  await insertTransactionWithTrail(tx, {
+    row,
+    history: { id: newRowId(), actorType: actor.type, actorId: actor.id },
+    audit: {
+      id: newRowId(),
+      ...toAuditRow({
+        action: "transaction.created",
+        actorType: actor.type,
+        actorId: actor.id,
+        actorUserId: actingMemberId(actor),
+        tenantId: row.tenantId,
+        targetType: "transaction",
+        targetId: row.id,
+        requestId: actor.requestId ?? null,
+        ip: actor.ip ?? null,
+        details: input.auditDetails,
+      }),
+    },
+    event: {
+      id: newRowId(),
+      tenantId: row.tenantId,
+      type: "transaction.created",
+      aggregateType: event.aggregate,
+      aggregateId: row.id,
+      data,
+    },
+    usage: input.usage,
+  });
   return record;
 }
 

@@ -1,5 +1,6 @@
 import { addressFromPublicKey, MLDSA87_SIGNATURE_LENGTH, TRANSACTION_SIGNATURE_CONTEXT } from "@qc/chain";
 import type { SigningAssetRow, SigningSourceRow, TransactionRow } from "@qc/db/queries";
+import { isSelfSendType } from "@qc/domain";
 import type { SignatureVerifier } from "../deps/service-deps";
 import { rebuildUnsignedTransaction, type RebuiltTransaction } from "./unsigned-transaction";
 
@@ -24,7 +25,9 @@ export type SigningRequestCheck =
  */
 export function checkSigningRequest(context: SigningContext): SigningRequestCheck {
   const row = context.transaction;
-  if (!context.asset && row.type !== "CONTRACT_DEPLOY") return { ok: false, reason: "the transaction's asset is unknown" };
+  // A deployment (or its replacement) and a self-send (NONCE_FILL, CANCELLATION) carry no asset.
+  const needsAsset = row.type !== "CONTRACT_DEPLOY" && !row.templateId && !isSelfSendType(row.type);
+  if (!context.asset && needsAsset) return { ok: false, reason: "the transaction's asset is unknown" };
   if (!context.wallet?.publicKey) return { ok: false, reason: "the source wallet has no enrolled key" };
   let rebuilt: RebuiltTransaction;
   try {

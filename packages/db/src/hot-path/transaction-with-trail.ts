@@ -38,6 +38,12 @@ const inserted = (column: { name: string }) => sql`${sql.identifier(column.name)
  * column list comes from the table definitions (./columns); the outbox insert is the one
  * `insertOutboxEvent` sends. The job that follows is the caller's to enqueue in the same
  * database transaction.
+ *
+ * `usage: "skip"` leaves the usage buckets alone: for the service's own nonce records (a
+ * NONCE_FILL, a REPLACEMENT, a CANCELLATION, CONTRACT §17), which are not new transfers and
+ * must not count against the tenant's velocity windows or daily quotas (a replacement's value is
+ * its original's, counted once at the original's create). Another named statement, without the
+ * usage CTE, so the create's own statement is unchanged.
  */
 export async function insertTransactionWithTrail(
   db: Executor,
@@ -46,6 +52,8 @@ export async function insertTransactionWithTrail(
     history: { id: string; actorType: string; actorId: string | null };
     audit: AuditRow & { id: string };
     event: InsertOutboxEventParams & { id: string };
+    /** "count" (default): the create's usage is added to the buckets; "skip": not (nonce records). */
+    usage?: "count" | "skip";
   },
 ): Promise<{ eventSequence: number }> {
   const { row, history, audit, event } = params;
@@ -58,13 +66,15 @@ export async function insertTransactionWithTrail(
     ...outboxEventValues("event_", event),
     ...rowValues(transactions, row, "row_"),
   };
-  const result = await insertWithTrailStatement.on(db).execute(values);
+  const statement = params.usage === "skip" ? insertWithTrailWithoutUsageStatement : insertWithTrailStatement;
+  const result = await statement.on(db).execute(values);
   const [written] = result.rows;
   if (!written) throw new Error("the transaction insert wrote no event");
   return { eventSequence: Number(written.event_sequence) };
 }
 
-const insertWithTrailStatement = defineStatement<{ event_sequence: number }>("qc_insert_transaction_with_trail", () => {
+/** The insert-with-trail statement, with or without the usage upsert (one text per named statement). */
+const insertWithTrailSql = (usage: boolean) => {
   const columns = insertColumns(transactions, "row_");
   const history = insertSelect(transactionStatusHistory, {
     ...placeholdersFor(transactionStatusHistory, "history_", ["id", "actorType", "actorId"]),
@@ -83,11 +93,22 @@ const insertWithTrailStatement = defineStatement<{ event_sequence: number }>("qc
       ${history} from inserted
     ), audit as (
       ${insertSelect(auditEvents, placeholdersFor(auditEvents, "audit_", AUDIT_KEYS))} from inserted
-    ), usage as (
+    ), ${
+      usage
+        ? sql`usage as (
       ${usageUpsert(1, sql`inserted`)}
-    ), event as (
+    ), `
+        : sql``
+    }event as (
       ${outboxEventInsert("event_")} from inserted
       returning sequence
     )
     select sequence as event_sequence from event`;
-});
+};
+const insertWithTrailStatement = defineStatement<{ event_sequence: number }>("qc_insert_transaction_with_trail", () =>
+  insertWithTrailSql(true),
+);
+const insertWithTrailWithoutUsageStatement = defineStatement<{ event_sequence: number }>(
+  "qc_insert_transaction_with_trail_without_usage",
+  () => insertWithTrailSql(false),
+);
