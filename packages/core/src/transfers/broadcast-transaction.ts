@@ -8,6 +8,7 @@ import { failTransaction } from "./fail-transaction";
 import { loadSigningContext } from "./load-signing-context";
 import { recheckTransfer } from "./recheck-transfer";
 import { releaseNextJob } from "./release-next-job";
+import { endReplaced, sameNonceStanding } from "./same-nonce";
 import { sendSignedTransaction, type SendOutcome } from "./send-signed-transaction";
 import type { TransactionStatus } from "./transaction-status";
 import { transitionTransaction } from "./transition-transaction";
@@ -128,12 +129,25 @@ async function moveToBroadcasting(
   return outcome.moved ? outcome.row : reread(deps, row);
 }
 
-/** The send's outcome on the row: an attempt counted and the watch pulled forward, or FAILED when final. */
+/**
+ * The send's outcome on the row: an attempt counted and the watch pulled forward, or FAILED when
+ * final. "Nonce too low" for a speed-up, a cancellation or their original is not a drop while
+ * another transaction of the nonce is pending or mined (CONTRACT §17): it ends naming the one
+ * mined for good, or waits for the watcher to see which one is.
+ */
 async function recordSend(
-  deps: Pick<ServiceDeps, "db" | "jobs" | "now" | "config">,
+  deps: Pick<ServiceDeps, "db" | "jobs" | "now" | "config" | "chain">,
   row: TransactionRow,
   outcome: SendOutcome,
 ): Promise<TransactionStatus> {
+  if (outcome.kind === "final" && outcome.subStatus === "DROPPED_BY_CHAIN") {
+    const standing = await sameNonceStanding(deps, row);
+    if (standing.kind === "replaced") {
+      const ended = await endReplaced(deps, { row, from: ["BROADCASTING"], mined: standing.by, actor });
+      return ended.moved ? ended.row.status : (await reread(deps, row)).status;
+    }
+    if (standing.kind === "taken") return recordSend(deps, row, { kind: "refused", reason: outcome.reason });
+  }
   if (outcome.kind === "final") {
     const failed = await failTransaction(deps, { row, from: "BROADCASTING", subStatus: outcome.subStatus, reason: outcome.reason, actor });
     return failed.moved ? failed.row.status : (await reread(deps, row)).status;

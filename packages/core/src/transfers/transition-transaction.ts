@@ -7,11 +7,14 @@ import {
   type NewTransactionRow,
   type TransactionRow,
 } from "@qc/db/queries";
+import { CREATED_TRANSACTION_TYPES } from "@qc/domain";
 import type { Actor } from "../audit/actor";
 import type { ServiceDeps } from "../deps/service-deps";
 import { runTransition, type JobRequest, type TransitionOutcome } from "../transitions/run-transition";
 import { toTransactionRecord } from "./transaction-record";
 import { isEndedWithoutTransfer, type TransactionStatus, type TransactionSubStatus } from "./transaction-status";
+
+const isCreatedType = (type: TransactionRow["type"]): boolean => (CREATED_TRANSACTION_TYPES as readonly string[]).includes(type);
 
 export interface TransactionTransitionInput {
   tenantId: string;
@@ -29,6 +32,11 @@ export interface TransactionTransitionInput {
   jobs?: (row: TransactionRow) => JobRequest[];
   /** Further writes in the same database transaction (e.g. releasing the next queued transfer). */
   also?: (tx: Transaction, row: TransactionRow) => Promise<void>;
+  /**
+   * The move ends it without its own transfer, but its value moved all the same: a REPLACEMENT of
+   * it was mined at its nonce (CONTRACT §17), so its usage stays counted.
+   */
+  keepsUsage?: boolean;
 }
 
 /**
@@ -92,8 +100,15 @@ export async function transitionTransaction(
           actorType: input.actor.type,
           actorId: input.actor.id,
         });
-        // Only what the service sends counts against limits; a deposit never added usage.
-        if (row.direction === "OUTBOUND" && isEndedWithoutTransfer(input.to) && !isEndedWithoutTransfer(previousStatus!))
+        // Only what the customer created counts against limits: a deposit never added usage, nor
+        // did the service's own nonce records (a fill, a replacement, a cancellation).
+        if (
+          row.direction === "OUTBOUND" &&
+          isCreatedType(row.type) &&
+          !input.keepsUsage &&
+          isEndedWithoutTransfer(input.to) &&
+          !isEndedWithoutTransfer(previousStatus!)
+        )
           await releaseTransactionUsage(t, { tenantId: input.tenantId, transactionId: row.id });
         await input.also?.(t, row);
       },

@@ -1,15 +1,18 @@
 import { getQuantumTransactionStatus, type GetQuantumTransactionStatusReturnType } from "@qc/chain";
-import type { Executor } from "@qc/db";
+import type { Executor, Transaction } from "@qc/db";
 import { findTransaction, recordTransactionSend, updateTransactionConfirmations, type TransactionRow } from "@qc/db/queries";
 import { systemActor } from "../audit/actor";
 import { chainUnavailable } from "../balances/chain-errors";
 import type { ServiceDeps } from "../deps/service-deps";
 import { AppError } from "../errors";
 import { failTransaction } from "./fail-transaction";
+import { markStuckIfOverdue } from "./mark-transaction-stuck";
+import { endReplaced, endSameNonceSiblings, findSameNonceSiblings, sameNonceStanding } from "./same-nonce";
 import { sendSignedTransaction } from "./send-signed-transaction";
 import { isTerminalStatus, type TransactionStatus } from "./transaction-status";
 import { transitionTransaction } from "./transition-transaction";
 import { completeDeployment } from "../contracts/complete-deployment";
+import type { TransitionOutcome } from "../transitions/run-transition";
 
 const actor = systemActor("transfers.watch");
 
@@ -46,10 +49,16 @@ interface Look {
  * itself again every `watchIntervalMs` (one waiting job per transaction).
  *
  * - BROADCASTING and a receipt exists → CONFIRMING (blockNumber, blockHash, confirmations).
- * - BROADCASTING, neither in the mempool nor mined → the same raw transaction is re-sent; after
- *   `maxSendAttempts` sends → FAILED/DROPPED_BY_CHAIN.
+ * - BROADCASTING, neither in the mempool nor mined → when another transaction of its nonce (its
+ *   speed-up, its cancellation, its original: CONTRACT §17) is final, it ends naming it
+ *   (FAILED/REPLACED or CANCELLED/CANCELLED_ON_CHAIN); while one is pending or mined, it waits;
+ *   otherwise the same raw transaction is re-sent, and after `maxSendAttempts` sends →
+ *   FAILED/DROPPED_BY_CHAIN. A transaction whose nonce a sibling took is never "dropped".
+ * - BROADCASTING longer than STUCK_AFTER_SECONDS → `stuck: true` and one `transaction.stuck` event.
  * - CONFIRMING at `requiredConfirmations` → COMPLETED (completedAt), or FAILED/REVERTED_ON_CHAIN
- *   for a receipt with status 0 (decided at the same depth, so a reorg cannot undo a final state).
+ *   for a receipt with status 0 (decided at the same depth, so a reorg cannot undo a final state);
+ *   the same move ends every other live transaction of its nonce, naming it. Siblings end there,
+ *   at the final depth, not at first sight: a reorg may still mine another hash of the nonce.
  * - CONFIRMING whose receipt is gone or moved to another block (reorg) → back to BROADCASTING,
  *   then re-sent or re-confirmed from what the chain now says.
  *
@@ -76,6 +85,7 @@ export async function watchTransaction(deps: Deps, input: { tenantId: string; tr
       row = row.status === "BROADCASTING" ? await whileBroadcasting(deps, row, onChain, look) : await whileConfirming(deps, row, onChain);
       if (row.status === before || row.status === "CONFIRMING") break;
     }
+    if (row.status === "BROADCASTING") row = await markStuckIfOverdue(deps, row);
   } catch (error) {
     if (!(error instanceof AppError && error.error === "UNAVAILABLE")) throw error;
     deps.log.warn({ err: error, transactionId: input.transactionId }, "chain unreachable while watching: looking again later");
@@ -90,7 +100,13 @@ export async function watchTransaction(deps: Deps, input: { tenantId: string; tr
 
 async function whileBroadcasting(deps: Deps, row: TransactionRow, onChain: ChainStatus, look: Look): Promise<TransactionRow> {
   if (onChain.status === "pending") return row;
-  if (onChain.status === "unknown") return resend(deps, row, look);
+  if (onChain.status === "unknown") {
+    const standing = await sameNonceStanding(deps, row);
+    if (standing.kind === "replaced")
+      return ended(deps, row, await endReplaced(deps, { row, from: ["BROADCASTING"], mined: standing.by, actor }));
+    if (standing.kind === "taken") return row;
+    return resend(deps, row, look);
+  }
   const moved = await transitionTransaction(deps, {
     tenantId: row.tenantId,
     transactionId: row.id,
@@ -131,14 +147,24 @@ async function whileConfirming(deps: Deps, row: TransactionRow, onChain: ChainSt
     });
     return updated ?? reread(deps, row);
   }
+  // Final at its nonce. Another transaction of the nonce final already (only after a reorg deeper
+  // than requiredConfirmations) keeps the nonce: never two of one nonce COMPLETED.
+  const siblings = await findSameNonceSiblings(deps.db, row);
+  const earlier = siblings.find((s) => s.status === "COMPLETED" || (s.status === "FAILED" && s.subStatus === "REVERTED_ON_CHAIN"));
+  if (earlier) return ended(deps, row, await endReplaced(deps, { row, from: ["CONFIRMING"], mined: earlier, actor }));
+  const endSiblings = (tx: Transaction, mined: TransactionRow) =>
+    siblings.length === 0 ? Promise.resolve() : endSameNonceSiblings(deps, mined, actor, tx);
   if (onChain.status === "reverted") {
-    const failed = await failTransaction(deps, {
-      row,
-      from: "CONFIRMING",
+    const failed = await transitionTransaction(deps, {
+      tenantId: row.tenantId,
+      transactionId: row.id,
+      from: ["CONFIRMING"],
+      to: "FAILED",
       subStatus: "REVERTED_ON_CHAIN",
       reason: `reverted on chain in block ${onChain.blockNumber}`,
-      actor,
       set: { confirmations: onChain.confirmations },
+      actor,
+      also: endSiblings,
     });
     return failed.moved ? failed.row : reread(deps, row);
   }
@@ -152,6 +178,7 @@ async function whileConfirming(deps: Deps, row: TransactionRow, onChain: ChainSt
     reason: null,
     set: { blockNumber: Number(onChain.blockNumber), confirmations: onChain.confirmations, completedAt: now, ...deployed },
     actor,
+    also: endSiblings,
   });
   return completed.moved ? completed.row : reread(deps, row);
 }
@@ -174,6 +201,16 @@ async function resend(deps: Deps, row: TransactionRow, look: Look): Promise<Tran
     "transaction neither pending nor mined: re-sending the same raw transaction",
   );
   const outcome = await sendSignedTransaction(deps.chain.client(row.networkCode), row);
+  if (outcome.kind === "final" && outcome.subStatus === "DROPPED_BY_CHAIN") {
+    // "Nonce too low": a sibling of the nonce may have been mined since the look began.
+    const standing = await sameNonceStanding(deps, row);
+    if (standing.kind === "replaced")
+      return ended(deps, row, await endReplaced(deps, { row, from: ["BROADCASTING"], mined: standing.by, actor }));
+    if (standing.kind === "taken") {
+      look.backOff = true;
+      return row;
+    }
+  }
   if (outcome.kind === "final") {
     const failed = await failTransaction(deps, { row, from: "BROADCASTING", subStatus: outcome.subStatus, reason: outcome.reason, actor });
     return failed.moved ? failed.row : reread(deps, row);
@@ -181,6 +218,11 @@ async function resend(deps: Deps, row: TransactionRow, look: Look): Promise<Tran
   // Refused for now (fee below the base fee, pool full): give the chain time before the next try.
   if (outcome.kind === "refused") look.backOff = true;
   return (await recordTransactionSend(deps.db, { tenantId: row.tenantId, transactionId: row.id, at: deps.now() })) ?? reread(deps, row);
+}
+
+/** The row a transition moved, or the row as it is now when another caller moved it first. */
+function ended(deps: Pick<ServiceDeps, "db">, row: TransactionRow, outcome: TransitionOutcome<TransactionRow>): Promise<TransactionRow> {
+  return outcome.moved ? Promise.resolve(outcome.row) : reread(deps, row);
 }
 
 async function reread(deps: Pick<ServiceDeps, "db">, row: TransactionRow): Promise<TransactionRow> {

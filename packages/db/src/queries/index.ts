@@ -19,6 +19,8 @@ export * from "./tenants";
 export * from "./transactions";
 export * from "./transaction-signing";
 export * from "./transfer-sources";
+export * from "./same-nonce";
+export * from "./stuck";
 export { insertTransactionWithTrail } from "../hot-path/transaction-with-trail";
 export * from "./vaults";
 export * from "./wallets";
