@@ -6,6 +6,10 @@ import { describeDeployment, describeDeploymentVerification } from "../lib/revie
 import { readDeployment } from "../lib/review/read-deployment";
 import { verifyDeploymentRequest } from "../lib/review/verify-deployment-request";
 import { verifySigningRequest } from "../lib/review/verify-signing-request";
+import { describeSelfSend, describeSelfSendVerification } from "../lib/review/describe-self-send";
+import { fetchOriginal } from "../lib/review/fetch-original";
+import { isSelfSendType, readSelfSend } from "../lib/review/read-self-send";
+import { verifySelfSendRequest } from "../lib/review/verify-self-send";
 import type { SignerApi } from "../lib/service/signer-api";
 import { signTransfer } from "../lib/sign-transfer";
 import { connect } from "../session";
@@ -24,15 +28,45 @@ async function reviewDeployment(
   id: string,
   transaction: Record<string, unknown>,
   findKey: Parameters<typeof readDeployment>[0]["findKey"],
+  original: unknown,
 ): Promise<void> {
-  const shown = readDeployment({ transaction, findKey });
+  const shown = readDeployment({ transaction, findKey, original });
   for (const line of describeDeployment(shown)) print(line);
   const verified = verifyDeploymentRequest(shown);
   for (const line of describeDeploymentVerification(verified)) print(line);
+  await confirmSignSubmit(api, id, verified, verified.bytecodeHash, "bytecode hash");
+}
+
+/** After the verified lines: the typed confirmation of `value`'s last 4 characters, then the signature, submitted. */
+async function confirmSignSubmit(
+  api: SignerApi,
+  id: string,
+  verified: Parameters<typeof signTransfer>[0],
+  value: string,
+  what: string,
+): Promise<void> {
   print("");
-  await confirmLastFour(verified.bytecodeHash, "bytecode hash", "sign and submit");
+  await confirmLastFour(value, what, "sign and submit");
   const result = await api.submitSignature(id, signTransfer(verified));
   print(`Signed and submitted. Status: ${result.status}`);
+}
+
+/**
+ * A NONCE_FILL or CANCELLATION (CONTRACT §17): zero value from the source to itself, rebuilt here
+ * from the chain, nonce and fee caps alone; the confirmation is the last 4 characters of its
+ * destination, which is the source itself.
+ */
+async function reviewSelfSend(
+  api: SignerApi,
+  id: string,
+  transaction: Record<string, unknown>,
+  findKey: Parameters<typeof readSelfSend>[0]["findKey"],
+): Promise<void> {
+  const shown = readSelfSend({ transaction, findKey });
+  for (const line of describeSelfSend(shown)) print(line);
+  const verified = verifySelfSendRequest(shown);
+  for (const line of describeSelfSendVerification(verified)) print(line);
+  await confirmSignSubmit(api, id, verified, verified.destinationAddress, "destination address (the source itself)");
 }
 
 export function reviewCommand(): Command {
@@ -52,18 +86,32 @@ export function reviewCommand(): Command {
         "A contract deployment is shown as the template (name, version, bytecode hash) from this signer's own",
         "catalog and its constructor arguments; the creation is rebuilt here from those and the confirmation",
         "is the last 4 characters of the bytecode hash.",
+        "",
+        "A NONCE_FILL (the service fills a nonce that would otherwise be left unused) or a CANCELLATION (takes",
+        "a broadcast transaction's nonce with higher fee caps so that it is never mined) must be zero value from",
+        "the source to itself with no calldata: it is rebuilt here from the chain, nonce and fee caps alone, and",
+        "anything else is refused. Its destination is the source itself, so the confirmation is the last 4",
+        "characters of the source address. A REPLACEMENT (a speed-up) is compared with the transaction it",
+        "replaces, fetched from the service: chain, source, nonce, destination, asset, amount, deployment and",
+        "gas limit must be the same and both fee caps higher; any other difference is refused.",
       ].join("\n"),
     )
     .action(async (id: string) => {
       const { keystore, api } = await connect();
       try {
         const transaction = await findListed(api, id, () => api.pendingTransactions(), "a signature");
-        if (transaction.type === "CONTRACT_DEPLOY") {
-          await reviewDeployment(api, id, transaction, (address) => keystore.findKey(address));
+        const findKey = (address: string) => keystore.findKey(address);
+        if (isSelfSendType(transaction.type)) {
+          await reviewSelfSend(api, id, transaction, findKey);
+          return;
+        }
+        const original = await fetchOriginal(api, transaction);
+        if (transaction.type === "CONTRACT_DEPLOY" || (transaction.type === "REPLACEMENT" && transaction.deployment !== undefined)) {
+          await reviewDeployment(api, id, transaction, findKey, original);
           return;
         }
         const assets = isNetworkCode(transaction.networkCode) ? await api.assets(transaction.networkCode) : [];
-        const shown = readTransfer({ transaction, assets, findKey: (address) => keystore.findKey(address) });
+        const shown = readTransfer({ transaction, assets, findKey, original });
         for (const line of describeTransfer(shown)) print(line);
         const verified = verifySigningRequest(shown);
         for (const line of describeVerification(verified)) print(line);

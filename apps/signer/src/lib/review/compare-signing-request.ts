@@ -27,7 +27,8 @@ export type Differ = (field: string, shown: string, asked: string) => void;
  * order. Returns our unsigned transaction and its signing hash, the only hash the signer signs.
  */
 export function compareSigningRequest(input: {
-  noun: "transfer" | "deployment";
+  /** What the person is shown, in the refusal's words: "transfer", "deployment", "nonce fill", … */
+  noun: string;
   shown: ShownTransaction;
   rebuild: () => QuantumTransactionSerializable;
   ownDifferences: (theirs: QuantumTransactionUnsigned, differ: Differ) => ReviewDifference[] | void;

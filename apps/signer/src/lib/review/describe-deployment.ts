@@ -1,5 +1,6 @@
 import type { CanonicalConstructorArgs, ContractTemplate } from "@qc/chain/contracts";
 import { describePendingTransaction } from "./describe-pending-transaction";
+import { describeReplacement } from "./describe-self-send";
 import { printableText } from "./printable-text";
 import type { DisplayedDeployment } from "./read-deployment";
 import type { VerifiedDeployment } from "./verify-deployment-request";
@@ -23,6 +24,7 @@ export function formatConstructorArguments(template: ContractTemplate, args: Can
 export function describeDeployment(deployment: DisplayedDeployment): string[] {
   const { template } = deployment;
   return describePendingTransaction(deployment, [
+    ...describeReplacement(deployment.replaces),
     `Template      ${printableText(template.name, 80)} v${template.version} (${template.id}), from this signer's catalog`,
     `Value         0 Q (a contract creation: no destination)`,
   ]);

@@ -1,12 +1,14 @@
 import type { DisplayedAsset, DisplayedTransfer } from "./read-transfer";
 import type { VerifiedTransfer } from "./verify-signing-request";
 import { describePendingTransaction } from "./describe-pending-transaction";
+import { describeReplacement } from "./describe-self-send";
 import { formatAmount } from "./format-amount";
 import { printableText } from "./printable-text";
 
 /** The lines `review` prints before anything is verified or signed. */
 export function describeTransfer(transfer: DisplayedTransfer): string[] {
   return describePendingTransaction(transfer, [
+    ...describeReplacement(transfer.replaces),
     `Destination   ${transfer.destinationAddress}`,
     ...describeAssetAmount(transfer.asset, transfer.amount),
   ]);

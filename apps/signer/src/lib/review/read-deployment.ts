@@ -4,11 +4,16 @@ import type { Address } from "viem";
 import { z } from "zod";
 import type { StoredKey } from "../keystore/format";
 import type { SigningRequest } from "../service/signer-api";
+import { compareReplacement, type ReplacedOriginal } from "./compare-replacement";
 import { parseNonceAndFee, parsePendingTransaction, readNetwork, readSource, refuse, type DisplayedFee } from "./read-pending-transaction";
 
 /** What `review` shows for a contract deployment, read from the service's record and this signer's own catalog. */
 export type DisplayedDeployment = {
   id: string;
+  /** A REPLACEMENT here is a speed-up of a deployment: the same creation at the same nonce with higher fee caps (CONTRACT §17). */
+  type: "CONTRACT_DEPLOY" | "REPLACEMENT";
+  /** A replacement's original, checked: everything but the fee caps is the same. */
+  replaces: ReplacedOriginal | null;
   networkCode: NetworkCode;
   chainId: number;
   sourceAddress: Address;
@@ -33,6 +38,8 @@ export type ReadDeploymentParameters = {
   /** One element of `GET /v1/signer/transactions`, as received. */
   transaction: unknown;
   findKey: (address: Address) => StoredKey | undefined;
+  /** For a REPLACEMENT: `GET /v1/transactions/{replacesTransactionId}`, as received (without it a replacement is refused). */
+  original?: unknown;
 };
 
 /**
@@ -41,9 +48,13 @@ export type ReadDeploymentParameters = {
  * deployment that would move value or name a destination, an unknown network, a source whose
  * key is not in this keystore.
  */
-export function readDeployment({ transaction, findKey }: ReadDeploymentParameters): DisplayedDeployment {
+export function readDeployment({ transaction, findKey, original }: ReadDeploymentParameters): DisplayedDeployment {
   const tx = parsePendingTransaction(transaction);
-  if (tx.type !== "CONTRACT_DEPLOY") refuse("type", `is ${tx.type}, not CONTRACT_DEPLOY`);
+  if (tx.type !== "CONTRACT_DEPLOY" && tx.type !== "REPLACEMENT") refuse("type", `is ${tx.type}, not CONTRACT_DEPLOY`);
+  const replaces =
+    tx.type === "REPLACEMENT"
+      ? compareReplacement(tx, original ?? refuse("replacesTransactionId", "the original was not fetched to compare the replacement with"))
+      : null;
   const network = readNetwork(tx);
   if (tx.destinationAddress !== null) refuse("destinationAddress", "is set: a contract creation has no destination");
   if (tx.assetId !== null) refuse("assetId", "is set: a contract deployment moves no asset");
@@ -61,6 +72,8 @@ export function readDeployment({ transaction, findKey }: ReadDeploymentParameter
 
   return {
     id: tx.id,
+    type: tx.type,
+    replaces,
     ...network,
     ...source,
     template,

@@ -2,6 +2,7 @@ import { isAddressInput, NATIVE_CURRENCY, parseAddress, type NetworkCode } from 
 import type { Address } from "viem";
 import type { StoredKey } from "../keystore/format";
 import type { Asset, SigningRequest } from "../service/signer-api";
+import { compareReplacement, type ReplacedOriginal } from "./compare-replacement";
 import { parseNonceAndFee, parsePendingTransaction, readNetwork, readSource, refuse, type DisplayedFee } from "./read-pending-transaction";
 
 /** An asset as `review` and `approve` show it. */
@@ -17,6 +18,10 @@ export type DisplayedAsset = {
 /** What `review` shows the person, read from the service's record and nothing else. */
 export type DisplayedTransfer = {
   id: string;
+  /** A REPLACEMENT is a speed-up of a transfer: the same transfer at the same nonce with higher fee caps (CONTRACT §17). */
+  type: "TRANSFER" | "REPLACEMENT";
+  /** A replacement's original, checked: everything but the fee caps is the same. */
+  replaces: ReplacedOriginal | null;
   networkCode: NetworkCode;
   chainId: number;
   sourceAddress: Address;
@@ -40,18 +45,27 @@ export type ReadTransferParameters = {
   assets: readonly Asset[];
   /** The keystore entry of an address, if this signer holds it. */
   findKey: (address: Address) => StoredKey | undefined;
+  /** For a REPLACEMENT: `GET /v1/transactions/{replacesTransactionId}`, as received (without it a replacement is refused). */
+  original?: unknown;
 };
 
 /**
- * Reads a pending transaction into the fields `review` displays, refusing (naming the field)
+ * Reads a pending transfer (or a transfer's REPLACEMENT, compared with its `original`: only the fee
+ * caps may differ) into the fields `review` displays, refusing (naming the field)
  * whatever cannot be displayed truthfully: an unknown network, a chain id that is not that
  * network's, a source whose key is not in this keystore, an asset the service does not list
  * on that network. The native asset is always shown as the protocol's own (`Q`, 18
  * decimals), never as the service names it.
  */
-export function readTransfer({ transaction, assets, findKey }: ReadTransferParameters): DisplayedTransfer {
+export function readTransfer({ transaction, assets, findKey, original }: ReadTransferParameters): DisplayedTransfer {
   const tx = parsePendingTransaction(transaction);
-  if (tx.type !== "TRANSFER") refuse("type", `is ${tx.type}: this signer reviews transfers only`);
+  if (tx.type !== "TRANSFER" && tx.type !== "REPLACEMENT") refuse("type", `is ${tx.type}: not a transfer`);
+  if (tx.type === "REPLACEMENT" && tx.deployment !== undefined)
+    refuse("deployment", "is set: a deployment's replacement is not a transfer");
+  const replaces =
+    tx.type === "REPLACEMENT"
+      ? compareReplacement(tx, original ?? refuse("replacesTransactionId", "the original was not fetched to compare the replacement with"))
+      : null;
   const network = readNetwork(tx);
   const { networkCode } = network;
 
@@ -67,6 +81,8 @@ export function readTransfer({ transaction, assets, findKey }: ReadTransferParam
 
   return {
     id: tx.id,
+    type: tx.type,
+    replaces,
     ...network,
     ...source,
     destinationAddress,

@@ -40,8 +40,9 @@ export function summarizeTransaction(
   const tx = parsed.data;
   const asset = assets.find((a) => a.id === tx.assetId && a.networkCode === tx.networkCode);
   const native = asset?.kind === "NATIVE" && isNetworkCode(tx.networkCode);
+  const selfSend = tx.type === "NONCE_FILL" || tx.type === "CANCELLATION";
   const amount =
-    tx.type === "CONTRACT_DEPLOY"
+    tx.type === "CONTRACT_DEPLOY" || selfSend
       ? `0 ${NATIVE_CURRENCY.symbol}`
       : !asset
         ? `${tx.amount} base units of an unknown asset`
@@ -54,11 +55,28 @@ export function summarizeTransaction(
     createdAt: printableText(tx.createdAt ?? "", 40),
     networkCode: printableText(tx.networkCode, 40),
     amount,
-    // A deployment has no destination: the line names what it creates instead.
-    destination: tx.type === "CONTRACT_DEPLOY" ? `a new contract (${deployedTemplate(transaction)})` : address(tx.destinationAddress),
+    // A deployment has no destination: the line names what it creates instead. A fill or a
+    // cancellation is sent to the source itself; a replacement names what it speeds up.
+    destination:
+      tx.type === "CONTRACT_DEPLOY" || (tx.type === "REPLACEMENT" && transaction.deployment !== undefined)
+        ? `a new contract (${deployedTemplate(transaction)})${replacing(transaction)}`
+        : selfSend
+          ? `itself (${selfSendPurpose(transaction, tx.type)})`
+          : `${address(tx.destinationAddress)}${replacing(transaction)}`,
     source: address(tx.sourceAddress),
     malformed: false,
   };
+}
+
+/** A speed-up's note: the transaction it replaces, at higher fees. */
+function replacing(transaction: Record<string, unknown>): string {
+  if (transaction.type !== "REPLACEMENT") return "";
+  return ` (REPLACEMENT of ${printableText(String(transaction.replacesTransactionId), 64)}: the same, with higher fee caps)`;
+}
+
+function selfSendPurpose(transaction: Record<string, unknown>, type: string): string {
+  if (type === "NONCE_FILL") return `NONCE_FILL of nonce ${printableText(String(transaction.nonce), 20)}`;
+  return `CANCELLATION of ${printableText(String(transaction.replacesTransactionId), 64)}`;
 }
 
 function deployedTemplate(transaction: Record<string, unknown>): string {

@@ -2,7 +2,7 @@ import { buildQuantumTransfer, serializeQuantumTransaction, signingHash, type Qu
 import { concatHex, type Hex } from "viem";
 import { describe, expect, it } from "vitest";
 import { NATIVE_SANDBOX, pendingTransfer, sandboxFields, type DoubleAsset, type TransferFields } from "../../../test/signer-double";
-import { ReviewRefusedError } from "../errors";
+import { refusedFields as refusal } from "../../../test/refusal";
 import type { StoredKey } from "../keystore/format";
 import { readTransfer } from "./read-transfer";
 import { verifySigningRequest } from "./verify-signing-request";
@@ -23,16 +23,6 @@ const fields = (overrides: Partial<TransferFields> = {}) =>
   sandboxFields({ id: "0193a5c0-0000-7000-8000-000000000001", sourceAddress: SOURCE, ...overrides });
 const read = (transaction: Record<string, unknown>) =>
   readTransfer({ transaction, assets, findKey: (address) => (address === SOURCE ? KEY : undefined) });
-
-function refusal(run: () => unknown): string[] {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ReviewRefusedError) return error.fields;
-    throw error;
-  }
-  throw new Error("expected a refusal");
-}
 
 /** The record of `fields` with its signing request replaced by `transaction`'s serialization. */
 function withUnsigned(base: TransferFields, transaction: QuantumTransactionSerializable | Hex): Record<string, unknown> {

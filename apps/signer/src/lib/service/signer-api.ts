@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { approvalsApi } from "./approvals-api";
+import { addressBookEntrySchema, approvalsApi, type AddressBookEntry } from "./approvals-api";
 import { listTransactions, LIST_LIMIT, MAX_PAGES } from "./list-transactions";
 import { hex32, pageSchema as page, recordIntentShape, TRANSACTION_TYPES, uint256 } from "./schemas";
 import type { ServiceClient } from "./service-client";
@@ -61,12 +61,18 @@ function path(template: string, id: string): string {
 }
 
 /** Every item of a paginated list (CONTRACT §1), up to MAX_PAGES pages. */
-async function listAll<T extends z.ZodType>(client: ServiceClient, route: string, items: string, item: T): Promise<z.infer<T>[]> {
+async function listAll<T extends z.ZodType>(
+  client: ServiceClient,
+  route: string,
+  items: string,
+  item: T,
+  filter: Record<string, string> = {},
+): Promise<z.infer<T>[]> {
   const schema = z.looseObject({ [items]: z.array(item), page: page.optional() });
   const all: z.infer<T>[] = [];
   let cursor: string | null = null;
   for (let pages = 0; pages < MAX_PAGES; pages += 1) {
-    const query = new URLSearchParams({ limit: String(LIST_LIMIT) });
+    const query = new URLSearchParams({ ...filter, limit: String(LIST_LIMIT) });
     if (cursor) query.set("cursor", cursor);
     const answer = (await client.send("GET", `${route}?${query}`, schema)) as { page?: z.infer<typeof page> } & Record<
       string,
@@ -133,6 +139,16 @@ export function signerApi(client: ServiceClient) {
 
     transaction(id: string): Promise<TransactionStatus> {
       return client.send("GET", path("/v1/transactions/{id}", id), transactionStatusSchema);
+    },
+
+    /** A transaction's whole record, unparsed (a replacement's original: `compareReplacement` judges it). */
+    record(id: string): Promise<unknown> {
+      return client.send("GET", path("/v1/transactions/{id}", id), z.unknown());
+    },
+
+    /** The tenant's ACTIVE address-book entries (CONTRACT §16), all pages. */
+    activeAddressBook(): Promise<AddressBookEntry[]> {
+      return listAll(client, "/v1/address-book", "entries", addressBookEntrySchema, { status: "ACTIVE" });
     },
 
     /** The assets of one network (native and the tenant's tokens), all pages. */
