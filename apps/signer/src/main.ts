@@ -8,6 +8,7 @@ import { pendingCommand } from "./commands/pending";
 import { reviewCommand } from "./commands/review";
 import { rejectCommand } from "./commands/reject";
 import { watchCommand } from "./commands/watch";
+import { serveCommand } from "./commands/serve";
 import { enrollApproverCommand } from "./commands/enroll-approver";
 import { approvalsCommand } from "./commands/approvals";
 import { approveCommand } from "./commands/approve";
@@ -39,6 +40,7 @@ function program(): Command {
     .addCommand(reviewCommand())
     .addCommand(rejectCommand())
     .addCommand(watchCommand())
+    .addCommand(serveCommand())
     .addCommand(enrollApproverCommand())
     .addCommand(approvalsCommand())
     .addCommand(approveCommand())

@@ -3,7 +3,7 @@ import { readSignerEnv, type SignerEnv } from "./env";
 import { SignerError } from "./lib/errors";
 import { createKeystore, openKeystore, MIN_PASSPHRASE_LENGTH, type UnlockedKeystore } from "./lib/keystore/keystore";
 import { readProfile, type Profile } from "./lib/profile";
-import { createServiceClient } from "./lib/service/service-client";
+import { createServiceClient, type ServiceClient } from "./lib/service/service-client";
 import { signerApi, type SignerApi } from "./lib/service/signer-api";
 import { promptHidden, stdinIsTerminal } from "./terminal";
 
@@ -35,15 +35,15 @@ export async function createNewKeystore(env: SignerEnv = readSignerEnv()): Promi
   return createKeystore(paths.keystore, await passphrase(env, "create"));
 }
 
-export type Connection = { keystore: UnlockedKeystore; profile: Profile; api: SignerApi };
+export type Connection = { keystore: UnlockedKeystore; profile: Profile; api: SignerApi; client: ServiceClient };
 
-/** The unlocked keystore and a client for the profile's service, with the stored API key. */
-export async function connect(env: SignerEnv = readSignerEnv()): Promise<Connection> {
+/** The unlocked keystore and a client for the profile's service, with the stored API key (`keepAlive`: one kept connection). */
+export async function connect(env: SignerEnv = readSignerEnv(), options: { keepAlive?: boolean } = {}): Promise<Connection> {
   const paths = signerPaths(env);
   // The profile first: "not logged in" should not cost a passphrase prompt.
   const profile = readProfile(paths.profile);
   const keystore = await unlockKeystore(env);
   if (!keystore.apiKey) throw new SignerError("the keystore holds no API key: run `signer login` again");
-  const api = signerApi(createServiceClient({ url: profile.url, apiKey: keystore.apiKey, ca: profile.ca }));
-  return { keystore, profile, api };
+  const client = createServiceClient({ url: profile.url, apiKey: keystore.apiKey, ca: profile.ca, keepAlive: options.keepAlive });
+  return { keystore, profile, api: signerApi(client), client };
 }

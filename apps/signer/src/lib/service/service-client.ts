@@ -1,5 +1,5 @@
-import { request as httpRequest, type IncomingMessage } from "node:http";
-import { request as httpsRequest } from "node:https";
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from "node:http";
+import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { isIP } from "node:net";
 import type { z } from "zod";
 import { SignerError, UsageError } from "../errors";
@@ -12,6 +12,11 @@ export type ServiceClientOptions = {
   /** PEM certificate(s) to trust instead of the system roots (the development certificate). */
   ca?: string | null;
   timeoutMs?: number;
+  /**
+   * Keep one connection open and send every request on it, one at a time (`signer serve`, which
+   * polls several times a second: no TLS handshake per request). Otherwise each request has its own.
+   */
+  keepAlive?: boolean;
 };
 
 /** The service answered with the contract's flat error body (CONTRACT §2). */
@@ -85,6 +90,8 @@ export type ServiceResponse = { status: number; body: unknown; location?: string
 
 export type ServiceClient = {
   readonly url: URL;
+  /** Closes the kept connection, if any (`keepAlive`). */
+  close(): void;
   /** Sends one request and returns the parsed body of a 2xx answer, checked by `schema`. */
   send<S extends z.ZodType>(method: "GET" | "POST", path: string, schema: S, body?: unknown): Promise<z.infer<S>>;
 };
@@ -92,6 +99,11 @@ export type ServiceClient = {
 export function createServiceClient(options: ServiceClientOptions): ServiceClient {
   const base = parseServiceUrl(options.url);
   const timeoutMs = options.timeoutMs ?? 30_000;
+  const agent = options.keepAlive
+    ? base.protocol === "https:"
+      ? new HttpsAgent({ keepAlive: true, maxSockets: 1 })
+      : new HttpAgent({ keepAlive: true, maxSockets: 1 })
+    : undefined;
 
   function exchange(method: string, path: string, body: unknown): Promise<ServiceResponse> {
     const target = new URL(base.pathname.replace(/\/+$/, "") + path, base);
@@ -132,7 +144,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
           resolve({ status: res.statusCode ?? 0, body: parsed, ...(location ? { location } : {}) });
         });
       };
-      const common = { method, headers, timeout: timeoutMs };
+      const common = { method, headers, timeout: timeoutMs, ...(agent ? { agent } : {}) };
       const req =
         target.protocol === "https:"
           ? httpsRequest(target, { ...common, rejectUnauthorized: true, ...(options.ca ? { ca: options.ca } : {}) }, onResponse)
@@ -145,6 +157,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
 
   return {
     url: base,
+    close: () => agent?.destroy(),
     async send(method, path, schema, body) {
       const response = await exchange(method, path, body);
       if (response.status >= 200 && response.status < 300) {

@@ -1,0 +1,104 @@
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { Command } from "commander";
+import { readSignerEnv } from "../env";
+import { withFileLock } from "../lib/file-lock";
+import { printableText } from "../lib/review/printable-text";
+import { DailyLedger } from "../lib/serve/daily-ledger";
+import { formatDecisionLine } from "../lib/serve/decision-line";
+import { readRulesFile } from "../lib/serve/rules";
+import { servePoll, serveState } from "../lib/serve/serve-poll";
+import { ServiceError } from "../lib/service/service-client";
+import { connect, signerPaths } from "../session";
+import { print } from "../terminal";
+import { integerIn } from "./options";
+
+/** The file under QC_SIGNER_HOME where `serve` keeps today's signed totals. */
+export const SERVE_STATE_FILE = "serve-state.json";
+
+const HELP = [
+  "",
+  "Signs unattended, by rules: what a hot wallet runs (CONTRACT §17). Every --poll-ms it lists the signing",
+  "requests, oldest nonce first; for each it does the rebuild-and-compare of `review` (any difference: it",
+  'rejects, rule "verification"), then applies the rules; a request they forbid is rejected',
+  "(POST …/reject) with the rule named in the reason; the others are signed with the keystore's key of",
+  "their source (passphrase from QC_SIGNER_PASSPHRASE) and submitted. No confirmation is typed: the rules",
+  "file is the confirmation. A request whose source key is not in this keystore is left for another signer.",
+  "",
+  "The rules file (JSON, every key required, amounts as decimal strings of base units, by asset id):",
+  '  {"maxAmountPerTransfer": {"<assetId>": "1000000000000000000"},',
+  '   "dailyLimit": {"<assetId>": "50000000000000000000"},',
+  '   "destinations": "ADDRESS_BOOK" | ["0x…", …],',
+  '   "types": ["TRANSFER", "NONCE_FILL", "CANCELLATION", "REPLACEMENT", "CONTRACT_DEPLOY"]}',
+  "A transfer is refused when its type is not in types, its destination is not an ACTIVE address-book entry",
+  'of its network and asset ("ADDRESS_BOOK", read again at most every second) or not in the list, its',
+  "asset has no maxAmountPerTransfer or dailyLimit, its amount is above maxAmountPerTransfer, or it would",
+  "bring today's signed total (UTC day) above dailyLimit. A NONCE_FILL or CANCELLATION moves no value: it",
+  "counts 0 and its destination is the source itself, so only types decides it. List NONCE_FILL: when a",
+  "fill is rejected the nonce is still unused, the service fills it again, and the source's later transfers",
+  "wait behind it. A REPLACEMENT (a speed-up) is judged as its original (its type must be listed too) and",
+  "its amount is counted once: it is the same transfer. A CONTRACT_DEPLOY moves no value and has no destination.",
+  "",
+  `Output: one JSON line per decision on stdout, {time, transactionId, type, decision: "SIGNED"|"REJECTED",`,
+  "rule?, reason?, amount, assetId, destination}, written once the service accepted it; errors on stderr.",
+  `Today's signed totals are kept in QC_SIGNER_HOME/${SERVE_STATE_FILE}, written before each group of`,
+  "signatures is submitted (a crash counts an amount never sent, never the reverse); one serve per home.",
+  "SIGTERM or SIGINT: no new submission starts, the one under way completes, exit 0.",
+  "Exit codes: 0 stopped by a signal; 1 refused credentials or damaged state; 2 a bad rules file or option.",
+].join("\n");
+
+export function serveCommand(): Command {
+  return new Command("serve")
+    .description("sign unattended what a rules file allows, reject the rest with the rule named (one JSON line per decision)")
+    .requiredOption("--rules <file>", "the rules file (JSON; see below)")
+    .option("--poll-ms <ms>", "milliseconds between polls of the signing requests (20 to 60000)", integerIn(20, 60_000), 200)
+    .addHelpText("after", HELP)
+    .action(async (options: { rules: string; pollMs: number }) => {
+      // The rules first: a bad file is a usage error before any passphrase or connection.
+      const rules = readRulesFile(options.rules);
+      const env = readSignerEnv();
+      const statePath = join(signerPaths(env).home, SERVE_STATE_FILE);
+      await withFileLock(
+        statePath,
+        async () => {
+          const ledger = DailyLedger.open(statePath);
+          const { keystore, api, client } = await connect(env, { keepAlive: true });
+          const stop = new AbortController();
+          const onSignal = () => stop.abort();
+          process.once("SIGINT", onSignal);
+          process.once("SIGTERM", onSignal);
+          const state = serveState();
+          const warn = (message: string) => process.stderr.write(`signer: ${printableText(message, 2000)}\n`);
+          const deps = {
+            api,
+            findKey: (address: string) => keystore.findKey(address),
+            rules,
+            ledger,
+            signal: stop.signal,
+            emit: (line: Parameters<typeof formatDecisionLine>[0]) => print(formatDecisionLine(line)),
+            warn,
+          };
+          warn(`serving signing requests by the rules in ${options.rules}, every ${options.pollMs} ms (SIGTERM or Ctrl-C to stop)`);
+          try {
+            while (!stop.signal.aborted) {
+              try {
+                await servePoll(deps, state);
+              } catch (error) {
+                // A refused credential will not heal by waiting; anything else (network, 5xx, 429) may.
+                if (error instanceof ServiceError && (error.status === 401 || error.status === 403)) throw error;
+                warn(`polling failed, trying again: ${(error as Error).message}`);
+              }
+              await sleep(options.pollMs, undefined, { signal: stop.signal }).catch(() => undefined);
+            }
+          } finally {
+            process.off("SIGINT", onSignal);
+            process.off("SIGTERM", onSignal);
+            keystore.close();
+            client.close();
+          }
+          warn("stopped: every submission started has completed");
+        },
+        { timeoutMs: 0 },
+      );
+    });
+}

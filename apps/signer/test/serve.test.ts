@@ -1,0 +1,193 @@
+import { randomUUID } from "node:crypto";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { buildQuantumTransfer, signingHash, verifyQuantumSigningHash } from "@qc/chain";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { KeyMaterial } from "../src/lib/keystore/signer-key";
+import { leaks, runSigner, spawnSigner, type SignerRun } from "./run-signer";
+import {
+  NATIVE_SANDBOX,
+  pendingTransfer,
+  sandboxFields,
+  startSignerDouble,
+  type SignerDouble,
+  type Tampering,
+  type TransferFields,
+} from "./signer-double";
+import { prepareSignerHome, tempDir } from "./signer-home";
+
+const Q = 10n ** 18n;
+const PAYEE = "0x00000000000000000000000000000000000b0b5e";
+const STRANGER = "0x000000000000000000000000000000000000e711";
+
+/**
+ * `signer serve` against a test double of the service (CONTRACT §17): the rules, the daily
+ * totals across a restart, the refusals of tampered self-sends and replacements, the stop on
+ * SIGTERM. serve-stack.test.ts drives it against the real web server, daemon and devnet.
+ */
+describe("signer serve against a test double of the service", () => {
+  let double: SignerDouble;
+  let home: string;
+  let passphrase: string;
+  let source: KeyMaterial;
+
+  beforeAll(async () => {
+    double = await startSignerDouble();
+    const prepared = await prepareSignerHome({ url: double.url, apiKey: double.apiKey, tenantId: double.tenantId, keys: 1 });
+    ({ home, passphrase } = prepared);
+    source = prepared.keys[0]!;
+  });
+  afterAll(async () => {
+    await double?.close();
+    const { secretKeyOf } = await import("../src/lib/keystore/signer-key");
+    expect(leaks([secretKeyOf(source).slice(32, 64), double.apiKey.split(":")[1]!, passphrase])).toEqual([]);
+  });
+
+  const rulesFile = (rules: unknown) => {
+    const path = join(tempDir("qc-serve-rules-"), "rules.json");
+    writeFileSync(path, typeof rules === "string" ? rules : JSON.stringify(rules));
+    return path;
+  };
+  const RULES = {
+    maxAmountPerTransfer: { [NATIVE_SANDBOX.id]: (2n * Q).toString() },
+    dailyLimit: { [NATIVE_SANDBOX.id]: (3n * Q).toString() },
+    destinations: [PAYEE],
+    types: ["TRANSFER", "NONCE_FILL", "CANCELLATION", "REPLACEMENT"],
+  };
+  const fields = (overrides: Partial<TransferFields> = {}) =>
+    sandboxFields({ id: randomUUID(), sourceAddress: source.address, destinationAddress: PAYEE, amount: Q, ...overrides });
+  const add = (record: Record<string, unknown>) => {
+    double.transactions.push(record);
+    return String(record.id);
+  };
+  const statusOf = (id: string) => double.transactions.find((t) => t.id === id)!;
+
+  /** Runs serve until every listed transaction is decided (or `until` holds), then SIGTERM. */
+  async function serveUntil(rules: string, done: () => boolean, pollMs = 50): Promise<{ run: SignerRun; lines: Record<string, any>[] }> {
+    const { child, done: finished } = spawnSigner(["serve", "--rules", rules, "--poll-ms", String(pollMs)], { home, passphrase });
+    const deadline = Date.now() + 60_000;
+    while (!done() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    child.kill("SIGTERM");
+    const run = await finished;
+    return {
+      run,
+      lines: run.stdout
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => JSON.parse(line)),
+    };
+  }
+  const decided =
+    (...ids: string[]) =>
+    () =>
+      ids.every((id) => statusOf(id).status !== "PENDING_SIGNATURE");
+
+  it("signs what the rules allow, rejects the rest with the rule named, keeps the day's total across a restart, stops on SIGTERM", async () => {
+    const rules = rulesFile(RULES);
+    const allowed = fields({ nonce: 1 });
+    const tooMuch = fields({ nonce: 2, amount: 5n * Q });
+    const stranger = fields({ nonce: 3, destinationAddress: STRANGER });
+    const ids = [add(pendingTransfer(allowed)), add(pendingTransfer(tooMuch)), add(pendingTransfer(stranger))];
+    const first = await serveUntil(rules, decided(...ids));
+    expect(first.run.code, first.run.stderr).toBe(0);
+    expect(first.run.signal).toBeNull();
+    expect(first.run.stderr).toContain("stopped");
+    expect(first.lines).toEqual([
+      {
+        time: expect.any(String),
+        transactionId: ids[0],
+        type: "TRANSFER",
+        decision: "SIGNED",
+        amount: Q.toString(),
+        assetId: NATIVE_SANDBOX.id,
+        destination: PAYEE,
+      },
+      expect.objectContaining({ transactionId: ids[1], decision: "REJECTED", rule: "maxAmountPerTransfer", amount: (5n * Q).toString() }),
+      expect.objectContaining({ transactionId: ids[2], decision: "REJECTED", rule: "destinations", destination: STRANGER }),
+    ]);
+    expect(statusOf(ids[1]!)).toMatchObject({
+      status: "REJECTED",
+      statusReason: expect.stringContaining("rule maxAmountPerTransfer: amount 5000000000000000000 is above"),
+    });
+    // The signature is over the hash rebuilt here, by the source's key.
+    const post = double.posts.find((p) => p.path === `/v1/signer/transactions/${ids[0]}/signature`)!;
+    const hash = signingHash(
+      buildQuantumTransfer({
+        chainId: 20804,
+        nonce: 1,
+        maxFeePerGas: allowed.fee.maxFeePerGas,
+        maxPriorityFeePerGas: allowed.fee.maxPriorityFeePerGas,
+        gas: 21_000n,
+        to: PAYEE,
+        amount: Q,
+      }),
+    );
+    expect(verifyQuantumSigningHash({ signingHash: hash, signature: post.body.signature, publicKey: source.publicKey })).toBe(true);
+    const state = JSON.parse(readFileSync(join(home, "serve-state.json"), "utf8"));
+    expect(state.signed).toEqual({ [NATIVE_SANDBOX.id]: Q.toString() });
+
+    // A restart: 1 Q signed today; 2 Q more reaches the 3 Q limit, 1 Q more is above it.
+    const second = [add(pendingTransfer(fields({ nonce: 4, amount: 2n * Q }))), add(pendingTransfer(fields({ nonce: 5 })))];
+    const again = await serveUntil(rules, decided(...second));
+    expect(again.run.code, again.run.stderr).toBe(0);
+    expect(again.lines.map((l) => [l.transactionId, l.decision, l.rule])).toEqual([
+      [second[0], "SIGNED", undefined],
+      [second[1], "REJECTED", "dailyLimit"],
+    ]);
+    expect(again.lines[1]!.reason).toContain(`on top of ${3n * Q} signed today`);
+  });
+
+  it("refuses a cancellation that is not to the source itself and a replacement that differs from its original", async () => {
+    // The first test used the day's 3 Q; the original here was signed elsewhere, so its speed-up counts.
+    const rules = rulesFile({ ...RULES, dailyLimit: { [NATIVE_SANDBOX.id]: (100n * Q).toString() } });
+    const selfSend = (type: string, tamper: Tampering = {}) => {
+      const f = fields({ destinationAddress: source.address, amount: 0n, nonce: 10 });
+      return { ...pendingTransfer(f, tamper), type, assetId: null, replacesTransactionId: null };
+    };
+    const fill = add(selfSend("NONCE_FILL"));
+    const thief = add(selfSend("CANCELLATION", { destinationAddress: STRANGER }));
+
+    const originalFields = fields({ nonce: 11 });
+    const { signingRequest: _r, ...originalRecord } = pendingTransfer(originalFields);
+    add({ ...originalRecord, status: "BROADCASTING" });
+    const raised = { ...originalFields.fee, maxFeePerGas: 3_000_000_000n, maxPriorityFeePerGas: 2_000_000_000n };
+    const replacementOf = (overrides: Partial<TransferFields>, tamper: Tampering = {}) => ({
+      ...pendingTransfer({ ...originalFields, id: randomUUID(), fee: raised, ...overrides }, tamper),
+      type: "REPLACEMENT",
+      replacesTransactionId: originalFields.id,
+    });
+    const speedUp = add(replacementOf({}));
+    const redirected = add(replacementOf({ destinationAddress: STRANGER }));
+    const cheaper = add(replacementOf({ fee: originalFields.fee }));
+
+    const { run, lines } = await serveUntil(rules, decided(fill, thief, speedUp, redirected, cheaper));
+    expect(run.code, run.stderr).toBe(0);
+    const byId = Object.fromEntries(lines.map((l) => [l.transactionId, l]));
+    expect(byId[fill]).toMatchObject({ type: "NONCE_FILL", decision: "SIGNED", amount: "0", assetId: null, destination: source.address });
+    expect(byId[thief]).toMatchObject({ type: "CANCELLATION", decision: "REJECTED", rule: "verification" });
+    expect(byId[thief]!.reason).toContain("destinationAddress differs");
+    expect(byId[speedUp]).toMatchObject({ type: "REPLACEMENT", decision: "SIGNED", amount: Q.toString() });
+    expect(byId[redirected]).toMatchObject({ decision: "REJECTED", rule: "verification" });
+    expect(byId[redirected]!.reason).toContain("destinationAddress differs from the original");
+    expect(byId[cheaper]).toMatchObject({ decision: "REJECTED", rule: "verification" });
+    expect(byId[cheaper]!.reason).toContain("fee.maxFeePerGas is 2000000000 Qwei, not higher than the original's");
+  });
+
+  it("exits 2 on a bad rules file, naming the fault, before asking anything", async () => {
+    const bad: [unknown, string][] = [
+      ["{", "is not JSON"],
+      [{ ...RULES, types: ["TRANSFER", "DEPOSIT"] }, "types.1"],
+      [{ ...RULES, maxAmountPerTransfer: { [NATIVE_SANDBOX.id]: 5 } }, "maxAmountPerTransfer"],
+      [{ ...RULES, dailyLimit: { "not-an-asset": "1" } }, "dailyLimit: its keys must be asset ids"],
+      [{ ...RULES, destinations: ["0x1234"] }, "destinations.0"],
+      [{ ...RULES, destination: "ADDRESS_BOOK" }, "destination"],
+      [{ types: ["TRANSFER"] }, "maxAmountPerTransfer"],
+    ];
+    for (const [rules, fault] of bad) {
+      const run = await runSigner(["serve", "--rules", rulesFile(rules)], { home });
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stderr).toContain(fault);
+      expect(run.stderr).not.toContain("    at ");
+    }
+  });
+});
