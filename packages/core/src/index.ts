@@ -57,11 +57,13 @@ export { expireTransaction } from "./transfers/expire-transaction";
 export { broadcastTransaction } from "./transfers/broadcast-transaction";
 export { watchTransaction } from "./transfers/watch-transaction";
 export { createTransfer } from "./transfers/create-transfer";
-export { releaseNextQueued } from "./transfers/release-for-signing";
+export { releaseNextQueued } from "./transfers/release-next-queued";
 export { runTransferChecks } from "./transfers/run-transfer-checks";
 export { getTransaction } from "./transfers/get-transaction";
 export { listTransactions } from "./transfers/list-transactions";
 export { cancelTransaction } from "./transfers/cancel-transaction";
+export { cancelTransactionOrOnChain } from "./transfers/cancel-on-chain";
+export { speedUpTransaction } from "./transfers/speed-up-transaction";
 
 // approval decisions (CONTRACT §15)
 export { decideApproval } from "./approvals/decisions/decide-approval";

@@ -144,7 +144,7 @@ export const transactionRecordSchema = z.object({
   replacesTransactionId: z
     .uuid()
     .nullable()
-    .meta({ description: "a REPLACEMENT's or CANCELLATION's original: the transaction whose nonce it takes (CONTRACT §17)" }),
+    .meta({ description: "a REPLACEMENT's or CANCELLATION's original: the transaction whose nonce it takes" }),
   replacedByTransactionId: z
     .uuid()
     .nullable()

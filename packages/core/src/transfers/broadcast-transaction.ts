@@ -9,6 +9,7 @@ import { loadSigningContext } from "./load-signing-context";
 import { recheckTransfer } from "./recheck-transfer";
 import { releaseNextJob } from "./release-next-job";
 import { endReplaced, sameNonceStanding } from "./same-nonce";
+import { isCreatedType } from "./transition-transaction";
 import { sendSignedTransaction, type SendOutcome } from "./send-signed-transaction";
 import type { TransactionStatus } from "./transaction-status";
 import { transitionTransaction } from "./transition-transaction";
@@ -104,8 +105,10 @@ async function moveToBroadcasting(
   }
   // Last, after the local checks: it may ask the screening provider. Signed maybe hours after its
   // checks (QUEUED, then PENDING_SIGNATURE up to the signing timeout), so a stale decision is
-  // taken again; the value moves only on one younger than RECHECK_AFTER_SECONDS.
-  const recheck = await recheckTransfer(deps, { row, from: "SIGNED", actor });
+  // taken again; the value moves only on one younger than RECHECK_AFTER_SECONDS. The service's own
+  // nonce records move no value of their own (a fill, a cancellation: zero to the source itself; a
+  // speed-up: its original's value, already sent when the original was broadcast): not re-checked.
+  const recheck = isCreatedType(row.type) ? await recheckTransfer(deps, { row, from: "SIGNED", actor }) : ({ status: "FRESH" } as const);
   if (recheck.status === "MOVED_ON") return reread(deps, row);
   if (recheck.status === "BLOCKED" || recheck.status === "FAILED") return recheck.transaction;
   const checks = recheck.status === "CLEARED" ? recheck.checks : {};

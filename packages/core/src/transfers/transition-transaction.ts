@@ -14,7 +14,8 @@ import { runTransition, type JobRequest, type TransitionOutcome } from "../trans
 import { toTransactionRecord } from "./transaction-record";
 import { isEndedWithoutTransfer, type TransactionStatus, type TransactionSubStatus } from "./transaction-status";
 
-const isCreatedType = (type: TransactionRow["type"]): boolean => (CREATED_TRANSACTION_TYPES as readonly string[]).includes(type);
+/** One of the types a customer creates (CONTRACT §6, §8), not one of the service's own nonce records (§17). */
+export const isCreatedType = (type: TransactionRow["type"]): boolean => (CREATED_TRANSACTION_TYPES as readonly string[]).includes(type);
 
 export interface TransactionTransitionInput {
   tenantId: string;

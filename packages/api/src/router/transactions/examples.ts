@@ -34,6 +34,9 @@ export const EXAMPLE_TRANSACTION = {
   destinationLabel: null,
   initiatedBy: { type: "API_KEY", userId: EXAMPLE.userId, keyId: EXAMPLE.keyId },
   approvals: null,
+  replacesTransactionId: null,
+  replacedByTransactionId: null,
+  stuck: false,
   createdAt: EXAMPLE.createdAt,
   updatedAt: EXAMPLE.createdAt,
   signedAt: null,
@@ -92,4 +95,39 @@ export const EXAMPLE_CREATE_TRANSFER = {
   amount: EXAMPLE_TRANSACTION.amount,
   externalId: EXAMPLE_TRANSACTION.externalId,
   note: EXAMPLE_TRANSACTION.note,
+} as const;
+
+/** The same transfer signed and sent, not yet mined (waiting in the pool during a fee spike). */
+export const EXAMPLE_BROADCASTING_TRANSACTION = {
+  ...EXAMPLE_PENDING_TRANSACTION,
+  status: "BROADCASTING",
+  chainTxHash: "0x6a1d3c5e7f9b2d4f6a8c0e2b4d6f8a0c2e4b6d8f0a2c4e6b8d0f2a4c6e8b0d2f",
+  stuck: true,
+  signedAt: EXAMPLE.updatedAt,
+  broadcastAt: EXAMPLE.updatedAt,
+} as const;
+
+/** Its speed-up (CONTRACT §17): the same transfer at the same nonce with higher fee caps, for the signer to sign. */
+export const EXAMPLE_REPLACEMENT = {
+  ...EXAMPLE_PENDING_TRANSACTION,
+  id: "0194f2c9-5e6f-7a81-9b2c-d3e4f5a6b7c8",
+  externalId: null,
+  type: "REPLACEMENT",
+  replacesTransactionId: EXAMPLE_BROADCASTING_TRANSACTION.id,
+  fee: { gasLimit: "25200", maxFeePerGas: "60000000000", maxPriorityFeePerGas: "1125000000" },
+  signingHash: "0x7b2e4d6f8a0c2e4b6d8f0a2c4e6b8d0f2a4c6e8b0d2f6a1d3c5e7f9b2d4f6a8c",
+  createdAt: EXAMPLE.updatedAt,
+} as const;
+
+/** Its cancellation on chain: zero value from the source to itself at the same nonce, higher fee caps. */
+export const EXAMPLE_CANCELLATION = {
+  ...EXAMPLE_REPLACEMENT,
+  id: "0194f2ca-6f70-7b92-8c3d-e4f5a6b7c8d9",
+  type: "CANCELLATION",
+  destinationAddress: EXAMPLE.address,
+  assetId: null,
+  amount: "0",
+  note: "November payout",
+  fee: { gasLimit: "21000", maxFeePerGas: "60000000000", maxPriorityFeePerGas: "1125000000" },
+  signingHash: "0x1c3e5a7b9d2f4a6c8e0b2d4f6a8c0e2a4c6e8b0d2f4a6c8e0b2d4f6a8c0e2b4d",
 } as const;

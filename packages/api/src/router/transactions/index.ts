@@ -4,11 +4,13 @@ import { createTransactionProcedure } from "./create-transaction";
 import { getTransactionProcedure } from "./get-transaction";
 import { listTransactionEventsProcedure } from "./list-transaction-events";
 import { listTransactionsProcedure } from "./list-transactions";
+import { speedUpTransactionProcedure } from "./speed-up-transaction";
 
 export const transactionsRouter = createRouter({
   create: createTransactionProcedure,
   list: listTransactionsProcedure,
   get: getTransactionProcedure,
   cancel: cancelTransactionProcedure,
+  speedUp: speedUpTransactionProcedure,
   events: listTransactionEventsProcedure,
 });
