@@ -66,3 +66,17 @@ export function leaks(secrets: (Uint8Array | string)[], texts: string[] = signer
   const forms = secrets.flatMap(secretForms).filter((form) => form.length >= 8);
   return forms.filter((form) => texts.some((text) => text.includes(form))).map((form) => `${form.slice(0, 12)}…`);
 }
+
+/** Stops a running command (`serve`, `watch`) with SIGTERM, as a service manager does, and waits for its exit. */
+export function stopSigner(running: ReturnType<typeof spawnSigner>): Promise<SignerRun> {
+  running.child.kill("SIGTERM");
+  return running.done;
+}
+
+/** The JSON lines a command printed on standard output (`serve`'s decisions), parsed. */
+export function jsonLines(run: SignerRun): Record<string, any>[] {
+  return run.stdout
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, any>);
+}

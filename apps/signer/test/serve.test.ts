@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { buildQuantumTransfer, signingHash, verifyQuantumSigningHash } from "@qc/chain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { KeyMaterial } from "../src/lib/keystore/signer-key";
-import { leaks, runSigner, spawnSigner, type SignerRun } from "./run-signer";
+import { jsonLines, leaks, runSigner, spawnSigner, stopSigner, type SignerRun } from "./run-signer";
 import {
   NATIVE_SANDBOX,
   pendingTransfer,
@@ -64,18 +64,11 @@ describe("signer serve against a test double of the service", () => {
 
   /** Runs serve until every listed transaction is decided (or `until` holds), then SIGTERM. */
   async function serveUntil(rules: string, done: () => boolean, pollMs = 50): Promise<{ run: SignerRun; lines: Record<string, any>[] }> {
-    const { child, done: finished } = spawnSigner(["serve", "--rules", rules, "--poll-ms", String(pollMs)], { home, passphrase });
+    const running = spawnSigner(["serve", "--rules", rules, "--poll-ms", String(pollMs)], { home, passphrase });
     const deadline = Date.now() + 60_000;
     while (!done() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    child.kill("SIGTERM");
-    const run = await finished;
-    return {
-      run,
-      lines: run.stdout
-        .split("\n")
-        .filter(Boolean)
-        .map((line) => JSON.parse(line)),
-    };
+    const run = await stopSigner(running);
+    return { run, lines: jsonLines(run) };
   }
   const decided =
     (...ids: string[]) =>
