@@ -17,6 +17,8 @@ import { useAssets } from "../../../_components/use-assets";
 import { useSignedInMember } from "../../../_components/use-signed-in-member";
 import { DirectionMarker } from "../direction";
 import { ApprovalsSection } from "./approvals-section";
+import { ReplaceSection } from "./replace-section";
+import { TRANSACTION_TYPE_NAMES } from "../../../../src/dashboard/transaction-kinds";
 
 /** Polled while the transfer moves; nothing changes once it is terminal. */
 const POLL_MS = 1_500;
@@ -54,7 +56,8 @@ export default function TransactionPage() {
   const t = tx.data;
   // A deposit (CONTRACT §21) was received, not sent: no source wallet, no signing, no policy.
   const inbound = t.direction === "INBOUND";
-  const noun = inbound ? "Deposit" : "Transfer";
+  // The service's own nonce records (CONTRACT §17) say what they are: a speed-up, a cancellation, a fill.
+  const noun = inbound ? "Deposit" : t.type === "TRANSFER" || t.type === "CONTRACT_DEPLOY" ? "Transfer" : TRANSACTION_TYPE_NAMES[t.type];
   const asset = t.assetId ? byId.get(t.assetId) : undefined;
   const native = [...byId.values()].find((a) => a.networkCode === t.networkCode && a.kind === "NATIVE");
 
@@ -88,6 +91,12 @@ export default function TransactionPage() {
       {t.status === "AWAITING_APPROVAL" && (
         <p className="notice warning">
           Waiting for approvers: see Approvals below; each approves with <code>signer approve {t.id}</code>.
+        </p>
+      )}
+      {t.stuck && t.status === "BROADCASTING" && (
+        <p className="notice warning" data-testid="stuck-notice">
+          Stuck: sent {t.broadcastAt ? <Time at={t.broadcastAt} /> : "a while ago"} and not mined yet, most likely because the
+          network&apos;s base fee is above its fee cap. Speed it up or cancel it on chain below.
         </p>
       )}
       {t.status === "PENDING_SIGNATURE" && (
@@ -155,6 +164,26 @@ export default function TransactionPage() {
                 </dd>
               </>
             )}
+            {t.replacesTransactionId && (
+              <>
+                <dt>Replaces</dt>
+                <dd data-testid="replaces-link">
+                  <Link href={`/transactions/${t.replacesTransactionId}`} className="mono">
+                    {t.replacesTransactionId}
+                  </Link>
+                </dd>
+              </>
+            )}
+            {t.replacedByTransactionId && (
+              <>
+                <dt>{t.subStatus === "CANCELLED_ON_CHAIN" ? "Cancelled by" : "Replaced by"}</dt>
+                <dd data-testid="replaced-by-link">
+                  <Link href={`/transactions/${t.replacedByTransactionId}`} className="mono">
+                    {t.replacedByTransactionId}
+                  </Link>
+                </dd>
+              </>
+            )}
             <dt>External ID</dt>
             <dd>{t.externalId ?? "—"}</dd>
             <dt>Note</dt>
@@ -194,6 +223,11 @@ export default function TransactionPage() {
                 <dt>Broadcast</dt>
                 <dd>
                   <Time at={t.broadcastAt} />
+                  {t.stuck && (
+                    <div className="small muted" data-testid="stuck-flag">
+                      stuck: waited longer than expected to be mined
+                    </div>
+                  )}
                 </dd>
               </>
             )}
@@ -262,6 +296,7 @@ export default function TransactionPage() {
           </ol>
         )}
       </QueryView>
+      {!inbound && t.status === "BROADCASTING" && can("transact") && <ReplaceSection transaction={t} />}
       {!inbound && isCancellable(t.status) && can("transact") && (
         <form onSubmit={submitCancel} className="panel">
           <h2>Cancel</h2>
