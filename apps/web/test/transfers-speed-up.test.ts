@@ -1,4 +1,4 @@
-import { defaultTransferConfig, type ServiceConfig } from "@qc/core";
+import { defaultTransferConfig, defaultWebhookConfig, type ServiceConfig } from "@qc/core";
 import type { Daemon } from "@qc/daemon";
 import { and, eq, schema } from "@qc/db";
 import { useTestDatabase } from "@qc/db/testing";
@@ -9,6 +9,7 @@ import { expectError, newSignerKey, Q } from "./custody-helpers";
 import { eventually, startTestDaemon } from "./identity-helpers";
 import { signPending, statusChanges, waitForRecord, type TransactionJson } from "./transfers-back-helpers";
 import { fundedSource, idempotencyKey, nativeTransfer, type FundedSource } from "./transfers-front-helpers";
+import { startReceiver, type TestReceiver } from "./webhooks-receiver";
 
 const GWEI = 1_000_000_000n;
 /** The fee spike: far above what a transfer released before it offers (about 2 gwei). */
@@ -25,9 +26,12 @@ describe("speed-up and cancel on chain under a base-fee spike (real HTTPS, daemo
   let config: Partial<ServiceConfig>;
   let server: TestServer;
   let daemon: Daemon;
+  let receiver: TestReceiver;
 
   beforeAll(async () => {
+    receiver = await startReceiver();
     config = {
+      webhooks: { ...defaultWebhookConfig(), allowPrivateUrls: true, trustedCertificates: receiver.certificate, sweepIntervalMs: 200 },
       rpcUrls: { QUANTUM_SANDBOX: [devnet().url] },
       transfers: {
         ...defaultTransferConfig(),
@@ -44,6 +48,7 @@ describe("speed-up and cancel on chain under a base-fee spike (real HTTPS, daemo
   afterAll(async () => {
     await daemon?.stop({ timeoutMs: 5_000 });
     await server?.close();
+    await receiver?.close();
   });
 
   const balance = (address: string) =>
@@ -64,6 +69,12 @@ describe("speed-up and cancel on chain under a base-fee spike (real HTTPS, daemo
   /** A transfer released before the spike, signed and sent during it: BROADCASTING, waiting in the pool. */
   const sentDuringSpike = async (amount: bigint, destination = newSignerKey().address) => {
     const source = await fundedSource(() => server, t.db, devnet(), 50n * Q);
+    // The tenant's endpoint hears only of stuck transactions (the event filter takes the new type).
+    const subscribed = await source.api.post("/v1/webhooks", {
+      url: receiver.url(`/${source.tenant.tenantId}`),
+      events: ["transaction.stuck"],
+    });
+    expect(subscribed.status, subscribed.text).toBe(201);
     const res = await source.api.createTransfer(nativeTransfer(source, amount, { destinationAddress: destination }));
     expect(res.status, res.text).toBe(201);
     const released = await waitForRecord(source.api, res.json().id, ["PENDING_SIGNATURE"]);
@@ -97,6 +108,13 @@ describe("speed-up and cancel on chain under a base-fee spike (real HTTPS, daemo
     const stuckEvents = await eventsOf(sent.id, "transaction.stuck");
     expect(stuckEvents).toHaveLength(1);
     expect(stuckEvents[0]!.data).toMatchObject({ transaction: { id: sent.id, status: "BROADCASTING", stuck: true } });
+    const delivered = await eventually(async () => {
+      const got = receiver.received.filter((r) => r.path === `/${source.tenant.tenantId}`);
+      return got.length > 0 ? got : undefined;
+    });
+    expect(delivered.map((r) => [r.json.type, (r.json.data as { transaction: { id: string } }).transaction.id])).toEqual([
+      ["transaction.stuck", sent.id],
+    ]);
     expect((await devnet().publicClient().getBlock()).baseFeePerGas).toBe(SPIKE);
 
     const key = idempotencyKey("speed-up");
