@@ -19,6 +19,7 @@ import { TEST_PEPPER } from "./service-harness";
 const Q = 10n ** 18n;
 const PAYEE = "0x5b38da6a701c568545dcfcb03fcb875f56beddc4";
 const STRANGER = "0x000000000000000000000000000000000000e711";
+type GeneratedWallet = { id: string; address: `0x${string}`; publicKey: string };
 
 /**
  * `signer serve` (CONTRACT §17) as a hot wallet runs it, against the real web server, daemon and
@@ -44,10 +45,10 @@ describe("signer serve against the real stack", () => {
     for (let i = 0; i < 2; i += 1) {
       const generated = await api.post(`/v1/vault/accounts/${vault.id}/wallets/generate`, {});
       expect(generated.status, generated.text).toBe(201);
-      wallets.push(generated.json() as { id: string; address: `0x${string}` });
+      wallets.push(generated.json() as GeneratedWallet);
       await devnet().fund(generated.json().address, 20n * Q);
     }
-    const [wallet, tampered] = wallets as [{ id: string; address: `0x${string}` }, { id: string; address: `0x${string}` }];
+    const [wallet, tampered] = wallets as [GeneratedWallet, GeneratedWallet];
 
     const rules = join(tempDir("qc-serve-stack-"), "rules.json");
     writeFileSync(

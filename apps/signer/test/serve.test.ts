@@ -166,6 +166,37 @@ describe("signer serve against a test double of the service", () => {
     expect(byId[cheaper]!.reason).toContain("fee.maxFeePerGas is 2000000000 Qwei, not higher than the original's");
   });
 
+  it("on SIGTERM completes the submission under way, starts no other, and counts the unsent once (fail closed)", async () => {
+    const home2 = await prepareSignerHome({ url: double.url, apiKey: double.apiKey, tenantId: double.tenantId, keys: 1 });
+    const from = home2.keys[0]!.address;
+    const ids = [1, 2, 3].map((nonce) => add(pendingTransfer(fields({ sourceAddress: from, nonce }))));
+    const rules = rulesFile({ ...RULES, dailyLimit: { [NATIVE_SANDBOX.id]: (10n * Q).toString() } });
+    const options = { home: home2.home, passphrase: home2.passphrase };
+    double.postDelayMs = 1_500;
+    try {
+      const running = spawnSigner(["serve", "--rules", rules, "--poll-ms", "50"], options);
+      const postsOf = () => double.posts.filter((p) => ids.some((id) => p.path.includes(id)));
+      while (postsOf().length === 0) await new Promise((r) => setTimeout(r, 20));
+      // The first signature is on its way (held by the service): stop now.
+      const run = await stopSigner(running);
+      expect(run.code, run.stderr).toBe(0);
+      expect(postsOf().map((p) => p.path)).toEqual([`/v1/signer/transactions/${ids[0]}/signature`]);
+      expect(jsonLines(run).map((l) => [l.transactionId, l.decision])).toEqual([[ids[0], "SIGNED"]]);
+      expect(ids.map((id) => statusOf(id).status)).toEqual(["SIGNED", "PENDING_SIGNATURE", "PENDING_SIGNATURE"]);
+      // The group's three amounts were recorded before its first submission: counted, not yet sent.
+      const ledger = () => JSON.parse(readFileSync(join(home2.home, "serve-state.json"), "utf8")).signed[NATIVE_SANDBOX.id];
+      expect(ledger()).toBe((3n * Q).toString());
+    } finally {
+      double.postDelayMs = 0;
+    }
+    // Decided again after the restart, the two left are signed and not counted a second time.
+    const restarted = spawnSigner(["serve", "--rules", rules, "--poll-ms", "50"], options);
+    while (ids.some((id) => statusOf(id).status === "PENDING_SIGNATURE")) await new Promise((r) => setTimeout(r, 20));
+    const run = await stopSigner(restarted);
+    expect(jsonLines(run).map((l) => l.transactionId)).toEqual(ids.slice(1));
+    expect(JSON.parse(readFileSync(join(home2.home, "serve-state.json"), "utf8")).signed[NATIVE_SANDBOX.id]).toBe((3n * Q).toString());
+  });
+
   it("exits 2 on a bad rules file, naming the fault, before asking anything", async () => {
     const bad: [unknown, string][] = [
       ["{", "is not JSON"],
@@ -176,11 +207,11 @@ describe("signer serve against a test double of the service", () => {
       [{ ...RULES, destination: "ADDRESS_BOOK" }, "destination"],
       [{ types: ["TRANSFER"] }, "maxAmountPerTransfer"],
     ];
-    for (const [rules, fault] of bad) {
-      const run = await runSigner(["serve", "--rules", rulesFile(rules)], { home });
+    const runs = await Promise.all(bad.map(([rules]) => runSigner(["serve", "--rules", rulesFile(rules)], { home })));
+    runs.forEach((run, i) => {
       expect(run.code, run.stderr).toBe(2);
-      expect(run.stderr).toContain(fault);
+      expect(run.stderr).toContain(bad[i]![1]);
       expect(run.stderr).not.toContain("    at ");
-    }
+    });
   });
 });

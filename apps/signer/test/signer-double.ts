@@ -139,6 +139,8 @@ export type SignerDouble = {
    * ones, and (`applied`) after enrolling the keys anyway, as when an answer is lost.
    */
   failEnrollment(options: { status: number; skip?: number; applied?: boolean }): void;
+  /** Milliseconds every POST is held after it is recorded and before it is applied and answered (a slow service). */
+  postDelayMs: number;
   close(): Promise<void>;
 };
 
@@ -170,13 +172,17 @@ export async function startSignerDouble(
   const wallets: SignerDouble["wallets"] = [];
   const enrolled = new Set<string>();
   let enrollmentFailure: { status: number; skip: number; applied: boolean } | undefined;
+  const double = { postDelayMs: 0 } as SignerDouble;
 
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? "/", "http://double");
     if (req.headers.authorization !== `Bearer ${apiKey}`)
       return error(res, 401, "UNAUTHENTICATED", 1010, "missing, malformed or wrong credentials");
     const body = req.method === "POST" ? await readJson(req) : undefined;
-    if (req.method === "POST") posts.push({ path: url.pathname, body });
+    if (req.method === "POST") {
+      posts.push({ path: url.pathname, body });
+      if (double.postDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, double.postDelayMs));
+    }
 
     if (req.method === "GET" && url.pathname === "/v1/onboarding/status") {
       return send(res, 200, { tenantId, status: "VERIFIED", emailVerified: true, kyc: null, valueMovingEnabled: true, nextStep: "NONE" });
@@ -272,7 +278,7 @@ export async function startSignerDouble(
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
-  return {
+  Object.assign(double, {
     url: `http://127.0.0.1:${port}`,
     apiKey,
     tenantId,
@@ -284,5 +290,6 @@ export async function startSignerDouble(
       enrollmentFailure = { status, skip, applied };
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+  });
+  return double;
 }

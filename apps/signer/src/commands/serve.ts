@@ -1,12 +1,13 @@
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Command } from "commander";
-import { readSignerEnv } from "../env";
+import { readSignerEnv, type SignerEnv } from "../env";
 import { withFileLock } from "../lib/file-lock";
 import { printableText } from "../lib/review/printable-text";
 import { DailyLedger } from "../lib/serve/daily-ledger";
-import { formatDecisionLine } from "../lib/serve/decision-line";
-import { readRulesFile } from "../lib/serve/rules";
+import { formatDecisionLine, type DecisionLine } from "../lib/serve/decision-line";
+import { readRulesFile, type ServeRules } from "../lib/serve/rules";
+import { SecretKeys } from "../lib/serve/secret-keys";
 import { servePoll, serveState } from "../lib/serve/serve-poll";
 import { ServiceError } from "../lib/service/service-client";
 import { connect, signerPaths } from "../session";
@@ -58,47 +59,61 @@ export function serveCommand(): Command {
       const rules = readRulesFile(options.rules);
       const env = readSignerEnv();
       const statePath = join(signerPaths(env).home, SERVE_STATE_FILE);
-      await withFileLock(
-        statePath,
-        async () => {
-          const ledger = DailyLedger.open(statePath);
-          const { keystore, api, client } = await connect(env, { keepAlive: true });
-          const stop = new AbortController();
-          const onSignal = () => stop.abort();
-          process.once("SIGINT", onSignal);
-          process.once("SIGTERM", onSignal);
-          const state = serveState();
-          const warn = (message: string) => process.stderr.write(`signer: ${printableText(message, 2000)}\n`);
-          const deps = {
-            api,
-            findKey: (address: string) => keystore.findKey(address),
-            rules,
-            ledger,
-            signal: stop.signal,
-            emit: (line: Parameters<typeof formatDecisionLine>[0]) => print(formatDecisionLine(line)),
-            warn,
-          };
-          warn(`serving signing requests by the rules in ${options.rules}, every ${options.pollMs} ms (SIGTERM or Ctrl-C to stop)`);
-          try {
-            while (!stop.signal.aborted) {
-              try {
-                await servePoll(deps, state);
-              } catch (error) {
-                // A refused credential will not heal by waiting; anything else (network, 5xx, 429) may.
-                if (error instanceof ServiceError && (error.status === 401 || error.status === 403)) throw error;
-                warn(`polling failed, trying again: ${(error as Error).message}`);
-              }
-              await sleep(options.pollMs, undefined, { signal: stop.signal }).catch(() => undefined);
-            }
-          } finally {
-            process.off("SIGINT", onSignal);
-            process.off("SIGTERM", onSignal);
-            keystore.close();
-            client.close();
-          }
-          warn("stopped: every submission started has completed");
-        },
-        { timeoutMs: 0 },
-      );
+      // From here on a signal stops serve cleanly (exit 0), even while it is still starting.
+      const stop = new AbortController();
+      const onSignal = () => stop.abort();
+      process.once("SIGINT", onSignal);
+      process.once("SIGTERM", onSignal);
+      try {
+        await withFileLock(statePath, () => serve(options, rules, statePath, env, stop.signal), { timeoutMs: 0 });
+      } finally {
+        process.off("SIGINT", onSignal);
+        process.off("SIGTERM", onSignal);
+      }
     });
+}
+
+const warn = (message: string) => process.stderr.write(`signer: ${printableText(message, 2000)}\n`);
+
+/** Polls until `signal`: at once again after a poll that carried out decisions, else after --poll-ms. */
+async function serve(
+  options: { rules: string; pollMs: number },
+  rules: ServeRules,
+  statePath: string,
+  env: SignerEnv,
+  signal: AbortSignal,
+): Promise<void> {
+  const ledger = DailyLedger.open(statePath);
+  const { keystore, api, client } = await connect(env, { keepAlive: true });
+  const secretKeys = new SecretKeys();
+  const state = serveState();
+  const deps = {
+    api,
+    findKey: (address: string) => keystore.findKey(address),
+    rules,
+    ledger,
+    signal,
+    secretKeys,
+    emit: (line: DecisionLine) => print(formatDecisionLine(line)),
+    warn,
+  };
+  warn(`serving signing requests by the rules in ${options.rules}, every ${options.pollMs} ms (SIGTERM or Ctrl-C to stop)`);
+  try {
+    while (!signal.aborted) {
+      let accepted = 0;
+      try {
+        accepted = await servePoll(deps, state);
+      } catch (error) {
+        // A refused credential will not heal by waiting; anything else (network, 5xx, 429) may.
+        if (error instanceof ServiceError && (error.status === 401 || error.status === 403)) throw error;
+        warn(`polling failed, trying again: ${(error as Error).message}`);
+      }
+      if (accepted === 0) await sleep(options.pollMs, undefined, { signal }).catch(() => undefined);
+    }
+  } finally {
+    secretKeys.close();
+    keystore.close();
+    client.close();
+  }
+  warn("stopped: every submission started has completed");
 }

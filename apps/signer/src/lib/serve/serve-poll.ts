@@ -6,12 +6,13 @@ import { printableText } from "../review/printable-text";
 import { isDefiniteRefusal } from "../service/outcome";
 import type { AddressBookEntry } from "../service/approvals-api";
 import type { Asset, SignerApi } from "../service/signer-api";
-import { signTransfer } from "../sign-transfer";
-import type { DailyLedger, LedgerEntry } from "./daily-ledger";
+import { signWithSecretKey } from "../sign-transfer";
+import type { DailyLedger } from "./daily-ledger";
 import { VERIFICATION_RULE, type DecisionLine } from "./decision-line";
 import { judgeRequest, type SigningIntent } from "./judge-request";
 import type { ServeRules } from "./rules";
-import { verifyRequest } from "./verify-request";
+import type { SecretKeys } from "./secret-keys";
+import { verifyRequest, type VerifiedRequest } from "./verify-request";
 import { fetchOriginal } from "../review/fetch-original";
 
 /** Requests decided, recorded and submitted together: one write of the ledger for each group. */
@@ -29,6 +30,8 @@ export type ServeDependencies = {
   ledger: DailyLedger;
   /** Aborted on SIGTERM/SIGINT: no new submission starts after it. */
   signal: AbortSignal;
+  /** Each source's secret key, derived once. */
+  secretKeys: SecretKeys;
   emit: (line: DecisionLine) => void;
   warn: (message: string) => void;
   now?: () => Date;
@@ -58,29 +61,40 @@ export type ServeState = ReturnType<typeof serveState>;
  * One poll of `signer serve`: lists the signing requests, oldest nonce first, and for each group
  * of DECISION_GROUP decides (the rebuild-and-compare of `review`, then the rules), records the
  * amounts to sign in the ledger (on disk before anything is sent: fail closed), then submits each
- * signature or rejection and emits its decision line. Once `signal` is aborted, no submission
- * starts: each one either completed or never began. A request whose source key this keystore does
- * not hold is left for another signer (warned once).
+ * signature or rejection and emits its decision line — while the next group is decided, so that
+ * signing and the service's answers overlap. Once `signal` is aborted no submission starts: each
+ * one either completed or never began. A request whose source key this keystore does not hold is
+ * left for another signer (warned once). Returns how many decisions the service accepted.
  */
-export async function servePoll(deps: ServeDependencies, state: ServeState): Promise<void> {
+export async function servePoll(deps: ServeDependencies, state: ServeState): Promise<number> {
   const { transactions } = await deps.api.pendingTransactions();
   const ours = transactions.filter((transaction) => holdsSource(deps, state, transaction));
   ours.sort((a, b) => Number(a.nonce) - Number(b.nonce) || String(a.createdAt).localeCompare(String(b.createdAt)));
-  for (let start = 0; start < ours.length; start += DECISION_GROUP) {
-    if (deps.signal.aborted) return;
-    const decisions = await decideGroup(deps, state, ours.slice(start, start + DECISION_GROUP));
-    if (deps.signal.aborted) return;
-    const entries: LedgerEntry[] = decisions.flatMap((d) =>
-      d.kind === "sign" && d.intent.kind === "TRANSFER"
-        ? [{ transactionId: d.intent.transactionId, assetId: d.intent.assetId, amount: d.counts }]
-        : [],
-    );
-    deps.ledger.record(entries);
-    for (const decision of decisions) {
-      if (deps.signal.aborted) return;
-      await carryOut(deps, decision);
+  let accepted = 0;
+  let submitting: Promise<void> = Promise.resolve();
+  try {
+    for (let start = 0; start < ours.length && !deps.signal.aborted; start += DECISION_GROUP) {
+      const decisions = await decideGroup(deps, state, ours.slice(start, start + DECISION_GROUP));
+      if (deps.signal.aborted) break;
+      deps.ledger.record(
+        decisions.flatMap((d) =>
+          d.kind === "sign" && d.intent.kind === "TRANSFER"
+            ? [{ transactionId: d.intent.transactionId, assetId: d.intent.assetId, amount: d.counts }]
+            : [],
+        ),
+      );
+      submitting = submitting.then(async () => {
+        for (const decision of decisions) {
+          if (deps.signal.aborted) return;
+          if (await carryOut(deps, decision)) accepted += 1;
+        }
+      });
     }
+  } finally {
+    // Whatever stopped the decisions, the submissions under way complete before the poll ends.
+    await submitting;
   }
+  return accepted;
 }
 
 function holdsSource(deps: ServeDependencies, state: ServeState, transaction: Record<string, unknown>): boolean {
@@ -103,7 +117,7 @@ async function decideGroup(deps: ServeDependencies, state: ServeState, group: Re
   for (const transaction of group) {
     if (deps.signal.aborted) break;
     let intent: SigningIntent;
-    let signable: Parameters<typeof signTransfer>[0];
+    let signable: VerifiedRequest["signable"];
     try {
       ({ intent, signable } = await verifyRequest(transaction, {
         findKey: deps.findKey,
@@ -141,13 +155,14 @@ async function decideGroup(deps: ServeDependencies, state: ServeState, group: Re
     if (intent.assetId !== null)
       pending.set(intent.assetId.toLowerCase(), (pending.get(intent.assetId.toLowerCase()) ?? 0n) + judgement.counts);
     pendingIds.add(intent.transactionId);
-    decisions.push({ kind: "sign", transaction, intent, signature: signTransfer(signable), counts: judgement.counts });
+    const signature = signWithSecretKey(signable, deps.secretKeys.of(signable.sourceKey));
+    decisions.push({ kind: "sign", transaction, intent, signature, counts: judgement.counts });
   }
   return decisions;
 }
 
-/** Submits one decision and emits its line once the service accepted it; a refusal or failure is warned about. */
-async function carryOut(deps: ServeDependencies, decision: Decision): Promise<void> {
+/** Submits one decision and emits its line once the service accepted it (true); a refusal or failure is warned about. */
+async function carryOut(deps: ServeDependencies, decision: Decision): Promise<boolean> {
   const id = String(decision.transaction.id);
   const shown = printableText(id, 64);
   try {
@@ -160,9 +175,10 @@ async function carryOut(deps: ServeDependencies, decision: Decision): Promise<vo
         ? `the service refused the ${what} of ${shown}: ${message(error)}`
         : `the ${what} of ${shown} may not have reached the service, trying again at the next poll if it is still waiting: ${message(error)}`,
     );
-    return;
+    return false;
   }
   deps.emit(decisionLine(decision, (deps.now ?? (() => new Date()))()));
+  return true;
 }
 
 function decisionLine(decision: Decision, now: Date): DecisionLine {
