@@ -28,7 +28,7 @@ describe("runTransition", () => {
     });
     return { tenantId: tenant.tenantId, vaultId: vault.id };
   };
-  const archive = (key: { tenantId: string; vaultId: string }, options: { failAfterMove?: boolean } = {}) =>
+  const archive = (key: { tenantId: string; vaultId: string }, options: { failAfterMove?: boolean; twoEvents?: boolean } = {}) =>
     runTransition(deps, {
       tenantId: key.tenantId,
       move: (tx) =>
@@ -37,7 +37,13 @@ describe("runTransition", () => {
           archivedAt: new Date(),
         }),
       audit: (row) => ({ actor: systemActor("test"), action: "vault.archived", target: { type: "vault", id: row.id } }),
-      events: (row) => [{ tenantId: key.tenantId, type: "vault.archived", aggregateId: row.id, data: { vault: toVaultRecord(row) } }],
+      events: (row) =>
+        Array.from({ length: options.twoEvents ? 2 : 1 }, () => ({
+          tenantId: key.tenantId,
+          type: "vault.archived" as const,
+          aggregateId: row.id,
+          data: { vault: toVaultRecord(row) },
+        })),
       jobs: () => [jobRequest("maintenance.prune-heartbeats", { olderThanHours: 1 })],
       also: async () => {
         if (options.failAfterMove) throw new Error("boom after the move");
@@ -77,6 +83,21 @@ describe("runTransition", () => {
   it("rolls everything back, the move included, when a later step fails", async () => {
     const key = await newVault();
     await expect(archive(key, { failAfterMove: true })).rejects.toThrow("boom after the move");
+    expect(await sideEffects(key)).toEqual({ audit: 0, events: 0, status: "ACTIVE" });
+  });
+
+  it("sends the writes after the move together, an aggregate's events in order", async () => {
+    const key = await newVault();
+    const moved = await archive(key, { twoEvents: true });
+    expect(moved).toMatchObject({ moved: true, events: [{ sequence: 1 }, { sequence: 2 }] });
+    expect(await sideEffects(key)).toEqual({ audit: 1, events: 2, status: "ARCHIVED" });
+  });
+
+  it("leaves no write behind when one fails while others are still in flight (none runs after the ROLLBACK)", async () => {
+    const key = await newVault();
+    // `also` fails at once, while the second event still waits for the first: it must not be sent
+    // after the rollback, where it would run on its own and be kept.
+    await expect(archive(key, { failAfterMove: true, twoEvents: true })).rejects.toThrow("boom after the move");
     expect(await sideEffects(key)).toEqual({ audit: 0, events: 0, status: "ACTIVE" });
   });
 

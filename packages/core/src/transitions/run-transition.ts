@@ -60,19 +60,58 @@ export async function runTransition<R>(
   const body = async (t: Transaction): Promise<TransitionOutcome<R>> => {
     const row = await transition.move(t);
     if (row === undefined) return { moved: false };
+    // What follows from the move depends on the moved row only, never on each other's results: it
+    // is sent at once, not one statement per round trip. The connection pipelines (createDatabase),
+    // so these statements leave together and PostgreSQL runs them one after another in the order
+    // sent, exactly as if awaited one by one; a transaction stays open for one round trip here
+    // instead of one per statement, each a wait for the Node process's next turn of its event loop
+    // (docs/performance/pipeline.md, "Idle in transaction"). Events stay in order among themselves
+    // (an aggregate's sequence is the next one at insert time). A failure fails the whole, once
+    // every write has settled (`settleAll`).
+    // Built before anything is sent: a throw here leaves no chain of statements running.
     const audit = transition.audit?.(row);
-    if (audit)
-      await auditAction(t, audit.actor, {
-        tenantId: transition.tenantId,
-        action: audit.action,
-        target: audit.target,
-        details: audit.details,
-      });
-    const events = [];
-    for (const event of transition.events?.(row) ?? []) events.push(await emitEvent(t, event as EmitEventInput<EventType>));
-    for (const job of transition.jobs?.(row) ?? []) await deps.jobs.send(t, job.name, job.payload as never, job.options);
-    await transition.also?.(t, row);
+    const eventInputs = transition.events?.(row) ?? [];
+    const jobs = transition.jobs?.(row) ?? [];
+    const [, events] = await settleAll([
+      audit &&
+        auditAction(t, audit.actor, {
+          tenantId: transition.tenantId,
+          action: audit.action,
+          target: audit.target,
+          details: audit.details,
+        }),
+      emitInOrder(t, eventInputs),
+      ...jobs.map((job) => deps.jobs.send(t, job.name, job.payload as never, job.options)),
+      transition.also?.(t, row),
+    ] as const);
     return { moved: true, row, events };
   };
   return tx ? body(tx) : deps.db.transaction(body);
+}
+
+/** The events of one change, inserted one after another (each takes its aggregate's next sequence). */
+async function emitInOrder(t: Transaction, events: readonly AnyEventInput[]): Promise<{ id: string; sequence: number }[]> {
+  const emitted = [];
+  for (const event of events) emitted.push(await emitEvent(t, event as EmitEventInput<EventType>));
+  return emitted;
+}
+
+/**
+ * Every one of `work` settled, then the first error thrown (in time: the statement that failed;
+ * those after it only saw the aborted transaction). Never earlier: a chain of statements still
+ * running (an event after an event, the history row before `also`) must not be left to send its
+ * next statement after the caller's ROLLBACK, where it would run outside the transaction.
+ */
+async function settleAll<T extends readonly unknown[]>(work: T): Promise<{ -readonly [K in keyof T]: Awaited<T[K]> }> {
+  let failure: { error: unknown } | undefined;
+  const settled = await Promise.all(
+    work.map((item) =>
+      Promise.resolve(item).catch((error: unknown) => {
+        failure ??= { error };
+        return undefined;
+      }),
+    ),
+  );
+  if (failure) throw failure.error;
+  return settled as { -readonly [K in keyof T]: Awaited<T[K]> };
 }
