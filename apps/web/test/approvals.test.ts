@@ -28,7 +28,10 @@ import { nativeTransfer, type FundedSource } from "./transfers-front-helpers";
  */
 describe("approvals: AWAITING_APPROVAL, decisions and quorums", () => {
   // RECHECK_AFTER_SECONDS 0: every release from QUEUED takes the policy again, approvals included.
-  const { t, devnet, server, funded } = useApprovalStack({ transfers: { ...defaultTransferConfig(), recheckAfterSeconds: 0 } });
+  // A window of one (NONCE_WINDOW=1): a source's second transfer waits QUEUED, where its approvals are verified again at release.
+  const { t, devnet, server, funded } = useApprovalStack({
+    transfers: { ...defaultTransferConfig(), recheckAfterSeconds: 0, nonceWindow: 1 },
+  });
 
   const HELD = ["AWAITING_APPROVAL", "QUEUED", "PENDING_SIGNATURE", "BLOCKED", "FAILED"];
   const create = async (source: FundedSource, amount = 10n ** 18n): Promise<TransactionJson> => {

@@ -36,7 +36,8 @@ describe("transfer checks: policy, velocity, denylist, quotas, balance", () => {
     });
     const daemonConfig: Partial<ServiceConfig> = {
       ...config,
-      transfers: { ...defaultTransferConfig(), dailyQuota: { count: 4, amounts: { [NATIVE.QUANTUM_SANDBOX]: 10n * Q } } },
+      // A window of one (NONCE_WINDOW=1): a source's later transfers wait QUEUED, as these tests need.
+      transfers: { ...defaultTransferConfig(), nonceWindow: 1, dailyQuota: { count: 4, amounts: { [NATIVE.QUANTUM_SANDBOX]: 10n * Q } } },
     };
     server = await startTestServer({ database: t, config });
     daemon = await startTransfersDaemon(t.url, daemonConfig);
@@ -306,8 +307,10 @@ describe("transfer checks: an HTTP screening provider, failing closed", () => {
       ids.push((await s.api.createTransfer(nativeTransfer(s, Q, { destinationAddress: destination }))).json().id);
     const [recovered, afterGarbage, refused] = await Promise.all(ids.map((id) => waitForStatus(s.api, id, ENDED)));
 
-    // Both cleared; whichever cleared first holds the source's nonce, the other waits behind it.
-    expect([recovered.status, afterGarbage.status].sort()).toEqual(["PENDING_SIGNATURE", "QUEUED"]);
+    // Both cleared, both released (the source's nonce window has room): the older one at once, the
+    // other after it, from QUEUED when its checks ended first.
+    expect(recovered.status).toBe("PENDING_SIGNATURE");
+    expect(await waitForStatus(s.api, afterGarbage.id, ["PENDING_SIGNATURE"])).toMatchObject({ nonce: recovered.nonce + 1 });
     // Two failed attempts each (three requests, below), back to 0 with the verdict: a later
     // re-run before release or broadcast counts its own attempts from there.
     expect(recovered.screening).toEqual({ provider: "http", decision: "CLEAR", riskScore: 12.5, reasons: ["low risk"] });

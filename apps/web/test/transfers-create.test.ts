@@ -1,5 +1,5 @@
 import { quantumSandbox } from "@qc/chain";
-import { rebuildUnsignedTransaction } from "@qc/core";
+import { defaultTransferConfig, rebuildUnsignedTransaction } from "@qc/core";
 import { createKeyFixture, createTenantFixture, type TenantFixture } from "@qc/core/testing";
 import type { Daemon } from "@qc/daemon";
 import { and, asc, eq, schema } from "@qc/db";
@@ -33,7 +33,9 @@ describe("POST /v1/transactions: create, release for signing, read and cancel (r
   let source: FundedSource;
 
   beforeAll(async () => {
-    const config = devnetConfig(devnet());
+    // A window of one (NONCE_WINDOW=1): a source's later transfers wait QUEUED, as the queue tests here need
+    // (transfers-e2e.test.ts and nonce-window.test.ts show the window).
+    const config = devnetConfig(devnet(), { transfers: { ...defaultTransferConfig(), nonceWindow: 1 } });
     server = await startTestServer({ database: t, config });
     daemon = await startTransfersDaemon(t.url, config);
     source = await fundedSource(() => server, t.db, devnet(), 100n * Q);

@@ -8,7 +8,7 @@ import { eventually } from "./identity-helpers";
 import { minedFrom, signPending, statusChanges, statusPath, waitForRecord, type TransactionJson } from "./transfers-back-helpers";
 import { devnetConfig, fundedSource, nativeTransfer, startTransfersDaemon } from "./transfers-front-helpers";
 
-describe("five transfers from one wallet, the second rejected in the signer (real HTTPS, daemon, devnet)", () => {
+describe("five transfers from one wallet in its nonce window, the second rejected in the signer (real HTTPS, daemon, devnet)", () => {
   const t = useTestDatabase();
   const devnet = useDevnet({ blockTimeMs: 300 });
   let server: TestServer;
@@ -24,7 +24,7 @@ describe("five transfers from one wallet, the second rejected in the signer (rea
     await server?.close();
   });
 
-  it("completes the other four with contiguous nonces on chain, exact balances, no gap and nothing stuck", async () => {
+  it("releases the five at once, fills the rejected nonce and completes the rest: contiguous nonces on chain, exact balances, no gap", async () => {
     const source = await fundedSource(() => server, t.db, devnet(), 100n * Q);
     const destination = newSignerKey().address;
     const firstNonce = await minedFrom(devnet(), source.wallet.address);
@@ -36,57 +36,57 @@ describe("five transfers from one wallet, the second rejected in the signer (rea
       expect(res.status, res.text).toBe(201);
       ids.push(res.json().id);
     }
-    // One in flight per source: one is released (whichever cleared its checks first), the others wait in QUEUED.
-    const statuses = async () =>
-      Promise.all(ids.map(async (id) => (await source.api.get(`/v1/transactions/${id}`)).json().status as string));
-    const settled = await eventually(async () => {
-      const now = await statuses();
-      return now.filter((s) => s === "PENDING_SIGNATURE").length === 1 && now.filter((s) => s === "QUEUED").length === 4 ? now : undefined;
+    // The nonce window (NONCE_WINDOW 16): all five are released at once, in creation order, on consecutive nonces.
+    const listed = await eventually(async () => {
+      const now = (await source.api.get("/v1/signer/transactions?limit=200")).json().transactions as TransactionJson[];
+      const ours = now.filter((tx) => ids.includes(tx.id));
+      return ours.length === ids.length ? ours : undefined;
     });
-    expect(settled.sort()).toEqual(["PENDING_SIGNATURE", "QUEUED", "QUEUED", "QUEUED", "QUEUED"]);
+    const released = ids.map((id) => listed.find((tx) => tx.id === id)!);
+    expect(released.map((tx) => tx.nonce)).toEqual([0, 1, 2, 3, 4].map((i) => firstNonce + i));
 
-    // The signer works through them as each is released; the second one released is rejected.
-    const released: TransactionJson[] = [];
-    while (released.length < ids.length) {
-      const next = await eventually(async () => {
-        const listed = (await source.api.get("/v1/signer/transactions?limit=200")).json().transactions as TransactionJson[];
-        const fresh = listed.filter((tx) => ids.includes(tx.id) && !released.some((r) => r.id === tx.id));
-        expect(fresh.length).toBeLessThanOrEqual(1);
-        return fresh[0];
-      });
-      released.push(next);
-      if (released.length === 2) {
-        const res = await source.api.post(`/v1/signer/transactions/${next.id}/reject`, { reason: "duplicate payout" });
-        expect(res.status, res.text).toBe(200);
-      } else {
-        await signPending(source.api, next.id, source.key.secretKey);
-      }
-    }
+    // The signer rejects the second and signs the others: its nonce is left unused below theirs.
+    const rejected = await source.api.post(`/v1/signer/transactions/${released[1]!.id}/reject`, { reason: "duplicate payout" });
+    expect(rejected.status, rejected.text).toBe(200);
+    for (const tx of [released[0]!, ...released.slice(2)]) await signPending(source.api, tx.id, source.key.secretKey);
 
-    const final = await Promise.all(
-      released.map((r) => waitForRecord(source.api, r.id, ["COMPLETED", "FAILED", "REJECTED", "EXPIRED", "CANCELLED", "BLOCKED"])),
-    );
+    // release-next fills it: a NONCE_FILL at exactly that nonce, zero value to the source itself, signed like any other.
+    const fill = await eventually(async () => {
+      const now = (await source.api.get("/v1/signer/transactions?limit=200")).json().transactions as TransactionJson[];
+      return now.find((tx) => tx.type === "NONCE_FILL");
+    });
+    expect(fill).toMatchObject({
+      nonce: firstNonce + 1,
+      sourceAddress: source.wallet.address,
+      destinationAddress: source.wallet.address,
+      assetId: null,
+      amount: "0",
+      status: "PENDING_SIGNATURE",
+    });
+    await signPending(source.api, fill.id, source.key.secretKey);
+
+    const ends = ["COMPLETED", "FAILED", "REJECTED", "EXPIRED", "CANCELLED", "BLOCKED"];
+    const final = await Promise.all(released.map((r) => waitForRecord(source.api, r.id, ends)));
     expect(final.map((r) => r.status)).toEqual(["COMPLETED", "REJECTED", "COMPLETED", "COMPLETED", "COMPLETED"]);
     expect(final[1]).toMatchObject({ subStatus: "REJECTED_BY_SIGNER", statusReason: "duplicate payout", chainTxHash: null });
+    expect(await waitForRecord(source.api, fill.id, ends)).toMatchObject({ status: "COMPLETED", nonce: firstNonce + 1 });
 
-    // The rejected one never consumed a nonce: the four on chain are contiguous from the first.
-    const completed = final.filter((r) => r.status === "COMPLETED");
+    // No gap: the four transfers and the fill are on chain at contiguous nonces, each its own signed transaction.
+    const completed = [...final.filter((r) => r.status === "COMPLETED"), await waitForRecord(source.api, fill.id, ends)];
     const nonces = await Promise.all(
       completed.map(async (r) => (await devnet().publicClient().getTransaction({ hash: r.chainTxHash })).nonce),
     );
-    expect(nonces).toEqual([firstNonce, firstNonce + 1, firstNonce + 2, firstNonce + 3]);
     expect(completed.map((r) => r.nonce)).toEqual(nonces);
-    expect(await minedFrom(devnet(), source.wallet.address)).toBe(firstNonce + 4);
+    expect([...nonces].sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4].map((i) => firstNonce + i));
+    expect(await minedFrom(devnet(), source.wallet.address)).toBe(firstNonce + 5);
     const sent = completed.reduce((sum, r) => sum + BigInt(r.amount), 0n);
     expect(sent).toBe(15n * Q - BigInt(final[1]!.amount));
     expect(await devnet().publicClient().getBalance({ address: destination })).toBe(sent);
-    // The rejected transfer's nonce went to the next one released: no gap.
-    expect(released[1]!.nonce).toBe(released[2]!.nonce);
 
-    for (const [index, record] of final.entries()) {
-      if (record.status !== "COMPLETED") continue;
-      const path = ["SUBMITTED", "QUEUED", "PENDING_SIGNATURE", "SIGNED", "BROADCASTING", "CONFIRMING", "COMPLETED"];
-      expect(await statusPath(source.api, record.id)).toEqual(index === 0 ? path.filter((s) => s !== "QUEUED") : path);
+    for (const record of completed) {
+      const path = ["SUBMITTED", "PENDING_SIGNATURE", "SIGNED", "BROADCASTING", "CONFIRMING", "COMPLETED"];
+      // A fill is created released: its history starts at PENDING_SIGNATURE.
+      expect(await statusPath(source.api, record.id)).toEqual(record.type === "NONCE_FILL" ? path.slice(1) : path);
       const changes = await statusChanges(t.db, record.id);
       expect(changes.map((c) => c.sequence)).toEqual(changes.map((_, i) => i + 2));
     }

@@ -44,7 +44,8 @@ describe("transfers: policy and screening taken again by the daemon's release-ne
   beforeAll(async () => {
     const config: Partial<ServiceConfig> = devnetConfig(devnet(), {
       screening: { denylist: [], providerUrl: await provider.listen(), maxAttempts: 2 },
-      transfers: { ...defaultTransferConfig(), recheckAfterSeconds: 0 },
+      // A window of one (NONCE_WINDOW=1): the second transfer waits QUEUED and is re-checked by release-next.
+      transfers: { ...defaultTransferConfig(), recheckAfterSeconds: 0, nonceWindow: 1 },
     });
     server = await startTestServer({ database: t, config });
     daemon = await startTransfersDaemon(t.url, config);

@@ -102,10 +102,26 @@ export const CANCELLABLE_STATUSES = [
 export const AWAITING_APPROVAL_STATUSES = ["AWAITING_APPROVAL"] as const satisfies readonly TransactionStatus[];
 
 /**
- * Between "nonce assigned" and "broadcast": at most one per source wallet and network. A
- * transaction that ends in one of these frees the source for the next queued one.
+ * Between release and mining (CONTRACT §17): a transaction in one of these holds its nonce and,
+ * unless it takes another's nonce (a REPLACEMENT or CANCELLATION), one of its source's
+ * NONCE_WINDOW slots. A transaction that leaves one of these for an end frees a slot, and may
+ * leave its nonce unused (release-next then gives it to a queued transfer or fills it).
  */
-export const NONCE_HOLDING_STATUSES = ["PENDING_SIGNATURE", "SIGNED"] as const satisfies readonly TransactionStatus[];
+export const NONCE_HOLDING_STATUSES = ["PENDING_SIGNATURE", "SIGNED", "BROADCASTING"] as const satisfies readonly TransactionStatus[];
+
+/**
+ * The statuses (and ends) of a transaction whose nonce is taken for good: held (above), mined
+ * (CONFIRMING, COMPLETED, FAILED/REVERTED_ON_CHAIN) or used by a same-nonce sibling that was
+ * mined (FAILED/REPLACED, CANCELLED/CANCELLED_ON_CHAIN). A nonce no row of the source takes this
+ * way, below one that is taken, is a gap: release gives it to a queued transfer or fills it
+ * (docs/transfers.md).
+ */
+export const NONCE_TAKING_STATUSES = [...NONCE_HOLDING_STATUSES, "CONFIRMING", "COMPLETED"] as const satisfies readonly TransactionStatus[];
+export const NONCE_TAKING_ENDS = [
+  ["FAILED", "REVERTED_ON_CHAIN"],
+  ["FAILED", "REPLACED"],
+  ["CANCELLED", "CANCELLED_ON_CHAIN"],
+] as const satisfies readonly (readonly [TransactionStatus, TransactionSubStatus])[];
 
 /** Cleared and not yet mined: what the source's balance must still cover beside a new transfer. */
 export const RESERVING_STATUSES = ["QUEUED", "PENDING_SIGNATURE", "SIGNED", "BROADCASTING"] as const satisfies readonly TransactionStatus[];

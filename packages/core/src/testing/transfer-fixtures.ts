@@ -7,13 +7,13 @@ import {
   signQuantumSigningHash,
   type NetworkCode,
 } from "@qc/chain";
-import { findHighestBroadcastNonce, findTransaction, findTransactionForSigning, type TransactionRow } from "@qc/db/queries";
+import { findSourceNonces, findTransaction, findTransactionForSigning, lowestFreeNonce, type TransactionRow } from "@qc/db/queries";
 import { systemActor } from "../audit/actor";
 import { nativeAssetId } from "../assets/native-assets";
 import type { ServiceDeps } from "../deps/service-deps";
 import { createTransfer } from "../transfers/create-transfer";
 import { signingDeadlineFrom } from "../transfers/insert-released-transaction";
-import { quoteRelease, releaseNonce, releaseTransition, type ChainQuote } from "../transfers/release-for-signing";
+import { quoteRelease, releaseTransition, type ChainQuote } from "../transfers/release-for-signing";
 import { submitSignature } from "../transfers/submit-signature";
 import { transitionTransaction } from "../transfers/transition-transaction";
 import type { TransferAsset } from "../transfers/unsigned-transaction";
@@ -116,7 +116,7 @@ export async function createReleasedTransferFixture(
   const { asset } = (await findTransactionForSigning(deps.db, { tenantId: input.tenantId, transactionId: submitted.id }))!;
   const quote = await fixtureQuote(deps, submitted, asset, input.gasLimit);
   const source = outboundSource(submitted);
-  const nonce = input.nonce ?? releaseNonce(quote.pendingNonce, await findHighestBroadcastNonce(deps.db, source));
+  const nonce = input.nonce ?? lowestFreeNonce(await findSourceNonces(deps.db, { ...source, chainFloor: quote.pendingNonce }));
   const signingDeadline = input.signingDeadline ?? signingDeadlineFrom(atOnce);
   const outcome = await transitionTransaction(atOnce, {
     tenantId: input.tenantId,

@@ -8,10 +8,11 @@ import type { TransactionStatus, TransactionSubStatus } from "./transaction-stat
 import { transitionTransaction } from "./transition-transaction";
 
 /**
- * `from` → FAILED with `subStatus` and a human reason, through the one transition; a transfer
- * that ends while it holds its source's nonce (before broadcast) frees the source for the next
- * queued one (release-next). After broadcast the next one was released already, at the move to
- * BROADCASTING.
+ * `from` → FAILED with `subStatus` and a human reason, through the one transition; a transaction
+ * that ends while it holds a nonce of its source's window (PENDING_SIGNATURE, SIGNED,
+ * BROADCASTING — e.g. DROPPED_BY_CHAIN) frees a slot and may leave its nonce unused: release-next
+ * releases the next queued transfer and fills what is left (docs/transfers.md). From CONFIRMING
+ * (reverted on chain) the nonce was used and the slot freed at mining.
  */
 export function failTransaction(
   deps: Pick<ServiceDeps, "db" | "jobs" | "now">,

@@ -2,8 +2,8 @@ import { createDatabase, type DatabaseHandle } from "@qc/db";
 import { policies } from "@qc/db/schema";
 import {
   findCurrentPolicy,
-  findHighestBroadcastNonce,
-  findNonceHoldingTransfer,
+  countNonceWindow,
+  findSourceNonces,
   findOldestTransferIn,
   findScreeningDenylistMatches,
   findTransactionForSigning,
@@ -100,8 +100,9 @@ describe("the pipeline's joined transaction reads", () => {
         status: "SUBMITTED",
       });
       expect(await findOldestTransferIn(single.db, { ...source, statuses: ["QUEUED"] })).toBeUndefined();
-      expect(await findNonceHoldingTransfer(single.db, source)).toEqual({ id: pending!.id, status: "PENDING_SIGNATURE" });
-      expect(await findHighestBroadcastNonce(single.db, source)).toBe(4);
+      expect(await countNonceWindow(single.db, source)).toBe(2);
+      expect(await findSourceNonces(single.db, { ...source, chainFloor: 3 })).toEqual({ floor: 3, holding: 2, taken: [4, 5] });
+      expect(await findSourceNonces(single.db, { ...source, chainFloor: null })).toEqual({ floor: 0, holding: 2, taken: [4, 5] });
       expect(await sumSourceReservations(single.db, { ...source, assetId: broadcast!.assetId!, excludeId: submitted!.id })).toEqual({
         amount: 30n,
         fees: 273_000n,
@@ -122,8 +123,8 @@ describe("the pipeline's joined transaction reads", () => {
 
       // The same source seen by another tenant is empty.
       expect(await findOldestTransferIn(single.db, { ...otherSource, statuses: ["SUBMITTED", "QUEUED"] })).toBeUndefined();
-      expect(await findNonceHoldingTransfer(single.db, otherSource)).toBeUndefined();
-      expect(await findHighestBroadcastNonce(single.db, otherSource)).toBeNull();
+      expect(await countNonceWindow(single.db, otherSource)).toBe(0);
+      expect(await findSourceNonces(single.db, { ...otherSource, chainFloor: 3 })).toEqual({ floor: 3, holding: 0, taken: [] });
       expect(await sumSourceReservations(single.db, { ...otherSource, assetId: broadcast!.assetId!, excludeId: submitted!.id })).toEqual({
         amount: 0n,
         fees: 0n,

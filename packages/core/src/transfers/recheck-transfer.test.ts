@@ -21,9 +21,10 @@ import {
 } from "../testing/transfer-fixtures";
 import { broadcastTransaction } from "./broadcast-transaction";
 import { cancelTransaction } from "./cancel-transaction";
-import { releaseNextQueued } from "./release-for-signing";
+import { releaseNextQueued } from "./release-next-queued";
 import { runTransferChecks } from "./run-transfer-checks";
 import { submitSignature } from "./submit-signature";
+import { watchTransaction } from "./watch-transaction";
 
 const Q = 10n ** 18n;
 const STALE_MS = 301_000;
@@ -76,7 +77,8 @@ describe("policy and screening taken again before release and broadcast", () => 
     config = {
       rpcUrls: { QUANTUM_SANDBOX: [devnet().url] },
       screening: { denylist: [], providerUrl: await provider.listen(), maxAttempts: 3 },
-      transfers: { ...defaultTransferConfig(), recheckAfterSeconds: 300 },
+      // A window of one: a source's second transfer waits QUEUED, so release-next releases (and re-checks) it.
+      transfers: { ...defaultTransferConfig(), recheckAfterSeconds: 300, nonceWindow: 1 },
     };
     deps = await createTestServiceDeps({ database: t, config, now: () => new Date(clock) });
     tenant = await createTenantFixture({ db: t.db, pepper: Buffer.alloc(32, 5) });
@@ -181,7 +183,7 @@ describe("policy and screening taken again before release and broadcast", () => 
 
       // Its nonce slot is free and no nonce was used: the next transfer is released with the same one.
       const released = await releaseNext(wallet);
-      expect(released).toMatchObject({ status: "PENDING_SIGNATURE", transaction: { id: second.id, nonce: first.nonce } });
+      expect(released).toMatchObject({ outcomes: [{ status: "PENDING_SIGNATURE", transaction: { id: second.id, nonce: first.nonce } }] });
       await sign(second.id, wallet);
       expect(await broadcast(second.id)).toEqual({ status: "BROADCASTING", send: "sent" });
       await devnet().mine(1);
@@ -200,7 +202,14 @@ describe("policy and screening taken again before release and broadcast", () => 
     provider.answer(flagged, 200, { decision: "BLOCKED", riskScore: 95, reasons: ["sanctioned since"] });
     clock += STALE_MS;
     await cancelTransaction(deps, { tenantId: tenant.tenantId, transactionId: first.id, actor: admin });
-    expect(await releaseNext(wallet)).toMatchObject({ status: "BLOCKED", transaction: { id: second.id } });
+    // One run: the second ends BLOCKED, the third is released on the nonce nobody used.
+    expect(await releaseNext(wallet)).toMatchObject({
+      outcomes: [
+        { status: "BLOCKED", transaction: { id: second.id } },
+        { status: "PENDING_SIGNATURE", transaction: { id: third.id, nonce: first.nonce } },
+      ],
+      fills: [],
+    });
     expect(await reread(second.id)).toMatchObject({
       status: "BLOCKED",
       subStatus: "REJECTED_AML_SCREENING",
@@ -211,8 +220,6 @@ describe("policy and screening taken again before release and broadcast", () => 
     });
     await expectEndedTrail(second.id, "QUEUED", "transfers.release-next", "REJECTED_AML_SCREENING");
     expect(provider.asked(second.id)).toBe(2);
-
-    expect(await releaseNext(wallet)).toMatchObject({ status: "PENDING_SIGNATURE", transaction: { id: third.id, nonce: first.nonce } });
   });
 
   it("(a) blocks at broadcast a destination added to SCREENING_DENYLIST by a restart", async () => {
@@ -289,8 +296,11 @@ describe("policy and screening taken again before release and broadcast", () => 
     clock += STALE_MS;
     expect(await broadcast(first.id)).toEqual({ status: "BROADCASTING", send: "sent" });
     expect(await reread(first.id)).toMatchObject({ policy: { decision: "ALLOW", ruleId: null }, checkedAt: new Date(clock) });
+    // Mined, it leaves the window's one slot to the second.
+    await devnet().mine(1);
+    expect(await watchTransaction(deps, { tenantId: tenant.tenantId, transactionId: first.id })).toMatchObject({ status: "CONFIRMING" });
 
-    expect(await releaseNext(wallet)).toMatchObject({ status: "BLOCKED", transaction: { id: second.id } });
+    expect(await releaseNext(wallet)).toMatchObject({ outcomes: [{ status: "BLOCKED", transaction: { id: second.id } }] });
     expect(await reread(second.id)).toMatchObject({
       status: "BLOCKED",
       subStatus: "BLOCKED_BY_POLICY",
@@ -359,15 +369,12 @@ describe("policy and screening taken again before release and broadcast", () => 
       // At release the same way: release-next retries, then the queued transfer ends BLOCKED.
       await expect(releaseNext(wallet)).rejects.toMatchObject({ error: "UNAVAILABLE" });
       await expect(releaseNext(wallet)).rejects.toMatchObject({ error: "UNAVAILABLE" });
+      // The third, in the same run, is released on the nonce nobody used; its decision taken at release is fresh at broadcast.
       expect(await releaseNext(wallet)).toMatchObject({
-        status: "BLOCKED",
-        transaction: { id: second.id, statusReason: "provider unavailable", nonce: null },
-      });
-
-      // The third is released on the nonce nobody used, and its decision taken at release is fresh at broadcast.
-      expect(await releaseNext(wallet)).toMatchObject({
-        status: "PENDING_SIGNATURE",
-        transaction: { id: third.id, nonce: first.nonce, screeningAttempts: 0 },
+        outcomes: [
+          { status: "BLOCKED", transaction: { id: second.id, statusReason: "provider unavailable", nonce: null } },
+          { status: "PENDING_SIGNATURE", transaction: { id: third.id, nonce: first.nonce, screeningAttempts: 0 } },
+        ],
       });
       await sign(third.id, wallet);
       expect(await broadcast(third.id)).toEqual({ status: "BROADCASTING", send: "sent" });

@@ -1,12 +1,13 @@
 import { getPendingNonce, type NetworkCode } from "@qc/chain";
 import type { Transaction } from "@qc/db";
 import {
-  findHighestBroadcastNonce,
-  findNonceHoldingTransfer,
+  countNonceWindow,
   findOldestTransferIn,
+  findSourceNonces,
   findTransaction,
   findTransactionForSigning,
   findWalletRow,
+  lowestFreeNonce,
   type TransactionRow,
 } from "@qc/db/queries";
 import { systemActor, type Actor } from "../audit/actor";
@@ -32,7 +33,7 @@ export type { CheckFields } from "./check-subject";
 export type ReleaseOutcome =
   /** Released: nonce, fees, unsigned transaction and signing hash stored; the signer can sign it. */
   | { status: "PENDING_SIGNATURE"; transaction: TransactionRow }
-  /** Cleared, waiting behind the source's transfer in flight (or an older queued one). */
+  /** Cleared, waiting for room in the source's nonce window (or behind an older waiting transfer). */
   | { status: "QUEUED"; transaction: TransactionRow }
   /** Ended at release: the chain says the source can no longer pay, or the source went away. */
   | { status: "FAILED"; transaction: TransactionRow }
@@ -47,10 +48,15 @@ export type ReleaseOutcome =
   | { status: "UNCHANGED"; reason: string; retry: boolean };
 
 const MOVED_ON = { status: "UNCHANGED", reason: "the transaction has moved on", retry: true } as const;
+/** Why a queued transfer stays queued while its source's window has no room. */
+export const WINDOW_FULL = "the source's nonce window is full";
 
 export interface ChainQuote {
   fees: TransferFeeQuote;
-  /** The source's next nonce as the node sees it, its mempool included. */
+  /**
+   * The source's next nonce as the node sees it: its mined count and the consecutive nonces in
+   * its pool after it. The floor of the nonce rule (`findSourceNonces`).
+   */
   pendingNonce: number;
 }
 
@@ -83,18 +89,19 @@ export async function quoteRelease(
 }
 
 /**
- * Releases a cleared transfer for signing, or queues it (docs/decisions/transfers.md, "Nonces").
+ * Releases a cleared transfer for signing, or queues it (docs/transfers.md; docs/decisions/
+ * transfers.md, "Release for signing").
  *
- * Per source wallet and network at most one transfer is between "nonce assigned" and
- * "broadcast" (PENDING_SIGNATURE, SIGNED). Under a row lock on the source wallet, a transfer
- * whose source holds no such transfer and has no older one waiting (in its checks or QUEUED) is
- * released, so transfers of one source are released in creation order: nonce =
- * max(the node's pending nonce, 1 + the highest nonce this service broadcast for the source),
- * fees and gas from the chain, the unsigned transaction and signing hash rebuilt from the
- * stored intent, a signing deadline and its `transfers.expire` job. Otherwise it waits in
- * QUEUED, and `transfers.release-next` releases it once the one ahead is broadcast or ends.
- * Every transfer that ends before broadcast (in its checks too) enqueues release-next, so none
- * is stuck behind a gap and no signature is ever invalidated by a renumbering.
+ * Per source wallet and network up to NONCE_WINDOW transactions hold nonces between release and
+ * mining (PENDING_SIGNATURE, SIGNED, BROADCASTING). Under a row lock on the source wallet, a
+ * transfer whose source has room in its window and no older transfer waiting (in its checks or
+ * QUEUED) is released, so transfers of one source are released in creation order: nonce = the
+ * lowest nonce at or above the node's pending nonce that no row of the source holds or used (the
+ * database is the authority: `findSourceNonces`, `lowestFreeNonce`), fees and gas from the chain,
+ * the unsigned transaction and signing hash rebuilt from the stored intent, a signing deadline and
+ * its `transfers.expire` job. Otherwise it waits in QUEUED, and `transfers.release-next` releases
+ * it once there is room. A nonce left unused below a taken one goes to the next released transfer,
+ * or release-next fills it (`fillNonceGaps`); no signature is ever invalidated by a renumbering.
  *
  * `from` SUBMITTED is the checks' way in (with their decision in `checks`); `from` QUEUED is
  * release-next's, which only releases the source's oldest queued transfer — after taking its
@@ -119,7 +126,8 @@ export async function releaseForSigning(
   // The chain is asked outside the lock, and only when the transfer may be released now.
   let quote: ChainQuote | undefined;
   let checks = input.checks;
-  if (!(await findNonceHoldingTransfer(deps.db, source))) {
+  const window = deps.config.transfers.nonceWindow;
+  if ((await countNonceWindow(deps.db, source)) < window) {
     if (input.from === "QUEUED") {
       // Fail closed (CONTRACT §15): its approvals are judged and verified again before anything is released.
       const held = await holdUnlessStillApproved(deps, row, actor);
@@ -157,8 +165,14 @@ export async function releaseForSigning(
     // Serializes the source's releases (and its archive's UPDATE) without holding up creates: a
     // create's foreign-key check on the wallet (FOR KEY SHARE) passes FOR NO KEY UPDATE, where
     // FOR UPDATE made every create of the source wait for the release to commit.
-    const wallet = await findWalletRow(tx, { tenantId: row.tenantId, walletId: source.sourceWalletId, lock: "no key update" });
-    const current = await findTransaction(tx, row.tenantId, row.id);
+    // One round trip: the lock first, then (same connection, in order) the reads it serializes.
+    const [wallet, current, nonces, first] = await Promise.all([
+      findWalletRow(tx, { tenantId: row.tenantId, walletId: source.sourceWalletId, lock: "no key update" }),
+      findTransaction(tx, row.tenantId, row.id),
+      findSourceNonces(tx, { ...source, chainFloor: quote?.pendingNonce ?? null }),
+      // The oldest of the source's waiting transfers (in checks or queued); this one when none is older.
+      findOldestTransferIn(tx, { ...source, statuses: ["SUBMITTED", "QUEUED"] }),
+    ]);
     if (!current || current.status !== input.from) return MOVED_ON;
     if (!wallet || wallet.status !== "ACTIVE" || wallet.type === "WATCH_ONLY") {
       return end(
@@ -169,13 +183,11 @@ export async function releaseForSigning(
         tx,
       );
     }
-    const holder = await findNonceHoldingTransfer(tx, source);
-    // The oldest of the source's waiting transfers (in checks or queued); this one when none is older.
-    const first = await findOldestTransferIn(tx, { ...source, statuses: ["SUBMITTED", "QUEUED"] });
+    const full = nonces.holding >= window;
     const older = first !== undefined && first.id !== row.id ? first : undefined;
-    if (holder || older || !quote) {
+    if (full || older || !quote) {
       if (input.from === "QUEUED") {
-        if (holder) return { status: "UNCHANGED", reason: "the source's nonce slot is taken", retry: false };
+        if (full) return { status: "UNCHANGED", reason: WINDOW_FULL, retry: false };
         // Its checks' end releases it or, ending otherwise, enqueues release-next.
         if (older?.status === "SUBMITTED")
           return { status: "UNCHANGED", reason: "an older transfer of the source is still in its checks", retry: false };
@@ -190,15 +202,15 @@ export async function releaseForSigning(
           from: ["SUBMITTED"],
           to: "QUEUED",
           subStatus: null,
-          reason: holder
-            ? "waiting for the source's transfer in flight to be broadcast or to end"
+          reason: full
+            ? "waiting for room in the source's nonce window (its transfers in flight to be mined or to end)"
             : "waiting behind an earlier transfer of the source",
           set: { ...input.checks },
           actor,
-          // Always: the holder seen here may be broadcast, and its release-next run, before this
-          // commits (the broadcast does not take the wallet lock); that run found nothing queued,
-          // so without one of our own this transfer would wait forever. With the slot still
-          // taken, release-next does nothing.
+          // Always: a transaction of the window seen here may end, and its release-next run, before
+          // this commits (those moves do not take the wallet lock); that run found nothing queued,
+          // so without one of our own this transfer would wait forever. With the window still
+          // full, release-next does nothing.
           jobs: (moved) => [releaseNextJob(moved)],
         },
         tx,
@@ -206,8 +218,12 @@ export async function releaseForSigning(
       return queued.moved ? { status: "QUEUED", transaction: queued.row } : MOVED_ON;
     }
 
-    const nonce = releaseNonce(quote.pendingNonce, await findHighestBroadcastNonce(tx, source));
-    const release = releaseTransition(current, asset, { checks, nonce, fees: quote.fees, signingDeadline: signingDeadlineFrom(deps) });
+    const release = releaseTransition(current, asset, {
+      checks,
+      nonce: lowestFreeNonce(nonces),
+      fees: quote.fees,
+      signingDeadline: signingDeadlineFrom(deps),
+    });
     const moved = await transitionTransaction(
       deps,
       { tenantId: row.tenantId, transactionId: row.id, from: [input.from], actor, ...release },
@@ -215,15 +231,6 @@ export async function releaseForSigning(
     );
     return moved.moved ? { status: "PENDING_SIGNATURE", transaction: moved.row } : MOVED_ON;
   });
-}
-
-/**
- * The nonce a released transfer takes: the node's pending nonce (its mempool included), and never
- * one this service already broadcast for the source (`highestBroadcast`), so a transaction the node
- * dropped from its mempool is never signed over again.
- */
-export function releaseNonce(pendingNonce: number, highestBroadcast: number | null): number {
-  return Math.max(pendingNonce, highestBroadcast === null ? 0 : highestBroadcast + 1);
 }
 
 /**
@@ -271,23 +278,4 @@ async function end(
     tx,
   );
   return failed.moved ? { status: "FAILED", transaction: failed.row } : MOVED_ON;
-}
-
-/**
- * `transfers.release-next`: releases the source's oldest QUEUED transfer when its nonce slot is
- * free (the one ahead was broadcast or ended). Does nothing while a transfer holds the slot
- * (its own end enqueues this job again) or when nothing waits.
- */
-export async function releaseNextQueued(
-  deps: ReleaseDeps,
-  input: { tenantId: string; sourceWalletId: string; networkCode: NetworkCode },
-): Promise<ReleaseOutcome | { status: "NOTHING_QUEUED" }> {
-  // A transfer cancelled or released meanwhile changes who is first: look again, a bounded number of times.
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const next = await findOldestTransferIn(deps.db, { ...input, statuses: ["QUEUED"] });
-    if (!next) return { status: "NOTHING_QUEUED" };
-    const outcome = await releaseForSigning(deps, { tenantId: input.tenantId, transactionId: next.id, from: "QUEUED" });
-    if (outcome.status !== "UNCHANGED" || !outcome.retry) return outcome;
-  }
-  throw new AppError("UNAVAILABLE", "the source's queue kept changing; retrying");
 }

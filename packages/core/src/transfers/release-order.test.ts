@@ -9,10 +9,9 @@ import { createTenantFixture, type TenantFixture } from "../testing/fixtures";
 import { createTestServiceDeps } from "../testing/service-deps";
 import { createSubmittedTransferFixture, createTransferWalletFixture, type TransferWalletFixture } from "../testing/transfer-fixtures";
 import { nativeAssetId } from "../assets/native-assets";
-import { cancelTransaction } from "./cancel-transaction";
 import { createTransfer } from "./create-transfer";
 import { failUncheckedTransfer } from "./fail-unchecked-transfer";
-import { releaseNextQueued } from "./release-for-signing";
+import { releaseNextQueued } from "./release-next-queued";
 import { runTransferChecks } from "./run-transfer-checks";
 
 const Q = 10n ** 18n;
@@ -67,21 +66,20 @@ describe("release for signing in creation order", () => {
     // Its move to QUEUED enqueued release-next; that leaves it waiting for the older one's checks.
     expect(await releaseNextJobs(wallet)).toBe(1);
     expect(await releaseNext(wallet)).toEqual({
-      status: "UNCHANGED",
-      reason: "an older transfer of the source is still in its checks",
-      retry: false,
+      outcomes: [{ status: "UNCHANGED", reason: "an older transfer of the source is still in its checks", retry: false }],
+      fills: [],
     });
     expect(await statusOf(younger.id)).toBe("QUEUED");
 
+    // The older one's checks release it (nonce first); the younger one, next in the window, after it.
     expect(await check(older.id)).toMatchObject({
       status: "RELEASE",
-      release: { status: "PENDING_SIGNATURE", transaction: { id: older.id } },
+      release: { status: "PENDING_SIGNATURE", transaction: { id: older.id, nonce: 0 } },
     });
-    expect(await releaseNext(wallet)).toEqual({ status: "UNCHANGED", reason: "the source's nonce slot is taken", retry: false });
-
-    // The older one ends before broadcast: the younger one is next.
-    await cancelTransaction(deps, { tenantId: tenant.tenantId, transactionId: older.id, actor: user });
-    expect(await releaseNext(wallet)).toMatchObject({ status: "PENDING_SIGNATURE", transaction: { id: younger.id } });
+    expect(await releaseNext(wallet)).toMatchObject({
+      outcomes: [{ status: "PENDING_SIGNATURE", transaction: { id: younger.id, nonce: 1 } }],
+      fills: [],
+    });
   });
 
   it("an older transfer its checks refuse enqueues release-next for the one queued behind it", async () => {
@@ -93,7 +91,7 @@ describe("release for signing in creation order", () => {
 
     expect(await check(older.id)).toMatchObject({ status: "BLOCKED", decision: { subStatus: "REJECTED_AML_SCREENING" } });
     expect(await releaseNextJobs(wallet)).toBe(2);
-    expect(await releaseNext(wallet)).toMatchObject({ status: "PENDING_SIGNATURE", transaction: { id: younger.id } });
+    expect(await releaseNext(wallet)).toMatchObject({ outcomes: [{ status: "PENDING_SIGNATURE", transaction: { id: younger.id } }] });
   });
 
   it("an older transfer whose checks could not complete (dead letter) enqueues release-next too", async () => {
@@ -111,7 +109,7 @@ describe("release for signing in creation order", () => {
     });
     expect(failed.moved).toBe(true);
     expect(await releaseNextJobs(wallet)).toBe(2);
-    expect(await releaseNext(wallet)).toMatchObject({ status: "PENDING_SIGNATURE", transaction: { id: younger.id } });
+    expect(await releaseNext(wallet)).toMatchObject({ outcomes: [{ status: "PENDING_SIGNATURE", transaction: { id: younger.id } }] });
   });
 
   it(

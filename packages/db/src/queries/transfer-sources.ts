@@ -1,7 +1,7 @@
-import { NONCE_HOLDING_STATUSES, RESERVING_STATUSES } from "@qc/domain";
-import { and, asc, eq, inArray, isNotNull, or, sql } from "drizzle-orm";
+import { NONCE_HOLDING_STATUSES, NONCE_TAKING_ENDS, NONCE_TAKING_STATUSES, RESERVING_STATUSES } from "@qc/domain";
+import { and, asc, eq, inArray, isNotNull, isNull, or, sql } from "drizzle-orm";
 import type { Executor } from "../client";
-import { defineQuery } from "../hot-path/define-query";
+import { defineQuery, defineStatement } from "../hot-path/define-query";
 import { transactions } from "../schema/transfers";
 import type { TransactionNetworkCode, TransactionRow } from "./transactions";
 
@@ -56,20 +56,21 @@ const sumReservationsQuery = defineQuery("qc_sum_source_reservations", (db) =>
     ),
 );
 
-/** The source's transfer that holds its nonce slot (PENDING_SIGNATURE or SIGNED), if any. */
-export async function findNonceHoldingTransfer(
-  db: Executor,
-  params: TransferSource,
-): Promise<Pick<TransactionRow, "id" | "status"> | undefined> {
-  const [row] = await nonceHoldingQuery.on(db).execute(sourceValues(params));
-  return row;
+/**
+ * How many of the source's NONCE_WINDOW slots are taken: its transactions between release and
+ * mining (NONCE_HOLDING_STATUSES) that hold a nonce of their own — a REPLACEMENT or CANCELLATION
+ * shares its original's nonce and takes no slot (CONTRACT §17).
+ */
+export async function countNonceWindow(db: Executor, params: TransferSource): Promise<number> {
+  const [row] = await nonceWindowQuery.on(db).execute(sourceValues(params));
+  return row?.holding ?? 0;
 }
-const nonceHoldingQuery = defineQuery("qc_find_nonce_holding_transfer", (db) =>
+const holdsWindowSlot = and(inArray(transactions.status, [...NONCE_HOLDING_STATUSES]), isNull(transactions.replacesTransactionId));
+const nonceWindowQuery = defineQuery("qc_count_nonce_window", (db) =>
   db
-    .select({ id: transactions.id, status: transactions.status })
+    .select({ holding: sql<number>`count(*)::int` })
     .from(transactions)
-    .where(and(ofSource, inArray(transactions.status, [...NONCE_HOLDING_STATUSES])))
-    .limit(1),
+    .where(and(ofSource, holdsWindowSlot)),
 );
 
 /**
@@ -105,26 +106,73 @@ const oldestIn = {
   both: oldestInQuery(["QUEUED", "SUBMITTED"]),
 };
 
-/**
- * The highest nonce the source has used on chain through this service: transfers broadcast
- * (BROADCASTING, CONFIRMING, COMPLETED) or mined and reverted. Null when there is none.
- */
-export async function findHighestBroadcastNonce(db: Executor, params: TransferSource): Promise<number | null> {
-  const [row] = await highestNonceQuery.on(db).execute(sourceValues(params));
-  return row?.nonce ?? null;
+/** What the release of a source reads about its nonces under the wallet lock (`findSourceNonces`). */
+export interface SourceNonces {
+  /**
+   * The lowest nonce that may be free: the chain's floor as given (the node's pending nonce), and
+   * never at or below a nonce this service saw used on chain (mined, or used by a mined sibling).
+   */
+  floor: number;
+  /** NONCE_WINDOW slots taken (`countNonceWindow`). */
+  holding: number;
+  /** The nonces at or above `floor` that a row of the source holds or used (NONCE_TAKING_STATUSES, NONCE_TAKING_ENDS), ascending. */
+  taken: number[];
 }
-const highestNonceQuery = defineQuery("qc_find_highest_broadcast_nonce", (db) =>
-  db
-    .select({ nonce: sql<number | null>`max(${transactions.nonce})` })
-    .from(transactions)
-    .where(
-      and(
-        ofSource,
-        isNotNull(transactions.nonce),
-        or(
-          inArray(transactions.status, ["BROADCASTING", "CONFIRMING", "COMPLETED"]),
-          and(eq(transactions.status, "FAILED"), eq(transactions.subStatus, "REVERTED_ON_CHAIN")),
-        ),
-      ),
-    ),
+
+/**
+ * The source's nonce state in one statement (docs/transfers.md, "The nonce rule"): its floor, its
+ * window slots taken, and the nonces taken at or above the floor. `chainFloor` null: the floor the
+ * database alone knows (1 + the highest nonce used on chain), for a look that asks the chain only
+ * when there may be a gap. Served by transactions_source_nonce_idx (the highest used nonce read
+ * backwards from the top, the taken nonces from the floor up: the window, never the history) and
+ * transactions_source_status_idx (the slots).
+ */
+export async function findSourceNonces(db: Executor, params: TransferSource & { chainFloor: number | null }): Promise<SourceNonces> {
+  const { rows } = await sourceNoncesStatement.on(db).execute({ ...sourceValues(params), chainFloor: params.chainFloor });
+  const row = rows[0];
+  return {
+    floor: Number(row?.floor ?? params.chainFloor ?? 0),
+    holding: Number(row?.holding ?? 0),
+    taken: (row?.taken ?? []).map(Number),
+  };
+}
+const isNonceTaking = or(
+  inArray(transactions.status, [...NONCE_TAKING_STATUSES]),
+  ...NONCE_TAKING_ENDS.map(([status, subStatus]) => and(eq(transactions.status, status), eq(transactions.subStatus, subStatus))),
 );
+const isUsedOnChain = or(
+  inArray(transactions.status, ["CONFIRMING", "COMPLETED"]),
+  ...NONCE_TAKING_ENDS.map(([status, subStatus]) => and(eq(transactions.status, status), eq(transactions.subStatus, subStatus))),
+);
+const sourceNoncesStatement = defineStatement<{ floor: number; holding: number; taken: (number | string)[] | null }>(
+  "qc_find_source_nonces",
+  () => sql`
+    with floor as (
+      select greatest(${sql.placeholder("chainFloor")}::int, coalesce(max(${transactions.nonce}) + 1, 0)) as n
+      from ${transactions}
+      where ${ofSource} and ${isNotNull(transactions.nonce)} and ${isUsedOnChain}
+    )
+    select floor.n as floor,
+      (select count(*)::int from ${transactions} where ${ofSource} and ${holdsWindowSlot}) as holding,
+      (select array_agg(distinct ${transactions.nonce} order by ${transactions.nonce}) from ${transactions}
+        where ${ofSource} and ${transactions.nonce} >= floor.n and ${isNonceTaking}) as taken
+    from floor`,
+);
+
+/** The lowest nonce at or above the source's floor that no row takes: what the next release gets. */
+export function lowestFreeNonce(nonces: Pick<SourceNonces, "floor" | "taken">): number {
+  const taken = new Set(nonces.taken);
+  let nonce = nonces.floor;
+  while (taken.has(nonce)) nonce++;
+  return nonce;
+}
+
+/** The free nonces below the highest taken one: gaps the source's later transactions wait behind. */
+export function nonceGaps(nonces: Pick<SourceNonces, "floor" | "taken">): number[] {
+  const taken = new Set(nonces.taken);
+  const highest = nonces.taken.at(-1);
+  const gaps: number[] = [];
+  if (highest === undefined) return gaps;
+  for (let nonce = nonces.floor; nonce < highest; nonce++) if (!taken.has(nonce)) gaps.push(nonce);
+  return gaps;
+}
