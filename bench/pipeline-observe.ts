@@ -231,6 +231,14 @@ export function startObserver(params: {
           cacheHitShare: round(delta.blks_hit! / Math.max(1, delta.blks_hit! + delta.blks_read!), 4),
           activitySamples: samples,
           failedSamples,
+          /**
+           * Mean time a database transaction stays open (Little's law: sessions working on average ÷
+           * transactions per second; a single statement counts as a transaction).
+           */
+          meanTransactionOpenMs: round(
+            ((working / Math.max(1, samples)) * seconds * 1000) / Math.max(1, delta.xact_commit! + delta.xact_rollback!),
+            2,
+          ),
           /** Mean number of sessions working (active or idle in a transaction) at a sample. */
           meanActiveSessions: round(working / Math.max(1, samples), 2),
           activeSessionsByApplication: Object.fromEntries(

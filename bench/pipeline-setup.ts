@@ -5,7 +5,8 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { signOwnershipProof } from "@qc/chain";
-import { createDatabase } from "@qc/db";
+import { ENDED_WITHOUT_TRANSFER } from "@qc/core";
+import { createDatabase, eq, schema, sql } from "@qc/db";
 import { keyFromSeed, secretKeyOf, signerApi, type StoredKey } from "@qc/signer";
 import { benchTenant } from "./api-setup";
 import { rpc, webClient } from "./pipeline-stack";
@@ -89,4 +90,33 @@ export async function setUpSources(params: {
   const native = assets.find((a) => a.kind === "NATIVE");
   if (!native) throw new Error("no native asset on QUANTUM_SANDBOX");
   return { keys, sources, assets, native };
+}
+
+/**
+ * Waits until the tenant has `count` COMPLETED transactions (true) or the deadline passes (false,
+ * the counts logged); throws as soon as one ended without moving value (a benchmark's transfers
+ * must all complete).
+ */
+export async function waitForCompletion(
+  database: ReturnType<typeof createDatabase>,
+  tenantId: string,
+  count: number,
+  deadline: number,
+  log: (message: string) => void,
+): Promise<boolean> {
+  for (;;) {
+    const rows = await database.db
+      .select({ status: schema.transactions.status, n: sql<number>`count(*)::int` })
+      .from(schema.transactions)
+      .where(eq(schema.transactions.tenantId, tenantId))
+      .groupBy(schema.transactions.status);
+    const bad = rows.filter((r) => (ENDED_WITHOUT_TRANSFER as readonly string[]).includes(r.status));
+    if (bad.length) throw new Error(`transfers ended badly: ${JSON.stringify(bad)}`);
+    if ((rows.find((r) => r.status === "COMPLETED")?.n ?? 0) >= count) return true;
+    if (Date.now() > deadline) {
+      log(`deadline: ${JSON.stringify(rows)}`);
+      return false;
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
 }

@@ -35,6 +35,10 @@ export type StartStackParameters = {
   /** Resolves when the daemons have written their heartbeats. */
   daemonsReady: (count: number) => Promise<boolean>;
   deadline: number;
+  /** Another checkout whose web server and daemon run instead of this one's (a paired baseline; the devnet stays this one's). */
+  checkout?: string;
+  /** More environment for the web server and the daemons (e.g. NONCE_WINDOW). */
+  env?: Record<string, string>;
 };
 
 /** Spawns `node <args>`, keeping its output for error messages. */
@@ -108,10 +112,11 @@ export async function startPipelineStack(params: StartStackParameters): Promise<
       // Production's daemon needs a mail server; the benchmark sends no email, so none listens here.
       SMTP_URL: "smtp://127.0.0.1:9",
       WEBHOOK_SECRET_KEY: randomBytes(32).toString("hex"),
+      ...params.env,
     };
     const [httpsPort, httpPort] = await Promise.all([freePort(), freePort()]);
     processes.push(
-      startProcess("web", await compiledAppArgs("web"), {
+      startProcess("web", await compiledAppArgs("web", params.checkout), {
         ...benchWebEnv({ databaseUrl: params.databaseUrl, work: params.work, httpsPort, httpPort, apiKeyPepper: params.apiKeyPepper }),
         ...shared,
       }),
@@ -120,7 +125,12 @@ export async function startPipelineStack(params: StartStackParameters): Promise<
     await waitFor("the web server", params.deadline, () => readyz(baseUrl, cert), processes);
 
     for (let i = 1; i <= params.daemons; i++) {
-      processes.push(startProcess(`daemon-${i}`, await compiledAppArgs("daemon"), { ...shared, DAEMON_INSTANCE_ID: `bench-daemon-${i}` }));
+      processes.push(
+        startProcess(`daemon-${i}`, await compiledAppArgs("daemon", params.checkout), {
+          ...shared,
+          DAEMON_INSTANCE_ID: `bench-daemon-${i}`,
+        }),
+      );
     }
     await waitFor(`${params.daemons} daemon heartbeat(s)`, params.deadline, () => params.daemonsReady(params.daemons), processes);
     return { rpcUrl, baseUrl, ca: cert, processes, stop };

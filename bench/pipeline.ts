@@ -21,19 +21,22 @@
  * rate cannot pass sources ÷ (one release → sign → broadcast cycle of a source).
  *
  * Knobs: BENCH_TRANSFERS, BENCH_SOURCES, BENCH_DAEMONS (comma-separated daemon counts, one run
- * each on a fresh database), BENCH_DEADLINE_SECONDS (per run, from the first create; default
+ * each on a fresh database), BENCH_BASELINE=<another checkout> (e.g. `git archive HEAD` unpacked,
+ * node_modules linked: its web server and daemon, built by its own scripts/bundle.ts, run first,
+ * then this checkout's, BENCH_ROUNDS times (1), each on a fresh database; the report ends with this
+ * checkout ÷ the baseline's throughput and service CPU per transfer, measured in the same minutes), BENCH_DEADLINE_SECONDS (per run, from the first create; default
  * 600), BENCH_VERIFY_SECONDS (3), BENCH_SEED (the source keys' seeds; printed). A database from
  * DATABASE_URL when set, otherwise a throw-away embedded PostgreSQL per run. SIGINT/SIGTERM stop
  * every process it started. Writes bench/results/pipeline-<time>.json.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
-import { ENDED_WITHOUT_TRANSFER } from "@qc/core";
+import { resolve } from "node:path";
 import { createDatabase, eq, schema, sql } from "@qc/db";
 import { createServiceClient, readTransfer, signerApi, signTransfer, verifySigningRequest, type Asset, type StoredKey } from "@qc/signer";
 import { benchDatabase } from "./database";
 import { machine, startObserver, transactionsPerBlock, watchBlocks } from "./pipeline-observe";
-import { printRun, printVerifyRates, runFigures, type RunResult } from "./pipeline-report";
-import { prepare, setUpSources, type Source } from "./pipeline-setup";
+import { printBaselineRatios, printRun, printVerifyRates, runFigures, type RunResult } from "./pipeline-report";
+import { prepare, setUpSources, waitForCompletion, type Source } from "./pipeline-setup";
 import { startPipelineStack, webClient } from "./pipeline-stack";
 import { analyseHistory, type HistoryRow } from "./pipeline-steps";
 import { measureVerifyRates, type VerifyRates } from "./pipeline-verify-rate";
@@ -45,6 +48,8 @@ const RUN_SECONDS = Number(process.env.BENCH_DEADLINE_SECONDS ?? 600);
 const SETUP_SECONDS = 240;
 const VERIFY_SECONDS = Number(process.env.BENCH_VERIFY_SECONDS ?? 3);
 const SEED = process.env.BENCH_SEED ?? "1";
+const BASELINE = process.env.BENCH_BASELINE ? resolve(process.env.BENCH_BASELINE) : undefined;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
 const BLOCK_TIME_MS = 1000;
 const DESTINATION = `0x${"00".repeat(18)}b0b0`;
 
@@ -61,11 +66,11 @@ for (const event of ["uncaughtException", "unhandledRejection"] as const) {
 }
 
 if (
-  ![TRANSFERS, SOURCES, RUN_SECONDS, VERIFY_SECONDS].every((n) => Number.isInteger(n) && n > 0) ||
+  ![TRANSFERS, SOURCES, RUN_SECONDS, VERIFY_SECONDS, ROUNDS].every((n) => Number.isInteger(n) && n > 0) ||
   DAEMON_COUNTS.some((n) => !Number.isInteger(n) || n < 1 || n > 8)
 ) {
   throw new Error(
-    "BENCH_TRANSFERS, BENCH_SOURCES, BENCH_DEADLINE_SECONDS, BENCH_VERIFY_SECONDS must be positive integers; " +
+    "BENCH_TRANSFERS, BENCH_SOURCES, BENCH_DEADLINE_SECONDS, BENCH_VERIFY_SECONDS, BENCH_ROUNDS must be positive integers; " +
       "BENCH_DAEMONS counts from 1 to 8",
   );
 }
@@ -131,31 +136,14 @@ async function signEverything(params: { signer: ReturnType<typeof signerApi>; ke
   return { submittedAt, postMs };
 }
 
-async function waitForCompletion(database: ReturnType<typeof createDatabase>, tenantId: string, deadline: number): Promise<boolean> {
-  for (;;) {
-    const rows = await database.db
-      .select({ status: schema.transactions.status, n: sql<number>`count(*)::int` })
-      .from(schema.transactions)
-      .where(eq(schema.transactions.tenantId, tenantId))
-      .groupBy(schema.transactions.status);
-    const bad = rows.filter((r) => (ENDED_WITHOUT_TRANSFER as readonly string[]).includes(r.status));
-    if (bad.length) throw new Error(`transfers ended badly: ${JSON.stringify(bad)}`);
-    if ((rows.find((r) => r.status === "COMPLETED")?.n ?? 0) >= TRANSFERS) return true;
-    if (Date.now() > deadline) {
-      log(`deadline: ${JSON.stringify(rows)}`);
-      return false;
-    }
-    await sleep(500);
-  }
-}
-
-async function runPipeline(daemons: number, verify: VerifyRates) {
+async function runPipeline(daemons: number, verify: VerifyRates, variant: { label: string; checkout?: string }) {
   const bench = await benchDatabase(`qc-bench-pipeline-${daemons}d`);
   const { database, pepper, tenantId, apiKey } = await prepare(bench.url);
   let stack: Awaited<ReturnType<typeof startPipelineStack>> | undefined;
   try {
-    log(`run with ${daemons} daemon(s): starting the devnet, the web server and the daemon(s)…`);
+    log(`${variant.label}, ${daemons} daemon(s): starting the devnet, the web server and the daemon(s)…`);
     stack = await startPipelineStack({
+      ...(variant.checkout ? { checkout: variant.checkout } : {}),
       databaseUrl: bench.url,
       work: bench.work,
       apiKeyPepper: pepper,
@@ -189,7 +177,7 @@ async function runPipeline(daemons: number, verify: VerifyRates) {
       createTransfers(web, sources, native.id, () => Date.now() > deadline),
       signEverything({ signer, keys, assets, deadline }),
     ]);
-    const complete = await waitForCompletion(database, tenantId, deadline);
+    const complete = await waitForCompletion(database, tenantId, TRANSFERS, deadline, log);
     const wallSeconds = (Date.now() - startedAt) / 1000;
     const blockIntervals = await blocks.stop();
     const observed = await observer.stop();
@@ -209,7 +197,19 @@ async function runPipeline(daemons: number, verify: VerifyRates) {
       .where(eq(schema.transactions.tenantId, tenantId));
     const steps = analyseHistory(history, new Map(nonces.map((n) => [n.id, n.sourceWalletId ?? ""])), signed.submittedAt);
 
-    return runFigures({ daemons, complete, created: ids.length, signed, steps, wallSeconds, blockIntervals, perBlock, observed, verify });
+    return runFigures({
+      label: variant.label,
+      daemons,
+      complete,
+      created: ids.length,
+      signed,
+      steps,
+      wallSeconds,
+      blockIntervals,
+      perBlock,
+      observed,
+      verify,
+    });
   } finally {
     await stack?.stop();
     await database.close();
@@ -243,6 +243,8 @@ const results: {
     requiredConfirmations: 2,
     runDeadlineSeconds: RUN_SECONDS,
     seed: SEED,
+    baseline: BASELINE ?? null,
+    rounds: ROUNDS,
   },
   machineAtStart: machine(),
   runs: [],
@@ -251,18 +253,26 @@ log(`seed ${SEED}; load ${results.machineAtStart.loadavg.join(" ")}; measuring t
 results.verify = await measureVerifyRates(VERIFY_SECONDS);
 printVerifyRates(results.verify);
 let failed = false;
+const variants: { label: string; checkout?: string }[] = BASELINE
+  ? [{ label: "baseline", checkout: BASELINE }, { label: "this checkout" }]
+  : [{ label: "this checkout" }];
 for (const daemons of DAEMON_COUNTS) {
-  try {
-    const run = await runPipeline(daemons, results.verify);
-    results.runs.push(run);
-    printRun(run, TRANSFERS);
-    if (!run.complete) failed = true;
-  } catch (error) {
-    failed = true;
-    log(`run with ${daemons} daemon(s) failed: ${(error as Error).stack ?? String(error)}`);
-    results.runs.push({ daemons, error: (error as Error).message });
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const variant of variants) {
+      try {
+        const run = await runPipeline(daemons, results.verify, variant);
+        results.runs.push(run);
+        printRun(run, TRANSFERS);
+        if (!run.complete) failed = true;
+      } catch (error) {
+        failed = true;
+        log(`${variant.label}, ${daemons} daemon(s) failed: ${(error as Error).stack ?? String(error)}`);
+        results.runs.push({ daemons, error: (error as Error).message });
+      }
+    }
   }
 }
+if (BASELINE) printBaselineRatios(results.runs.filter((r): r is RunResult => "label" in r));
 mkdirSync(new URL("./results/", import.meta.url), { recursive: true });
 const file = new URL(`./results/pipeline-${Date.now()}.json`, import.meta.url);
 writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
