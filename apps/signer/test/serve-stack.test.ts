@@ -1,5 +1,4 @@
-import { randomUUID } from "node:crypto";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { rebuildUnsignedTransaction } from "@qc/core";
 import { createKeyFixture, createTenantFixture } from "@qc/core/testing";
@@ -19,6 +18,14 @@ import { TEST_PEPPER } from "./service-harness";
 const Q = 10n ** 18n;
 const PAYEE = "0x5b38da6a701c568545dcfcb03fcb875f56beddc4";
 const STRANGER = "0x000000000000000000000000000000000000e711";
+const SPIKE = 50n * 10n ** 9n;
+/** 2 Q a transfer, 3 Q a day, to the payee only; fills, cancellations and speed-ups. */
+const RULES = {
+  maxAmountPerTransfer: { [NATIVE.QUANTUM_SANDBOX]: (2n * Q).toString() },
+  dailyLimit: { [NATIVE.QUANTUM_SANDBOX]: (3n * Q).toString() },
+  destinations: [PAYEE],
+  types: ["TRANSFER", "NONCE_FILL", "CANCELLATION", "REPLACEMENT"],
+};
 type GeneratedWallet = { id: string; address: `0x${string}`; publicKey: string };
 
 /**
@@ -51,21 +58,25 @@ describe("signer serve against the real stack", () => {
     const [wallet, tampered] = wallets as [GeneratedWallet, GeneratedWallet];
 
     const rules = join(tempDir("qc-serve-stack-"), "rules.json");
-    writeFileSync(
-      rules,
-      JSON.stringify({
-        maxAmountPerTransfer: { [NATIVE.QUANTUM_SANDBOX]: (2n * Q).toString() },
-        dailyLimit: { [NATIVE.QUANTUM_SANDBOX]: (3n * Q).toString() },
-        destinations: [PAYEE],
-        types: ["TRANSFER", "NONCE_FILL", "CANCELLATION", "REPLACEMENT"],
-      }),
-    );
+    const writeRules = (value: unknown) => writeFileSync(rules, JSON.stringify(value));
+    writeRules(RULES);
     const serve = () => spawnSigner(["serve", "--rules", rules, "--poll-ms", "100"], { home, passphrase });
     const stop = async (running: ReturnType<typeof serve>) => {
       const run = await stopSigner(running);
       expect(run.code, run.stderr).toBe(0);
       expect(run.signal).toBeNull();
       return { run, lines: jsonLines(run) };
+    };
+    /** Changes a transaction's row behind the service, storing the bytes the service rebuilds from the changed row. */
+    const changeRow = async (id: string, change: Partial<typeof schema.transactions.$inferInsert>) => {
+      const [row] = await t.db.select().from(schema.transactions).where(eq(schema.transactions.id, id));
+      const changed = { ...row!, ...change };
+      const asset = changed.assetId === null ? null : ({ kind: "NATIVE", contractAddress: null } as const);
+      const rebuilt = rebuildUnsignedTransaction(changed, asset);
+      await t.db
+        .update(schema.transactions)
+        .set({ ...change, unsignedTransaction: rebuilt.unsignedTransaction, signingHash: rebuilt.signingHash })
+        .where(eq(schema.transactions.id, id));
     };
     const transfer = async (amount: bigint, source = wallet) => {
       const created = await api.createTransfer(nativeTransfer({ wallet: source }, amount));
@@ -104,76 +115,60 @@ describe("signer serve against the real stack", () => {
     expect(overRecord.status).toBe("REJECTED");
     expect(overRecord.statusReason).toContain("rule dailyLimit");
 
-    // 3. Rows changed behind the service, on the second wallet, each with the bytes the service
-    // rebuilds from the changed row (so the service itself hands them out): a speed-up of the
-    // completed transfer that pays a stranger, and a cancellation whose record names a stranger.
-    const [original] = await t.db.select().from(schema.transactions).where(eq(schema.transactions.id, allowed));
-    const pendingRow = (overrides: Partial<typeof schema.transactions.$inferInsert>) => {
-      const row = {
-        ...original!,
-        id: randomUUID(),
-        sourceWalletId: tampered.id,
-        sourceAddress: tampered.address,
-        status: "PENDING_SIGNATURE" as const,
-        subStatus: null,
-        statusReason: null,
-        externalId: null,
-        signature: null,
-        rawTransaction: null,
-        chainTxHash: null,
-        blockNumber: null,
-        blockHash: null,
-        confirmations: 0,
-        sendAttempts: 0,
-        signedAt: null,
-        broadcastAt: null,
-        completedAt: null,
-        createdAt: new Date(),
-        updatedAt: new Date(),
-        signingDeadline: new Date(Date.now() + 3_600_000),
-        ...overrides,
-      };
-      const rebuilt = rebuildUnsignedTransaction(row, { kind: "NATIVE", contractAddress: null });
-      return { ...row, unsignedTransaction: rebuilt.unsignedTransaction, signingHash: rebuilt.signingHash };
-    };
-    const [originalOnTampered] = await t.db
-      .insert(schema.transactions)
-      .values(pendingRow({ status: "BROADCASTING", nonce: 0 }))
-      .returning();
-    const raised = (fee: string) => (BigInt(fee) * 2n).toString();
-    const speedUp = pendingRow({
-      type: "REPLACEMENT",
-      replacesTransactionId: originalOnTampered!.id,
-      nonce: 0,
-      destinationAddress: STRANGER,
-      maxFeePerGas: raised(original!.maxFeePerGas!),
-      maxPriorityFeePerGas: raised(original!.maxPriorityFeePerGas!),
-    });
-    const cancellation = pendingRow({
-      type: "CANCELLATION",
-      replacesTransactionId: originalOnTampered!.id,
-      nonce: 0,
-      assetId: null,
-      amount: "0",
-      destinationAddress: STRANGER,
-      maxFeePerGas: raised(original!.maxFeePerGas!),
-      maxPriorityFeePerGas: raised(original!.maxPriorityFeePerGas!),
-    });
-    await t.db.insert(schema.transactions).values([speedUp, cancellation]);
-    const speedUpRecord = await waitForRecord(api, speedUp.id, ["REJECTED", "SIGNED", "BROADCASTING", "FAILED"], 60_000);
-    expect(speedUpRecord.status, speedUpRecord.statusReason).toBe("REJECTED");
-    expect(speedUpRecord.statusReason).toContain("destinationAddress differs from the original");
-    const cancellationRecord = await waitForRecord(api, cancellation.id, ["REJECTED", "SIGNED", "BROADCASTING", "FAILED"], 60_000);
-    expect(cancellationRecord.status, cancellationRecord.statusReason).toBe("REJECTED");
-    expect(cancellationRecord.statusReason).toContain("a CANCELLATION is sent by the source to itself");
-
     const second = await stop(running);
-    const byId = Object.fromEntries(second.lines.map((line) => [line.transactionId, line]));
-    expect(byId[upToLimit]).toMatchObject({ decision: "SIGNED", amount: (2n * Q).toString() });
-    expect(byId[overLimit]).toMatchObject({ decision: "REJECTED", rule: "dailyLimit" });
-    expect(byId[speedUp.id]).toMatchObject({ type: "REPLACEMENT", decision: "REJECTED", rule: "verification" });
-    expect(byId[cancellation.id]).toMatchObject({ type: "CANCELLATION", decision: "REJECTED", rule: "verification" });
+    expect(second.lines.map((line) => [line.transactionId, line.decision, line.rule])).toEqual([
+      [upToLimit, "SIGNED", undefined],
+      [overLimit, "REJECTED", "dailyLimit"],
+    ]);
     expect(second.run.stderr).toContain("stopped: every submission started has completed");
+
+    // 3. A transfer of the second wallet signed and sent during a base-fee spike waits in the pool.
+    // Its speed-up and its cancellation, made while serve is stopped, are changed in PostgreSQL
+    // behind the service (with bytes the service itself rebuilds and hands out): rejected. A true
+    // speed-up is then signed and mined, and counted once with its original.
+    writeRules({ ...RULES, dailyLimit: { [NATIVE.QUANTUM_SANDBOX]: (100n * Q).toString() } });
+    const stuck = await transfer(Q, tampered);
+    await waitForRecord(api, stuck, ["PENDING_SIGNATURE"]);
+    await devnet().rpc("devnet_setFault", [{ kind: "baseFee", baseFeePerGas: `0x${SPIKE.toString(16)}` }]);
+    try {
+      running = serve();
+      const sent = await waitForRecord(api, stuck, ["BROADCASTING", "CONFIRMING", "COMPLETED", "FAILED", "REJECTED"]);
+      expect(sent.status, sent.statusReason).toBe("BROADCASTING");
+      await stop(running);
+
+      const speedUp = await api.post(`/v1/transactions/${stuck}/speed-up`, {});
+      expect(speedUp.status, speedUp.text).toBe(201);
+      await changeRow(speedUp.json().id, { destinationAddress: STRANGER });
+      const cancellation = await api.post(`/v1/transactions/${stuck}/cancel`, {});
+      expect(cancellation.status, cancellation.text).toBe(201);
+      expect(cancellation.json()).toMatchObject({ type: "CANCELLATION", destinationAddress: tampered.address, amount: "0" });
+      await changeRow(cancellation.json().id, { destinationAddress: STRANGER });
+
+      running = serve();
+      const refusedSpeedUp = await waitForRecord(api, speedUp.json().id, ["REJECTED", "SIGNED", "BROADCASTING", "FAILED"]);
+      expect(refusedSpeedUp.status, refusedSpeedUp.statusReason).toBe("REJECTED");
+      expect(refusedSpeedUp.statusReason).toContain("destinationAddress differs from the original");
+      const refusedCancellation = await waitForRecord(api, cancellation.json().id, ["REJECTED", "SIGNED", "BROADCASTING", "FAILED"]);
+      expect(refusedCancellation.status, refusedCancellation.statusReason).toBe("REJECTED");
+      expect(refusedCancellation.statusReason).toContain("a CANCELLATION is sent by the source to itself");
+
+      const honest = await api.post(`/v1/transactions/${stuck}/speed-up`, {});
+      expect(honest.status, honest.text).toBe(201);
+      expect((await waitForRecord(api, honest.json().id, ["COMPLETED", "FAILED", "REJECTED"], 90_000)).status).toBe("COMPLETED");
+      expect(await waitForRecord(api, stuck, ["FAILED", "COMPLETED"])).toMatchObject({ status: "FAILED", subStatus: "REPLACED" });
+      const third = await stop(running);
+      expect(third.lines.map((line) => [line.transactionId, line.type, line.decision, line.rule])).toEqual([
+        [speedUp.json().id, "REPLACEMENT", "REJECTED", "verification"],
+        [cancellation.json().id, "CANCELLATION", "REJECTED", "verification"],
+        [honest.json().id, "REPLACEMENT", "SIGNED", undefined],
+      ]);
+      // 1 + 2 Q, then the stuck 1 Q; its speed-up is the same transfer, counted once.
+      expect(JSON.parse(readFileSync(join(home, "serve-state.json"), "utf8")).signed).toEqual({
+        [NATIVE.QUANTUM_SANDBOX]: (4n * Q).toString(),
+      });
+    } finally {
+      await devnet().rpc("devnet_clearFaults");
+    }
     expect(leaks([key.secret, passphrase])).toEqual([]);
   }, 300_000);
 });

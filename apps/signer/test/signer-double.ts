@@ -290,6 +290,6 @@ export async function startSignerDouble(
       enrollmentFailure = { status, skip, applied };
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  });
+  } satisfies Omit<SignerDouble, "postDelayMs">);
   return double;
 }
