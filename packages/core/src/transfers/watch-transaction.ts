@@ -168,8 +168,9 @@ async function whileConfirming(deps: Deps, row: TransactionRow, onChain: ChainSt
     });
     return failed.moved ? failed.row : reread(deps, row);
   }
-  // A deployment completes with its contract's address (and, for a token, the tenant's new asset).
-  const deployed = row.type === "CONTRACT_DEPLOY" ? await completeDeployment(deps, row, onChain.receipt) : undefined;
+  // A deployment (or a speed-up of one: it carries the template) completes with its contract's
+  // address (and, for a token, the tenant's new asset).
+  const deployed = row.templateId !== null ? await completeDeployment(deps, row, onChain.receipt) : undefined;
   const completed = await transitionTransaction(deps, {
     tenantId: row.tenantId,
     transactionId: row.id,
