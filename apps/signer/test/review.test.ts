@@ -169,6 +169,71 @@ describe("signer review against a test double of the service", () => {
     });
   }
 
+  /** A NONCE_FILL or CANCELLATION record (CONTRACT §17): zero value from the source to itself, or `tamper`ed bytes. */
+  const selfSend = (type: string, tamper: Tampering = {}) => {
+    const fields = nativeFields({ destinationAddress: source.address, amount: 0n });
+    return { fields, record: { ...pendingTransfer(fields, tamper), type, assetId: null, replacesTransactionId: null } };
+  };
+
+  it("signs a NONCE_FILL after the typed confirmation of the source's own last 4 characters; lists it as such", async () => {
+    const { fields, record } = selfSend("NONCE_FILL");
+    double.transactions.push(record);
+    const table = await runSigner(["pending"], { home, passphrase });
+    expect(table.stdout).toContain(`${fields.id}  2026-11-21T10:00:00.000Z  QUANTUM_SANDBOX  0 Q to itself (NONCE_FILL of nonce 7)`);
+    const run = await review(fields.id, `${source.address.slice(-4)}\n`);
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("Type          NONCE_FILL: fills nonce 7");
+    expect(run.stdout).toContain(`Destination   ${source.address} (the source itself)`);
+    expect(run.stdout).toContain("Amount        0 Q: no value moves");
+    expect(run.stdout).toContain("Type the last 4 characters of the destination address (the source itself)");
+    const hash = signingHash(
+      buildQuantumTransfer({
+        chainId: 20804,
+        nonce: 7,
+        maxFeePerGas: 2_000_000_000n,
+        maxPriorityFeePerGas: 1_000_000_000n,
+        gas: 21_000n,
+        to: source.address,
+        amount: 0n,
+      }),
+    );
+    const [post] = postsFor(fields.id);
+    expect(verifyQuantumSigningHash({ signingHash: hash, signature: post!.body.signature, publicKey: source.publicKey })).toBe(true);
+  });
+
+  it("refuses a CANCELLATION whose bytes pay someone else, and a speed-up that changes the amount, posting nothing", async () => {
+    const other = "0x000000000000000000000000000000000000e711" as Address;
+    const { fields, record } = selfSend("CANCELLATION", { destinationAddress: other, amount: 5n });
+    double.transactions.push(record);
+    const cancelled = await review(fields.id, `${source.address.slice(-4)}\n`);
+    expect(cancelled.code).toBe(1);
+    expect(cancelled.stderr).toMatch(/^signer: refused to sign: destinationAddress differs: the cancellation shown has the source itself/);
+    expect(cancelled.stderr).toContain("amount differs");
+    expect(postsFor(fields.id)).toEqual([]);
+
+    const original = nativeFields();
+    const { signingRequest: _request, ...originalRecord } = pendingTransfer(original);
+    double.transactions.push({ ...originalRecord, status: "BROADCASTING" });
+    const raised = { ...original.fee, maxFeePerGas: 3_000_000_000n, maxPriorityFeePerGas: 2_000_000_000n };
+    const speedUp = (overrides: Partial<TransferFields>) => {
+      const replacement = { ...original, id: randomUUID(), fee: raised, ...overrides };
+      double.transactions.push({ ...pendingTransfer(replacement), type: "REPLACEMENT", replacesTransactionId: original.id });
+      return replacement;
+    };
+    const honest = speedUp({});
+    const shown = await review(honest.id, "nope\n");
+    expect(shown.stdout).toContain(`Replaces      ${original.id} (BROADCASTING): the same transfer at the same nonce`);
+    expect(shown.stdout).toContain("from max fee 2000000000 Qwei/gas, max priority fee 1000000000 Qwei/gas");
+    expect(shown.stdout).toContain("Verified      the transaction to sign was rebuilt here");
+    const changed = speedUp({ amount: 9n * 10n ** 18n });
+    const refused = await review(changed.id, `${lastFour(changed)}\n`);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`refused to sign: amount differs from the original ${original.id}`);
+    expect(postsFor(honest.id)).toEqual([]);
+    expect(postsFor(changed.id)).toEqual([]);
+  });
+
   it("refuses a transaction whose source key is not in the keystore", async () => {
     const fields = nativeFields({ sourceAddress: "0x00000000000000000000000000000000000050c3" });
     double.transactions.push(pendingTransfer(fields));
