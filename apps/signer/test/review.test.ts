@@ -58,6 +58,23 @@ describe("signer review against a test double of the service", () => {
       fee: { gasLimit: 65_000n, maxFeePerGas: 2_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n },
     });
   const lastFour = (fields: TransferFields) => fields.destinationAddress.slice(-4);
+  /** Whether a posted signature verifies, by the source's key, over the native sandbox transfer at nonce 7 with the double's fee caps. */
+  const signedBySource = (post: { body: { signature: Hex } }, to: string, amount: bigint) =>
+    verifyQuantumSigningHash({
+      signingHash: signingHash(
+        buildQuantumTransfer({
+          chainId: 20804,
+          nonce: 7,
+          maxFeePerGas: 2_000_000_000n,
+          maxPriorityFeePerGas: 1_000_000_000n,
+          gas: 21_000n,
+          to,
+          amount,
+        }),
+      ),
+      signature: post.body.signature,
+      publicKey: source.publicKey,
+    });
 
   it("signs a native transfer whose signing request matches, after the typed confirmation", async () => {
     const fields = nativeFields();
@@ -78,18 +95,7 @@ describe("signer review against a test double of the service", () => {
     expect(postsFor(fields.id)).toHaveLength(1);
     const [post] = postsFor(fields.id);
     expect(post!.path).toBe(`/v1/signer/transactions/${fields.id}/signature`);
-    const hash = signingHash(
-      buildQuantumTransfer({
-        chainId: 20804,
-        nonce: 7,
-        maxFeePerGas: 2_000_000_000n,
-        maxPriorityFeePerGas: 1_000_000_000n,
-        gas: 21_000n,
-        to: fields.destinationAddress,
-        amount: fields.amount,
-      }),
-    );
-    expect(verifyQuantumSigningHash({ signingHash: hash, signature: post!.body.signature, publicKey: source.publicKey })).toBe(true);
+    expect(signedBySource(post!, fields.destinationAddress, fields.amount)).toBe(true);
   });
 
   it("signs an ERC-20 transfer and shows the decoded calldata with the token's decimals", async () => {
@@ -187,19 +193,8 @@ describe("signer review against a test double of the service", () => {
     expect(run.stdout).toContain(`Destination   ${source.address} (the source itself)`);
     expect(run.stdout).toContain("Amount        0 Q: no value moves");
     expect(run.stdout).toContain("Type the last 4 characters of the destination address (the source itself)");
-    const hash = signingHash(
-      buildQuantumTransfer({
-        chainId: 20804,
-        nonce: 7,
-        maxFeePerGas: 2_000_000_000n,
-        maxPriorityFeePerGas: 1_000_000_000n,
-        gas: 21_000n,
-        to: source.address,
-        amount: 0n,
-      }),
-    );
     const [post] = postsFor(fields.id);
-    expect(verifyQuantumSigningHash({ signingHash: hash, signature: post!.body.signature, publicKey: source.publicKey })).toBe(true);
+    expect(signedBySource(post!, source.address, 0n)).toBe(true);
   });
 
   it("refuses a CANCELLATION whose bytes pay someone else, and a speed-up that changes the amount, posting nothing", async () => {
