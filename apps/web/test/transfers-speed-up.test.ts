@@ -1,3 +1,5 @@
+import { serializeQuantumTransaction, signingHash, signQuantumSigningHash } from "@qc/chain";
+import { buildQuantumDeployment, findContractTemplate } from "@qc/chain/contracts";
 import { defaultTransferConfig, defaultWebhookConfig, type ServiceConfig } from "@qc/core";
 import type { Daemon } from "@qc/daemon";
 import { and, eq, schema } from "@qc/db";
@@ -221,6 +223,75 @@ describe("speed-up and cancel on chain under a base-fee spike (real HTTPS, daemo
     expect(await balance(destination)).toBe(2n * Q);
     // A speed-up asked after the nonce is mined: refused, nothing created.
     expectError(await post(source, `/v1/transactions/${sent.id}/speed-up`), 409, "INVALID_TRANSACTION_STATE", 1203);
+  });
+
+  it("speeds up a contract deployment: the REPLACEMENT deploys the same template and arguments, and completes as the deployment", async () => {
+    const template = findContractTemplate("erc20-fixed-supply")!;
+    const source = await fundedSource(() => server, t.db, devnet(), 50n * Q);
+    const constructorArgs = {
+      tokenName: "Spike Dollar",
+      tokenSymbol: "SPD",
+      tokenDecimals: "6",
+      initialSupply: "5000000",
+      initialHolder: source.wallet.address,
+    };
+    const res = await post(
+      source,
+      "/v1/contracts/deployments",
+      { networkCode: "QUANTUM_SANDBOX", sourceWalletId: source.wallet.id, templateId: template.id, constructorArgs },
+      idempotencyKey("deploy"),
+    );
+    expect(res.status, res.text).toBe(201);
+    const released = await waitForRecord(source.api, res.json().id, ["PENDING_SIGNATURE"]);
+    /** The signer's side for a deployment: the creation rebuilt from the catalog and the listed fields, signed. */
+    const signDeployment = async (transactionId: string) => {
+      const listed = await eventually(async () => {
+        const list = await source.api.get("/v1/signer/transactions?status=PENDING_SIGNATURE&limit=200");
+        return (list.json().transactions as TransactionJson[]).find((tx) => tx.id === transactionId);
+      });
+      expect(listed.deployment).toEqual({ templateId: template.id, constructorArgs });
+      const { transaction } = buildQuantumDeployment({
+        chainId: listed.chainId,
+        nonce: listed.nonce,
+        maxFeePerGas: BigInt(listed.fee.maxFeePerGas),
+        maxPriorityFeePerGas: BigInt(listed.fee.maxPriorityFeePerGas),
+        gas: BigInt(listed.fee.gasLimit),
+        template,
+        constructorArgs: listed.deployment.constructorArgs,
+      });
+      expect(listed.signingRequest.unsignedTransaction).toBe(serializeQuantumTransaction(transaction));
+      const signature = signQuantumSigningHash({ signingHash: signingHash(transaction), secretKey: source.key.secretKey });
+      const signed = await source.api.post(`/v1/signer/transactions/${transactionId}/signature`, { signature });
+      expect(signed.status, signed.text).toBe(200);
+    };
+    await spike();
+    await signDeployment(released.id);
+    const sent = await waitForRecord(source.api, released.id, ["BROADCASTING", "COMPLETED", "FAILED"]);
+    expect(sent.status).toBe("BROADCASTING");
+
+    const sped = await post(source, `/v1/transactions/${sent.id}/speed-up`);
+    expect(sped.status, sped.text).toBe(201);
+    const replacement = sped.json() as TransactionJson;
+    expect(replacement).toMatchObject({
+      type: "REPLACEMENT",
+      replacesTransactionId: sent.id,
+      nonce: sent.nonce,
+      destinationAddress: null,
+      deployment: { templateId: template.id, constructorArgs },
+      fee: { gasLimit: sent.fee.gasLimit },
+    });
+    await signDeployment(replacement.id);
+    const done = await waitForRecord(source.api, replacement.id, ["COMPLETED", "FAILED"]);
+    expect(done).toMatchObject({ status: "COMPLETED", contractAddress: expect.stringMatching(/^0x[0-9a-f]{40}$/) });
+    expect(await waitForRecord(source.api, sent.id, ["FAILED", "COMPLETED"])).toMatchObject({
+      status: "FAILED",
+      subStatus: "REPLACED",
+      replacedByTransactionId: replacement.id,
+      contractAddress: null,
+    });
+    // The deployed token is the tenant's asset, as after any token deployment.
+    const assets = (await source.api.get("/v1/assets?networkCode=QUANTUM_SANDBOX")).json().assets as { contractAddress: string | null }[];
+    expect(assets.map((asset) => asset.contractAddress)).toContain(done.contractAddress);
   });
 
   it("refuses bad input and states with contract errors", async () => {
