@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { approvalHash, verifyApproval, verifyApproverKeyProof } from "@qc/chain";
 import { hexToBytes, type Hex } from "viem";
@@ -7,8 +8,8 @@ import { approvalSecretKeyOf } from "../src/lib/approvals/approval-key";
 import { openKeystore } from "../src/lib/keystore/keystore";
 import type { KeyMaterial } from "../src/lib/keystore/signer-key";
 import { awaitingApproval, fieldsOf, startApprovalDouble, type ApprovalDouble, type ApprovalTampering } from "./approval-double";
-import { leaks, runSigner, spawnSigner } from "./run-signer";
-import { sandboxFields } from "./signer-double";
+import { jsonLines, leaks, runSigner, spawnSigner, stopSigner } from "./run-signer";
+import { NATIVE_SANDBOX, sandboxFields } from "./signer-double";
 import { prepareSignerHome } from "./signer-home";
 
 describe("signer approvals against a stand-in service (CONTRACT §15)", () => {
@@ -309,5 +310,59 @@ describe("signer approvals against a stand-in service (CONTRACT §15)", () => {
     expect(result.stdout).toContain(`\u0007Approvals waiting for you: ${waiting().length} (`);
     expect(result.stdout.split("Approvals waiting for you:")).toHaveLength(3);
     expect(result.stdout).toContain(id);
+  });
+
+  it("serve --approve approves what its rules allow, rejects the rest with the rule named, and leaves its own transfers to people", async () => {
+    const Q = 10n ** 18n;
+    const rules = join(home, "rules.json");
+    writeFileSync(
+      rules,
+      JSON.stringify({
+        maxAmountPerTransfer: { [NATIVE_SANDBOX.id]: (2n * Q).toString() },
+        dailyLimit: { [NATIVE_SANDBOX.id]: (10n * Q).toString() },
+        destinations: ["0x00000000000000000000000000000000000b0b5e"],
+        types: ["TRANSFER"],
+      }),
+    );
+    const allowed = awaiting();
+    const tooMuch = sandboxFields({ id: randomUUID(), sourceAddress: source.address, amount: 5n * Q });
+    double.transactions.push(awaitingApproval(tooMuch, double.tenantId));
+    const tampered = awaiting({ signedFields: { amount: "1" } });
+    const own = awaiting();
+    double.refuseDecision(own.id, { status: 403, error: "SELF_APPROVAL_FORBIDDEN", code: 1401, message: "the initiator cannot approve" });
+    const statusOf = (id: string) => double.transactions.find((t) => t.id === id)!.status;
+
+    const running = spawnSigner(["serve", "--rules", rules, "--poll-ms", "50", "--approve"], { home, passphrase });
+    const settled = () =>
+      statusOf(allowed.id) !== "AWAITING_APPROVAL" &&
+      statusOf(tooMuch.id) !== "AWAITING_APPROVAL" &&
+      statusOf(tampered.id) !== "AWAITING_APPROVAL" &&
+      postsFor(own.id).length > 0;
+    for (let i = 0; i < 600 && !settled(); i += 1) await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 300));
+    const result = await stopSigner(running);
+    expect(result.code, result.stderr).toBe(0);
+
+    // The double verified the approval over its own hash of the stored fields: the transfer moved on.
+    expect(statusOf(allowed.id)).toBe("QUEUED");
+    expect(statusOf(tooMuch.id)).toBe("REJECTED");
+    expect(statusOf(tampered.id)).toBe("REJECTED");
+    const lines = Object.fromEntries(jsonLines(result).map((line) => [line.transactionId, line]));
+    expect(lines[allowed.id]).toEqual({
+      time: expect.any(String),
+      transactionId: allowed.id,
+      type: "TRANSFER",
+      approval: true,
+      decision: "APPROVED",
+      amount: allowed.fields.amount.toString(),
+      assetId: NATIVE_SANDBOX.id,
+      destination: allowed.fields.destinationAddress,
+    });
+    expect(lines[tooMuch.id]).toMatchObject({ approval: true, decision: "REJECTED", rule: "maxAmountPerTransfer" });
+    expect(lines[tampered.id]).toMatchObject({ approval: true, decision: "REJECTED", rule: "verification" });
+    expect(lines[own.id]).toBeUndefined();
+    // Asked once; the service's final answer is not asked again.
+    expect(postsFor(own.id)).toHaveLength(1);
+    expect(result.stderr).toContain(`leaving the approval of ${own.id} to people`);
   });
 });

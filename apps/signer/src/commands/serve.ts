@@ -8,6 +8,8 @@ import { DailyLedger } from "../lib/serve/daily-ledger";
 import { formatDecisionLine, type DecisionLine } from "../lib/serve/decision-line";
 import { readRulesFile, type ServeRules } from "../lib/serve/rules";
 import { SecretKeys } from "../lib/serve/secret-keys";
+import { approvePoll, approveState } from "../lib/serve/approve-poll";
+import { currentApprovalKey } from "../lib/approvals/approval-key";
 import { servePoll, serveState } from "../lib/serve/serve-poll";
 import { ServiceError } from "../lib/service/service-client";
 import { connect, signerPaths } from "../session";
@@ -45,6 +47,12 @@ const HELP = [
   `Today's signed totals are kept in QC_SIGNER_HOME/${SERVE_STATE_FILE}, written before each group of`,
   "signatures is submitted (a crash counts an amount never sent, never the reverse); one serve per home.",
   "SIGTERM or SIGINT: no new submission starts, the one under way completes, exit 0.",
+  "",
+  "--approve: also decide the approvals awaiting this member (CONTRACT §15) with its newest approval key",
+  "(`enroll-approver`; without one serve exits 1): each is rebuilt and compared as `approve` does, judged by",
+  "the same rules (dailyLimit against what was signed today; an approval counts nothing), then approved or",
+  'rejected with the rule named; its line has "approval": true and decision APPROVED or REJECTED. One the',
+  "service will never let this member approve (its own transfer, a group it is not in) is left to people.",
   "Exit codes: 0 stopped by a signal; 1 refused credentials or damaged state; 2 a bad rules file or option.",
 ].join("\n");
 
@@ -53,8 +61,9 @@ export function serveCommand(): Command {
     .description("sign unattended what a rules file allows, reject the rest with the rule named (one JSON line per decision)")
     .requiredOption("--rules <file>", "the rules file (JSON; see below)")
     .option("--poll-ms <ms>", "milliseconds between polls of the signing requests (20 to 60000)", integerIn(20, 60_000), 200)
+    .option("--approve", "also decide the approvals awaiting this member (CONTRACT §15) by the same rules, with its approval key")
     .addHelpText("after", HELP)
-    .action(async (options: { rules: string; pollMs: number }) => {
+    .action(async (options: ServeOptions) => {
       // The rules first: a bad file is a usage error before any passphrase or connection.
       const rules = readRulesFile(options.rules);
       const env = readSignerEnv();
@@ -73,36 +82,47 @@ export function serveCommand(): Command {
     });
 }
 
+type ServeOptions = { rules: string; pollMs: number; approve?: boolean };
+
 const warn = (message: string) => process.stderr.write(`signer: ${printableText(message, 2000)}\n`);
 
 /** Polls until `signal`: at once again after a poll that carried out decisions, else after --poll-ms. */
-async function serve(
-  options: { rules: string; pollMs: number },
-  rules: ServeRules,
-  statePath: string,
-  env: SignerEnv,
-  signal: AbortSignal,
-): Promise<void> {
+async function serve(options: ServeOptions, rules: ServeRules, statePath: string, env: SignerEnv, signal: AbortSignal): Promise<void> {
   const ledger = DailyLedger.open(statePath);
-  const { keystore, api, client } = await connect(env, { keepAlive: true });
+  const { keystore, profile, api, client } = await connect(env, { keepAlive: true });
   const secretKeys = new SecretKeys();
-  const state = serveState();
-  const deps = {
-    api,
-    findKey: (address: string) => keystore.findKey(address),
-    rules,
-    ledger,
-    signal,
-    secretKeys,
-    emit: (line: DecisionLine) => print(formatDecisionLine(line)),
-    warn,
-  };
-  warn(`serving signing requests by the rules in ${options.rules}, every ${options.pollMs} ms (SIGTERM or Ctrl-C to stop)`);
   try {
+    // --approve needs the member's approval key: without one serve stops here (exit 1).
+    let approving = options.approve ? { approvalKey: currentApprovalKey(keystore, profile.tenantId), state: approveState() } : null;
+    const state = serveState();
+    const deps = {
+      api,
+      findKey: (address: string) => keystore.findKey(address),
+      rules,
+      ledger,
+      signal,
+      secretKeys,
+      emit: (line: DecisionLine) => print(formatDecisionLine(line)),
+      warn,
+    };
+    warn(`serving signing requests by the rules in ${options.rules}, every ${options.pollMs} ms (SIGTERM or Ctrl-C to stop)`);
     while (!signal.aborted) {
       let accepted = 0;
       try {
         accepted = await servePoll(deps, state);
+        if (approving && !signal.aborted) {
+          try {
+            accepted += await approvePoll(
+              { ...deps, tenantId: profile.tenantId, approvalKey: approving.approvalKey },
+              state,
+              approving.state,
+            );
+          } catch (error) {
+            if (!(error instanceof ServiceError && (error.status === 403 || error.status === 404))) throw error;
+            warn(`not deciding approvals from now on: ${error.message}`);
+            approving = null;
+          }
+        }
       } catch (error) {
         // A refused credential will not heal by waiting; anything else (network, 5xx, 429) may.
         if (error instanceof ServiceError && (error.status === 401 || error.status === 403)) throw error;

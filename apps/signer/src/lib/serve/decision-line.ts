@@ -5,13 +5,17 @@ export const VERIFICATION_RULE = "verification";
 
 /**
  * One line of `signer serve`'s standard output per decision taken and carried out (CONTRACT §17):
- * what was signed and submitted, or rejected and why. No secret: no key, signature or API key.
+ * what was signed and submitted, or rejected and why (with `--approve`, also each approval
+ * decided). No secret: no key, signature or API key.
  */
 export type DecisionLine = {
   time: string;
   transactionId: string;
   type: string;
-  decision: "SIGNED" | "REJECTED";
+  /** APPROVED only on an approval's line (`approval: true`, `serve --approve`). */
+  decision: "SIGNED" | "REJECTED" | "APPROVED";
+  /** Present (true) on the line of a decision on an approval (CONTRACT §15), absent on a signing request's. */
+  approval?: true;
   rule?: RuleName | typeof VERIFICATION_RULE;
   reason?: string;
   /** Base units, a decimal string; "0" for what moves no value. */

@@ -201,7 +201,12 @@ function decisionLine(decision: Decision, now: Date): DecisionLine {
 }
 
 /** The network's assets, read again when older than ASSETS_TTL_MS or when `assetId` is not among them (a token added since). */
-async function assetsOf(deps: ServeDependencies, state: ServeState, networkCode: string, assetId: unknown): Promise<readonly Asset[]> {
+export async function assetsOf(
+  deps: { api: Pick<SignerApi, "assets"> },
+  state: ServeState,
+  networkCode: string,
+  assetId: unknown,
+): Promise<readonly Asset[]> {
   const cached = state.assets.get(networkCode);
   if (cached && Date.now() - cached.at < ASSETS_TTL_MS) {
     const assets = await cached.assets.catch(() => null);
@@ -213,11 +218,15 @@ async function assetsOf(deps: ServeDependencies, state: ServeState, networkCode:
   return fresh.assets;
 }
 
-async function addressBook(deps: ServeDependencies, state: ServeState): Promise<readonly AddressBookEntry[]> {
+/** The tenant's ACTIVE address book, read again when older than ADDRESS_BOOK_TTL_MS. */
+export async function addressBook(
+  deps: { api: Pick<SignerApi, "activeAddressBook"> },
+  state: ServeState,
+): Promise<readonly AddressBookEntry[]> {
   if (state.addressBook && Date.now() - state.addressBook.at < ADDRESS_BOOK_TTL_MS) return state.addressBook.entries;
   const entries = await deps.api.activeAddressBook();
   state.addressBook = { at: Date.now(), entries };
   return entries;
 }
 
-const message = (error: unknown) => printableText(error instanceof Error ? error.message : String(error), 500);
+export const message = (error: unknown) => printableText(error instanceof Error ? error.message : String(error), 500);
