@@ -101,8 +101,18 @@ describe("the pipeline's joined transaction reads", () => {
       });
       expect(await findOldestTransferIn(single.db, { ...source, statuses: ["QUEUED"] })).toBeUndefined();
       expect(await countNonceWindow(single.db, source)).toBe(2);
-      expect(await findSourceNonces(single.db, { ...source, chainFloor: 3 })).toEqual({ floor: 3, holding: 2, taken: [4, 5] });
-      expect(await findSourceNonces(single.db, { ...source, chainFloor: null })).toEqual({ floor: 0, holding: 2, taken: [4, 5] });
+      expect(await findSourceNonces(single.db, { ...source, chainFloor: 3 })).toEqual({
+        floor: 3,
+        holding: 2,
+        taken: [4, 5],
+        queued: false,
+      });
+      expect(await findSourceNonces(single.db, { ...source, chainFloor: null })).toEqual({
+        floor: 0,
+        holding: 2,
+        taken: [4, 5],
+        queued: false,
+      });
       expect(await sumSourceReservations(single.db, { ...source, assetId: broadcast!.assetId!, excludeId: submitted!.id })).toEqual({
         amount: 30n,
         fees: 273_000n,
@@ -124,7 +134,12 @@ describe("the pipeline's joined transaction reads", () => {
       // The same source seen by another tenant is empty.
       expect(await findOldestTransferIn(single.db, { ...otherSource, statuses: ["SUBMITTED", "QUEUED"] })).toBeUndefined();
       expect(await countNonceWindow(single.db, otherSource)).toBe(0);
-      expect(await findSourceNonces(single.db, { ...otherSource, chainFloor: 3 })).toEqual({ floor: 3, holding: 0, taken: [] });
+      expect(await findSourceNonces(single.db, { ...otherSource, chainFloor: 3 })).toEqual({
+        floor: 3,
+        holding: 0,
+        taken: [],
+        queued: false,
+      });
       expect(await sumSourceReservations(single.db, { ...otherSource, assetId: broadcast!.assetId!, excludeId: submitted!.id })).toEqual({
         amount: 0n,
         fees: 0n,

@@ -127,7 +127,11 @@ export async function releaseForSigning(
   let quote: ChainQuote | undefined;
   let checks = input.checks;
   const window = deps.config.transfers.nonceWindow;
-  if ((await countNonceWindow(deps.db, source)) < window) {
+  const room = (await countNonceWindow(deps.db, source)) < window;
+  // Full: a queued transfer stays queued without taking the lock (a slot freed since this read
+  // enqueues release-next in its own transition, and that run sees it).
+  if (!room && input.from === "QUEUED") return { status: "UNCHANGED", reason: WINDOW_FULL, retry: false };
+  if (room) {
     if (input.from === "QUEUED") {
       // Fail closed (CONTRACT §15): its approvals are judged and verified again before anything is released.
       const held = await holdUnlessStillApproved(deps, row, actor);
@@ -224,9 +228,19 @@ export async function releaseForSigning(
       fees: quote.fees,
       signingDeadline: signingDeadlineFrom(deps),
     });
+    // Released by its checks ahead of queued younger ones (queued while it was in its checks):
+    // release-next releases them while the window has room, or schedules its next look.
+    const next = input.from === "SUBMITTED" && nonces.queued ? (r: TransactionRow) => [releaseNextJob(r)] : () => [];
     const moved = await transitionTransaction(
       deps,
-      { tenantId: row.tenantId, transactionId: row.id, from: [input.from], actor, ...release },
+      {
+        tenantId: row.tenantId,
+        transactionId: row.id,
+        from: [input.from],
+        actor,
+        ...release,
+        jobs: (r) => [...(release.jobs?.(r) ?? []), ...next(r)],
+      },
       tx,
     );
     return moved.moved ? { status: "PENDING_SIGNATURE", transaction: moved.row } : MOVED_ON;

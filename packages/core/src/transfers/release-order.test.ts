@@ -76,6 +76,8 @@ describe("release for signing in creation order", () => {
       status: "RELEASE",
       release: { status: "PENDING_SIGNATURE", transaction: { id: older.id, nonce: 0 } },
     });
+    // Released ahead of a queued younger one, its release enqueues release-next for it.
+    expect(await releaseNextJobs(wallet)).toBe(2);
     expect(await releaseNext(wallet)).toMatchObject({
       outcomes: [{ status: "PENDING_SIGNATURE", transaction: { id: younger.id, nonce: 1 } }],
       fills: [],

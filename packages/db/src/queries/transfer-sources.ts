@@ -117,11 +117,13 @@ export interface SourceNonces {
   holding: number;
   /** The nonces at or above `floor` that a row of the source holds or used (NONCE_TAKING_STATUSES, NONCE_TAKING_ENDS), ascending. */
   taken: number[];
+  /** Whether a transfer of the source waits in QUEUED (a release that leaves it there enqueues release-next). */
+  queued: boolean;
 }
 
 /**
  * The source's nonce state in one statement (docs/transfers.md, "The nonce rule"): its floor, its
- * window slots taken, and the nonces taken at or above the floor. `chainFloor` null: the floor the
+ * window slots taken, the nonces taken at or above the floor, and whether a transfer waits QUEUED. `chainFloor` null: the floor the
  * database alone knows (1 + the highest nonce used on chain), for a look that asks the chain only
  * when there may be a gap. Served by transactions_source_nonce_idx (the highest used nonce read
  * backwards from the top, the taken nonces from the floor up: the window, never the history) and
@@ -134,6 +136,7 @@ export async function findSourceNonces(db: Executor, params: TransferSource & { 
     floor: Number(row?.floor ?? params.chainFloor ?? 0),
     holding: Number(row?.holding ?? 0),
     taken: (row?.taken ?? []).map(Number),
+    queued: row?.queued === true,
   };
 }
 const isNonceTaking = or(
@@ -144,7 +147,7 @@ const isUsedOnChain = or(
   inArray(transactions.status, ["CONFIRMING", "COMPLETED"]),
   ...NONCE_TAKING_ENDS.map(([status, subStatus]) => and(eq(transactions.status, status), eq(transactions.subStatus, subStatus))),
 );
-const sourceNoncesStatement = defineStatement<{ floor: number; holding: number; taken: (number | string)[] | null }>(
+const sourceNoncesStatement = defineStatement<{ floor: number; holding: number; taken: (number | string)[] | null; queued: boolean }>(
   "qc_find_source_nonces",
   () => sql`
     with floor as (
@@ -155,7 +158,8 @@ const sourceNoncesStatement = defineStatement<{ floor: number; holding: number; 
     select floor.n as floor,
       (select count(*)::int from ${transactions} where ${ofSource} and ${holdsWindowSlot}) as holding,
       (select array_agg(distinct ${transactions.nonce} order by ${transactions.nonce}) from ${transactions}
-        where ${ofSource} and ${transactions.nonce} >= floor.n and ${isNonceTaking}) as taken
+        where ${ofSource} and ${transactions.nonce} >= floor.n and ${isNonceTaking}) as taken,
+      exists (select 1 from ${transactions} where ${ofSource} and ${eq(transactions.status, "QUEUED")}) as queued
     from floor`,
 );
 

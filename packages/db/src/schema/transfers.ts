@@ -200,6 +200,18 @@ export const transactions = pgTable(
       .on(t.sourceWalletId, t.networkCode, t.nonce)
       .where(sql`${t.nonce} is not null`),
     /**
+     * CONTRACT §17's "never two transactions for one (source, nonce) except replacements", kept by
+     * the database too: one live or mined transaction per nonce of a source, its REPLACEMENTs and
+     * CANCELLATIONs (replaces_transaction_id set) aside. The release decides the nonce under the
+     * wallet's lock (docs/transfers.md); a bug that gave one nonce twice fails the release here
+     * instead of having a second transaction signed for it.
+     */
+    uniqueIndex("transactions_source_nonce_unique")
+      .on(t.sourceWalletId, t.networkCode, t.nonce)
+      .where(
+        sql`${t.nonce} is not null and ${t.replacesTransactionId} is null and ${t.status} in ('PENDING_SIGNATURE', 'SIGNED', 'BROADCASTING', 'CONFIRMING', 'COMPLETED')`,
+      ),
+    /**
      * The tenant's transfers by creation time, every asset: built for the velocity and quota sums,
      * which now read usage buckets (./usage.ts); kept for reads by creation time (the approvals
      * list) until a plan shows it unused.

@@ -1,0 +1,1 @@
+CREATE UNIQUE INDEX "transactions_source_nonce_unique" ON "transactions" USING btree ("source_wallet_id","network_code","nonce") WHERE "transactions"."nonce" is not null and "transactions"."replaces_transaction_id" is null and "transactions"."status" in ('PENDING_SIGNATURE', 'SIGNED', 'BROADCASTING', 'CONFIRMING', 'COMPLETED');
