@@ -197,6 +197,18 @@ describe("signer serve against a test double of the service", () => {
     expect(JSON.parse(readFileSync(join(home2.home, "serve-state.json"), "utf8")).signed[NATIVE_SANDBOX.id]).toBe((3n * Q).toString());
   });
 
+  it("runs once per home: a second serve beside a running one exits 1, its daily totals being one", async () => {
+    const rules = rulesFile(RULES);
+    const running = spawnSigner(["serve", "--rules", rules, "--poll-ms", "50"], { home, passphrase });
+    let stderr = "";
+    running.child.stderr!.on("data", (chunk: string) => (stderr += chunk));
+    for (let i = 0; i < 400 && !stderr.includes("serving signing requests"); i += 1) await new Promise((r) => setTimeout(r, 50));
+    const second = await runSigner(["serve", "--rules", rules], { home, passphrase });
+    expect(second.code).toBe(1);
+    expect(second.stderr).toContain("another signer serve is running with this QC_SIGNER_HOME");
+    expect((await stopSigner(running)).code).toBe(0);
+  });
+
   it("exits 2 on a bad rules file, naming the fault, before asking anything", async () => {
     const bad: [unknown, string][] = [
       ["{", "is not JSON"],

@@ -74,7 +74,10 @@ export function serveCommand(): Command {
       process.once("SIGINT", onSignal);
       process.once("SIGTERM", onSignal);
       try {
-        await withFileLock(statePath, () => serve(options, rules, statePath, env, stop.signal), { timeoutMs: 0 });
+        await withFileLock(statePath, () => serve(options, rules, statePath, env, stop.signal), {
+          timeoutMs: 0,
+          busy: `another signer serve is running with this QC_SIGNER_HOME (${statePath}.lock): one serve per home, so that its daily totals are one`,
+        });
       } finally {
         process.off("SIGINT", onSignal);
         process.off("SIGTERM", onSignal);
@@ -86,7 +89,10 @@ type ServeOptions = { rules: string; pollMs: number; approve?: boolean };
 
 const warn = (message: string) => process.stderr.write(`signer: ${printableText(message, 2000)}\n`);
 
-/** Polls until `signal`: at once again after a poll that carried out decisions, else after --poll-ms. */
+/** After failed polls in a row the pause doubles from --poll-ms up to this, so that an outage is not hammered (nor stderr flooded). */
+const MAX_BACKOFF_MS = 2_000;
+
+/** Polls until `signal`: at once again after a poll that carried out decisions, else after --poll-ms (longer after failures). */
 async function serve(options: ServeOptions, rules: ServeRules, statePath: string, env: SignerEnv, signal: AbortSignal): Promise<void> {
   const ledger = DailyLedger.open(statePath);
   const { keystore, profile, api, client } = await connect(env, { keepAlive: true });
@@ -106,6 +112,7 @@ async function serve(options: ServeOptions, rules: ServeRules, statePath: string
       warn,
     };
     warn(`serving signing requests by the rules in ${options.rules}, every ${options.pollMs} ms (SIGTERM or Ctrl-C to stop)`);
+    let failures = 0;
     while (!signal.aborted) {
       let accepted = 0;
       try {
@@ -123,12 +130,15 @@ async function serve(options: ServeOptions, rules: ServeRules, statePath: string
             approving = null;
           }
         }
+        failures = 0;
       } catch (error) {
         // A refused credential will not heal by waiting; anything else (network, 5xx, 429) may.
         if (error instanceof ServiceError && (error.status === 401 || error.status === 403)) throw error;
+        failures += 1;
         warn(`polling failed, trying again: ${(error as Error).message}`);
       }
-      if (accepted === 0) await sleep(options.pollMs, undefined, { signal }).catch(() => undefined);
+      const pause = Math.min(options.pollMs * 2 ** Math.min(failures, 10), Math.max(options.pollMs, MAX_BACKOFF_MS));
+      if (accepted === 0) await sleep(pause, undefined, { signal }).catch(() => undefined);
     }
   } finally {
     secretKeys.close();

@@ -10,7 +10,11 @@ const RETRY_MS = 50;
  * lost update would lose the secret of a key the service already holds. A lock left by a
  * process that died (its pid is gone) is taken over.
  */
-export async function withFileLock<T>(path: string, fn: () => Promise<T> | T, options: { timeoutMs?: number } = {}): Promise<T> {
+export async function withFileLock<T>(
+  path: string,
+  fn: () => Promise<T> | T,
+  options: { timeoutMs?: number; busy?: string } = {},
+): Promise<T> {
   const lockPath = `${path}.lock`;
   const deadline = Date.now() + (options.timeoutMs ?? 10_000);
   for (;;) {
@@ -30,7 +34,9 @@ export async function withFileLock<T>(path: string, fn: () => Promise<T> | T, op
         continue;
       }
       if (Date.now() > deadline) {
-        throw new SignerError(`another signer process is updating ${path} (lock ${lockPath}); try again when it has finished`);
+        throw new SignerError(
+          options.busy ?? `another signer process is updating ${path} (lock ${lockPath}); try again when it has finished`,
+        );
       }
       await sleep(RETRY_MS);
     }
