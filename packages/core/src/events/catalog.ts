@@ -40,7 +40,7 @@ export const EVENTS = {
     aggregate: "transaction",
     data: z.object({ transaction: transactionRecordSchema }),
     description:
-      "A transaction was accepted (status SUBMITTED), or a deposit to one of your wallets was seen in a block (status CONFIRMING, `direction` INBOUND).",
+      "A transaction was accepted (status SUBMITTED); or the service created one of its own nonce records, released for signing at once (status PENDING_SIGNATURE, `type` NONCE_FILL, REPLACEMENT or CANCELLATION); or a deposit to one of your wallets was seen in a block (status CONFIRMING, `direction` INBOUND).",
   }),
   "transaction.status_changed": define({
     aggregate: "transaction",
