@@ -1,5 +1,5 @@
 import { eq, schema } from "@qc/db";
-import { findTransaction, type TransactionRow } from "@qc/db/queries";
+import { countNonceWindow, findTransaction, type TransactionRow } from "@qc/db/queries";
 import { useTestDatabase } from "@qc/db/testing";
 import { rpcCall, useDevnet } from "@qc/devnet/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -16,6 +16,7 @@ import {
 } from "../testing/transfer-fixtures";
 import { broadcastTransaction } from "./broadcast-transaction";
 import { expireTransaction } from "./expire-transaction";
+import { insertReleasedTransaction } from "./insert-released-transaction";
 import { rejectTransaction } from "./reject-transaction";
 import { releaseNextQueued } from "./release-next-queued";
 import { runTransferChecks } from "./run-transfer-checks";
@@ -110,6 +111,17 @@ describe("the nonce window and its gaps", () => {
       .from(schema.transactions)
       .where(eq(schema.transactions.sourceWalletId, wallet.walletId))
       .then((rows) => rows.filter((row) => row.type === "NONCE_FILL"));
+  /** The intent columns a nonce record of `row`'s source copies. */
+  const nonceRecordOf = (row: TransactionRow) => ({
+    tenantId: row.tenantId,
+    networkCode: row.networkCode,
+    chainId: row.chainId,
+    sourceWalletId: row.sourceWalletId,
+    sourceAddress: row.sourceAddress,
+    assetId: null,
+    amount: "0",
+    requiredConfirmations: row.requiredConfirmations,
+  });
   /** Every row of the wallet mined: CONFIRMING or COMPLETED after a look by the watcher. */
   const expectAllMined = async (rows: { id: string }[]) => {
     await devnet().mine(1);
@@ -213,6 +225,36 @@ describe("the nonce window and its gaps", () => {
     await expectAllMined(live);
     expect(await minedNonce(wallet)).toBe(WINDOW);
     expect(await fillsOf(wallet)).toEqual([]);
+  });
+
+  it("a CANCELLATION takes its original's nonce and no slot of its own", async () => {
+    const wallet = await fundedWallet();
+    const rows = await checked(wallet, WINDOW + 1);
+    const original = rows[0]!;
+    const fees = { gasLimit: 21_000n, maxFeePerGas: BigInt(original.maxFeePerGas!) * 2n, maxPriorityFeePerGas: 2n };
+    const cancellation = await t.db.transaction((tx) =>
+      insertReleasedTransaction(tx, deps, {
+        values: {
+          ...nonceRecordOf(original),
+          type: "CANCELLATION",
+          destinationAddress: wallet.address,
+          replacesTransactionId: original.id,
+        },
+        asset: null,
+        release: { nonce: original.nonce!, fees },
+        actor: signer,
+      }),
+    );
+    expect(cancellation).toMatchObject({ status: "PENDING_SIGNATURE", nonce: 0 });
+    expect(await countNonceWindow(t.db, source(wallet))).toBe(WINDOW);
+    expect((await releaseNext(wallet)).fills).toEqual([]);
+
+    // The last of the window rejected: one slot frees, and the queued transfer takes it (and its nonce).
+    await rejectTransaction(deps, { tenantId: tenant.tenantId, transactionId: rows[WINDOW - 1]!.id, reason: "no", actor: signer });
+    expect(await releaseNext(wallet)).toMatchObject({
+      outcomes: [{ status: "PENDING_SIGNATURE", transaction: { id: rows[WINDOW]!.id, nonce: WINDOW - 1 } }],
+      fills: [],
+    });
   });
 
   it("two release-next runs at once create one fill for one nonce", async () => {
