@@ -38,7 +38,8 @@ describe("speed-up and cancel on chain under a base-fee spike (real HTTPS, daemo
       transfers: {
         ...defaultTransferConfig(),
         stuckAfterSeconds: STUCK_AFTER_SECONDS,
-        requiredConfirmations: { QUANTUM_SANDBOX: 2, QUANTUM_MAINNET: 12 },
+        // Three blocks (about 0.9 s): the race below signs the speed-up while its original is CONFIRMING.
+        requiredConfirmations: { QUANTUM_SANDBOX: 3, QUANTUM_MAINNET: 12 },
       },
     };
     server = await startTestServer({ database: t, config });
@@ -209,13 +210,14 @@ describe("speed-up and cancel on chain under a base-fee spike (real HTTPS, daemo
     expect(res.status, res.text).toBe(201);
     const replacement = res.json() as TransactionJson;
     expect(replacement.fee.maxPriorityFeePerGas).toBe((3n * GWEI).toString());
-    // The replacement's send is acknowledged but lost, so the node keeps the original in its pool.
-    await devnet().rpc("devnet_setFault", [{ kind: "dropNextTx" }]);
-    await signPending(source.api, replacement.id, source.key.secretKey);
-    const sentToo = await waitForRecord(source.api, replacement.id, ["BROADCASTING", "FAILED", "COMPLETED"]);
-    expect(sentToo.status).toBe("BROADCASTING");
-    // The spike ends: the original's fee cap is enough again, it is mined.
+    // The spike ends before the speed-up is signed: the original's fee cap is enough again, it is mined.
     await devnet().rpc("devnet_clearFaults");
+    expect((await waitForRecord(source.api, sent.id, ["CONFIRMING", "COMPLETED", "FAILED"])).status).not.toBe("FAILED");
+    // The signer signs the speed-up only now: sent, the node answers "nonce too low", which is no drop while the
+    // original holds the nonce (or, signed too late, the original's completion has ended it already: 409).
+    const signature = signQuantumSigningHash({ signingHash: replacement.signingHash, secretKey: source.key.secretKey });
+    const signed = await source.api.post(`/v1/signer/transactions/${replacement.id}/signature`, { signature });
+    expect([200, 409], signed.text).toContain(signed.status);
     const original = await waitForRecord(source.api, sent.id, ["COMPLETED", "FAILED"]);
     expect(original).toMatchObject({ status: "COMPLETED", replacedByTransactionId: null });
     const lost = await waitForRecord(source.api, replacement.id, ["FAILED", "COMPLETED"]);

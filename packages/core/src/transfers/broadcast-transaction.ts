@@ -149,7 +149,7 @@ async function recordSend(
       const ended = await endReplaced(deps, { row, from: ["BROADCASTING"], mined: standing.by, actor });
       return ended.moved ? ended.row.status : (await reread(deps, row)).status;
     }
-    if (standing.kind === "taken") return recordSend(deps, row, { kind: "refused", reason: outcome.reason });
+    if (standing.kind !== "free") return recordSend(deps, row, { kind: "refused", reason: outcome.reason });
   }
   if (outcome.kind === "final") {
     const failed = await failTransaction(deps, { row, from: "BROADCASTING", subStatus: outcome.subStatus, reason: outcome.reason, actor });

@@ -119,6 +119,26 @@ describe("the transactions of one nonce", () => {
     expect(await completedOfNonce(original)).toEqual([replacement.id]);
   });
 
+  it("a speed-up the node lost while its original is back in the pool is re-sent, never dropped, and replaces it", async () => {
+    const { wallet, original } = await sentOne();
+    const created = await speedUpTransaction(deps, { tenantId: tenant.tenantId, transactionId: original.id, actor });
+    await sign(created, wallet.secretKey);
+    await devnet().rpc("devnet_setFault", [{ kind: "dropNextTx" }]);
+    await broadcast(created);
+    const lost = await reread(created);
+    expect(lost).toMatchObject({ status: "BROADCASTING", sendAttempts: 1 });
+    expect(await devnet().rpc("eth_getTransactionByHash", [lost.chainTxHash])).toBeNull();
+    // Its one send is spent (maxSendAttempts 1), but the nonce's other hash is pending: not dropped.
+    expect(await watch(lost)).toMatchObject({ status: "BROADCASTING" });
+    expect(await devnet().rpc("eth_getTransactionByHash", [lost.chainTxHash])).toMatchObject({ hash: lost.chainTxHash });
+    expect(await devnet().rpc("eth_getTransactionByHash", [original.chainTxHash])).toBeNull();
+    // The original, out of the pool now, waits behind its speed-up.
+    expect(await watch(original)).toMatchObject({ status: "BROADCASTING" });
+    await devnet().mine(2);
+    expect(await watch(lost)).toEqual({ status: "COMPLETED" });
+    expect(await reread(original)).toMatchObject({ status: "FAILED", subStatus: "REPLACED", replacedByTransactionId: lost.id });
+  });
+
   it("a reorg that swaps the mined hash of a nonce leaves exactly one COMPLETED", async () => {
     const { wallet, original } = await sentOne();
     const replacement = await spedUp(original, wallet.secretKey);
@@ -127,8 +147,9 @@ describe("the transactions of one nonce", () => {
     // The block is dropped with its transactions, and the original (same nonce) is mined instead.
     await devnet().rpc("devnet_reorg", ["0x1", { dropTransactions: true }]);
     expect(await devnet().rpc("eth_sendRawTransaction", [original.rawTransaction])).toBe(original.chainTxHash);
-    expect(await watch(replacement)).toMatchObject({ status: "BROADCASTING" });
     await devnet().mine(3);
+    // The speed-up's block is gone: back to BROADCASTING, and it waits (the nonce's other hash is mined).
+    expect(await watch(replacement)).toMatchObject({ status: "BROADCASTING" });
     expect(await watch(original)).toEqual({ status: "COMPLETED" });
     expect(await reread(replacement)).toMatchObject({ status: "FAILED", subStatus: "REPLACED", replacedByTransactionId: original.id });
     expect(await watch(replacement)).toEqual({ status: "FAILED" });

@@ -112,11 +112,18 @@ export async function endSameNonceSiblings(
   }
 }
 
+/** `row` offers a higher fee cap than `pending`: the node takes it in `pending`'s place. */
+function outbids(row: TransactionRow, pending: TransactionRow): boolean {
+  return BigInt(row.maxFeePerGas ?? "0") > BigInt(pending.maxFeePerGas ?? "0");
+}
+
 export type SameNonceStanding =
   /** Another transaction of the nonce was mined for good: this one ends naming it. */
   | { kind: "replaced"; by: TransactionRow }
-  /** Another transaction of the nonce is pending or mined, not yet final: wait for it. */
+  /** Another transaction of the nonce is mined (not yet final), or pending with fee caps at least as high: wait for it. */
   | { kind: "taken" }
+  /** Only siblings with lower fee caps are pending: re-send this one, which replaces them in the pool. */
+  | { kind: "outbids" }
   /** No other hash of the nonce is pending or mined. */
   | { kind: "free" };
 
@@ -124,7 +131,10 @@ export type SameNonceStanding =
  * Where the other transactions of `row`'s nonce stand, asked when `row`'s own hash is neither
  * pending nor mined (or the node says its nonce is used): a transaction whose nonce a sibling
  * took is never "dropped". The records first (a sibling final or CONFIRMING), then the chain
- * for each sibling sent and not yet mined. Chain unreachable: 503 UNAVAILABLE.
+ * for each sibling sent and not yet mined. A pending sibling holds the nonce only against one
+ * with lower fee caps: a speed-up whose bytes the node lost while its original is back in the pool
+ * is re-sent and replaces it there (its caps are ≥ 12.5 % higher), not left waiting behind it.
+ * Chain unreachable: 503 UNAVAILABLE.
  */
 export async function sameNonceStanding(deps: Pick<ServiceDeps, "db" | "chain">, row: TransactionRow): Promise<SameNonceStanding> {
   const siblings = await findSameNonceSiblings(deps.db, row);
@@ -132,12 +142,15 @@ export async function sameNonceStanding(deps: Pick<ServiceDeps, "db" | "chain">,
   if (final) return { kind: "replaced", by: final };
   if (siblings.some((s) => s.status === "CONFIRMING")) return { kind: "taken" };
   const client = deps.chain.client(row.networkCode);
+  let outbid = false;
   for (const sibling of siblings) {
     if (sibling.status !== "BROADCASTING" || !sibling.chainTxHash) continue;
     const onChain = await getQuantumTransactionStatus(client, { hash: sibling.chainTxHash as `0x${string}` }).catch((error: unknown) => {
       throw chainUnavailable(row.networkCode, error);
     });
-    if (onChain.status !== "unknown") return { kind: "taken" };
+    if (onChain.status === "unknown") continue;
+    if (onChain.status !== "pending" || !outbids(row, sibling)) return { kind: "taken" };
+    outbid = true;
   }
-  return { kind: "free" };
+  return { kind: outbid ? "outbids" : "free" };
 }

@@ -105,7 +105,8 @@ async function whileBroadcasting(deps: Deps, row: TransactionRow, onChain: Chain
     if (standing.kind === "replaced")
       return ended(deps, row, await endReplaced(deps, { row, from: ["BROADCASTING"], mined: standing.by, actor }));
     if (standing.kind === "taken") return row;
-    return resend(deps, row, look);
+    // A sibling with lower fee caps is pending: this one replaces it, and is never dropped meanwhile.
+    return resend(deps, row, look, { mayDrop: standing.kind === "free" });
   }
   const moved = await transitionTransaction(deps, {
     tenantId: row.tenantId,
@@ -184,10 +185,13 @@ async function whileConfirming(deps: Deps, row: TransactionRow, onChain: ChainSt
   return completed.moved ? completed.row : reread(deps, row);
 }
 
-/** Neither pending nor mined: the node dropped it. Re-send the same bytes, a bounded number of times. */
-async function resend(deps: Deps, row: TransactionRow, look: Look): Promise<TransactionRow> {
+/**
+ * Neither pending nor mined: the node dropped it. Re-send the same bytes, a bounded number of
+ * times — unless another hash of its nonce is pending (`mayDrop` false): it is not dropped then.
+ */
+async function resend(deps: Deps, row: TransactionRow, look: Look, options: { mayDrop: boolean }): Promise<TransactionRow> {
   const { maxSendAttempts } = deps.config.transfers;
-  if (row.sendAttempts >= maxSendAttempts) {
+  if (options.mayDrop && row.sendAttempts >= maxSendAttempts) {
     const failed = await failTransaction(deps, {
       row,
       from: "BROADCASTING",
@@ -207,7 +211,7 @@ async function resend(deps: Deps, row: TransactionRow, look: Look): Promise<Tran
     const standing = await sameNonceStanding(deps, row);
     if (standing.kind === "replaced")
       return ended(deps, row, await endReplaced(deps, { row, from: ["BROADCASTING"], mined: standing.by, actor }));
-    if (standing.kind === "taken") {
+    if (standing.kind !== "free") {
       look.backOff = true;
       return row;
     }
