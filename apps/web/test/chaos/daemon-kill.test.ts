@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { idempotencyKey, transfersClient, type TransfersClient } from "../transfers-front-helpers";
+import { transfersClient, type TransfersClient } from "../transfers-front-helpers";
 import {
   asTestServer,
   chaosRandom,
+  createOnce,
   finishScenario,
   seededRandom,
   sleep,
@@ -80,7 +81,7 @@ function createTransfers(api: TransfersClient, sources: ChaosSource[], random: S
   const promise = (async () => {
     const ids: string[] = [];
     for (const step of plan) {
-      ids.push(await createOnce(api, step.body));
+      ids.push(await createOnce(api, step.body, "chaos-kill"));
       await sleep(step.pauseMs);
     }
     finished = true;
@@ -88,25 +89,6 @@ function createTransfers(api: TransfersClient, sources: ChaosSource[], random: S
   })();
   promise.catch(() => (finished = true));
   return { promise, done: () => finished };
-}
-
-/** One create, retried with the same idempotency key on a transport error or 5xx (bounded). */
-async function createOnce(api: TransfersClient, body: unknown): Promise<string> {
-  const key = idempotencyKey("chaos-kill");
-  let last = "";
-  for (let attempt = 0; attempt < 20; attempt += 1) {
-    try {
-      const res = await api.createTransfer(body, key);
-      if (res.status === 201) return res.json().id;
-      last = `${res.status} ${res.text}`;
-      if (res.status < 500 && res.status !== 409) throw new Error(`create refused: ${last}`);
-    } catch (error) {
-      if (String(error).includes("create refused")) throw error;
-      last = String(error);
-    }
-    await sleep(250);
-  }
-  throw new Error(`create never answered 201: ${last}`);
 }
 
 /**

@@ -39,7 +39,14 @@ import {
 import { Q } from "../custody-helpers";
 import { startTestServer, TEST_PEPPER, type TestServer } from "../harness";
 import { eventually } from "../identity-helpers";
-import { fundedSource, nativeTransfer, transfersClient, type FundedSource } from "../transfers-front-helpers";
+import {
+  fundedSource,
+  idempotencyKey,
+  nativeTransfer,
+  transfersClient,
+  type FundedSource,
+  type TransfersClient,
+} from "../transfers-front-helpers";
 import { startReceiver, type ReceivedRequest, type TestReceiver } from "../webhooks-receiver";
 
 const ROOT = fileURLToPath(new URL("../../../../", import.meta.url));
@@ -117,6 +124,11 @@ function spawnTsx(name: string, entry: string, env: Record<string, string>): Chi
     env: { ...process.env, ...env },
     stdio: ["ignore", "ignore", "pipe"],
   });
+  return childHandle(name, child);
+}
+
+/** The handle of a spawned child whose stderr is a pipe: killable, awaitable, its stderr's tail kept. */
+export function childHandle(name: string, child: ChildProcess): ChildHandle {
   // Drained so a chatty child never blocks on a full pipe.
   let tail = "";
   child.stderr!.on("data", (chunk: Buffer) => (tail = (tail + chunk.toString("utf8")).slice(-STDERR_TAIL)));
@@ -534,6 +546,28 @@ export function transferPlan(
     const amount = BigInt(random.int(1, 1_000_000)) * 10n ** 9n;
     return { body: nativeTransfer(source, amount, { destinationAddress: to }), pauseMs: random.int(...pauseMs) };
   });
+}
+
+/**
+ * One create, retried with the same idempotency key (made with `prefix`) on a transport error, a
+ * 5xx or a 409 (the first still running), a bounded number of times.
+ */
+export async function createOnce(api: TransfersClient, body: unknown, prefix: string): Promise<string> {
+  const key = idempotencyKey(prefix);
+  let last = "";
+  for (let attempt = 0; attempt < 20; attempt += 1) {
+    try {
+      const res = await api.createTransfer(body, key);
+      if (res.status === 201) return res.json().id;
+      last = `${res.status} ${res.text}`;
+      if (res.status < 500 && res.status !== 409) throw new Error(`create refused: ${last}`);
+    } catch (error) {
+      if (String(error).includes("create refused")) throw error;
+      last = String(error);
+    }
+    await sleep(250);
+  }
+  throw new Error(`create never answered 201: ${last}`);
 }
 
 // ------------------------------------------------------------------------------ the signer
@@ -961,11 +995,22 @@ function countBy<T>(items: readonly T[], key: (item: T) => string): Record<strin
   return counts;
 }
 
-/** Mined on the devnet: a COMPLETED transfer, or one that reverted there. */
-const minedOnChain = (row: TransactionRow) =>
+/** Mined on the devnet: a COMPLETED transaction (a transfer, a NONCE_FILL…), or one that reverted there. */
+export const minedOnChain = (row: TransactionRow) =>
   row.status === "COMPLETED" || (row.status === "FAILED" && row.subStatus === "REVERTED_ON_CHAIN");
 
-async function expectOnChainExactlyOnce(devnet: TestDevnet, sources: ChaosSource[], rows: TransactionRow[]) {
+/**
+ * The chain's view of the sources against the rows: every hash mined once and exactly the recorded
+ * ones; each source's account nonce equal to its mined rows, their nonces 0..n-1; its balance
+ * funded − amounts − fees (gasUsed × effectiveGasPrice from the receipts), to the Qwei; every
+ * destination holding exactly what was sent to it. A self-send (a NONCE_FILL, a cancellation:
+ * CONTRACT §17) moves no value and costs only its fee.
+ */
+export async function expectOnChainExactlyOnce(
+  devnet: TestDevnet,
+  sources: { wallet: { id: string; address: Address }; funded: bigint }[],
+  rows: TransactionRow[],
+) {
   const client = devnet.publicClient();
   // Every transaction mined from our sources, read block by block from the canonical chain.
   const sourceAddresses = new Set(sources.map((source) => source.wallet.address.toLowerCase()));
@@ -1003,8 +1048,12 @@ async function expectOnChainExactlyOnce(devnet: TestDevnet, sources: ChaosSource
       if (row.status === "COMPLETED") {
         expect(receipt.status, `${row.id} succeeded on chain`).toBe("success");
         expect(Number(receipt.blockNumber), `${row.id} recorded in its block`).toBe(row.blockNumber);
-        spent += BigInt(row.amount);
         const to = row.destinationAddress!.toLowerCase();
+        if (to === source.wallet.address.toLowerCase()) {
+          expect(BigInt(row.amount), `${row.id}: a self-send moves no value`).toBe(0n);
+          continue;
+        }
+        spent += BigInt(row.amount);
         destinationTotals.set(to, (destinationTotals.get(to) ?? 0n) + BigInt(row.amount));
       }
     }
