@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { rebuildUnsignedTransaction } from "@qc/core";
+import { defaultTransferConfig, rebuildUnsignedTransaction } from "@qc/core";
 import { createKeyFixture, createTenantFixture } from "@qc/core/testing";
 import { eq, schema } from "@qc/db";
 import { describe, expect, it } from "vitest";
@@ -36,27 +36,30 @@ type GeneratedWallet = { id: string; address: `0x${string}`; publicKey: string }
  * behind the service, as a compromised database would, with bytes the service itself accepts.
  */
 describe("signer serve against the real stack", () => {
-  const { t, devnet, server } = useApprovalStack();
+  // Address-book entries count at once (ADDRESS_BOOK_ACTIVATION_SECONDS=0), for destinations: "ADDRESS_BOOK".
+  const { t, devnet, server } = useApprovalStack({ transfers: { ...defaultTransferConfig(), addressBookActivationSeconds: 0 } });
 
-  it("signs, rejects by rule, keeps its daily total across a restart, refuses tampered speed-ups and cancellations", async () => {
+  /**
+   * A tenant whose signer home (its own `signer` key, `enroll` run) holds the keys of `count`
+   * generated wallets, each funded with 20 Q; `serve` started and stopped on it with a rules file.
+   */
+  async function hotWallet(count: number) {
     const owner = await createTenantFixture({ db: t.db, pepper: TEST_PEPPER });
     const api = transfersClient(server, owner.authorization);
     const key = await createKeyFixture({ db: t.db, pepper: TEST_PEPPER }, owner, ["signer"]);
     const url = `https://127.0.0.1:${server().httpsPort}`;
     const { home, passphrase } = await prepareSignerHome({ url, apiKey: `${key.keyId}:${key.secret}`, tenantId: owner.tenantId, keys: 0 });
     writeProfile(join(home, "profile.json"), { url, tenantId: owner.tenantId, ca: server().tls.cert });
-    const enrolled = await runSigner(["enroll", "--count", "2"], { home, passphrase });
+    const enrolled = await runSigner(["enroll", "--count", String(count)], { home, passphrase });
     expect(enrolled.code, enrolled.stderr).toBe(0);
     const vault = await createVault(api);
-    const wallets = [];
-    for (let i = 0; i < 2; i += 1) {
+    const wallets: GeneratedWallet[] = [];
+    for (let i = 0; i < count; i += 1) {
       const generated = await api.post(`/v1/vault/accounts/${vault.id}/wallets/generate`, {});
       expect(generated.status, generated.text).toBe(201);
       wallets.push(generated.json() as GeneratedWallet);
       await devnet().fund(generated.json().address, 20n * Q);
     }
-    const [wallet, tampered] = wallets as [GeneratedWallet, GeneratedWallet];
-
     const rules = join(tempDir("qc-serve-stack-"), "rules.json");
     const writeRules = (value: unknown) => writeFileSync(rules, JSON.stringify(value));
     writeRules(RULES);
@@ -67,6 +70,17 @@ describe("signer serve against the real stack", () => {
       expect(run.signal).toBeNull();
       return { run, lines: jsonLines(run) };
     };
+    const transfer = async (amount: bigint, source = wallets[0]!, destinationAddress = PAYEE) => {
+      const created = await api.createTransfer(nativeTransfer({ wallet: source }, amount, { destinationAddress }));
+      expect(created.status, created.text).toBe(201);
+      return created.json().id as string;
+    };
+    return { api, key, home, passphrase, wallets, writeRules, serve, stop, transfer };
+  }
+
+  it("signs, rejects by rule, keeps its daily total across a restart, refuses tampered speed-ups and cancellations", async () => {
+    const { api, key, home, passphrase, wallets, writeRules, serve, stop, transfer } = await hotWallet(2);
+    const [, tampered] = wallets as [GeneratedWallet, GeneratedWallet];
     /** Changes a transaction's row behind the service, storing the bytes the service rebuilds from the changed row. */
     const changeRow = async (id: string, change: Partial<typeof schema.transactions.$inferInsert>) => {
       const [row] = await t.db.select().from(schema.transactions).where(eq(schema.transactions.id, id));
@@ -77,11 +91,6 @@ describe("signer serve against the real stack", () => {
         .update(schema.transactions)
         .set({ ...change, unsignedTransaction: rebuilt.unsignedTransaction, signingHash: rebuilt.signingHash })
         .where(eq(schema.transactions.id, id));
-    };
-    const transfer = async (amount: bigint, source = wallet) => {
-      const created = await api.createTransfer(nativeTransfer({ wallet: source }, amount));
-      expect(created.status, created.text).toBe(201);
-      return created.json().id as string;
     };
 
     // 1. One Q is signed and mined; five Q is above maxAmountPerTransfer.
@@ -171,4 +180,23 @@ describe("signer serve against the real stack", () => {
     }
     expect(leaks([key.secret, passphrase])).toEqual([]);
   }, 300_000);
+
+  it("destinations ADDRESS_BOOK: signs a transfer to an ACTIVE entry of the tenant's book, rejects one to an address not in it", async () => {
+    const { api, writeRules, serve, stop, transfer } = await hotWallet(1);
+    const listed = await api.post("/v1/address-book", { networkCode: "QUANTUM_SANDBOX", address: PAYEE, label: "Payee" });
+    expect(listed.status, listed.text).toBe(201);
+    writeRules({ ...RULES, destinations: "ADDRESS_BOOK" });
+    const running = serve();
+    const toPayee = await transfer(Q);
+    expect((await waitForRecord(api, toPayee, ["COMPLETED", "FAILED", "REJECTED", "EXPIRED"], 90_000)).status).toBe("COMPLETED");
+    const toStranger = await transfer(Q, undefined, STRANGER);
+    const refused = await waitForRecord(api, toStranger, ["REJECTED", "COMPLETED", "FAILED"], 60_000);
+    expect(refused.status, refused.statusReason).toBe("REJECTED");
+    expect(refused.statusReason).toContain(`rule destinations: destination ${STRANGER} is not an ACTIVE address-book entry`);
+    const { lines } = await stop(running);
+    expect(lines.map((line) => [line.transactionId, line.decision, line.rule])).toEqual([
+      [toPayee, "SIGNED", undefined],
+      [toStranger, "REJECTED", "destinations"],
+    ]);
+  });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { AddressBookEntry } from "../service/approvals-api";
+import type { BookEntry } from "../service/signer-api";
 import { judgeRequest, type JudgeContext, type SigningIntent } from "./judge-request";
 import { parseRules } from "./rules";
 
@@ -29,10 +29,10 @@ const transfer = (overrides: Partial<SigningIntent> = {}): SigningIntent => ({
   replacesTransactionId: null,
   ...overrides,
 });
-const context = (signed = 0n, counted: string[] = [], book: Partial<AddressBookEntry>[] = []): JudgeContext => ({
+const context = (signed = 0n, counted: string[] = [], book: Partial<BookEntry>[] = []): JudgeContext => ({
   signedToday: () => signed,
   countedToday: (id) => counted.includes(id),
-  addressBook: () => book as AddressBookEntry[],
+  addressBook: () => book as BookEntry[],
 });
 const rule = (judgement: ReturnType<typeof judgeRequest>) => (judgement.decision === "REJECT" ? judgement.rule : "SIGN");
 

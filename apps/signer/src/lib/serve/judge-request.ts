@@ -1,5 +1,5 @@
 import type { Address } from "viem";
-import type { AddressBookEntry } from "../service/approvals-api";
+import type { BookEntry } from "../service/signer-api";
 import type { ServeRules, SignableType } from "./rules";
 
 /** What a verified signing request does, as the rules judge it. */
@@ -29,7 +29,7 @@ export type JudgeContext = {
   signedToday(assetId: string): bigint;
   countedToday(transactionId: string): boolean;
   /** The tenant's ACTIVE address-book entries; read only when the rules name the address book. */
-  addressBook: () => readonly AddressBookEntry[];
+  addressBook: () => readonly BookEntry[];
 };
 
 const reject = (rule: RuleName, reason: string): Judgement => ({ decision: "REJECT", rule, reason });

@@ -4,8 +4,7 @@ import { ReviewRefusedError } from "../errors";
 import type { StoredKey } from "../keystore/format";
 import { printableText } from "../review/printable-text";
 import { isDefiniteRefusal } from "../service/outcome";
-import type { AddressBookEntry } from "../service/approvals-api";
-import type { Asset, SignerApi } from "../service/signer-api";
+import type { Asset, BookEntry, SignerApi } from "../service/signer-api";
 import { signWithSecretKey } from "../sign-transfer";
 import type { DailyLedger } from "./daily-ledger";
 import { VERIFICATION_RULE, type DecisionLine } from "./decision-line";
@@ -51,7 +50,7 @@ type Decision =
 export function serveState() {
   return {
     assets: new Map<string, { at: number; assets: Promise<readonly Asset[]> }>(),
-    addressBook: null as { at: number; entries: readonly AddressBookEntry[] } | null,
+    addressBook: null as { at: number; entries: readonly BookEntry[] } | null,
     notOurs: new Set<string>(),
   };
 }
@@ -132,7 +131,7 @@ async function decideGroup(deps: ServeDependencies, state: ServeState, group: Re
       deps.warn(`could not verify ${printableText(String(transaction.id), 64)}, trying again at the next poll: ${message(error)}`);
       continue;
     }
-    let book: readonly AddressBookEntry[] = [];
+    let book: readonly BookEntry[] = [];
     if (deps.rules.destinations === "ADDRESS_BOOK" && intent.kind === "TRANSFER") {
       try {
         book = await addressBook(deps, state);
@@ -219,10 +218,7 @@ export async function assetsOf(
 }
 
 /** The tenant's ACTIVE address book, read again when older than ADDRESS_BOOK_TTL_MS. */
-export async function addressBook(
-  deps: { api: Pick<SignerApi, "activeAddressBook"> },
-  state: ServeState,
-): Promise<readonly AddressBookEntry[]> {
+export async function addressBook(deps: { api: Pick<SignerApi, "activeAddressBook"> }, state: ServeState): Promise<readonly BookEntry[]> {
   if (state.addressBook && Date.now() - state.addressBook.at < ADDRESS_BOOK_TTL_MS) return state.addressBook.entries;
   const entries = await deps.api.activeAddressBook();
   state.addressBook = { at: Date.now(), entries };

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { addressBookEntrySchema, approvalsApi, type AddressBookEntry } from "./approvals-api";
+import { approvalsApi } from "./approvals-api";
 import { listTransactions, LIST_LIMIT, MAX_PAGES } from "./list-transactions";
 import { hex32, pageSchema as page, recordIntentShape, TRANSACTION_TYPES, uint256 } from "./schemas";
 import type { ServiceClient } from "./service-client";
@@ -55,6 +55,15 @@ export const walletSchema = z.looseObject({
   label: z.string().nullable().optional(),
 });
 export type Wallet = z.infer<typeof walletSchema>;
+
+/** An address-book entry (CONTRACT §16) as `serve`'s destination rule reads it; the other fields are not its concern. */
+export const bookEntrySchema = z.looseObject({
+  networkCode: z.string(),
+  address: z.string(),
+  assetIds: z.array(z.string()).nullable(),
+  status: z.string(),
+});
+export type BookEntry = z.infer<typeof bookEntrySchema>;
 
 function path(template: string, id: string): string {
   return template.replace("{id}", encodeURIComponent(id));
@@ -146,9 +155,9 @@ export function signerApi(client: ServiceClient) {
       return client.send("GET", path("/v1/transactions/{id}", id), z.unknown());
     },
 
-    /** The tenant's ACTIVE address-book entries (CONTRACT §16), all pages. */
-    activeAddressBook(): Promise<AddressBookEntry[]> {
-      return listAll(client, "/v1/address-book", "entries", addressBookEntrySchema, { status: "ACTIVE" });
+    /** The tenant's ACTIVE address-book entries (CONTRACT §16), all pages: the fields `serve`'s destination rule reads. */
+    activeAddressBook(): Promise<BookEntry[]> {
+      return listAll(client, "/v1/address-book", "entries", bookEntrySchema, { status: "ACTIVE" });
     },
 
     /** The assets of one network (native and the tenant's tokens), all pages. */
