@@ -9,7 +9,7 @@ import type { TransactionRecord } from "../records/record-schemas";
 import { insertReleasedTransaction } from "./insert-released-transaction";
 import { initiatedBy } from "./submit-transaction";
 import { replacementFeeCaps, type FeeCaps } from "./replacement-fee-caps";
-import { findSameNonceSiblings, LIVE_SAME_NONCE_STATUSES } from "./same-nonce";
+import { findSameNonceSiblings, LIVE_SAME_NONCE_STATUSES, tookTheNonce } from "./same-nonce";
 import { toTransactionRecord } from "./transaction-record";
 import type { TransferAsset } from "./unsigned-transaction";
 
@@ -74,7 +74,7 @@ export async function replaceAtNonce(deps: ReplaceDeps, input: ReplaceAtNonceInp
     const status = await lockTransactionStatus(tx, input.tenantId, original.id);
     if (status !== original.status) assertReplaceable({ ...original, status: status ?? original.status }, input.kind);
     const siblings = await findSameNonceSiblings(tx, original);
-    const mined = siblings.find((s) => s.status === "CONFIRMING" || s.status === "COMPLETED" || s.subStatus === "REVERTED_ON_CHAIN");
+    const mined = siblings.find((s) => s.status === "CONFIRMING" || tookTheNonce(s));
     if (mined)
       throw new AppError(
         "INVALID_TRANSACTION_STATE",

@@ -40,7 +40,7 @@ export async function findSameNonceSiblings(
 }
 
 /** Mined and final at its nonce: it took the nonce for good (a revert uses the nonce too). */
-const tookTheNonce = (row: TransactionRow) =>
+export const tookTheNonce = (row: TransactionRow) =>
   row.status === "COMPLETED" || (row.status === "FAILED" && row.subStatus === "REVERTED_ON_CHAIN");
 
 /**

@@ -7,7 +7,7 @@ import type { ServiceDeps } from "../deps/service-deps";
 import { AppError } from "../errors";
 import { failTransaction } from "./fail-transaction";
 import { markStuckIfOverdue } from "./mark-transaction-stuck";
-import { endReplaced, endSameNonceSiblings, findSameNonceSiblings, sameNonceStanding } from "./same-nonce";
+import { endReplaced, endSameNonceSiblings, findSameNonceSiblings, sameNonceStanding, tookTheNonce } from "./same-nonce";
 import { sendSignedTransaction } from "./send-signed-transaction";
 import { isTerminalStatus, type TransactionStatus } from "./transaction-status";
 import { transitionTransaction } from "./transition-transaction";
@@ -151,7 +151,7 @@ async function whileConfirming(deps: Deps, row: TransactionRow, onChain: ChainSt
   // Final at its nonce. Another transaction of the nonce final already (only after a reorg deeper
   // than requiredConfirmations) keeps the nonce: never two of one nonce COMPLETED.
   const siblings = await findSameNonceSiblings(deps.db, row);
-  const earlier = siblings.find((s) => s.status === "COMPLETED" || (s.status === "FAILED" && s.subStatus === "REVERTED_ON_CHAIN"));
+  const earlier = siblings.find(tookTheNonce);
   if (earlier) return ended(deps, row, await endReplaced(deps, { row, from: ["CONFIRMING"], mined: earlier, actor }));
   const endSiblings = (tx: Transaction, mined: TransactionRow) =>
     siblings.length === 0 ? Promise.resolve() : endSameNonceSiblings(deps, mined, actor, tx);
