@@ -1,5 +1,5 @@
 import { and, eq, schema } from "@qc/db";
-import { findTransaction, findSameNonceTransactions } from "@qc/db/queries";
+import { findTransaction, findSameNonceTransactions, sumUsage } from "@qc/db/queries";
 import { useTestDatabase } from "@qc/db/testing";
 import { useDevnet } from "@qc/devnet/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -83,6 +83,16 @@ describe("the transactions of one nonce", () => {
     await broadcast(created);
     return reread(created);
   };
+  /** What the source wallet's usage buckets count for the last hour and the next (velocity, quotas). */
+  const walletUsage = (row: { sourceWalletId: string | null; assetId: string | null }) =>
+    sumUsage(t.db, {
+      tenantId: tenant.tenantId,
+      scope: "WALLET",
+      scopeId: row.sourceWalletId!,
+      assetId: row.assetId!,
+      from: new Date(Date.now() - 3_600_000),
+      to: new Date(Date.now() + 3_600_000),
+    });
   const completedOfNonce = async (row: { id: string }) => {
     const mine = await reread(row);
     const others = await findSameNonceTransactions(t.db, {
@@ -117,6 +127,8 @@ describe("the transactions of one nonce", () => {
     });
     expect(await watch(original)).toEqual({ status: "FAILED" });
     expect(await completedOfNonce(original)).toEqual([replacement.id]);
+    // The value moved once, by the speed-up: the original still counts, once; the speed-up adds nothing.
+    expect(await walletUsage(original)).toMatchObject({ count: 1, amount: Q });
   });
 
   it("a speed-up the node lost while its original is back in the pool is re-sent, never dropped, and replaces it", async () => {
@@ -188,6 +200,8 @@ describe("the transactions of one nonce", () => {
       replacedByTransactionId: cancellation.id,
     });
     expect(await reread(refused)).toMatchObject({ status: "REJECTED", replacedByTransactionId: null });
+    // Cancelled on chain, the transfer moved nothing: it no longer counts (nor did its records).
+    expect(await walletUsage(original)).toMatchObject({ count: 0, amount: 0n });
     expect(await devnet().publicClient().getTransactionCount({ address: wallet.address })).toBe(original.nonce! + 1);
   });
 
