@@ -312,7 +312,7 @@ describe("signer approvals against a stand-in service (CONTRACT §15)", () => {
     expect(result.stdout).toContain(id);
   });
 
-  it("serve --approve approves what its rules allow, rejects the rest with the rule named, and leaves its own transfers to people", async () => {
+  it("serve approves what its rules allow, rejects the rest with the rule named, and leaves its own transfers to people", async () => {
     const Q = 10n ** 18n;
     const rules = join(home, "rules.json");
     writeFileSync(
@@ -332,7 +332,17 @@ describe("signer approvals against a stand-in service (CONTRACT §15)", () => {
     double.refuseDecision(own.id, { status: 403, error: "SELF_APPROVAL_FORBIDDEN", code: 1401, message: "the initiator cannot approve" });
     const statusOf = (id: string) => double.transactions.find((t) => t.id === id)!.status;
 
-    const running = spawnSigner(["serve", "--rules", rules, "--poll-ms", "50", "--approve"], { home, passphrase });
+    // --no-approvals: signing requests only, nothing decided here.
+    const signingOnly = spawnSigner(["serve", "--rules", rules, "--poll-ms", "50", "--no-approvals"], { home, passphrase });
+    let said = "";
+    signingOnly.child.stderr!.on("data", (chunk: string) => (said += chunk));
+    for (let i = 0; i < 400 && !said.includes("serving signing requests"); i += 1) await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await stopSigner(signingOnly)).stderr).toContain("serving signing requests (--no-approvals)");
+    expect(postsFor(allowed.id)).toEqual([]);
+
+    // With the approval key this keystore holds, serve decides the approvals too.
+    const running = spawnSigner(["serve", "--rules", rules, "--poll-ms", "50"], { home, passphrase });
     const settled = () =>
       statusOf(allowed.id) !== "AWAITING_APPROVAL" &&
       statusOf(tooMuch.id) !== "AWAITING_APPROVAL" &&
@@ -364,5 +374,6 @@ describe("signer approvals against a stand-in service (CONTRACT §15)", () => {
     // Asked once; the service's final answer is not asked again.
     expect(postsFor(own.id)).toHaveLength(1);
     expect(result.stderr).toContain(`leaving the approval of ${own.id} to people`);
+    expect(result.stderr).toContain("serving signing requests and the approvals awaiting this member with approval key");
   });
 });

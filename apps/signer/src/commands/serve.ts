@@ -10,6 +10,8 @@ import { readRulesFile, type ServeRules } from "../lib/serve/rules";
 import { SecretKeys } from "../lib/serve/secret-keys";
 import { approvePoll, approveState } from "../lib/serve/approve-poll";
 import { currentApprovalKey } from "../lib/approvals/approval-key";
+import { SignerError } from "../lib/errors";
+import type { UnlockedKeystore } from "../lib/keystore/keystore";
 import { servePoll, serveState } from "../lib/serve/serve-poll";
 import { ServiceError } from "../lib/service/service-client";
 import { connect, signerPaths } from "../session";
@@ -48,11 +50,12 @@ const HELP = [
   "signatures is submitted (a crash counts an amount never sent, never the reverse); one serve per home.",
   "SIGTERM or SIGINT: no new submission starts, the one under way completes, exit 0.",
   "",
-  "--approve: also decide the approvals awaiting this member (CONTRACT §15) with its newest approval key",
-  "(`enroll-approver`; without one serve exits 1): each is rebuilt and compared as `approve` does, judged by",
-  "the same rules (dailyLimit against what was signed today; an approval counts nothing), then approved or",
-  'rejected with the rule named; its line has "approval": true and decision APPROVED or REJECTED. One the',
-  "service will never let this member approve (its own transfer, a group it is not in) is left to people.",
+  "Approvals (CONTRACT §15): when this keystore holds an approval key of the tenant (`enroll-approver` in",
+  "this home), serve also decides the approvals awaiting its member: each is rebuilt and compared as",
+  "`approve` does, judged by the same rules (dailyLimit against what was signed today; an approval counts",
+  'nothing), then approved or rejected with the rule named; its line has "approval": true and decision',
+  "APPROVED or REJECTED. One the service will never let this member approve (its own transfer, a group it",
+  "is not in) is left to people. --no-approvals: signing requests only.",
   "Exit codes: 0 stopped by a signal; 1 refused credentials or damaged state; 2 a bad rules file or option.",
 ].join("\n");
 
@@ -61,7 +64,7 @@ export function serveCommand(): Command {
     .description("sign unattended what a rules file allows, reject the rest with the rule named (one JSON line per decision)")
     .requiredOption("--rules <file>", "the rules file (JSON; see below)")
     .option("--poll-ms <ms>", "milliseconds between polls of the signing requests (20 to 60000)", integerIn(20, 60_000), 200)
-    .option("--approve", "also decide the approvals awaiting this member (CONTRACT §15) by the same rules, with its approval key")
+    .option("--no-approvals", "never decide approvals, even with an approval key in this keystore")
     .addHelpText("after", HELP)
     .action(async (options: ServeOptions) => {
       // The rules first: a bad file is a usage error before any passphrase or connection.
@@ -85,9 +88,19 @@ export function serveCommand(): Command {
     });
 }
 
-type ServeOptions = { rules: string; pollMs: number; approve?: boolean };
+type ServeOptions = { rules: string; pollMs: number; approvals: boolean };
 
 const warn = (message: string) => process.stderr.write(`signer: ${printableText(message, 2000)}\n`);
+
+/** The member's approval key when this keystore holds one for the tenant (serve then decides approvals), else null. */
+function approvalsOf(keystore: UnlockedKeystore, tenantId: string) {
+  try {
+    return { approvalKey: currentApprovalKey(keystore, tenantId), state: approveState() };
+  } catch (error) {
+    if (!(error instanceof SignerError)) throw error;
+    return null;
+  }
+}
 
 /** After failed polls in a row the pause doubles from --poll-ms up to this, so that an outage is not hammered (nor stderr flooded). */
 const MAX_BACKOFF_MS = 2_000;
@@ -98,8 +111,7 @@ async function serve(options: ServeOptions, rules: ServeRules, statePath: string
   const { keystore, profile, api, client } = await connect(env, { keepAlive: true });
   const secretKeys = new SecretKeys();
   try {
-    // --approve needs the member's approval key: without one serve stops here (exit 1).
-    let approving = options.approve ? { approvalKey: currentApprovalKey(keystore, profile.tenantId), state: approveState() } : null;
+    let approving = options.approvals ? approvalsOf(keystore, profile.tenantId) : null;
     const state = serveState();
     const deps = {
       api,
@@ -111,7 +123,12 @@ async function serve(options: ServeOptions, rules: ServeRules, statePath: string
       emit: (line: DecisionLine) => print(formatDecisionLine(line)),
       warn,
     };
-    warn(`serving signing requests by the rules in ${options.rules}, every ${options.pollMs} ms (SIGTERM or Ctrl-C to stop)`);
+    const approvals = approving
+      ? `and the approvals awaiting this member with approval key ${approving.approvalKey.keyId}`
+      : options.approvals
+        ? "(no approval key of the tenant in this keystore: no approvals)"
+        : "(--no-approvals)";
+    warn(`serving signing requests ${approvals} by the rules in ${options.rules}, every ${options.pollMs} ms (SIGTERM or Ctrl-C to stop)`);
     let failures = 0;
     while (!signal.aborted) {
       let accepted = 0;
