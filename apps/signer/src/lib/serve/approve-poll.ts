@@ -28,13 +28,13 @@ export type ApproveDependencies = {
   warn: (message: string) => void;
 };
 
-/** What `serve --approve` remembers: the transactions it will not decide again (the service's final refusal). */
+/** What `serve` remembers of approvals: the transactions it will not decide again (the service's final refusal). */
 export function approveState() {
   return { leftAlone: new Set<string>() };
 }
 
 /**
- * One poll of the approvals awaiting this member (CONTRACT §15), for `serve --approve`: each is
+ * One poll of the approvals awaiting this member (CONTRACT §15), for `serve` when its keystore holds an approval key: each is
  * rebuilt and compared as `approve` does (a refusal rejects it, rule "verification"), then judged
  * by the same rules as a signing request of it would be — type, destination, maxAmountPerTransfer,
  * and dailyLimit against what was signed today (an approval counts nothing: the signature will) —

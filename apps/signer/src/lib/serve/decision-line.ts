@@ -5,14 +5,14 @@ export const VERIFICATION_RULE = "verification";
 
 /**
  * One line of `signer serve`'s standard output per decision taken and carried out (CONTRACT §17):
- * what was signed and submitted, or rejected and why (with `--approve`, also each approval
+ * what was signed and submitted, or rejected and why (with an approval key, also each approval
  * decided). No secret: no key, signature or API key.
  */
 export type DecisionLine = {
   time: string;
   transactionId: string;
   type: string;
-  /** APPROVED only on an approval's line (`approval: true`, `serve --approve`). */
+  /** APPROVED only on an approval's line (`approval: true`). */
   decision: "SIGNED" | "REJECTED" | "APPROVED";
   /** Present (true) on the line of a decision on an approval (CONTRACT §15), absent on a signing request's. */
   approval?: true;
