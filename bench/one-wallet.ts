@@ -32,7 +32,7 @@ import { machine, startObserver, type Observed } from "./pipeline-observe";
 import { serviceCpuPerCompleted } from "./pipeline-report";
 import { prepare, waitForCompletion } from "./pipeline-setup";
 import { rpc, startPipelineStack, webClient } from "./pipeline-stack";
-import { summary, type Summary } from "./pipeline-steps";
+import { summary, windowSteps, type HistoryRow, type Summary } from "./pipeline-steps";
 
 const TRANSFERS = Number(process.env.BENCH_TRANSFERS ?? 1000);
 const BASELINE_TRANSFERS = Number(process.env.BENCH_BASELINE_TRANSFERS ?? 60);
@@ -114,6 +114,8 @@ type RunResult = {
   /** CPU ms per completed transfer, per process, and the service's (web + daemon + PostgreSQL). */
   cpuMsPerCompleted: Record<string, number>;
   serviceCpuMsPerCompleted: Record<string, number>;
+  /** The window's steps and occupancy, from the status history. */
+  window: ReturnType<typeof windowSteps>;
   serveDecisions: { signed: number; rejected: number };
   loadavgAtStart: number[];
   loadavgAtEnd: number[];
@@ -181,6 +183,14 @@ async function runOneWallet(variant: Variant): Promise<RunResult> {
       .from(schema.transactions)
       .where(eq(schema.transactions.tenantId, tenantId));
     const measured = rates(rows);
+    const history: HistoryRow[] = await database.db
+      .select({
+        id: schema.transactionStatusHistory.transactionId,
+        to: schema.transactionStatusHistory.toStatus,
+        at: schema.transactionStatusHistory.createdAt,
+      })
+      .from(schema.transactionStatusHistory)
+      .where(eq(schema.transactionStatusHistory.tenantId, tenantId));
     const cpuMsPerCompleted = Object.fromEntries(
       Object.entries(observed.cpu).map(([name, cpu]) => [name, round((cpu.cpuSeconds * 1000) / Math.max(1, measured.completed), 1)]),
     );
@@ -193,6 +203,7 @@ async function runOneWallet(variant: Variant): Promise<RunResult> {
       ),
       createToCompletedMs: summary(rows.filter((r) => r.completedAt).map((r) => r.completedAt!.getTime() - r.createdAt.getTime())),
       cpuMsPerCompleted,
+      window: windowSteps(history, variant.nonceWindow, measured.firstCreateToLastCompletionSeconds ?? observed.seconds),
       serviceCpuMsPerCompleted: serviceCpuPerCompleted(observed, measured.completed),
       serveDecisions: {
         signed: serve.decisions.filter((d) => d.decision === "SIGNED").length,
@@ -220,6 +231,20 @@ function printRun(run: RunResult) {
   );
   console.log(
     `  signature → BROADCASTING (signedAt → broadcastAt): p50 ${run.signedToBroadcastingMs.p50} ms, p95 ${run.signedToBroadcastingMs.p95} ms`,
+  );
+  const steps = run.window;
+  const step = (name: string, v: Summary) => `${name} ${v.p50}/${v.p95}`;
+  console.log(
+    `  steps p50/p95 ms: ${[
+      step("QUEUED → released", steps.queuedToReleased),
+      step("released → SIGNED", steps.releasedToSigned),
+      step("SIGNED → BROADCASTING", steps.signedToBroadcasting),
+      step("BROADCASTING → CONFIRMING", steps.broadcastingToConfirming),
+      step("CONFIRMING → COMPLETED", steps.confirmingToCompleted),
+    ].join(", ")}`,
+  );
+  console.log(
+    `  a nonce slot held (release → CONFIRMING) p50 ${steps.holdingMs.p50} ms, p95 ${steps.holdingMs.p95} ms; ${steps.meanHolding} held on average of ${run.nonceWindow}; a full window allows ${steps.fullWindowPerSecond} transfers/s`,
   );
   console.log(`  create → COMPLETED: p50 ${run.createToCompletedMs.p50} ms, p95 ${run.createToCompletedMs.p95} ms`);
   console.log(

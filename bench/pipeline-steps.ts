@@ -101,3 +101,26 @@ export function analyseHistory(history: HistoryRow[], sourceOf: Map<string, stri
     perSource: { sources: sources.sources, cycleMs: summary(sources.cycles) },
   };
 }
+
+/**
+ * One source's nonce window, from the status history: each step's p50/p95 (release →
+ * signed → BROADCASTING → CONFIRMING → COMPLETED); how long a transfer held its nonce slot (release
+ * → CONFIRMING: PENDING_SIGNATURE, SIGNED and BROADCASTING hold one); the mean number holding one
+ * over `seconds` (Little's law: total holding time ÷ the run); and what a full window allows,
+ * window ÷ the mean holding time, in transfers/s.
+ */
+export function windowSteps(history: HistoryRow[], window: number, seconds: number) {
+  const all = [...timesById(history).values()];
+  const holding = between(all, "PENDING_SIGNATURE", "CONFIRMING");
+  const meanHoldingMs = holding.reduce((a, b) => a + b, 0) / Math.max(1, holding.length);
+  return {
+    queuedToReleased: summary(between(all, "QUEUED", "PENDING_SIGNATURE")),
+    releasedToSigned: summary(between(all, "PENDING_SIGNATURE", "SIGNED")),
+    signedToBroadcasting: summary(between(all, "SIGNED", "BROADCASTING")),
+    broadcastingToConfirming: summary(between(all, "BROADCASTING", "CONFIRMING")),
+    confirmingToCompleted: summary(between(all, "CONFIRMING", "COMPLETED")),
+    holdingMs: summary(holding),
+    meanHolding: Math.round((holding.reduce((a, b) => a + b, 0) / Math.max(1, seconds * 1000)) * 100) / 100,
+    fullWindowPerSecond: Math.round((window / Math.max(1, meanHoldingMs / 1000)) * 100) / 100,
+  };
+}
