@@ -37,13 +37,18 @@ export async function createNewKeystore(env: SignerEnv = readSignerEnv()): Promi
 
 export type Connection = { keystore: UnlockedKeystore; profile: Profile; api: SignerApi; client: ServiceClient };
 
-/** The unlocked keystore and a client for the profile's service, with the stored API key (`keepAlive`: one kept connection). */
-export async function connect(env: SignerEnv = readSignerEnv(), options: { keepAlive?: boolean } = {}): Promise<Connection> {
+/** The unlocked keystore and a client for the profile's service, with the stored API key (and `keptConnections` kept open). */
+export async function connect(env: SignerEnv = readSignerEnv(), options: { keptConnections?: number } = {}): Promise<Connection> {
   const paths = signerPaths(env);
   // The profile first: "not logged in" should not cost a passphrase prompt.
   const profile = readProfile(paths.profile);
   const keystore = await unlockKeystore(env);
   if (!keystore.apiKey) throw new SignerError("the keystore holds no API key: run `signer login` again");
-  const client = createServiceClient({ url: profile.url, apiKey: keystore.apiKey, ca: profile.ca, keepAlive: options.keepAlive });
+  const client = createServiceClient({
+    url: profile.url,
+    apiKey: keystore.apiKey,
+    ca: profile.ca,
+    keptConnections: options.keptConnections,
+  });
   return { keystore, profile, api: signerApi(client), client };
 }

@@ -166,26 +166,31 @@ describe("signer serve against a test double of the service", () => {
     expect(byId[cheaper]!.reason).toContain("fee.maxFeePerGas is 2000000000 Qwei, not higher than the original's");
   });
 
-  it("on SIGTERM completes the submission under way, starts no other, and counts the unsent once (fail closed)", async () => {
+  it("on SIGTERM completes the submissions under way, starts no other, and counts the unsent once (fail closed)", async () => {
     const home2 = await prepareSignerHome({ url: double.url, apiKey: double.apiKey, tenantId: double.tenantId, keys: 1 });
     const from = home2.keys[0]!.address;
-    const ids = [1, 2, 3].map((nonce) => add(pendingTransfer(fields({ sourceAddress: from, nonce }))));
+    // One group of 6: the first SUBMISSIONS_IN_FLIGHT (4) are sent at once, the other 2 wait for them.
+    const ids = [1, 2, 3, 4, 5, 6].map((nonce) => add(pendingTransfer(fields({ sourceAddress: from, nonce }))));
     const rules = rulesFile({ ...RULES, dailyLimit: { [NATIVE_SANDBOX.id]: (10n * Q).toString() } });
     const options = { home: home2.home, passphrase: home2.passphrase };
+    const postsOf = () => double.posts.filter((p) => ids.some((id) => p.path.includes(id)));
     double.postDelayMs = 1_500;
     try {
       const running = spawnSigner(["serve", "--rules", rules, "--poll-ms", "50"], options);
-      const postsOf = () => double.posts.filter((p) => ids.some((id) => p.path.includes(id)));
-      while (postsOf().length === 0) await new Promise((r) => setTimeout(r, 20));
-      // The first signature is on its way (held by the service): stop now.
+      while (postsOf().length < 4) await new Promise((r) => setTimeout(r, 20));
+      // Four signatures are on their way (held by the service): stop now.
       const run = await stopSigner(running);
       expect(run.code, run.stderr).toBe(0);
-      expect(postsOf().map((p) => p.path)).toEqual([`/v1/signer/transactions/${ids[0]}/signature`]);
-      expect(jsonLines(run).map((l) => [l.transactionId, l.decision])).toEqual([[ids[0], "SIGNED"]]);
-      expect(ids.map((id) => statusOf(id).status)).toEqual(["SIGNED", "PENDING_SIGNATURE", "PENDING_SIGNATURE"]);
-      // The group's three amounts were recorded before its first submission: counted, not yet sent.
+      expect(postsOf().map((p) => p.path)).toEqual(ids.slice(0, 4).map((id) => `/v1/signer/transactions/${id}/signature`));
+      expect(
+        jsonLines(run)
+          .map((l) => l.transactionId)
+          .sort(),
+      ).toEqual(ids.slice(0, 4).sort());
+      expect(ids.map((id) => statusOf(id).status)).toEqual([...Array(4).fill("SIGNED"), "PENDING_SIGNATURE", "PENDING_SIGNATURE"]);
+      // The group's six amounts were recorded before its first submission: counted, two not yet sent.
       const ledger = () => JSON.parse(readFileSync(join(home2.home, "serve-state.json"), "utf8")).signed[NATIVE_SANDBOX.id];
-      expect(ledger()).toBe((3n * Q).toString());
+      expect(ledger()).toBe((6n * Q).toString());
     } finally {
       double.postDelayMs = 0;
     }
@@ -193,8 +198,8 @@ describe("signer serve against a test double of the service", () => {
     const restarted = spawnSigner(["serve", "--rules", rules, "--poll-ms", "50"], options);
     while (ids.some((id) => statusOf(id).status === "PENDING_SIGNATURE")) await new Promise((r) => setTimeout(r, 20));
     const run = await stopSigner(restarted);
-    expect(jsonLines(run).map((l) => l.transactionId)).toEqual(ids.slice(1));
-    expect(JSON.parse(readFileSync(join(home2.home, "serve-state.json"), "utf8")).signed[NATIVE_SANDBOX.id]).toBe((3n * Q).toString());
+    expect(jsonLines(run).map((l) => l.transactionId)).toEqual(ids.slice(4));
+    expect(JSON.parse(readFileSync(join(home2.home, "serve-state.json"), "utf8")).signed[NATIVE_SANDBOX.id]).toBe((6n * Q).toString());
   });
 
   it("runs once per home: a second serve beside a running one exits 1, its daily totals being one", async () => {

@@ -12,7 +12,7 @@ import { approvePoll, approveState } from "../lib/serve/approve-poll";
 import { currentApprovalKey } from "../lib/approvals/approval-key";
 import { SignerError } from "../lib/errors";
 import type { UnlockedKeystore } from "../lib/keystore/keystore";
-import { servePoll, serveState } from "../lib/serve/serve-poll";
+import { servePoll, serveState, SUBMISSIONS_IN_FLIGHT } from "../lib/serve/serve-poll";
 import { ServiceError } from "../lib/service/service-client";
 import { connect, signerPaths } from "../session";
 import { print } from "../terminal";
@@ -108,7 +108,7 @@ const MAX_BACKOFF_MS = 2_000;
 /** Polls until `signal`: at once again after a poll that carried out decisions, else after --poll-ms (longer after failures). */
 async function serve(options: ServeOptions, rules: ServeRules, statePath: string, env: SignerEnv, signal: AbortSignal): Promise<void> {
   const ledger = DailyLedger.open(statePath);
-  const { keystore, profile, api, client } = await connect(env, { keepAlive: true });
+  const { keystore, profile, api, client } = await connect(env, { keptConnections: SUBMISSIONS_IN_FLIGHT });
   const secretKeys = new SecretKeys();
   try {
     let approving = options.approvals ? approvalsOf(keystore, profile.tenantId) : null;

@@ -16,6 +16,8 @@ import { fetchOriginal } from "../review/fetch-original";
 
 /** Requests decided, recorded and submitted together: one write of the ledger for each group. */
 export const DECISION_GROUP = 8;
+/** Submissions sent at once, each on a kept connection of its own (the client's `keptConnections`). */
+export const SUBMISSIONS_IN_FLIGHT = 4;
 /** How long a list of the tenant's assets or ACTIVE address book is trusted before it is read again. */
 const ASSETS_TTL_MS = 60_000;
 const ADDRESS_BOOK_TTL_MS = 1_000;
@@ -83,10 +85,7 @@ export async function servePoll(deps: ServeDependencies, state: ServeState): Pro
         ),
       );
       submitting = submitting.then(async () => {
-        for (const decision of decisions) {
-          if (deps.signal.aborted) return;
-          if (await carryOut(deps, decision)) accepted += 1;
-        }
+        accepted += await submitAll(deps, decisions);
       });
     }
   } finally {
@@ -158,6 +157,24 @@ async function decideGroup(deps: ServeDependencies, state: ServeState, group: Re
     decisions.push({ kind: "sign", transaction, intent, signature, counts: judgement.counts });
   }
   return decisions;
+}
+
+/**
+ * Submits a group's decisions, SUBMISSIONS_IN_FLIGHT at a time (each on a kept connection of its
+ * own): the service's answer to a signature takes longer than signing it, so one at a time would
+ * make that answer the pace. None starts once `signal` is aborted; those in flight complete.
+ */
+async function submitAll(deps: ServeDependencies, decisions: Decision[]): Promise<number> {
+  let next = 0;
+  let accepted = 0;
+  const submitter = async () => {
+    while (next < decisions.length && !deps.signal.aborted) {
+      const decision = decisions[next++]!;
+      if (await carryOut(deps, decision)) accepted += 1;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(SUBMISSIONS_IN_FLIGHT, decisions.length) }, submitter));
+  return accepted;
 }
 
 /** Submits one decision and emits its line once the service accepted it (true); a refusal or failure is warned about. */

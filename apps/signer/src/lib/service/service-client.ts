@@ -13,10 +13,10 @@ export type ServiceClientOptions = {
   ca?: string | null;
   timeoutMs?: number;
   /**
-   * Keep one connection open and send every request on it, one at a time (`signer serve`, which
+   * Keep up to this many connections open and send the requests on them (`signer serve`, which
    * polls several times a second: no TLS handshake per request). Otherwise each request has its own.
    */
-  keepAlive?: boolean;
+  keptConnections?: number;
 };
 
 /** The service answered with the contract's flat error body (CONTRACT §2). */
@@ -90,7 +90,7 @@ export type ServiceResponse = { status: number; body: unknown; location?: string
 
 export type ServiceClient = {
   readonly url: URL;
-  /** Closes the kept connection, if any (`keepAlive`). */
+  /** Closes the kept connections, if any (`keptConnections`). */
   close(): void;
   /** Sends one request and returns the parsed body of a 2xx answer, checked by `schema`. */
   send<S extends z.ZodType>(method: "GET" | "POST", path: string, schema: S, body?: unknown): Promise<z.infer<S>>;
@@ -99,11 +99,8 @@ export type ServiceClient = {
 export function createServiceClient(options: ServiceClientOptions): ServiceClient {
   const base = parseServiceUrl(options.url);
   const timeoutMs = options.timeoutMs ?? 30_000;
-  const agent = options.keepAlive
-    ? base.protocol === "https:"
-      ? new HttpsAgent({ keepAlive: true, maxSockets: 1 })
-      : new HttpAgent({ keepAlive: true, maxSockets: 1 })
-    : undefined;
+  const kept = options.keptConnections ? { keepAlive: true, maxSockets: options.keptConnections } : null;
+  const agent = kept ? (base.protocol === "https:" ? new HttpsAgent(kept) : new HttpAgent(kept)) : undefined;
 
   function exchange(method: string, path: string, body: unknown): Promise<ServiceResponse> {
     const target = new URL(base.pathname.replace(/\/+$/, "") + path, base);
