@@ -7,6 +7,7 @@ import type { ServiceDeps } from "../deps/service-deps";
 import { AppError } from "../errors";
 import { failTransaction } from "./fail-transaction";
 import { markStuckIfOverdue } from "./mark-transaction-stuck";
+import { releaseNextJob } from "./release-next-job";
 import { endReplaced, endSameNonceSiblings, findSameNonceSiblings, sameNonceStanding, tookTheNonce } from "./same-nonce";
 import { sendSignedTransaction } from "./send-signed-transaction";
 import { isTerminalStatus, type TransactionStatus } from "./transaction-status";
@@ -48,7 +49,9 @@ interface Look {
  * `transfers.watch`: follows a broadcast transaction on chain until it is terminal, scheduling
  * itself again every `watchIntervalMs` (one waiting job per transaction).
  *
- * - BROADCASTING and a receipt exists → CONFIRMING (blockNumber, blockHash, confirmations).
+ * - BROADCASTING and a receipt exists → CONFIRMING (blockNumber, blockHash, confirmations). Mined,
+ *   it no longer holds one of its source's NONCE_WINDOW slots: the same move enqueues release-next,
+ *   so a transfer waiting for a slot is released at once instead of at release-next's next look.
  * - BROADCASTING, neither in the mempool nor mined → when another transaction of its nonce (its
  *   speed-up, its cancellation, its original: CONTRACT §17) is final, it ends naming it
  *   (FAILED/REPLACED or CANCELLED/CANCELLED_ON_CHAIN); while one is pending or mined, it waits;
@@ -116,6 +119,7 @@ async function whileBroadcasting(deps: Deps, row: TransactionRow, onChain: Chain
     reason: null,
     set: { blockNumber: Number(onChain.blockNumber), blockHash: onChain.blockHash, confirmations: onChain.confirmations },
     actor,
+    jobs: (mined) => [releaseNextJob(mined)],
   });
   if (!moved.moved) return reread(deps, row);
   return whileConfirming(deps, moved.row, onChain);
