@@ -13,6 +13,16 @@ export function pendingCommand(): Command {
   return new Command("pending")
     .description("list the transactions waiting for a signature")
     .option("--json", "print {transactions: [...]} exactly as the service returns them")
+    .addHelpText(
+      "after",
+      [
+        "",
+        "One line each: id, creation time, network, amount to destination from source. A NONCE_FILL or a",
+        "CANCELLATION (CONTRACT §17) reads `0 Q to itself (NONCE_FILL of nonce <n>)` or `(CANCELLATION of <id>)`:",
+        "zero value from the source to itself; a REPLACEMENT (a speed-up) names the transaction it replaces.",
+        "`review <id>` verifies each before anything is signed.",
+      ].join("\n"),
+    )
     .action(async (options: { json?: boolean }) => {
       const { keystore, api } = await connect();
       keystore.close();
