@@ -76,6 +76,12 @@ export function serveCommand(): Command {
       const onSignal = () => stop.abort();
       process.once("SIGINT", onSignal);
       process.once("SIGTERM", onSignal);
+      // Whoever reads the decision lines went away (a closed pipe): stop as on a signal, not with a
+      // crash. Kept to the end: the writes of submissions still under way fail after it too.
+      process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+        if (!stop.signal.aborted) warn(`standard output failed (${error.code ?? error.message}): stopping`);
+        stop.abort();
+      });
       try {
         await withFileLock(statePath, () => serve(options, rules, statePath, env, stop.signal), {
           timeoutMs: 0,
