@@ -202,6 +202,28 @@ describe("signer serve against a test double of the service", () => {
     expect(JSON.parse(readFileSync(join(home2.home, "serve-state.json"), "utf8")).signed[NATIVE_SANDBOX.id]).toBe((6n * Q).toString());
   });
 
+  it("stops as on a signal when its standard output is closed: the submissions under way complete, exit 0", async () => {
+    const home3 = await prepareSignerHome({ url: double.url, apiKey: double.apiKey, tenantId: double.tenantId, keys: 1 });
+    const running = spawnSigner(["serve", "--rules", rulesFile(RULES), "--poll-ms", "50"], {
+      home: home3.home,
+      passphrase: home3.passphrase,
+    });
+    let stderr = "";
+    running.child.stderr!.on("data", (chunk: string) => (stderr += chunk));
+    for (let i = 0; i < 400 && !stderr.includes("serving signing requests"); i += 1) await new Promise((r) => setTimeout(r, 50));
+    running.child.stdout!.destroy();
+    const ids = [1, 2, 3].map((nonce) => add(pendingTransfer(fields({ sourceAddress: home3.keys[0]!.address, nonce }))));
+    const run = await running.done;
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain("standard output failed (EPIPE): stopping");
+    expect(run.stderr).not.toContain("    at ");
+    // Each was either submitted completely (SIGNED) or never sent (still waiting).
+    for (const id of ids) expect(["SIGNED", "PENDING_SIGNATURE"]).toContain(statusOf(id).status);
+    expect(double.posts.filter((p) => ids.some((id) => p.path.includes(id))).length).toBe(
+      ids.filter((id) => statusOf(id).status === "SIGNED").length,
+    );
+  });
+
   it("runs once per home: a second serve beside a running one exits 1, its daily totals being one", async () => {
     const rules = rulesFile(RULES);
     const running = spawnSigner(["serve", "--rules", rules, "--poll-ms", "50"], { home, passphrase });
