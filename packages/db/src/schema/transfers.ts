@@ -194,7 +194,12 @@ export const transactions = pgTable(
       .where(sql`${t.direction} = 'INBOUND' and ${t.status} = 'CONFIRMING'`),
     index("transactions_tenant_idx").on(t.tenantId, t.id),
     index("transactions_tenant_status_idx").on(t.tenantId, t.status, t.id),
-    index("transactions_source_status_idx").on(t.sourceWalletId, t.networkCode, t.status),
+    /**
+     * A source's transactions by status, in creation order: the window's slots, and the head of its
+     * queue (`status = 'QUEUED' … ORDER BY id LIMIT 1`) read as one index entry instead of the whole
+     * queue sorted (docs/performance/nonce-window.md).
+     */
+    index("transactions_source_status_idx").on(t.sourceWalletId, t.networkCode, t.status, t.id),
     /** A source's transactions by nonce: the window, its gaps, and every transaction of one nonce (CONTRACT §17). */
     index("transactions_source_nonce_idx")
       .on(t.sourceWalletId, t.networkCode, t.nonce)
