@@ -47,6 +47,9 @@ describe("speed-up and cancel on chain under a base-fee spike (real HTTPS, daemo
   });
   afterEach(async () => {
     await devnet().rpc("devnet_clearFaults");
+    // Until a block is produced after the spike, the latest block still shows it, and a transfer the
+    // next test releases would be priced above the spike (then mined under it, never stuck).
+    await eventually(async () => (await devnet().publicClient().getBlock()).baseFeePerGas! < SPIKE);
   });
   afterAll(async () => {
     await daemon?.stop({ timeoutMs: 5_000 });
@@ -62,7 +65,16 @@ describe("speed-up and cancel on chain under a base-fee spike (real HTTPS, daemo
     devnet()
       .publicClient()
       .getTransactionReceipt({ hash: hash as `0x${string}` });
-  const spike = () => devnet().rpc("devnet_setFault", [{ kind: "baseFee", baseFeePerGas: `0x${SPIKE.toString(16)}` }]);
+  /**
+   * Sets the spike and waits for the first block produced under it: the service prices a speed-up
+   * from the latest block (docs/speed-up-and-cancel.md), so one asked before that block exists is
+   * priced at the old base fee and waits in the pool like its original (a deployment is released,
+   * signed, sent and sped up within one 300 ms block).
+   */
+  const spike = async () => {
+    await devnet().rpc("devnet_setFault", [{ kind: "baseFee", baseFeePerGas: `0x${SPIKE.toString(16)}` }]);
+    await eventually(async () => (await devnet().publicClient().getBlock()).baseFeePerGas === SPIKE);
+  };
   const eventsOf = (transactionId: string, type: string) =>
     t.db
       .select()
@@ -81,6 +93,7 @@ describe("speed-up and cancel on chain under a base-fee spike (real HTTPS, daemo
     const res = await source.api.createTransfer(nativeTransfer(source, amount, { destinationAddress: destination }));
     expect(res.status, res.text).toBe(201);
     const released = await waitForRecord(source.api, res.json().id, ["PENDING_SIGNATURE"]);
+    expect(BigInt(released.fee.maxFeePerGas)).toBeLessThan(SPIKE);
     await spike();
     await signPending(source.api, released.id, source.key.secretKey);
     const sent = await waitForRecord(source.api, released.id, ["BROADCASTING", "CONFIRMING", "COMPLETED", "FAILED"]);
@@ -266,6 +279,7 @@ describe("speed-up and cancel on chain under a base-fee spike (real HTTPS, daemo
       const signed = await source.api.post(`/v1/signer/transactions/${transactionId}/signature`, { signature });
       expect(signed.status, signed.text).toBe(200);
     };
+    expect(BigInt(released.fee.maxFeePerGas)).toBeLessThan(SPIKE);
     await spike();
     await signDeployment(released.id);
     const sent = await waitForRecord(source.api, released.id, ["BROADCASTING", "COMPLETED", "FAILED"]);
@@ -282,6 +296,9 @@ describe("speed-up and cancel on chain under a base-fee spike (real HTTPS, daemo
       deployment: { templateId: template.id, constructorArgs },
       fee: { gasLimit: sent.fee.gasLimit },
     });
+    // Minable under the spike, and 12.5 % above the original's caps.
+    expect(BigInt(replacement.fee.maxFeePerGas)).toBeGreaterThan(SPIKE);
+    expect(BigInt(replacement.fee.maxPriorityFeePerGas) * 8n).toBeGreaterThanOrEqual(BigInt(sent.fee.maxPriorityFeePerGas) * 9n);
     await signDeployment(replacement.id);
     const done = await waitForRecord(source.api, replacement.id, ["COMPLETED", "FAILED"]);
     expect(done).toMatchObject({ status: "COMPLETED", contractAddress: expect.stringMatching(/^0x[0-9a-f]{40}$/) });
