@@ -163,6 +163,8 @@ export const transactions = pgTable(
     replacedByTransactionId: uuid("replaced_by_transaction_id").references((): AnyPgColumn => transactions.id),
     /** CONTRACT §17: BROADCASTING for longer than STUCK_AFTER_SECONDS (set once, with one `transaction.stuck` event). */
     stuck: boolean("stuck").notNull().default(false),
+    /** CONTRACT §18: the batch this transfer was created in (`POST /v1/transactions/batch`); null otherwise. */
+    batchId: uuid("batch_id"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     signedAt: ts("signed_at"),
@@ -194,6 +196,10 @@ export const transactions = pgTable(
       .where(sql`${t.direction} = 'INBOUND' and ${t.status} = 'CONFIRMING'`),
     index("transactions_tenant_idx").on(t.tenantId, t.id),
     index("transactions_tenant_status_idx").on(t.tenantId, t.status, t.id),
+    /** `GET /v1/transactions?batchId=`: a batch's items in creation order (CONTRACT §18). */
+    index("transactions_tenant_batch_idx")
+      .on(t.tenantId, t.batchId, t.id)
+      .where(sql`${t.batchId} is not null`),
     /**
      * A source's transactions by status, in creation order: the window's slots, and the head of its
      * queue (`status = 'QUEUED' … ORDER BY id LIMIT 1`) read as one index entry instead of the whole

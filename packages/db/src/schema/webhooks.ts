@@ -35,6 +35,20 @@ export const webhookEndpoints = pgTable(
     secretCiphertext: text("secret_ciphertext").notNull(),
     previousSecretCiphertext: text("previous_secret_ciphertext"),
     previousSecretExpiresAt: ts("previous_secret_expires_at"),
+    /**
+     * CONTRACT §18: the schemes each delivery is signed with — `v1` (HMAC with the secret) and/or
+     * `v1a` (Ed25519 with the endpoint's key pair below).
+     */
+    signatureSchemes: text("signature_schemes")
+      .array()
+      .notNull()
+      .default(sql`'{v1}'::text[]`),
+    /** The Ed25519 private key, sealed like the secret; null until `v1a` is asked for. */
+    signingKeyCiphertext: text("signing_key_ciphertext"),
+    /** Its public key as shown to the owner: `whpk_<base64 of 32 bytes>`. */
+    publicKey: text("public_key"),
+    /** During a rotation the previous key pair keeps signing `v1a` until `previous_secret_expires_at`. */
+    previousSigningKeyCiphertext: text("previous_signing_key_ciphertext"),
     /** First failure since the last success; null when the last attempt succeeded. */
     failingSince: ts("failing_since"),
     createdAt: createdAt(),
@@ -55,6 +69,18 @@ export const webhookEndpoints = pgTable(
       sql`(${t.status} = 'DISABLED') = (${t.disabledAt} is not null) and (${t.status} = 'DISABLED' or ${t.disabledReason} is null)`,
     ),
     check("webhook_endpoints_previous_secret_pair", sql`(${t.previousSecretCiphertext} is null) = (${t.previousSecretExpiresAt} is null)`),
+    check(
+      "webhook_endpoints_signature_schemes",
+      sql`cardinality(${t.signatureSchemes}) between 1 and 2 and ${t.signatureSchemes} <@ array['v1', 'v1a']::text[]`,
+    ),
+    check(
+      "webhook_endpoints_key_pair",
+      sql`(${t.signingKeyCiphertext} is null) = (${t.publicKey} is null) and (not 'v1a' = any(${t.signatureSchemes}) or ${t.signingKeyCiphertext} is not null)`,
+    ),
+    check(
+      "webhook_endpoints_previous_key_during_rotation",
+      sql`${t.previousSigningKeyCiphertext} is null or ${t.previousSecretExpiresAt} is not null`,
+    ),
   ],
 );
 
