@@ -88,12 +88,14 @@ export async function waitForStatus(api: Client, transactionId: string, statuses
 
 /**
  * The keys of every transaction record: CONTRACT §6's fields, §15's `approvals` and `initiatedBy`,
- * §16's `destinationLabel`, §21's `direction`, `destinationWalletId`, `tokenAddress` and `logIndex`.
+ * §16's `destinationLabel`, §21's `direction`, `destinationWalletId`, `tokenAddress` and `logIndex`,
+ * §18's `batchId`.
  */
 export const RECORD_KEYS = [
   "amount",
   "approvals",
   "assetId",
+  "batchId",
   "blockNumber",
   "broadcastAt",
   "chainId",

@@ -48,6 +48,7 @@ export function toTransactionRecord(row: TransactionRow): TransactionRecord {
     replacesTransactionId: row.replacesTransactionId,
     replacedByTransactionId: row.replacedByTransactionId,
     stuck: row.stuck,
+    batchId: row.batchId,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
     signedAt: iso(row.signedAt),

@@ -24,5 +24,7 @@ export const recordIntentShape = {
   amount: uint256,
   note: z.string().nullable().optional(),
   externalId: z.string().nullable().optional(),
+  /** The batch it was created in (CONTRACT §18, `review --batch`); null otherwise. */
+  batchId: z.string().nullable().optional(),
   createdAt: z.string().optional(),
 };

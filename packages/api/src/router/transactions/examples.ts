@@ -37,6 +37,7 @@ export const EXAMPLE_TRANSACTION = {
   replacesTransactionId: null,
   replacedByTransactionId: null,
   stuck: false,
+  batchId: null,
   createdAt: EXAMPLE.createdAt,
   updatedAt: EXAMPLE.createdAt,
   signedAt: null,
