@@ -1,15 +1,14 @@
-import { defaultWebhookConfig, systemActor, transitionTransaction, type TransactionStatus, type WebhookConfig } from "@qc/core";
+import { systemActor, transitionTransaction, type TransactionStatus } from "@qc/core";
 import { createSubmittedTransferFixture, createTenantFixture, createTransferWalletFixture, type TenantFixture } from "@qc/core/testing";
 import { and, eq, schema } from "@qc/db";
 import { useTestDatabase } from "@qc/db/testing";
-import type { Daemon } from "@qc/daemon";
 import { RETRY_DELAYS_SECONDS, verifyWebhook, WebhookVerificationError } from "@qc/webhooks";
 import { Webhook } from "standardwebhooks";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { client, createVault, expectError, type Client } from "./custody-helpers";
-import { startTestServer, TEST_PEPPER, type TestServer } from "./harness";
-import { eventually, startTestDaemon } from "./identity-helpers";
-import { startReceiver, testClock, type ReceivedRequest, type TestReceiver } from "./webhooks-receiver";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createVault, expectError, type Client } from "./custody-helpers";
+import { TEST_PEPPER, type TestServer } from "./harness";
+import { eventually } from "./identity-helpers";
+import { sendTestEvent, subscribeReceiver, useWebhookDeliveryStack, type ReceivedRequest } from "./webhooks-receiver";
 
 interface DeliveryView {
   id: string;
@@ -26,29 +25,11 @@ const PAST_GRACE_MS = 6 * SWEEP_MS + 500;
 
 describe("webhook delivery: fan-out, signing, retries, disabling", () => {
   const t = useTestDatabase();
-  const clock = testClock();
-  let receiver: TestReceiver;
+  const stack = useWebhookDeliveryStack(t, { sweepIntervalMs: SWEEP_MS });
+  const { clock, receivedAt } = stack;
   let server: TestServer;
-  let daemon: Daemon;
-  let webhooks: WebhookConfig;
-
-  beforeAll(async () => {
-    receiver = await startReceiver();
-    webhooks = {
-      ...defaultWebhookConfig(),
-      allowPrivateUrls: true,
-      trustedCertificates: receiver.certificate,
-      deliveryTimeoutMs: 1_000,
-      sweepIntervalMs: SWEEP_MS,
-    };
-    server = await startTestServer({ database: t, now: clock.now, config: { webhooks } });
-    daemon = await startTestDaemon(t.url, { now: clock.now, config: { webhooks } });
-  });
-  afterEach(() => clock.reset());
-  afterAll(async () => {
-    await daemon?.stop({ timeoutMs: 5_000 });
-    await server?.close();
-    await receiver?.close();
+  beforeAll(() => {
+    server = stack.server();
   });
 
   interface Subscriber {
@@ -57,18 +38,9 @@ describe("webhook delivery: fan-out, signing, retries, disabling", () => {
     hook: { id: string; secret: string };
   }
 
-  async function subscribe(path: string, body: Record<string, unknown> = {}, tenant?: TenantFixture): Promise<Subscriber> {
-    tenant ??= await createTenantFixture({ db: t.db, pepper: TEST_PEPPER });
-    const api = client(() => server, tenant.authorization);
-    const res = await api.post("/v1/webhooks", { url: receiver.url(path), ...body });
-    expect(res.status, res.text).toBe(201);
-    return { tenant, api, hook: res.json() };
-  }
-  const sendTest = async (s: Subscriber) => {
-    const res = await s.api.post(`/v1/webhooks/${s.hook.id}/test`);
-    expect(res.status, res.text).toBe(202);
-    return res.json().eventId as string;
-  };
+  const subscribe = (path: string, body: Record<string, unknown> = {}, tenant?: TenantFixture): Promise<Subscriber> =>
+    subscribeReceiver(t, stack, path, body, tenant);
+  const sendTest = sendTestEvent;
   const deliveries = async (s: Subscriber): Promise<DeliveryView[]> => {
     const res = await s.api.get(`/v1/webhooks/${s.hook.id}/deliveries`);
     expect(res.status, res.text).toBe(200);
@@ -80,7 +52,6 @@ describe("webhook delivery: fan-out, signing, retries, disabling", () => {
       const delivery = await deliveryOf(s, eventId);
       return delivery && done(delivery) ? delivery : undefined;
     });
-  const receivedAt = (path: string) => receiver.received.filter((r) => r.path === path);
   const verifiesWith = (secret: string, request: ReceivedRequest) =>
     verifyWebhook(secret, request.headers, request.body, { nowSeconds: Number(request.headers["webhook-timestamp"]) });
   /** Brings the delivery's next attempt due, past the sweeper's grace. */
@@ -145,7 +116,9 @@ describe("webhook delivery: fan-out, signing, retries, disabling", () => {
   });
 
   it("retries a receiver that fails 3 times on the schedule, then delivers: 4 attempts, one webhook-id, the same bytes", async () => {
-    receiver.script("/flaky", (request) => (request.nth <= 3 ? { status: 503, body: `busy ${request.nth}` } : { status: 200, body: "ok" }));
+    stack
+      .receiver()
+      .script("/flaky", (request) => (request.nth <= 3 ? { status: 503, body: `busy ${request.nth}` } : { status: 200, body: "ok" }));
     const s = await subscribe("/flaky");
     const eventId = await sendTest(s);
     for (let attempt = 1; attempt <= 3; attempt++) {
@@ -182,7 +155,7 @@ describe("webhook delivery: fan-out, signing, retries, disabling", () => {
   });
 
   it("records a slow receiver's timeout and retries it", async () => {
-    receiver.script("/slow", (request) => (request.nth === 1 ? "hang" : { status: 200 }));
+    stack.receiver().script("/slow", (request) => (request.nth === 1 ? "hang" : { status: 200 }));
     const s = await subscribe("/slow");
     const eventId = await sendTest(s);
     const pending = await waitForDelivery(s, eventId, (d) => d.attempts.length === 1 && d.status === "PENDING");
@@ -196,9 +169,9 @@ describe("webhook delivery: fan-out, signing, retries, disabling", () => {
 
   it("disables the endpoint on 410 with its pending deliveries, emails the admins, and resends by hand once re-enabled", async () => {
     let gone = true;
-    receiver.script("/gone", (request) =>
-      request.nth === 1 ? { status: 500 } : gone ? { status: 410, body: "no such hook" } : { status: 200 },
-    );
+    stack
+      .receiver()
+      .script("/gone", (request) => (request.nth === 1 ? { status: 500 } : gone ? { status: 410, body: "no such hook" } : { status: 200 }));
     const s = await subscribe("/gone");
     const first = await sendTest(s);
     await waitForDelivery(s, first, (d) => d.attempts.length === 1 && d.status === "PENDING");
@@ -240,7 +213,7 @@ describe("webhook delivery: fan-out, signing, retries, disabling", () => {
   });
 
   it("disables an endpoint failing for 5 days and emails its admins", async () => {
-    receiver.script("/down", () => ({ status: 502 }));
+    stack.receiver().script("/down", () => ({ status: 502 }));
     const s = await subscribe("/down");
     const eventId = await sendTest(s);
     const pending = await waitForDelivery(s, eventId, (d) => d.attempts.length === 1);

@@ -1,7 +1,15 @@
 import { createServer, type Server } from "node:https";
 import type { IncomingMessage } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { defaultWebhookConfig, type WebhookConfig } from "@qc/core";
+import { createTenantFixture, type TenantFixture } from "@qc/core/testing";
+import type { TestDatabase } from "@qc/db/testing";
+import type { Daemon } from "@qc/daemon";
 import { testCertificate } from "@qc/webhooks/testing";
+import { afterAll, afterEach, beforeAll, expect } from "vitest";
+import { client, type Client } from "./custody-helpers";
+import { startTestServer, TEST_PEPPER, type TestServer } from "./harness";
+import { startTestDaemon } from "./identity-helpers";
 
 /** What an integrator's endpoint got: the raw bytes, as its verifier must see them. */
 export interface ReceivedRequest {
@@ -102,4 +110,63 @@ export function testClock() {
       offsetMs = 0;
     },
   };
+}
+
+/**
+ * The stack a delivery test drives, for one test file: a real receiver, the server and a daemon
+ * delivering to it (loopback allowed, the receiver's certificate trusted, a 1 s delivery
+ * timeout), all reading `clock`. Registers its own beforeAll / afterEach / afterAll.
+ */
+export function useWebhookDeliveryStack(t: TestDatabase, options: { sweepIntervalMs: number }) {
+  const clock = testClock();
+  let receiver: TestReceiver | undefined;
+  let server: TestServer | undefined;
+  let daemon: Daemon | undefined;
+  beforeAll(async () => {
+    receiver = await startReceiver();
+    const webhooks: WebhookConfig = {
+      ...defaultWebhookConfig(),
+      allowPrivateUrls: true,
+      trustedCertificates: receiver.certificate,
+      deliveryTimeoutMs: 1_000,
+      sweepIntervalMs: options.sweepIntervalMs,
+    };
+    server = await startTestServer({ database: t, now: clock.now, config: { webhooks } });
+    daemon = await startTestDaemon(t.url, { now: clock.now, config: { webhooks } });
+  });
+  afterEach(() => clock.reset());
+  afterAll(async () => {
+    await daemon?.stop({ timeoutMs: 5_000 });
+    await server?.close();
+    await receiver?.close();
+  });
+  return {
+    clock,
+    receiver: () => receiver!,
+    server: () => server!,
+    /** The requests the receiver got on `path`, in order. */
+    receivedAt: (path: string) => receiver!.received.filter((r) => r.path === path),
+  };
+}
+
+/** A fresh tenant subscribed to `path` of the receiver; `body` adds to the create body. */
+export async function subscribeReceiver<Hook = { id: string; secret: string }>(
+  t: TestDatabase,
+  stack: ReturnType<typeof useWebhookDeliveryStack>,
+  path: string,
+  body: Record<string, unknown> = {},
+  tenant?: TenantFixture,
+): Promise<{ tenant: TenantFixture; api: Client; hook: Hook }> {
+  tenant ??= await createTenantFixture({ db: t.db, pepper: TEST_PEPPER });
+  const api = client(stack.server, tenant.authorization);
+  const res = await api.post("/v1/webhooks", { url: stack.receiver().url(path), ...body });
+  expect(res.status, res.text).toBe(201);
+  return { tenant, api, hook: res.json() };
+}
+
+/** `POST /v1/webhooks/{id}/test` → the event id (its `webhook-id`). */
+export async function sendTestEvent(s: { api: Client; hook: { id: string } }): Promise<string> {
+  const res = await s.api.post(`/v1/webhooks/${s.hook.id}/test`);
+  expect(res.status, res.text).toBe(202);
+  return res.json().eventId as string;
 }

@@ -17,6 +17,8 @@ const RECORD_KEYS = [
   "failingSince",
   "id",
   "previousSecretExpiresAt",
+  "publicKey",
+  "signatureSchemes",
   "status",
   "tenantId",
   "updatedAt",
@@ -94,7 +96,11 @@ describe("webhook subscriptions over real HTTPS", () => {
       .where(and(eq(schema.auditEvents.targetId, created.id), eq(schema.auditEvents.action, "webhook.created")));
     expect(audit).toHaveLength(1);
     // The origin only: a token in the URL is not copied into the audit trail.
-    expect(audit[0]!.details).toEqual({ origin: "https://127.0.0.1:9", events: ["transaction.status_changed", "wallet.created"] });
+    expect(audit[0]!.details).toEqual({
+      origin: "https://127.0.0.1:9",
+      events: ["transaction.status_changed", "wallet.created"],
+      signatureSchemes: ["v1"],
+    });
     expect(JSON.stringify(audit)).not.toContain(created.secret.slice(6));
   });
 

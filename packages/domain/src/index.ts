@@ -284,6 +284,13 @@ export const WEBHOOK_ENDPOINT_STATUSES = ["ENABLED", "DISABLED"] as const;
 export type WebhookEndpointStatus = (typeof WEBHOOK_ENDPOINT_STATUSES)[number];
 
 /**
+ * How deliveries are signed (CONTRACT §18): `v1` HMAC-SHA256 with the endpoint's `whsec_` secret,
+ * `v1a` Ed25519 with its key pair (public key `whpk_…`). An endpoint lists one or both.
+ */
+export const WEBHOOK_SIGNATURE_SCHEMES = ["v1", "v1a"] as const;
+export type WebhookSignatureScheme = (typeof WEBHOOK_SIGNATURE_SCHEMES)[number];
+
+/**
  * PENDING: attempts remain (`next_attempt_at` says when). DELIVERED: a 2xx came back. FAILED:
  * the schedule ran out or the answer was not retryable. DISABLED: the endpoint was disabled (410,
  * five days of failures, or its owner) before this delivery succeeded; a manual retry makes it

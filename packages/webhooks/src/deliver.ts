@@ -24,8 +24,10 @@ export interface DeliverWebhookParameters {
   id: string;
   /** The exact JSON sent and signed. */
   body: string;
-  /** Current secret first, then the previous one while a rotation overlaps. */
+  /** `v1`: current secret first, then the previous one while a rotation overlaps; empty without `v1`. */
   secrets: readonly string[];
+  /** `v1a`: `whsk_` signing keys, current first, then the previous one while a rotation overlaps. */
+  signingKeys?: readonly string[];
   timeoutMs?: number;
   maxResponseBytes?: number;
   allowPrivate?: boolean;
@@ -202,7 +204,13 @@ export async function deliverWebhook(parameters: DeliverWebhookParameters): Prom
     }
 
     const body = Buffer.from(parameters.body, "utf8");
-    const signed = signWebhook({ id: parameters.id, timestamp: Math.floor(now().getTime() / 1000), body, secrets: parameters.secrets });
+    const signed = signWebhook({
+      id: parameters.id,
+      timestamp: Math.floor(now().getTime() / 1000),
+      body,
+      secrets: parameters.secrets,
+      ...(parameters.signingKeys ? { signingKeys: parameters.signingKeys } : {}),
+    });
     const headers = { ...signed, "content-type": "application/json", "user-agent": WEBHOOK_USER_AGENT };
 
     let answer: ReceiverAnswer;

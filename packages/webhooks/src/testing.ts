@@ -1,7 +1,8 @@
 /**
- * Test and benchmark support, kept out of the package's main entry so that `selfsigned` stays a
- * development dependency: only tests and benchmarks import `@qc/webhooks/testing`.
+ * Test and benchmark support, kept out of the package's main entry so that `selfsigned` and
+ * `@noble/curves` stay development dependencies: only tests and benchmarks import `@qc/webhooks/testing`.
  */
+import { ed25519 } from "@noble/curves/ed25519.js";
 import { generate } from "selfsigned";
 
 export interface TestCertificateOptions {
@@ -33,4 +34,30 @@ export async function testCertificate(options: TestCertificateOptions): Promise<
     ],
   });
   return { cert: pems.cert, key: pems.private };
+}
+
+/**
+ * Verifies a delivery's `v1a` entries with @noble/curves, an Ed25519 implementation independent
+ * of the node:crypto (OpenSSL) one the service signs with, so a test cannot pass on a mistake the
+ * signer and the house verifier would share. Returns how many `v1a` entries verify.
+ */
+export function countV1aSignaturesVerifiedIndependently(
+  publicKey: string,
+  headers: Record<string, string | string[] | undefined>,
+  body: Uint8Array | string,
+): number {
+  const key = Buffer.from(publicKey.replace(/^whpk_/, ""), "base64");
+  const id = String(headers["webhook-id"]);
+  const timestamp = String(headers["webhook-timestamp"]);
+  const content = Buffer.concat([Buffer.from(`${id}.${timestamp}.`, "utf8"), typeof body === "string" ? Buffer.from(body, "utf8") : body]);
+  return String(headers["webhook-signature"])
+    .split(" ")
+    .filter((entry) => entry.startsWith("v1a,"))
+    .filter((entry) => {
+      try {
+        return ed25519.verify(Buffer.from(entry.slice(4), "base64"), content, key);
+      } catch {
+        return false;
+      }
+    }).length;
 }

@@ -13,7 +13,7 @@ import { deliverWebhook, nextAttemptAt, shouldDisableFailingEndpoint, type Deliv
 import type { ServiceDeps } from "../deps/service-deps";
 import { disableFailingWebhookEndpoint } from "./disable-failing-webhook-endpoint";
 import { webhookPayload } from "./webhook-payload";
-import { endpointSigningSecrets, webhookSecretBox } from "./webhook-secrets";
+import { endpointSigningKeys, endpointSigningSecrets, webhookSecretBox } from "./webhook-secrets";
 
 /**
  * A job may run a little before its delivery is due by this process's clock (pg-boss starts it
@@ -37,8 +37,8 @@ export type AttemptWebhookDeliveryResult =
 /**
  * One attempt of one delivery: the `webhooks.deliver` job. Takes the delivery only if it is
  * PENDING and due, leasing it for the attempt so that no other worker sends it at the same time;
- * vets the URL again (DNS may have changed), signs the event's exact bytes with the current
- * secret (and the previous one during a rotation), sends, records the attempt, and moves on:
+ * vets the URL again (DNS may have changed), signs the event's exact bytes with every scheme the
+ * endpoint lists (`v1` secrets, `v1a` keys: current, and previous during a rotation), sends, records the attempt, and moves on:
  * DELIVERED; PENDING with the next attempt on the schedule (and its job, due then); FAILED once
  * the schedule is spent or the answer is final; DISABLED with the endpoint on 410. An endpoint
  * without a success for 5 days is disabled and its admins emailed.
@@ -86,6 +86,7 @@ export async function attemptWebhookDelivery(
     id: event.id,
     body: webhookPayload(event),
     secrets: endpointSigningSecrets(webhookSecretBox(config), endpoint, startedAt),
+    signingKeys: endpointSigningKeys(webhookSecretBox(config), endpoint, startedAt),
     timeoutMs: config.deliveryTimeoutMs,
     allowPrivate: config.allowPrivateUrls,
     ...(config.trustedCertificates ? { trustedCertificates: config.trustedCertificates } : {}),

@@ -5,10 +5,12 @@ import {
 } from "@qc/db/queries";
 import { auditAction, type Actor } from "../audit/actor";
 import type { ServiceDeps } from "../deps/service-deps";
+import type { WebhookSignatureScheme } from "@qc/domain";
 import type { EventType } from "../events/catalog";
 import { requireWebhookEndpoint } from "./require-webhook-endpoint";
 import { vetEndpointUrl } from "./vet-endpoint-url";
-import { toWebhookEndpointRecord, type WebhookEndpointRecord } from "./webhook-records";
+import { orderedSignatureSchemes, toWebhookEndpointRecord, type WebhookEndpointRecord } from "./webhook-records";
+import { sealedSigningKeyPair, webhookSecretBox } from "./webhook-secrets";
 
 export interface UpdateWebhookEndpointInput {
   tenantId: string;
@@ -19,13 +21,17 @@ export interface UpdateWebhookEndpointInput {
   /** Null clears it. */
   description?: string | null;
   enabled?: boolean;
+  /** Replaces the list; adding `v1a` makes the endpoint's key pair, removing it destroys the pair. */
+  signatureSchemes?: WebhookSignatureScheme[];
   actor: Actor;
 }
 
 /**
  * Changes a subscription; a field left out is unchanged. A new URL is vetted as on creation.
  * Disabling stops its pending deliveries (they can be retried by hand once it is enabled
- * again); enabling clears the reason it was disabled for and its failing streak.
+ * again); enabling clears the reason it was disabled for and its failing streak. Adding `v1a` to
+ * the signature schemes makes a key pair (its public key in the answer); removing `v1a` destroys
+ * the pair, so adding it again later makes a new one (receivers must fetch the new public key).
  */
 export async function updateWebhookEndpoint(
   deps: Pick<ServiceDeps, "db" | "now" | "config">,
@@ -40,6 +46,14 @@ export async function updateWebhookEndpoint(
     if (url !== undefined) set.url = url;
     if (input.events !== undefined) set.eventTypes = [...new Set(input.events)];
     if (input.description !== undefined) set.description = input.description;
+    if (input.signatureSchemes !== undefined) {
+      set.signatureSchemes = orderedSignatureSchemes(input.signatureSchemes);
+      if (!set.signatureSchemes.includes("v1a")) {
+        Object.assign(set, { signingKeyCiphertext: null, publicKey: null, previousSigningKeyCiphertext: null });
+      } else if (!current.signingKeyCiphertext) {
+        Object.assign(set, sealedSigningKeyPair(webhookSecretBox(deps.config.webhooks), current.id));
+      }
+    }
     if (input.enabled === true && current.status === "DISABLED") {
       Object.assign(set, { status: "ENABLED", disabledReason: null, disabledAt: null, failingSince: null });
     } else if (input.enabled === false && current.status === "ENABLED") {
@@ -55,6 +69,7 @@ export async function updateWebhookEndpoint(
         changed: Object.keys(set).filter((field) => field !== "updatedAt"),
         ...(url !== undefined ? { origin: new URL(url).origin } : {}),
         ...(set.status ? { status: set.status } : {}),
+        ...(set.signatureSchemes ? { signatureSchemes: set.signatureSchemes } : {}),
       },
     });
     return toWebhookEndpointRecord(row);

@@ -1,5 +1,5 @@
 import type { WebhookDeliveryAttemptRow, WebhookDeliveryRow, WebhookEndpointRow } from "@qc/db/queries";
-import { WEBHOOK_DELIVERY_STATUSES, WEBHOOK_ENDPOINT_STATUSES } from "@qc/domain";
+import { WEBHOOK_DELIVERY_STATUSES, WEBHOOK_ENDPOINT_STATUSES, WEBHOOK_SIGNATURE_SCHEMES, type WebhookSignatureScheme } from "@qc/domain";
 import { z } from "zod";
 import { EVENT_TYPES, type EventType } from "../events/catalog";
 import { timestampSchema } from "../records/record-schemas";
@@ -12,6 +12,18 @@ import { timestampSchema } from "../records/record-schemas";
 export const webhookEventTypeSchema = z
   .enum(EVENT_TYPES as [EventType, ...EventType[]])
   .meta({ description: "an event type of the catalog (docs/webhooks.md)" });
+
+/** One or both schemes, each once; `v1` first when both (the order signatures are sent in). */
+export const webhookSignatureSchemesSchema = z
+  .array(z.enum(WEBHOOK_SIGNATURE_SCHEMES))
+  .min(1)
+  .max(WEBHOOK_SIGNATURE_SCHEMES.length)
+  .refine((schemes) => new Set(schemes).size === schemes.length, "each scheme at most once")
+  .meta({
+    description:
+      "how deliveries are signed: `v1` (HMAC-SHA256 with the secret, Standard Webhooks) and/or `v1a` (Ed25519 with the endpoint's key pair; verify with `publicKey`)",
+    example: ["v1", "v1a"],
+  });
 
 /** Why an endpoint is disabled: 410 Gone from the receiver, five days of failures, or its owner. */
 export const WEBHOOK_DISABLED_REASONS = ["GONE", "FAILING", "MANUAL"] as const;
@@ -33,6 +45,11 @@ export const webhookEndpointRecordSchema = z.object({
   failingSince: timestampSchema.nullable(),
   /** While a rotation overlaps, deliveries are signed with the previous secret too, until then. */
   previousSecretExpiresAt: timestampSchema.nullable(),
+  signatureSchemes: webhookSignatureSchemesSchema,
+  publicKey: z
+    .string()
+    .nullable()
+    .meta({ description: "`whpk_` + base64 of the 32-byte Ed25519 public key that verifies `v1a` signatures; null without `v1a`" }),
   createdAt: timestampSchema,
   updatedAt: timestampSchema,
 });
@@ -70,6 +87,11 @@ export type WebhookEndpointRecord = z.infer<typeof webhookEndpointRecordSchema>;
 export type WebhookEndpointWithSecret = z.infer<typeof webhookEndpointWithSecretSchema>;
 export type WebhookDeliveryRecord = z.infer<typeof webhookDeliveryRecordSchema>;
 
+/** The schemes in the catalog's order (`v1`, `v1a`), each once, whatever order they were given in. */
+export function orderedSignatureSchemes(schemes: readonly WebhookSignatureScheme[]): WebhookSignatureScheme[] {
+  return WEBHOOK_SIGNATURE_SCHEMES.filter((scheme) => schemes.includes(scheme));
+}
+
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
 export function toWebhookEndpointRecord(row: WebhookEndpointRow): WebhookEndpointRecord {
@@ -84,6 +106,8 @@ export function toWebhookEndpointRecord(row: WebhookEndpointRow): WebhookEndpoin
     disabledAt: iso(row.disabledAt),
     failingSince: iso(row.failingSince),
     previousSecretExpiresAt: iso(row.previousSecretExpiresAt),
+    signatureSchemes: orderedSignatureSchemes(row.signatureSchemes as WebhookSignatureScheme[]),
+    publicKey: row.publicKey,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

@@ -1,4 +1,4 @@
-import { EVENT_TYPES, MAX_WEBHOOK_URL_LENGTH, webhookEventTypeSchema } from "@qc/core";
+import { EVENT_TYPES, MAX_WEBHOOK_URL_LENGTH, webhookEndpointRecordSchema, webhookEventTypeSchema } from "@qc/core";
 import { z } from "zod";
 import { EXAMPLE } from "../../openapi-examples";
 import { multilineText, text } from "../../schemas/common";
@@ -24,6 +24,7 @@ export const webhookEvents = z
     example: ["transaction.status_changed", "transaction.created"],
   });
 export const webhookDescription = multilineText().trim().max(500);
+export const webhookSignatureSchemes = webhookEndpointRecordSchema.shape.signatureSchemes;
 
 export const EXAMPLE_WEBHOOK = {
   id: "0194f2c4-cf65-7273-9e8f-60718293a4b5",
@@ -36,6 +37,8 @@ export const EXAMPLE_WEBHOOK = {
   disabledAt: null,
   failingSince: null,
   previousSecretExpiresAt: null,
+  signatureSchemes: ["v1", "v1a"],
+  publicKey: "whpk_dSw4h+gP7NuGPCgpN+nwN/j/ujKMip4Y8T+JvQkhohE=",
   createdAt: EXAMPLE.createdAt,
   updatedAt: EXAMPLE.createdAt,
 } as const;
