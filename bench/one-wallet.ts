@@ -19,13 +19,17 @@
  *
  * Knobs: BENCH_TRANSFERS, BENCH_BASELINE_TRANSFERS (0: no baseline), BENCH_NONCE_WINDOW (16),
  * BENCH_SERVE_POLL_MS (the signer's poll, 50), BENCH_CREATORS (concurrent creates, 8),
- * BENCH_DEADLINE_SECONDS (per run, 900). A database from DATABASE_URL when set, otherwise a
+ * BENCH_DEADLINE_SECONDS (per run, 900), BENCH_BASELINE=<another checkout> (e.g. `git archive HEAD`
+ * unpacked, node_modules linked: its web server and daemon, built by its own scripts/bundle.ts, run
+ * the same window and transfers first; the report ends with this checkout ÷ that one, measured in
+ * the same minutes), BENCH_CPU_PROF=<dir> (a V8 CPU profile of each run's daemon, written under
+ * <dir>/<run> when it stops). A database from DATABASE_URL when set, otherwise a
  * throw-away embedded PostgreSQL per run. SIGINT/SIGTERM stop every process it started. Writes
  * bench/results/one-wallet-<time>.json.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { nativeAssetId } from "@qc/core";
-import { eq, schema } from "@qc/db";
+import { eq, schema, sql } from "@qc/db";
 import { benchDatabase } from "./database";
 import { registerSignerWallet, signerHome, startServe } from "./one-wallet-signer";
 import { machine, startObserver, type Observed } from "./pipeline-observe";
@@ -40,6 +44,8 @@ const WINDOW = Number(process.env.BENCH_NONCE_WINDOW ?? 16);
 const POLL_MS = Number(process.env.BENCH_SERVE_POLL_MS ?? 50);
 const CREATORS = Number(process.env.BENCH_CREATORS ?? 8);
 const RUN_SECONDS = Number(process.env.BENCH_DEADLINE_SECONDS ?? 900);
+const BASELINE_CHECKOUT = process.env.BENCH_BASELINE || undefined;
+const CPU_PROF_DIR = process.env.BENCH_CPU_PROF || undefined;
 const SETUP_SECONDS = 240;
 const BLOCK_TIME_MS = 1000;
 const NETWORK = "QUANTUM_SANDBOX";
@@ -66,7 +72,7 @@ if (
   );
 }
 
-type Variant = { label: string; nonceWindow: number; transfers: number };
+type Variant = { label: string; nonceWindow: number; transfers: number; checkout?: string };
 
 /** `count` creates from the one source, `CREATORS` at a time, as fast as the web answers. */
 async function createTransfers(web: ReturnType<typeof webClient>, walletId: string, assetId: string, count: number, label: string) {
@@ -105,6 +111,7 @@ function rates(rows: { createdAt: Date; completedAt: Date | null }[]) {
 
 type RunResult = {
   label: string;
+  checkout?: string;
   nonceWindow: number;
   transfers: number;
   complete: boolean;
@@ -116,6 +123,8 @@ type RunResult = {
   serviceCpuMsPerCompleted: Record<string, number>;
   /** The window's steps and occupancy, from the status history. */
   window: ReturnType<typeof windowSteps>;
+  /** pg-boss jobs created per transfer, by queue (every job the run made, done or not). */
+  jobsPerTransfer: Record<string, number>;
   serveDecisions: { signed: number; rejected: number };
   loadavgAtStart: number[];
   loadavgAtEnd: number[];
@@ -138,6 +147,8 @@ async function runOneWallet(variant: Variant): Promise<RunResult> {
       deadline: Date.now() + SETUP_SECONDS * 1000,
       daemonsReady: async (n) => (await database.db.select().from(schema.daemonHeartbeats)).length >= n,
       env: { NONCE_WINDOW: String(variant.nonceWindow) },
+      ...(variant.checkout ? { checkout: variant.checkout } : {}),
+      ...(CPU_PROF_DIR ? { daemonNodeFlags: ["--cpu-prof", `--cpu-prof-dir=${CPU_PROF_DIR}/${variant.label}`] } : {}),
     });
     const web = webClient(stack.baseUrl, stack.ca, `Bearer ${apiKey}`);
     log(`${variant.label}: the signer's home, its wallet and \`signer serve\` (not measured)…`);
@@ -173,6 +184,7 @@ async function runOneWallet(variant: Variant): Promise<RunResult> {
     await createTransfers(web, wallet.walletId, native, variant.transfers, variant.label);
     const complete = await waitForCompletion(database, tenantId, variant.transfers, deadline, log);
     const observed = await observer.stop();
+    const jobs = await jobsPerTransfer(database, variant.transfers);
     const rows = await database.db
       .select({
         createdAt: schema.transactions.createdAt,
@@ -205,6 +217,7 @@ async function runOneWallet(variant: Variant): Promise<RunResult> {
       cpuMsPerCompleted,
       window: windowSteps(history, variant.nonceWindow, measured.firstCreateToLastCompletionSeconds ?? observed.seconds),
       serviceCpuMsPerCompleted: serviceCpuPerCompleted(observed, measured.completed),
+      jobsPerTransfer: jobs,
       serveDecisions: {
         signed: serve.decisions.filter((d) => d.decision === "SIGNED").length,
         rejected: serve.decisions.filter((d) => d.decision === "REJECTED").length,
@@ -221,10 +234,21 @@ async function runOneWallet(variant: Variant): Promise<RunResult> {
   }
 }
 
+/** The run's pg-boss jobs by queue ÷ transfers (pg-boss keeps completed jobs until their retention, days). */
+async function jobsPerTransfer(
+  database: Awaited<ReturnType<typeof prepare>>["database"],
+  transfers: number,
+): Promise<Record<string, number>> {
+  const { rows } = await database.db.execute<{ name: string; jobs: number }>(
+    sql`select name, count(*)::int as jobs from pgboss.job where name like 'transfers.%' group by name order by name`,
+  );
+  return Object.fromEntries(rows.map((r) => [r.name, round(r.jobs / transfers, 2)]));
+}
+
 function printRun(run: RunResult) {
   const r = run.rates;
   console.log(
-    `\n${run.label} (NONCE_WINDOW=${run.nonceWindow}): ${r.completed}/${run.transfers} COMPLETED${run.complete ? "" : " (DEADLINE PASSED)"}; load ${run.loadavgAtStart.join(" ")} → ${run.loadavgAtEnd.join(" ")}, machine busy ${Math.round(run.observed.machine.cpuBusyShare * 100)} %`,
+    `\n${run.label}${run.checkout ? ` (${run.checkout})` : ""} (NONCE_WINDOW=${run.nonceWindow}): ${r.completed}/${run.transfers} COMPLETED${run.complete ? "" : " (DEADLINE PASSED)"}; load ${run.loadavgAtStart.join(" ")} → ${run.loadavgAtEnd.join(" ")}, machine busy ${Math.round(run.observed.machine.cpuBusyShare * 100)} %`,
   );
   console.log(
     `  completed/s: sustained ${r.sustainedPerSecond}, end to end ${r.endToEndPerSecond} (first create → last completion ${r.firstCreateToLastCompletionSeconds} s)`,
@@ -252,6 +276,11 @@ function printRun(run: RunResult) {
       .map(([k, v]) => `${k} ${v}`)
       .join(", ")}; the service's (web + daemon + PostgreSQL) ${run.serviceCpuMsPerCompleted.total}`,
   );
+  console.log(
+    `  jobs per transfer: ${Object.entries(run.jobsPerTransfer)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(", ")}`,
+  );
   console.log(`  signer serve: ${run.serveDecisions.signed} signed, ${run.serveDecisions.rejected} rejected`);
   console.log(
     `  database: ${run.observed.database.xactPerSecond} xact/s (open ${run.observed.database.meanTransactionOpenMs} ms each on average); waits ${JSON.stringify(run.observed.database.waitShares)}`,
@@ -265,7 +294,15 @@ function printRatios(window: RunResult, baseline: RunResult) {
   );
 }
 
+function printAgainstPrevious(run: RunResult, previous: RunResult) {
+  const ratio = (a: number | null | undefined, b: number | null | undefined) => (a && b ? round(a / b, 2) : null);
+  console.log(
+    `\nthis checkout ÷ ${previous.checkout}, window ${run.nonceWindow}, same command: completed/s sustained ×${ratio(run.rates.sustainedPerSecond, previous.rates.sustainedPerSecond)}, end to end ×${ratio(run.rates.endToEndPerSecond, previous.rates.endToEndPerSecond)}; signature → BROADCASTING p50 ×${ratio(run.signedToBroadcastingMs.p50, previous.signedToBroadcastingMs.p50)}; a slot held p50 ×${ratio(run.window.holdingMs.p50, previous.window.holdingMs.p50)}; service CPU per completed transfer ×${ratio(run.serviceCpuMsPerCompleted.total, previous.serviceCpuMsPerCompleted.total)}`,
+  );
+}
+
 const variants: Variant[] = [
+  ...(BASELINE_CHECKOUT ? [{ label: "previous", nonceWindow: WINDOW, transfers: TRANSFERS, checkout: BASELINE_CHECKOUT }] : []),
   { label: "window", nonceWindow: WINDOW, transfers: TRANSFERS },
   ...(BASELINE_TRANSFERS > 0 ? [{ label: "baseline", nonceWindow: 1, transfers: BASELINE_TRANSFERS }] : []),
 ];
@@ -296,8 +333,12 @@ for (const variant of variants) {
     results.runs.push({ label: variant.label, error: (error as Error).message });
   }
 }
-const [window, baseline] = results.runs;
-if (window && baseline && "rates" in window && "rates" in baseline) printRatios(window, baseline);
+const measuredRuns = results.runs.filter((r): r is RunResult => "rates" in r);
+const window = measuredRuns.find((r) => r.label === "window");
+const baseline = measuredRuns.find((r) => r.label === "baseline");
+const previous = measuredRuns.find((r) => r.label === "previous");
+if (window && baseline) printRatios(window, baseline);
+if (window && previous) printAgainstPrevious(window, previous);
 mkdirSync(new URL("./results/", import.meta.url), { recursive: true });
 const file = new URL(`./results/one-wallet-${Date.now()}.json`, import.meta.url);
 writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);

@@ -39,6 +39,8 @@ export type StartStackParameters = {
   checkout?: string;
   /** More environment for the web server and the daemons (e.g. NONCE_WINDOW). */
   env?: Record<string, string>;
+  /** Node flags for the daemons only (e.g. `--cpu-prof --cpu-prof-dir=<dir>`: a profile written when each stops). */
+  daemonNodeFlags?: string[];
 };
 
 /** Spawns `node <args>`, keeping its output for error messages. */
@@ -126,7 +128,7 @@ export async function startPipelineStack(params: StartStackParameters): Promise<
 
     for (let i = 1; i <= params.daemons; i++) {
       processes.push(
-        startProcess(`daemon-${i}`, await compiledAppArgs("daemon", params.checkout), {
+        startProcess(`daemon-${i}`, [...(params.daemonNodeFlags ?? []), ...(await compiledAppArgs("daemon", params.checkout))], {
           ...shared,
           DAEMON_INSTANCE_ID: `bench-daemon-${i}`,
         }),
