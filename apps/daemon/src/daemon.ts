@@ -4,6 +4,7 @@ import {
   AppError,
   classifyJobError,
   createChainFollower,
+  createConfirmationWatcher,
   createServiceDeps,
   createWalletDirectory,
   deadLetterQueue,
@@ -12,6 +13,7 @@ import {
   startBoss,
   type ChainFollower,
   type ChainFollowerOptions,
+  type ConfirmationWatcher,
   type JobName,
   type JobQueue,
   type Logger,
@@ -40,6 +42,12 @@ export interface DaemonOptions {
    * `enabled: false`; lease, batch and pause as in ChainFollowerOptions.
    */
   deposits?: { enabled?: boolean } & Partial<Pick<ChainFollowerOptions, "leaseSeconds" | "batchSize" | "intervalMs">>;
+  /**
+   * The transfers' block-driven confirmation watchers (`createConfirmationWatcher`): one per network
+   * with an RPC endpoint, unless `enabled: false` (the per-transaction watch job alone then follows
+   * each broadcast transaction, at its backstop interval).
+   */
+  confirmations?: { enabled?: boolean; pollMs?: number; intervalMs?: number };
 }
 
 export interface Daemon {
@@ -154,7 +162,28 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   await heartbeat.beat();
   const webhooksDispatcher = startWebhooksDispatcher(ctx, { databaseUrl: options.databaseUrl, log });
   const deposits = await startChainFollowers();
-  log.info({ queues, followedNetworks: deposits.followers.map((f) => f.networkCode) }, "daemon started");
+  const confirmations = startConfirmationWatchers();
+  log.info(
+    {
+      queues,
+      followedNetworks: deposits.followers.map((f) => f.networkCode),
+      watchedNetworks: confirmations.map((w) => w.networkCode),
+    },
+    "daemon started",
+  );
+
+  /** A confirmation watcher per network with an RPC endpoint; one daemon at a time watches each (its session lock). */
+  function startConfirmationWatchers(): ConfirmationWatcher[] {
+    const { enabled = true, ...tuning } = options.confirmations ?? {};
+    if (!enabled) return [];
+    const watchers = service.chain
+      .networks()
+      .map((networkCode) =>
+        createConfirmationWatcher(service, { networkCode, databaseUrl: options.databaseUrl, holder: instanceId, ...tuning }),
+      );
+    for (const watcher of watchers) watcher.start();
+    return watchers;
+  }
 
   /**
    * A chain follower per network with an RPC endpoint, all matching through one wallet directory
@@ -196,6 +225,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     followers: deposits.followers,
     async stop({ timeoutMs = 30_000 } = {}) {
       log.info("daemon stopping");
+      await Promise.all(confirmations.map((w) => w.stop()));
       await deposits.stop();
       await webhooksDispatcher.stop();
       await boss.stop({ graceful: true, timeout: timeoutMs });

@@ -56,6 +56,12 @@ export { rejectTransaction } from "./transfers/reject-transaction";
 export { expireTransaction } from "./transfers/expire-transaction";
 export { broadcastTransaction } from "./transfers/broadcast-transaction";
 export { watchTransaction } from "./transfers/watch-transaction";
+export {
+  createConfirmationWatcher,
+  type ConfirmationWatcher,
+  type ConfirmationWatcherOptions,
+  type ConfirmationWatchStep,
+} from "./transfers/watch-confirmations";
 export { createTransfer } from "./transfers/create-transfer";
 export { releaseNextQueued } from "./transfers/release-next-queued";
 export { runTransferChecks } from "./transfers/run-transfer-checks";

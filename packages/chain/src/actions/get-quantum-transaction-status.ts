@@ -4,6 +4,11 @@ import { mapRpcError, type MappedRpcError } from "../errors/node";
 
 export type GetQuantumTransactionStatusParameters = {
   hash: Hex;
+  /**
+   * The head to count confirmations against, when the caller already read it (a watcher looking
+   * at many transactions for one new block): no `eth_blockNumber` of its own then.
+   */
+  head?: bigint;
 };
 
 export type GetQuantumTransactionStatusReturnType =
@@ -38,7 +43,7 @@ export function confirmationsAt(head: bigint | number, blockNumber: bigint | num
  */
 export async function getQuantumTransactionStatus(
   client: Client<Transport, Chain | undefined>,
-  { hash }: GetQuantumTransactionStatusParameters,
+  { hash, head: knownHead }: GetQuantumTransactionStatusParameters,
 ): Promise<GetQuantumTransactionStatusReturnType> {
   try {
     const receipt = await getTransactionReceipt(client, { hash }).catch((error: unknown) => {
@@ -52,7 +57,7 @@ export async function getQuantumTransactionStatus(
       });
       return tx ? { status: "pending", confirmations: 0 } : { status: "unknown", confirmations: 0 };
     }
-    const head = await getBlockNumber(client, { cacheTime: 0 });
+    const head = knownHead ?? (await getBlockNumber(client, { cacheTime: 0 }));
     const confirmations = confirmationsAt(head, receipt.blockNumber);
     return {
       status: receipt.status === "success" ? "success" : "reverted",

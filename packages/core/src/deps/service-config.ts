@@ -36,7 +36,11 @@ export interface TransferConfig {
   gasMarginPercent: number;
   /** Sends of one raw transaction (first + re-sends after drops) before FAILED/DROPPED_BY_CHAIN. */
   maxSendAttempts: number;
-  /** How often the watcher looks at a broadcast transaction (ms). */
+  /**
+   * How often the per-transaction `transfers.watch` job looks at a broadcast transaction (ms): a
+   * backstop. The daemon's block-driven watcher (`createConfirmationWatcher`) looks at every one of
+   * them once per new block; this job only matters when no watcher runs or one missed a row.
+   */
   watchIntervalMs: number;
   /**
    * The move to BROADCASTING also schedules a watch this long after it (ms): a broadcast cut
@@ -69,7 +73,7 @@ export function defaultTransferConfig(): TransferConfig {
     maxFeePerGasCap: 1_000_000_000_000n, // 1,000 gwei-equivalent
     gasMarginPercent: 120,
     maxSendAttempts: 5,
-    watchIntervalMs: 500,
+    watchIntervalMs: 5_000,
     resumeBroadcastAfterMs: 10_000,
     watchRetryMs: 5_000,
     dailyQuota: {

@@ -154,9 +154,11 @@ export const JOBS = {
     localConcurrency: 8,
   }),
   /**
-   * Watches a broadcast transaction: acceptance, confirmations, reorgs, drops, reverts. Each look
-   * schedules the next (`watchIntervalMs` later, one waiting job per transaction), so the queue is
-   * polled at pg-boss's shortest interval: a look is never late by more than that.
+   * Watches a broadcast transaction: acceptance, confirmations, reorgs, drops, reverts. A backstop:
+   * the daemon's block-driven watcher (`createConfirmationWatcher`) looks at every broadcast
+   * transaction of a network once per block; this job looks at one every `watchIntervalMs` (each
+   * look schedules the next, one waiting job per transaction), so a transaction is followed even
+   * when no watcher runs. The queue is polled at pg-boss's shortest interval.
    */
   "transfers.watch": define({
     payload: z.object({ tenantId: z.uuid(), transactionId: z.uuid() }),

@@ -47,7 +47,8 @@ const actor = systemActor("transfers.broadcast");
  *    in the end BLOCKED "provider unavailable".
  * 4. One transition stores the raw transaction and its hash, moves to BROADCASTING, releases the
  *    source's next queued transfer and schedules a watch as a backstop; only then is it sent.
- * 5. The send's outcome is recorded and the watch pulled forward.
+ * 5. The send is counted (the network's block watcher follows it from there; a refused send pulls
+ *    the backstop watch to `watchRetryMs`).
  *
  * A retried job that finds the row BROADCASTING (a crash between 4 and 5) re-sends the same bytes:
  * harmless, and the way recovery works. Node unreachable → 503 UNAVAILABLE (the job retries).
@@ -156,13 +157,16 @@ async function recordSend(
     return failed.moved ? failed.row.status : (await reread(deps, row)).status;
   }
   const now = deps.now();
-  // Refused for now: the watcher re-sends after a pause (bounded by maxSendAttempts).
-  const next = outcome.kind === "sent" ? now : new Date(now.getTime() + deps.config.transfers.watchRetryMs);
-  const recorded = await deps.db.transaction(async (tx) => {
-    const updated = await recordTransactionSend(tx, { tenantId: row.tenantId, transactionId: row.id, at: now });
-    if (updated) await scheduleWatch(deps, tx, updated, next);
-    return updated;
-  });
+  // Sent: the network's block watcher sees it mined (the watch scheduled with the move stays as a
+  // backstop). Refused for now: the watch re-sends after a pause (bounded by maxSendAttempts).
+  const recorded =
+    outcome.kind === "sent"
+      ? await recordTransactionSend(deps.db, { tenantId: row.tenantId, transactionId: row.id, at: now })
+      : await deps.db.transaction(async (tx) => {
+          const updated = await recordTransactionSend(tx, { tenantId: row.tenantId, transactionId: row.id, at: now });
+          if (updated) await scheduleWatch(deps, tx, updated, new Date(now.getTime() + deps.config.transfers.watchRetryMs));
+          return updated;
+        });
   return recorded?.status ?? (await reread(deps, row)).status;
 }
 

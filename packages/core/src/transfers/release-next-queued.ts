@@ -30,9 +30,9 @@ const MAX_RETRIES = 5;
  * (`fillNonceGaps`). Nothing waits while the window has room.
  *
  * While the window is full and transfers wait, it schedules itself again (one waiting job per
- * source, at the watcher's interval): the moves that free a slot by mining (BROADCASTING →
- * CONFIRMING) are the watcher's, and this run does not rely on them enqueueing it. Every other
- * end of a window transaction enqueues it in its own transition.
+ * source, at `watchIntervalMs`) as a backstop: every move that frees a slot enqueues it in its own
+ * transition — the watcher's BROADCASTING → CONFIRMING (one waiting job per source for a block's
+ * worth of them, `scheduleReleaseNext`) and every other end of a window transaction.
  */
 export async function releaseNextQueued(
   deps: ReleaseNextDeps,
@@ -65,7 +65,7 @@ export async function releaseNextQueued(
   return { outcomes, fills };
 }
 
-/** The next look at a full window, at the watcher's interval: one waiting job per source (`schedule` moves it). */
+/** The backstop look at a full window, `watchIntervalMs` later: one waiting job per source (`schedule` moves it). */
 async function scheduleWhileFull(
   deps: Pick<ServiceDeps, "db" | "jobs" | "now" | "config">,
   source: { tenantId: string; sourceWalletId: string; networkCode: NetworkCode },

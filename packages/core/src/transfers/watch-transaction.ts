@@ -7,7 +7,7 @@ import type { ServiceDeps } from "../deps/service-deps";
 import { AppError } from "../errors";
 import { failTransaction } from "./fail-transaction";
 import { markStuckIfOverdue } from "./mark-transaction-stuck";
-import { releaseNextJob } from "./release-next-job";
+import { scheduleReleaseNext } from "./release-next-job";
 import { endReplaced, endSameNonceSiblings, findSameNonceSiblings, sameNonceStanding, tookTheNonce } from "./same-nonce";
 import { sendSignedTransaction } from "./send-signed-transaction";
 import { isTerminalStatus, type TransactionStatus } from "./transaction-status";
@@ -41,7 +41,7 @@ export interface WatchResult {
 type Deps = Pick<ServiceDeps, "db" | "jobs" | "now" | "log" | "chain" | "config">;
 type ChainStatus = GetQuantumTransactionStatusReturnType;
 /** What one look learned beyond the row: whether the next look should wait longer than usual. */
-interface Look {
+export interface Look {
   backOff: boolean;
 }
 
@@ -71,24 +71,14 @@ interface Look {
 export async function watchTransaction(deps: Deps, input: { tenantId: string; transactionId: string }): Promise<WatchResult> {
   let row = await findTransaction(deps.db, input.tenantId, input.transactionId);
   if (!row) return { status: "UNKNOWN" };
-  // A deposit (CONTRACT §21) is the chain follower's to confirm: its hash was never sent by the
-  // service, and this watcher would take a reorg under it for a transfer to re-send.
-  if (row.direction !== "OUTBOUND") return { status: row.status };
-  if (row.status !== "BROADCASTING" && row.status !== "CONFIRMING") return { status: row.status };
+  if (!isWatched(row)) return { status: row.status };
   const look: Look = { backOff: false };
   try {
     const client = deps.chain.client(row.networkCode);
     const onChain = await getQuantumTransactionStatus(client, { hash: row.chainTxHash as `0x${string}` }).catch((error: unknown) => {
       throw chainUnavailable(row!.networkCode, error);
     });
-    // A reorg seen in CONFIRMING sends the row back to BROADCASTING, which is then judged on
-    // the same answer from the chain: at most two steps per look.
-    for (let step = 0; step < 2 && !isTerminalStatus(row.status); step++) {
-      const before: TransactionStatus = row.status;
-      row = row.status === "BROADCASTING" ? await whileBroadcasting(deps, row, onChain, look) : await whileConfirming(deps, row, onChain);
-      if (row.status === before || row.status === "CONFIRMING") break;
-    }
-    if (row.status === "BROADCASTING") row = await markStuckIfOverdue(deps, row);
+    row = await judgeTransaction(deps, row, onChain, look);
   } catch (error) {
     if (!(error instanceof AppError && error.error === "UNAVAILABLE")) throw error;
     deps.log.warn({ err: error, transactionId: input.transactionId }, "chain unreachable while watching: looking again later");
@@ -99,6 +89,32 @@ export async function watchTransaction(deps: Deps, input: { tenantId: string; tr
   const nextCheckAt = new Date(deps.now().getTime() + (look.backOff ? watchRetryMs : watchIntervalMs));
   await deps.db.transaction((tx) => scheduleWatch(deps, tx, row!, nextCheckAt));
   return { status: row.status, nextCheckAt: nextCheckAt.toISOString() };
+}
+
+/**
+ * Whether the watcher follows this row: a transfer of the service's own (OUTBOUND) broadcast or
+ * mined. A deposit (CONTRACT §21) is the chain follower's to confirm: its hash was never sent by
+ * the service, and this watcher would take a reorg under it for a transfer to re-send.
+ */
+export function isWatched(row: Pick<TransactionRow, "direction" | "status">): boolean {
+  return row.direction === "OUTBOUND" && (row.status === "BROADCASTING" || row.status === "CONFIRMING");
+}
+
+/**
+ * One look at a watched row, given what the chain says of its hash (`onChain`, read by the caller:
+ * the per-transaction job, or the network's block watcher for many rows at once). Every move is a
+ * conditional transition, so two lookers at one row move it once. Returns the row as it is after.
+ */
+export async function judgeTransaction(deps: Deps, row: TransactionRow, onChain: ChainStatus, look: Look): Promise<TransactionRow> {
+  // A reorg seen in CONFIRMING sends the row back to BROADCASTING, which is then judged on
+  // the same answer from the chain: at most two steps per look.
+  for (let step = 0; step < 2 && !isTerminalStatus(row.status); step++) {
+    const before: TransactionStatus = row.status;
+    row = row.status === "BROADCASTING" ? await whileBroadcasting(deps, row, onChain, look) : await whileConfirming(deps, row, onChain);
+    if (row.status === before || row.status === "CONFIRMING") break;
+  }
+  if (row.status === "BROADCASTING") row = await markStuckIfOverdue(deps, row);
+  return row;
 }
 
 async function whileBroadcasting(deps: Deps, row: TransactionRow, onChain: ChainStatus, look: Look): Promise<TransactionRow> {
@@ -119,7 +135,8 @@ async function whileBroadcasting(deps: Deps, row: TransactionRow, onChain: Chain
     reason: null,
     set: { blockNumber: Number(onChain.blockNumber), blockHash: onChain.blockHash, confirmations: onChain.confirmations },
     actor,
-    jobs: (mined) => [releaseNextJob(mined)],
+    // Often a window's worth of the source is mined in one block: one waiting release-next for them all.
+    also: (tx, mined) => scheduleReleaseNext(deps, tx, mined),
   });
   if (!moved.moved) return reread(deps, row);
   return whileConfirming(deps, moved.row, onChain);

@@ -21,6 +21,7 @@ export * from "./transaction-signing";
 export * from "./transfer-sources";
 export * from "./same-nonce";
 export * from "./stuck";
+export * from "./watched-transactions";
 export { insertTransactionWithTrail } from "../hot-path/transaction-with-trail";
 export * from "./vaults";
 export * from "./wallets";
