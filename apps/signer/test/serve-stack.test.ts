@@ -1,22 +1,16 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { defaultTransferConfig, rebuildUnsignedTransaction } from "@qc/core";
-import { createKeyFixture, createTenantFixture } from "@qc/core/testing";
 import { eq, schema } from "@qc/db";
 import { describe, expect, it } from "vitest";
 // The real stack as apps/web's own tests start it (web server over HTTPS, the daemon's transfer
 // jobs, the devnet), reached by path as service-harness.ts reaches the server.
 import { useApprovalStack } from "../../web/test/approvals-helpers";
-import { createVault, NATIVE } from "../../web/test/custody-helpers";
+import { NATIVE } from "../../web/test/custody-helpers";
 import { waitForRecord } from "../../web/test/transfers-back-helpers";
-import { nativeTransfer, transfersClient } from "../../web/test/transfers-front-helpers";
-import { writeProfile } from "../src/lib/profile";
-import { jsonLines, leaks, runSigner, spawnSigner, stopSigner } from "./run-signer";
-import { prepareSignerHome, tempDir } from "./signer-home";
-import { TEST_PEPPER } from "./service-harness";
+import { leaks } from "./run-signer";
+import { PAYEE, Q, signerOnStack, type GeneratedWallet } from "./signer-on-stack";
 
-const Q = 10n ** 18n;
-const PAYEE = "0x5b38da6a701c568545dcfcb03fcb875f56beddc4";
 const STRANGER = "0x000000000000000000000000000000000000e711";
 const SPIKE = 50n * 10n ** 9n;
 /** 2 Q a transfer, 3 Q a day, to the payee only; fills, cancellations and speed-ups. */
@@ -26,7 +20,6 @@ const RULES = {
   destinations: [PAYEE],
   types: ["TRANSFER", "NONCE_FILL", "CANCELLATION", "REPLACEMENT"],
 };
-type GeneratedWallet = { id: string; address: `0x${string}`; publicKey: string };
 
 /**
  * `signer serve` (CONTRACT §17) as a hot wallet runs it, against the real web server, daemon and
@@ -39,44 +32,7 @@ describe("signer serve against the real stack", () => {
   // Address-book entries count at once (ADDRESS_BOOK_ACTIVATION_SECONDS=0), for destinations: "ADDRESS_BOOK".
   const { t, devnet, server } = useApprovalStack({ transfers: { ...defaultTransferConfig(), addressBookActivationSeconds: 0 } });
 
-  /**
-   * A tenant whose signer home (its own `signer` key, `enroll` run) holds the keys of `count`
-   * generated wallets, each funded with 20 Q; `serve` started and stopped on it with a rules file.
-   */
-  async function hotWallet(count: number) {
-    const owner = await createTenantFixture({ db: t.db, pepper: TEST_PEPPER });
-    const api = transfersClient(server, owner.authorization);
-    const key = await createKeyFixture({ db: t.db, pepper: TEST_PEPPER }, owner, ["signer"]);
-    const url = `https://127.0.0.1:${server().httpsPort}`;
-    const { home, passphrase } = await prepareSignerHome({ url, apiKey: `${key.keyId}:${key.secret}`, tenantId: owner.tenantId, keys: 0 });
-    writeProfile(join(home, "profile.json"), { url, tenantId: owner.tenantId, ca: server().tls.cert });
-    const enrolled = await runSigner(["enroll", "--count", String(count)], { home, passphrase });
-    expect(enrolled.code, enrolled.stderr).toBe(0);
-    const vault = await createVault(api);
-    const wallets: GeneratedWallet[] = [];
-    for (let i = 0; i < count; i += 1) {
-      const generated = await api.post(`/v1/vault/accounts/${vault.id}/wallets/generate`, {});
-      expect(generated.status, generated.text).toBe(201);
-      wallets.push(generated.json() as GeneratedWallet);
-      await devnet().fund(generated.json().address, 20n * Q);
-    }
-    const rules = join(tempDir("qc-serve-stack-"), "rules.json");
-    const writeRules = (value: unknown) => writeFileSync(rules, JSON.stringify(value));
-    writeRules(RULES);
-    const serve = () => spawnSigner(["serve", "--rules", rules, "--poll-ms", "100"], { home, passphrase });
-    const stop = async (running: ReturnType<typeof serve>) => {
-      const run = await stopSigner(running);
-      expect(run.code, run.stderr).toBe(0);
-      expect(run.signal).toBeNull();
-      return { run, lines: jsonLines(run) };
-    };
-    const transfer = async (amount: bigint, source = wallets[0]!, destinationAddress = PAYEE) => {
-      const created = await api.createTransfer(nativeTransfer({ wallet: source }, amount, { destinationAddress }));
-      expect(created.status, created.text).toBe(201);
-      return created.json().id as string;
-    };
-    return { api, key, home, passphrase, wallets, writeRules, serve, stop, transfer };
-  }
+  const hotWallet = (count: number) => signerOnStack({ t, devnet, server }, count, RULES);
 
   it("signs, rejects by rule, keeps its daily total across a restart, refuses tampered speed-ups and cancellations", async () => {
     const { api, key, home, passphrase, wallets, writeRules, serve, stop, transfer } = await hotWallet(2);

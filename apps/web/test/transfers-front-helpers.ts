@@ -32,6 +32,13 @@ export function transfersClient(server: () => TestServer, authorization: string)
         headers: { authorization, "content-type": "application/json", ...(key === null ? {} : { "x-idempotency-key": key }) },
         body: typeof body === "string" ? body : JSON.stringify(body),
       }),
+    /** POST /v1/transactions/batch `{items}` (CONTRACT §18) with its one idempotency key. */
+    createBatch: (items: unknown[], key: string | null = idempotencyKey("batch")): Promise<TestResponse> =>
+      call(server(), "/v1/transactions/batch", {
+        method: "POST",
+        headers: { authorization, "content-type": "application/json", ...(key === null ? {} : { "x-idempotency-key": key }) },
+        body: JSON.stringify({ items }),
+      }),
   };
 }
 export type TransfersClient = ReturnType<typeof transfersClient>;

@@ -63,6 +63,7 @@ export {
   type ConfirmationWatchStep,
 } from "./transfers/watch-confirmations";
 export { createTransfer } from "./transfers/create-transfer";
+export { createTransferBatch, MAX_BATCH_ITEMS, type TransferBatchItem, type TransferBatchOutcome } from "./transfers/create-transfer-batch";
 export { releaseNextQueued } from "./transfers/release-next-queued";
 export { runTransferChecks } from "./transfers/run-transfer-checks";
 export { getTransaction } from "./transfers/get-transaction";

@@ -14,9 +14,11 @@ import type { SignerApi } from "../lib/service/signer-api";
 import { signTransfer } from "../lib/sign-transfer";
 import { connect } from "../session";
 import { print } from "../terminal";
+import { UsageError } from "../lib/errors";
 import { confirmLastFour } from "./confirm";
 import { findListed } from "./find-listed";
 import { uuidArgument } from "./options";
+import { reviewBatch } from "./review-batch";
 
 /**
  * A contract deployment: shown as "deploy <template> v<version>, bytecode hash …, constructor
@@ -72,7 +74,12 @@ async function reviewSelfSend(
 export function reviewCommand(): Command {
   return new Command("review")
     .description("show a transaction, verify its signing request, and sign it after you confirm the destination")
-    .argument("<transactionId>", "the transaction to review", uuidArgument)
+    .argument("[transactionId]", "the transaction to review", uuidArgument)
+    .option(
+      "--batch <batchId>",
+      "review every transfer of a batch (POST /v1/transactions/batch) and sign them after one confirmation",
+      uuidArgument,
+    )
     .addHelpText(
       "after",
       [
@@ -94,11 +101,25 @@ export function reviewCommand(): Command {
         "characters of the source address. A REPLACEMENT (a speed-up) is compared with the transaction it",
         "replaces, fetched from the service: chain, source, nonce, destination, asset, amount, deployment and",
         "gas limit must be the same and both fee caps higher; any other difference is refused.",
+        "",
+        "--batch <batchId> instead of a transaction id: every transfer of the batch, in the batch's order, one line",
+        "each (destination, amount with the asset's decimals, fee cap, nonce). Each one waiting for a signature is",
+        "rebuilt and verified exactly as above; one that fails is shown REFUSED with the reason and is not signed",
+        "(nothing is sent about it), the others proceed. Those in another status are shown with it. Then the totals",
+        "per asset and the most the fees can cost, and one confirmation: type the number of transfers to sign.",
+        "Anything else signs nothing. Exit 0 only when all shown ready were signed and none was refused.",
       ].join("\n"),
     )
-    .action(async (id: string) => {
+    .action(async (id: string | undefined, options: { batch?: string }) => {
+      if ((id === undefined) === (options.batch === undefined))
+        throw new UsageError("give either a transaction id or --batch <batchId>, not both");
       const { keystore, api } = await connect();
       try {
+        if (options.batch !== undefined) {
+          await reviewBatch(api, keystore, options.batch);
+          return;
+        }
+        if (id === undefined) return;
         const transaction = await findListed(api, id, () => api.pendingTransactions(), "a signature");
         const findKey = (address: string) => keystore.findKey(address);
         if (isSelfSendType(transaction.type)) {

@@ -10,6 +10,8 @@ export interface CreateTransferInput extends TransferIntentInput {
   /** The client's reference, unique per tenant (409 DUPLICATE_EXTERNAL_ID). */
   externalId?: string | undefined;
   note?: string | undefined;
+  /** The batch it is created in (`createTransferBatch`, CONTRACT §18); none for a single create. */
+  batchId?: string | undefined;
   actor: Actor;
   /**
    * "enqueue" (the default, production's only use): the `transfers.check` job is sent with the row.
@@ -50,6 +52,7 @@ export async function createTransfer(
           assetId: intent.asset.id,
           amount: intent.amount.toString(),
           note: input.note ?? null,
+          batchId: input.batchId ?? null,
           requiredConfirmations: deps.config.transfers.requiredConfirmations[intent.networkCode],
           createdAt: now,
           updatedAt: now,
@@ -63,6 +66,7 @@ export async function createTransfer(
           assetId: row.assetId,
           amount: row.amount,
           externalId: row.externalId,
+          ...(row.batchId ? { batchId: row.batchId } : {}),
         }),
       });
     });

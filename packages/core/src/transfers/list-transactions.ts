@@ -13,9 +13,11 @@ export interface ListTransactionsInput extends PageRequest {
   /** Either side: transactions sent from the wallet and deposits to it. */
   walletId?: string | undefined;
   externalId?: string | undefined;
+  /** The transfers of one batch (CONTRACT §18); another tenant's batch lists nothing. */
+  batchId?: string | undefined;
 }
 
-/** The tenant's transactions, newest first, optionally filtered by status, type, wallet (source or either side) and externalId. */
+/** The tenant's transactions, newest first, optionally filtered by status, type, wallet (source or either side), externalId and batch. */
 export async function listTransactions(
   deps: Pick<ServiceDeps, "db">,
   input: ListTransactionsInput,
@@ -27,6 +29,7 @@ export async function listTransactions(
     sourceWalletId: input.sourceWalletId,
     walletId: input.walletId,
     externalId: input.externalId,
+    batchId: input.batchId,
     beforeId: decodePageCursor(input.cursor),
     limit: input.limit + 1,
   });

@@ -139,6 +139,8 @@ export function listTransactionRows(
     /** Either side: the source wallet, or a deposit's destination wallet. */
     walletId?: string | undefined;
     externalId?: string | undefined;
+    /** One batch's transfers (CONTRACT §18): read through transactions_tenant_batch_idx. */
+    batchId?: string | undefined;
     beforeId?: string | undefined;
     limit: number;
   },
@@ -156,6 +158,7 @@ export function listTransactionRows(
           ? or(eq(transactions.sourceWalletId, params.walletId), eq(transactions.destinationWalletId, params.walletId))
           : undefined,
         params.externalId !== undefined ? eq(transactions.externalId, params.externalId) : undefined,
+        params.batchId !== undefined ? eq(transactions.batchId, params.batchId) : undefined,
         params.beforeId ? lt(transactions.id, params.beforeId) : undefined,
       ),
     )

@@ -137,6 +137,11 @@ export function signerApi(client: ServiceClient) {
       return listTransactions(client, "/v1/signer/transactions", { status: "PENDING_SIGNATURE" }, options);
     },
 
+    /** Every transaction of one batch (CONTRACT §18), whatever its status, newest first as the service lists them. */
+    batchTransactions(batchId: string): Promise<{ transactions: Record<string, unknown>[] }> {
+      return listTransactions(client, "/v1/transactions", { batchId });
+    },
+
     /** Every wallet of every vault the key can read (all pages of each list). */
     async wallets(): Promise<Wallet[]> {
       const vaults = await listAll(client, "/v1/vault/accounts", "vaults", z.looseObject({ id: z.string() }));

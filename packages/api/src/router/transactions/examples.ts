@@ -132,3 +132,26 @@ export const EXAMPLE_CANCELLATION = {
   fee: { gasLimit: "21000", maxFeePerGas: "60000000000", maxPriorityFeePerGas: "1125000000" },
   signingHash: "0x1c3e5a7b9d2f4a6c8e0b2d4f6a8c0e2a4c6e8b0d2f4a6c8e0b2d4f6a8c0e2b4d",
 } as const;
+
+/** A batch of two payouts (CONTRACT §18): the second's destination is not an address, refused at its index. */
+export const EXAMPLE_CREATE_BATCH = {
+  items: [EXAMPLE_CREATE_TRANSFER, { ...EXAMPLE_CREATE_TRANSFER, externalId: "payout-2026-11-21-0002", destinationAddress: "0x5b38da6a" }],
+};
+
+/** Its answer: the first item created in the batch, the second refused as `POST /v1/transactions` refuses that body. */
+export const EXAMPLE_BATCH = {
+  batchId: "0194f2c5-1a2a-7b3c-8d4e-5f6a7b8c9d0e",
+  items: [
+    { index: 0, transaction: { ...EXAMPLE_TRANSACTION, batchId: "0194f2c5-1a2a-7b3c-8d4e-5f6a7b8c9d0e" } },
+    {
+      index: 1,
+      error: {
+        error: "INVALID_ADDRESS",
+        code: 1204,
+        message: "destinationAddress is not a valid address: 40 hex digits with optional 0x; mixed case must pass EIP-55",
+        requestId: "0b9f1c5e-2d4a-4e7b-8c3f-5a6d7e8f9a0b",
+        details: { field: "destinationAddress" },
+      },
+    },
+  ],
+};

@@ -1,6 +1,7 @@
 import { createRouter } from "../../trpc";
 import { cancelTransactionProcedure } from "./cancel-transaction";
 import { createTransactionProcedure } from "./create-transaction";
+import { createTransactionBatchProcedure } from "./create-transaction-batch";
 import { getTransactionProcedure } from "./get-transaction";
 import { listTransactionEventsProcedure } from "./list-transaction-events";
 import { listTransactionsProcedure } from "./list-transactions";
@@ -8,6 +9,7 @@ import { speedUpTransactionProcedure } from "./speed-up-transaction";
 
 export const transactionsRouter = createRouter({
   create: createTransactionProcedure,
+  createBatch: createTransactionBatchProcedure,
   list: listTransactionsProcedure,
   get: getTransactionProcedure,
   cancel: cancelTransactionProcedure,

@@ -18,7 +18,8 @@ export const listTransactionsProcedure = authedProcedure
       summary: "List transactions",
       description:
         "The tenant's transactions, newest first, optionally of one status, one type (`DEPOSIT` for incoming transfers), " +
-        "one source wallet, one wallet on either side (`walletId`: sent from it or deposited to it) or one `externalId`. " +
+        "one source wallet, one wallet on either side (`walletId`: sent from it or deposited to it), one `externalId` or " +
+        "one batch (`batchId`). " +
         "Paginate with `cursor`.",
       protect: true,
     },
@@ -35,6 +36,7 @@ export const listTransactionsProcedure = authedProcedure
       sourceWalletId: z.uuid().optional(),
       walletId: z.uuid().optional().meta({ description: "the wallet on either side: the source, or a deposit's destination" }),
       externalId: text().min(1).max(255).optional(),
+      batchId: z.uuid().optional().meta({ description: "the transfers of one batch (`POST /v1/transactions/batch`)" }),
     }),
   )
   .output(z.object({ transactions: z.array(transactionRecord), page: pageInfo }))
