@@ -356,6 +356,7 @@ const ALLOWED_ANSWER: Record<string, string> = {
   "POST /v1/webhooks/deliveries/{deliveryId}/retry": "404 NOT_FOUND",
   // The key is checked before the body: none sent.
   "POST /v1/transactions": "400 IDEMPOTENCY_KEY_REQUIRED",
+  "POST /v1/transactions/batch": "400 IDEMPOTENCY_KEY_REQUIRED",
   "GET /v1/contracts/templates": "200",
   "POST /v1/contracts/deployments": "400 IDEMPOTENCY_KEY_REQUIRED",
   "GET /v1/transactions": "200",
