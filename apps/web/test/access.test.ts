@@ -352,6 +352,7 @@ const ALLOWED_ANSWER: Record<string, string> = {
   "DELETE /v1/webhooks/{webhookId}": "404 NOT_FOUND",
   "POST /v1/webhooks/{webhookId}/rotate-secret": "404 NOT_FOUND",
   "POST /v1/webhooks/{webhookId}/test": "404 NOT_FOUND",
+  "POST /v1/webhooks/{webhookId}/resend": "400 VALIDATION_FAILED",
   "GET /v1/webhooks/{webhookId}/deliveries": "404 NOT_FOUND",
   "POST /v1/webhooks/deliveries/{deliveryId}/retry": "404 NOT_FOUND",
   // The key is checked before the body: none sent.

@@ -8,16 +8,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createVault, expectError, type Client } from "./custody-helpers";
 import { TEST_PEPPER, type TestServer } from "./harness";
 import { eventually } from "./identity-helpers";
-import { sendTestEvent, subscribeReceiver, useWebhookDeliveryStack, type ReceivedRequest } from "./webhooks-receiver";
-
-interface DeliveryView {
-  id: string;
-  eventId: string;
-  status: string;
-  attemptCount: number;
-  nextAttemptAt: string | null;
-  attempts: { attemptedAt: string; statusCode: number | null; durationMs: number; responseExcerpt: string | null; error: string | null }[];
-}
+import { sendTestEvent, subscribeReceiver, useWebhookDeliveryStack, type DeliveryView, type ReceivedRequest } from "./webhooks-receiver";
 
 const SWEEP_MS = 200;
 /** What the sweeper waits past a delivery's time before it takes it (six sweeps), plus a margin. */

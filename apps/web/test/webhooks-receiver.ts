@@ -22,6 +22,16 @@ export interface ReceivedRequest {
   json: { id: string; type: string; timestamp: string; sequence: number; data: Record<string, unknown> };
 }
 
+/** A delivery as `GET /v1/webhooks/{id}/deliveries` lists it, the fields tests read. */
+export interface DeliveryView {
+  id: string;
+  eventId: string;
+  status: string;
+  attemptCount: number;
+  nextAttemptAt: string | null;
+  attempts: { attemptedAt: string; statusCode: number | null; durationMs: number; responseExcerpt: string | null; error: string | null }[];
+}
+
 /** How the receiver answers one request: a status (and body, headers), or never. */
 export type ReceiverAnswer = { status: number; body?: string; headers?: Record<string, string> } | "hang";
 export type ReceiverScript = (request: ReceivedRequest) => ReceiverAnswer;

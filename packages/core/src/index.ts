@@ -203,6 +203,7 @@ export { rotateWebhookSecret } from "./webhooks/rotate-webhook-secret";
 export { sendTestWebhook } from "./webhooks/send-test-webhook";
 export { listWebhookDeliveries } from "./webhooks/list-webhook-deliveries";
 export { retryWebhookDelivery } from "./webhooks/retry-webhook-delivery";
+export { MAX_RESEND_WINDOW_MS, resendWebhookDeliveries } from "./webhooks/resend-webhook-deliveries";
 export { dispatchOutboxEvents } from "./webhooks/dispatch-outbox-events";
 export { attemptWebhookDelivery } from "./webhooks/attempt-webhook-delivery";
 export { rearmOverdueWebhookDeliveries } from "./webhooks/rearm-overdue-webhook-deliveries";

@@ -126,6 +126,8 @@ export const AUDIT_ACTIONS = {
   "webhook.secret_rotated": { write: "sync", doc: "an endpoint's signing secret was replaced" },
   "webhook.tested": { write: "sync", doc: "a test event was queued for an endpoint" },
   "webhook.delivery_retried": { write: "sync", doc: "a failed delivery was queued again" },
+  "webhook.deliveries_resent": { write: "sync", doc: "an endpoint's deliveries of a window of events were queued again" },
+  "webhook.simulated": { write: "sync", doc: "a simulated event of a catalog type was queued for an endpoint" },
   "webhook.disabled": { write: "sync", doc: "an endpoint that kept failing was disabled by the daemon" },
 
   // Transactions: creation, every status change (`transaction.<status>`, see below), refusals

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNotNull, isNull, lt, lte, sql } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, isNotNull, isNull, lt, lte, sql } from "drizzle-orm";
 import { newRowId } from "../ids";
 import { defineQuery } from "../hot-path/define-query";
 import type { Executor } from "../client";
@@ -300,6 +300,40 @@ export async function reopenWebhookDelivery(db: Executor, key: WebhookDeliveryKe
     .where(and(deliveryKey(key), inArray(webhookDeliveries.status, ["DELIVERED", "FAILED", "DISABLED"])))
     .returning();
   return row;
+}
+
+/**
+ * Resend (CONTRACT §18): the endpoint's deliveries of events created in [since, until) whose
+ * status is one of `statuses` → PENDING, due at `at`, their schedule restarted; returns the rows
+ * reopened. One conditional UPDATE: a PENDING delivery (on its schedule, or leased by a worker
+ * sending it right now) is never among `statuses`, so it is neither reopened nor sent twice, and of
+ * two resends racing for a row only one reopens it.
+ */
+export function reopenWebhookDeliveriesInWindow(
+  db: Executor,
+  params: WebhookEndpointKey & {
+    since: Date;
+    until: Date;
+    statuses: Exclude<WebhookDeliveryStatusValue, "PENDING">[];
+    at: Date;
+  },
+): Promise<{ id: string; eventId: string }[]> {
+  return db
+    .update(webhookDeliveries)
+    .set({ status: "PENDING", attemptCount: 0, nextAttemptAt: params.at, deliveredAt: null, updatedAt: params.at })
+    .from(eventOutbox)
+    .where(
+      and(
+        eq(webhookDeliveries.tenantId, params.tenantId),
+        eq(webhookDeliveries.endpointId, params.endpointId),
+        inArray(webhookDeliveries.status, params.statuses),
+        eq(eventOutbox.id, webhookDeliveries.eventId),
+        eq(eventOutbox.tenantId, webhookDeliveries.tenantId),
+        gte(eventOutbox.createdAt, params.since),
+        lt(eventOutbox.createdAt, params.until),
+      ),
+    )
+    .returning({ id: webhookDeliveries.id, eventId: webhookDeliveries.eventId });
 }
 
 export async function insertWebhookDeliveryAttempt(db: Executor, row: typeof webhookDeliveryAttempts.$inferInsert): Promise<void> {

@@ -4,6 +4,7 @@ import { deleteWebhookProcedure } from "./delete-webhook";
 import { getWebhookProcedure } from "./get-webhook";
 import { listWebhookDeliveriesProcedure } from "./list-webhook-deliveries";
 import { listWebhooksProcedure } from "./list-webhooks";
+import { resendWebhookProcedure } from "./resend-webhook";
 import { retryWebhookDeliveryProcedure } from "./retry-webhook-delivery";
 import { rotateWebhookSecretProcedure } from "./rotate-webhook-secret";
 import { testWebhookProcedure } from "./test-webhook";
@@ -17,5 +18,6 @@ export const webhooksRouter = createRouter({
   delete: deleteWebhookProcedure,
   rotateSecret: rotateWebhookSecretProcedure,
   test: testWebhookProcedure,
+  resend: resendWebhookProcedure,
   deliveries: createRouter({ list: listWebhookDeliveriesProcedure, retry: retryWebhookDeliveryProcedure }),
 });
