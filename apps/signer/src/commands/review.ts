@@ -112,7 +112,7 @@ export function reviewCommand(): Command {
     )
     .action(async (id: string | undefined, options: { batch?: string }) => {
       if ((id === undefined) === (options.batch === undefined))
-        throw new UsageError("give either a transaction id or --batch <batchId>, not both");
+        throw new UsageError("give exactly one of: a transaction id, or --batch <batchId>");
       const { keystore, api } = await connect();
       try {
         if (options.batch !== undefined) {
