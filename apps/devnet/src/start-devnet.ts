@@ -18,6 +18,11 @@ export type StartDevnetOptions = {
   blockGasLimit?: bigint;
   minBaseFeePerGas?: bigint;
   coinbase?: Address;
+  /**
+   * JSON-RPC methods this node answers with -32601 "method not found", as a node without them
+   * would (e.g. `["eth_simulateV1"]` for a client that predates it). Default none.
+   */
+  disabledMethods?: readonly string[];
 };
 
 export type Devnet = {
@@ -46,7 +51,7 @@ export async function startDevnet(options: StartDevnetOptions): Promise<Devnet> 
     minBaseFeePerGas: options.minBaseFeePerGas,
     coinbase: options.coinbase,
   });
-  const server = createRpcServer({ node, faults, blockTimeMs });
+  const server = createRpcServer({ node, faults, blockTimeMs, disabledMethods: options.disabledMethods ?? [] });
   const address = await listen(server, port, host);
 
   let closed = false;

@@ -138,6 +138,24 @@ export {
 } from "./actions/get-quantum-transaction-status";
 export { getPendingNonce, type GetPendingNonceParameters, type GetPendingNonceReturnType } from "./actions/get-pending-nonce";
 export { estimateQuantumFees, type EstimateQuantumFeesReturnType } from "./actions/estimate-quantum-fees";
+export {
+  simulateCalls,
+  decodeRevertReason,
+  transferOf,
+  SimulationUnsupportedError,
+  SimulationRejectedError,
+  SIMULATION_REJECTION_CODES,
+  NATIVE_TRANSFER_LOG_ADDRESS,
+  TRANSFER_EVENT_TOPIC,
+  type SimulateCallsCall,
+  type SimulateCallsParameters,
+  type SimulateCallsReturnType,
+  type SimulateCallsErrorType,
+  type SimulatedCall,
+  type SimulatedLog,
+  type SimulatedTransfer,
+  type SimulationRejectionReason,
+} from "./actions/simulate-calls";
 export { ERC20_ABI } from "./erc20/abi";
 export { erc20TransferCalldata, type Erc20TransferCalldataParameters } from "./erc20/transfer-calldata";
 

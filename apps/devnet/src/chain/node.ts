@@ -12,12 +12,14 @@ import { IndexStore, type BlockSelector, type LogFilter, type MatchedLog } from 
 import { Journal } from "./journal";
 import { replayJournal } from "./replay";
 import { reorg } from "./reorg";
+import { simulateBlocks, type SimulatedBlock, type SimulateRequest } from "./simulate-blocks";
 import { call, estimateGas, type CallRequest } from "./simulation";
 import { getBalance, getCode, getStorageAt, getTransactionCount } from "./state-reads";
 import type { DevnetBlock, MinedTransaction, PoolTransaction } from "./types";
 
 export { TransactionRejection } from "./admission";
 export { ExecutionFailure, type CallRequest } from "./simulation";
+export { SimulationError, type SimulatedBlock, type SimulateRequest } from "./simulate-blocks";
 export { UnknownBlockError, type BlockSelector, type LogFilter, type MatchedLog } from "./index-store";
 export type { DevnetMetrics } from "./context";
 
@@ -203,5 +205,10 @@ export class DevnetNode {
 
   estimateGas(request: CallRequest, selector: BlockSelector = "latest"): Promise<bigint> {
     return estimateGas(this.chain, request, selector);
+  }
+
+  /** `eth_simulateV1`: the request's blocks on a throw-away copy of the state after `selector`. */
+  simulateV1(request: SimulateRequest, selector: BlockSelector = "latest"): Promise<SimulatedBlock[]> {
+    return simulateBlocks(this.chain, request, selector);
   }
 }

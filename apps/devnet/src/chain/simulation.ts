@@ -136,8 +136,8 @@ function throwIfFailed(result: RunTxResult): void {
   throw new ExecutionFailure(`execution failed: ${error.error}`, false, data);
 }
 
-/** `Error(string)` payloads read as `: <reason>`, like geth. */
-function decodeRevertReason(data: Hex): string {
+/** `Error(string)` payloads read as `: <reason>`, like geth (eth_call and eth_simulateV1). */
+export function decodeRevertReason(data: Hex): string {
   if (!data.startsWith("0x08c379a0") || data.length < 138) return "";
   try {
     const length = Number(BigInt(`0x${data.slice(74, 138)}`));

@@ -1,12 +1,13 @@
 import { TRANSACTION_REJECTED_RPC_CODE } from "@qc/chain";
 import { keccak256, numberToHex, type Hex } from "viem";
 import { MAX_LOG_BLOCK_RANGE, SUGGESTED_PRIORITY_FEE } from "../config";
-import { ExecutionFailure, TransactionRejection, UnknownBlockError, type DevnetNode } from "../chain/node";
+import { ExecutionFailure, SimulationError, TransactionRejection, UnknownBlockError, type DevnetNode } from "../chain/node";
 import type { DevnetBlock } from "../chain/types";
 import type { FaultInjector, FaultSpec } from "../faults";
 import { EXECUTION_REVERTED, invalidParams, RpcError, SERVER_ERROR } from "./errors";
 import { formatBlock, formatLog, formatReceipt, formatTransaction } from "./format";
 import { address, blockSelector, callRequest, data, hash32, logFilter, quantity } from "./params";
+import { formatSimulatedBlock, simulatePayload } from "./simulate";
 
 export const CLIENT_VERSION = "quantum-devnet/0.1.0 (@ethereumjs/vm 10)";
 
@@ -14,6 +15,8 @@ export type RpcContext = {
   node: DevnetNode;
   faults: FaultInjector;
   blockTimeMs: number;
+  /** Methods answered as unknown (-32601), to stand in for a node that lacks them. */
+  disabledMethods?: readonly string[];
 };
 
 type Handler = (params: unknown[], ctx: RpcContext) => Promise<unknown> | unknown;
@@ -29,6 +32,7 @@ export function toRpcError(error: unknown): RpcError {
   if (error instanceof ExecutionFailure) {
     return error.reverted ? new RpcError(EXECUTION_REVERTED, error.message, error.data) : new RpcError(SERVER_ERROR, error.message);
   }
+  if (error instanceof SimulationError) return new RpcError(error.code, error.message);
   if (error instanceof UnknownBlockError) return new RpcError(SERVER_ERROR, "header not found");
   if (error instanceof RangeError) return invalidParams(error.message);
   return new RpcError(-32603, `internal error: ${(error as Error)?.message ?? String(error)}`);
@@ -146,6 +150,11 @@ export const METHODS: Record<string, Handler> = {
 
   eth_call: async (params, { node }) => (await node.call(callRequest(params[0]), blockSelector(params[1]))).returnData,
   eth_estimateGas: async (params, { node }) => q(await node.estimateGas(callRequest(params[0]), blockSelector(params[1]))),
+  eth_simulateV1: async (params, { node }) => {
+    const payload = simulatePayload(params[0]);
+    const blocks = await node.simulateV1(payload, blockSelector(params[1]));
+    return blocks.map((block) => formatSimulatedBlock(block, payload.returnFullTransactions));
+  },
 
   eth_sendRawTransaction: (params, { node }) => {
     if (typeof params[0] !== "string") throw invalidParams("raw transaction must be a hex string");

@@ -18,7 +18,7 @@ export async function handleRequest(request: unknown, ctx: RpcContext): Promise<
     if (!req || typeof req !== "object" || Array.isArray(req) || typeof req.method !== "string") {
       throw new RpcError(INVALID_REQUEST, "invalid request");
     }
-    const handler = Object.hasOwn(METHODS, req.method) ? METHODS[req.method] : undefined;
+    const handler = Object.hasOwn(METHODS, req.method) && !ctx.disabledMethods?.includes(req.method) ? METHODS[req.method] : undefined;
     if (!handler) throw new RpcError(METHOD_NOT_FOUND, `the method ${req.method} does not exist/is not available`);
     const params = req.params === undefined ? [] : req.params;
     if (!Array.isArray(params)) throw new RpcError(-32602, "invalid params: params must be an array");
