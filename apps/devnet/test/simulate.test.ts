@@ -251,6 +251,7 @@ describe("eth_simulateV1 on the devnet", () => {
     expect(await code(one({ from: C, to: B, ...fee }, { stateOverrides: { [C]: { code: SLOAD_0, balance: "0xffffffffffffffff" } } }))).toBe(
       -38024,
     );
+    expect(await code({ blockStateCalls: [{ calls: [{ input: `0x${"00".repeat(49_153)}` }] }] })).toBe(-38025);
     // Without validation the intrinsic gas, the funds and the block gas are still checked; nonce and fee cap are not.
     expect(await code({ blockStateCalls: [{ calls: [{ from: A, to: B, value: "0x1" }] }] })).toBe(-38014);
     expect(await code({ blockStateCalls: [{ calls: [{ from: A, to: B, gas: "0x0" }] }] })).toBe(-38013);
