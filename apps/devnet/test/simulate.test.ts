@@ -147,6 +147,32 @@ describe("eth_simulateV1 on the devnet", () => {
     expect(forwarded!.logs.map((l) => l.logIndex)).toEqual(["0x1", "0x2"]);
   });
 
+  test("traceTransfers logs a CREATE endowment to the new address and a SELFDESTRUCT payout", async () => {
+    const beneficiary = "0x00000000000000000000000000000000000d0d05";
+    const [block] = await simulate({
+      blockStateCalls: [
+        {
+          stateOverrides: { [A]: { balance: "0x64" }, [C]: { balance: "0x1e8480", code: `0x73${beneficiary.slice(2)}ff` } },
+          calls: [
+            { from: A, value: "0x5", input: "0x00" },
+            { from: A, to: C },
+          ],
+        },
+      ],
+      traceTransfers: true,
+      returnFullTransactions: true,
+    });
+    const [create, destruct] = block!.calls;
+    expect(create!.status).toBe("0x1");
+    expect(create!.logs).toHaveLength(1);
+    expect(create!.logs[0]!.topics[1]).toBe(word(A));
+    expect(create!.logs[0]!.topics[2]).not.toBe(word(0n));
+    expect(create!.logs[0]!.data).toBe(word(5n));
+    expect(destruct!.logs.map((l) => [l.address, ...l.topics.slice(1), l.data])).toEqual([
+      [EEEE, word(C), word(beneficiary), word(0x1e8480n)],
+    ]);
+  });
+
   test("state overrides: balance for an unfunded sender, code with state (whole storage) and stateDiff", async () => {
     const [first, second] = await simulate({
       blockStateCalls: [
