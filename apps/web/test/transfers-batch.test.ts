@@ -1,24 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { createTenantFixture } from "@qc/core/testing";
-import type { Daemon } from "@qc/daemon";
 import { and, eq, isNotNull, schema } from "@qc/db";
-import { useTestDatabase } from "@qc/db/testing";
-import { useDevnet } from "@qc/devnet/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useApprovalStack } from "./approvals-helpers";
 import { expectError, newSignerKey, Q } from "./custody-helpers";
-import { startTestServer, TEST_PEPPER, type TestServer } from "./harness";
+import { TEST_PEPPER } from "./harness";
 import { eventually } from "./identity-helpers";
 import { minedFrom, signPending, waitForRecord, type TransactionJson } from "./transfers-back-helpers";
-import {
-  devnetConfig,
-  fundedSource,
-  idempotencyKey,
-  nativeTransfer,
-  RECORD_KEYS,
-  startTransfersDaemon,
-  transfersClient,
-  type FundedSource,
-} from "./transfers-front-helpers";
+import { fundedSource, idempotencyKey, nativeTransfer, RECORD_KEYS, transfersClient, type FundedSource } from "./transfers-front-helpers";
 
 type ItemOutcome = { index: number; transaction?: TransactionJson; error?: Record<string, unknown> };
 
@@ -26,23 +15,13 @@ type ItemOutcome = { index: number; transaction?: TransactionJson; error?: Recor
 const withoutRequestId = ({ requestId: _requestId, ...rest }: Record<string, unknown>) => rest;
 
 describe("POST /v1/transactions/batch: many transfers under one idempotency key (real HTTPS, daemon, devnet)", () => {
-  const t = useTestDatabase();
-  // Blocks keep coming (300 ms): a transfer completes at its confirmations without another transaction mined after it.
-  const devnet = useDevnet({ blockTimeMs: 300 });
-  let server: TestServer;
-  let daemon: Daemon;
+  // Web server, daemon and devnet (blocks every 200 ms: a transfer completes at its confirmations).
+  const { t, devnet, server } = useApprovalStack();
   let unfunded: FundedSource;
 
   beforeAll(async () => {
-    const config = devnetConfig(devnet());
-    server = await startTestServer({ database: t, config });
-    daemon = await startTransfersDaemon(t.url, config);
     // Accepting a transfer reads no chain: the batch of 100 needs no funds (its checks then fail it).
-    unfunded = await fundedSource(() => server, t.db, devnet(), 0n);
-  });
-  afterAll(async () => {
-    await daemon?.stop({ timeoutMs: 5_000 });
-    await server?.close();
+    unfunded = await fundedSource(server, t.db, devnet(), 0n);
   });
 
   const tenantRows = (tenantId: string) => t.db.select().from(schema.transactions).where(eq(schema.transactions.tenantId, tenantId));
@@ -123,7 +102,7 @@ describe("POST /v1/transactions/batch: many transfers under one idempotency key 
 
     // Another tenant sees nothing of the batch.
     const other = await createTenantFixture({ db: t.db, pepper: TEST_PEPPER });
-    const otherApi = transfersClient(() => server, other.authorization);
+    const otherApi = transfersClient(server, other.authorization);
     const foreign = await otherApi.get(`/v1/transactions?batchId=${answer.batchId}`);
     expect(foreign.status).toBe(200);
     expect(foreign.json().transactions).toEqual([]);
@@ -165,7 +144,7 @@ describe("POST /v1/transactions/batch: many transfers under one idempotency key 
   });
 
   it("two concurrent batches from one wallet: distinct nonces in creation order, every item signed and COMPLETED", async () => {
-    const source = await fundedSource(() => server, t.db, devnet(), 100n * Q);
+    const source = await fundedSource(server, t.db, devnet(), 100n * Q);
     const firstNonce = await minedFrom(devnet(), source.wallet.address);
     const destination = newSignerKey().address;
     const batch = (tag: string) =>
