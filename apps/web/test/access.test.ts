@@ -353,6 +353,7 @@ const ALLOWED_ANSWER: Record<string, string> = {
   "POST /v1/webhooks/{webhookId}/rotate-secret": "404 NOT_FOUND",
   "POST /v1/webhooks/{webhookId}/test": "404 NOT_FOUND",
   "POST /v1/webhooks/{webhookId}/resend": "400 VALIDATION_FAILED",
+  "POST /v1/webhooks/{webhookId}/simulate": "400 VALIDATION_FAILED",
   "GET /v1/webhooks/{webhookId}/deliveries": "404 NOT_FOUND",
   "POST /v1/webhooks/deliveries/{deliveryId}/retry": "404 NOT_FOUND",
   // The key is checked before the body: none sent.

@@ -1,3 +1,4 @@
+import { EVENT_TYPES, EVENTS } from "@qc/core";
 import { eq, schema } from "@qc/db";
 import { useTestDatabase } from "@qc/db/testing";
 import { verifyWebhook, verifyWebhookWithPublicKey } from "@qc/webhooks";
@@ -5,7 +6,7 @@ import { countV1aSignaturesVerifiedIndependently } from "@qc/webhooks/testing";
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
 import { expectError } from "./custody-helpers";
-import { call } from "./harness";
+import { call, startTestServer } from "./harness";
 import { eventually } from "./identity-helpers";
 import { sendTestEvent, subscribeReceiver, useWebhookDeliveryStack, type DeliveryView, type ReceivedRequest } from "./webhooks-receiver";
 
@@ -270,6 +271,57 @@ describe("webhook operations: v1a signatures, resend, simulate", () => {
         "NOT_FOUND",
         1030,
       );
+    });
+  });
+
+  describe("simulate", () => {
+    const simulate = (s: Subscriber, type: string) => s.api.post(`/v1/webhooks/${s.hook.id}/simulate`, { type });
+
+    it("sends every catalog type as a real signed delivery whose data matches the type's schema, with simulated: true", async () => {
+      const path = "/simulate/all";
+      // A filter that matches none of them: a simulated event goes to the endpoint it names all the same.
+      const s = await subscribe(path, { events: ["vault.archived"], signatureSchemes: ["v1", "v1a"] });
+      const bystander = await subscribeReceiver(t, stack, "/simulate/bystander", {}, s.tenant);
+      const sent = new Map<string, string>();
+      for (const type of EVENT_TYPES) {
+        const res = await simulate(s, type);
+        expect(res.status, res.text).toBe(202);
+        expect(res.json()).toMatchObject({ webhookId: s.hook.id, type });
+        sent.set(res.json().eventId, type);
+      }
+      await eventually(async () => receivedAt(path).length === EVENT_TYPES.length);
+      for (const request of receivedAt(path)) {
+        const type = sent.get(String(request.headers["webhook-id"]))!;
+        expect(request.json).toMatchObject({ id: request.headers["webhook-id"], type });
+        expect(verifiesV1(s.hook.secret, request)).toEqual(request.json);
+        expect(countV1aSignaturesVerifiedIndependently(s.hook.publicKey!, request.headers, request.body)).toBe(1);
+        const { simulated, ...data } = request.json.data;
+        expect(simulated).toBe(true);
+        expect(EVENTS[type as keyof typeof EVENTS].data.parse(data)).toEqual(data);
+      }
+      expect(new Set([...sent.values()])).toEqual(new Set(EVENT_TYPES));
+      expect(receivedAt("/simulate/bystander")).toHaveLength(0);
+      expect(bystander.hook.id).not.toBe(s.hook.id);
+    });
+
+    it("refuses an unknown type (400), a disabled endpoint (409), and does not exist in production (404)", async () => {
+      const s = await subscribe("/simulate/rules");
+      expectError(await simulate(s, "transaction.teleported"), 400, "VALIDATION_FAILED", 1001);
+      expectError(await s.api.post(`/v1/webhooks/${s.hook.id}/simulate`, {}), 400, "VALIDATION_FAILED", 1001);
+      const production = await startTestServer({ database: t, config: { production: true } });
+      try {
+        const res = await call(production, `/v1/webhooks/${s.hook.id}/simulate`, {
+          method: "POST",
+          headers: { authorization: s.tenant.authorization, "content-type": "application/json" },
+          body: JSON.stringify({ type: "webhook.test" }),
+        });
+        expectError(res, 404, "NOT_FOUND", 1030);
+        expect(res.json().message).toMatch(/production/);
+      } finally {
+        await production.close();
+      }
+      await s.api.put(`/v1/webhooks/${s.hook.id}`, { enabled: false });
+      expectError(await simulate(s, "wallet.created"), 409, "CONFLICT", 1040);
     });
   });
 });

@@ -28,7 +28,7 @@ export { type Actor, actorFromPrincipal, systemActor } from "./audit/actor";
 export { listAuditEvents } from "./audit/list-audit-events";
 
 // events
-export { EVENT_TYPES } from "./events/catalog";
+export { EVENT_TYPES, EVENTS } from "./events/catalog";
 export { emitEvent } from "./events/emit-event";
 
 // records
@@ -204,6 +204,7 @@ export { sendTestWebhook } from "./webhooks/send-test-webhook";
 export { listWebhookDeliveries } from "./webhooks/list-webhook-deliveries";
 export { retryWebhookDelivery } from "./webhooks/retry-webhook-delivery";
 export { MAX_RESEND_WINDOW_MS, resendWebhookDeliveries } from "./webhooks/resend-webhook-deliveries";
+export { simulateWebhookEvent } from "./webhooks/simulate-webhook-event";
 export { dispatchOutboxEvents } from "./webhooks/dispatch-outbox-events";
 export { attemptWebhookDelivery } from "./webhooks/attempt-webhook-delivery";
 export { rearmOverdueWebhookDeliveries } from "./webhooks/rearm-overdue-webhook-deliveries";

@@ -8,10 +8,18 @@ import {
 } from "@qc/db/queries";
 import type { ServiceDeps } from "../deps/service-deps";
 
-/** Whether an endpoint receives an event: its filter, except that a test goes only to the endpoint it names. */
-export function endpointReceives(endpoint: FanOutEndpoint, event: Pick<OutboxEventRow, "tenantId" | "type" | "aggregateId">): boolean {
+/**
+ * Whether an endpoint receives an event: its filter, except that a test or a simulated event
+ * (`data.simulated`, which no real event carries: the catalog's schemas strip unknown keys) goes
+ * only to the endpoint it names as its aggregate.
+ */
+export function endpointReceives(
+  endpoint: FanOutEndpoint,
+  event: Pick<OutboxEventRow, "tenantId" | "type" | "aggregateId" | "data">,
+): boolean {
   if (endpoint.tenantId !== event.tenantId) return false;
-  if (event.type === "webhook.test") return endpoint.id === event.aggregateId;
+  const simulated = (event.data as { simulated?: unknown } | null)?.simulated === true;
+  if (event.type === "webhook.test" || simulated) return endpoint.id === event.aggregateId;
   return endpoint.eventTypes.length === 0 || endpoint.eventTypes.includes(event.type);
 }
 

@@ -7,6 +7,7 @@ import { listWebhooksProcedure } from "./list-webhooks";
 import { resendWebhookProcedure } from "./resend-webhook";
 import { retryWebhookDeliveryProcedure } from "./retry-webhook-delivery";
 import { rotateWebhookSecretProcedure } from "./rotate-webhook-secret";
+import { simulateWebhookProcedure } from "./simulate-webhook";
 import { testWebhookProcedure } from "./test-webhook";
 import { updateWebhookProcedure } from "./update-webhook";
 
@@ -19,5 +20,6 @@ export const webhooksRouter = createRouter({
   rotateSecret: rotateWebhookSecretProcedure,
   test: testWebhookProcedure,
   resend: resendWebhookProcedure,
+  simulate: simulateWebhookProcedure,
   deliveries: createRouter({ list: listWebhookDeliveriesProcedure, retry: retryWebhookDeliveryProcedure }),
 });
