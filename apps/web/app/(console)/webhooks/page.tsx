@@ -14,6 +14,7 @@ import { ErrorNotice, QueryView } from "../../_components/states";
 import { StatusBadge } from "../../_components/status-badge";
 import { NextAttempt, Time } from "../../_components/time";
 import { useSignedInMember } from "../../_components/use-signed-in-member";
+import { WebhookOperations } from "./webhook-operations";
 
 const EVENT_OPTIONS = WEBHOOK_EVENT_TYPES.map((type) => ({ value: type, label: type }));
 
@@ -174,6 +175,14 @@ function Endpoint({
             <dd>{endpoint.description}</dd>
           </>
         )}
+        <dt>Signature schemes</dt>
+        <dd>{endpoint.signatureSchemes.join(", ")}</dd>
+        {endpoint.publicKey && (
+          <>
+            <dt>Public key (v1a)</dt>
+            <dd className="mono">{endpoint.publicKey}</dd>
+          </>
+        )}
         {endpoint.previousSecretExpiresAt && (
           <>
             <dt>Previous secret</dt>
@@ -237,6 +246,7 @@ function Endpoint({
       {[test.error, rotate.error, toggle.error, remove.error].map((error, i) => (
         <ErrorNotice key={i} error={error} />
       ))}
+      {administer && <WebhookOperations webhookId={endpoint.id} enabled={enabled} />}
       {open && <Deliveries webhookId={endpoint.id} />}
     </section>
   );
