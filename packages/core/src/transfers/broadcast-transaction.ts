@@ -1,9 +1,9 @@
 import { getQuantumTransactionHash, serializeQuantumTransaction } from "@qc/chain";
-import { findTransaction, recordTransactionSend, type TransactionRow } from "@qc/db/queries";
+import { findTransaction, getTenantStatus, recordTransactionSend, type TransactionRow } from "@qc/db/queries";
 import { systemActor } from "../audit/actor";
 import type { ServiceDeps } from "../deps/service-deps";
 import { AppError } from "../errors";
-import { assertTenantVerified } from "../kyc/assert-tenant-verified";
+import { valueMovingAllowed } from "../kyc/assert-tenant-verified";
 import { failTransaction } from "./fail-transaction";
 import { loadSigningContext } from "./load-signing-context";
 import { recheckTransfer } from "./recheck-transfer";
@@ -58,9 +58,11 @@ export async function broadcastTransaction(
   input: { tenantId: string; transactionId: string },
   hooks: BroadcastHooks = {},
 ): Promise<BroadcastResult> {
-  const context = await loadSigningContext(deps.db, input);
+  // The tenant's status is read with the row (one round trip on the pipelined reads), fresh for the
+  // move; unused when the row has moved on.
+  const [context, tenantStatus] = await Promise.all([loadSigningContext(deps.db, input), getTenantStatus(deps.db, input.tenantId)]);
   let row = context.transaction;
-  if (row.status === "SIGNED") row = await moveToBroadcasting(deps, context);
+  if (row.status === "SIGNED") row = await moveToBroadcasting(deps, context, tenantStatus);
   if (row.status !== "BROADCASTING") return { status: row.status };
 
   const outcome = await sendSignedTransaction(deps.chain.client(row.networkCode), row);
@@ -71,6 +73,7 @@ export async function broadcastTransaction(
 async function moveToBroadcasting(
   deps: Pick<ServiceDeps, "db" | "jobs" | "now" | "log" | "config" | "verifier">,
   context: SigningContext,
+  tenantStatus: string | undefined,
 ): Promise<TransactionRow> {
   const row = context.transaction;
   const fail = async (subStatus: "SIGNATURE_MISMATCH" | "INTERNAL_ERROR", reason: string) => {
@@ -97,13 +100,7 @@ async function moveToBroadcasting(
       `the source wallet is ${context.wallet!.type === "WATCH_ONLY" ? "watch-only" : "archived"}: not broadcast`,
     );
   }
-  try {
-    await assertTenantVerified(deps.db, row.tenantId);
-  } catch (error) {
-    if (error instanceof AppError && error.error === "TENANT_NOT_VERIFIED")
-      return fail("INTERNAL_ERROR", "the tenant is no longer verified (KYC): not broadcast");
-    throw error;
-  }
+  if (!valueMovingAllowed(tenantStatus)) return fail("INTERNAL_ERROR", "the tenant is no longer verified (KYC): not broadcast");
   // Last, after the local checks: it may ask the screening provider. Signed maybe hours after its
   // checks (QUEUED, then PENDING_SIGNATURE up to the signing timeout), so a stale decision is
   // taken again; the value moves only on one younger than RECHECK_AFTER_SECONDS. The service's own

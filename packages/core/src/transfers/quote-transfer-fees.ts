@@ -60,14 +60,14 @@ export function transferCall(transfer: { chainId: number; destinationAddress: st
  */
 export async function quoteFees(
   deps: Pick<ServiceDeps, "chain" | "config">,
-  input: { networkCode: NetworkCode; from: string; call: FeeCall },
+  input: { networkCode: NetworkCode; from: string; call: FeeCall; round?: FeeRound },
 ): Promise<TransferFeeQuote> {
   const { maxFeePerGasCap, gasMarginPercent } = deps.config.transfers;
   const { networkCode, from, call } = input;
   const client = deps.chain.client(networkCode);
   try {
     const [fees, estimate] = await Promise.all([
-      estimateQuantumFees(client),
+      input.round ? input.round.fees(networkCode, () => estimateQuantumFees(client)) : estimateQuantumFees(client),
       client.estimateGas({ account: from as `0x${string}`, to: call.to, value: call.value, data: call.data }).catch((error: unknown) => {
         throw mapRpcError(error);
       }),
@@ -93,4 +93,33 @@ export async function quoteFees(
       throw new TransferWouldRevertError(`${call.to ? "" : "the constructor reverts: "}${error.shortMessage}`, { cause: error });
     throw chainUnavailable(networkCode, error);
   }
+}
+
+/** What one fee quote of a network holds (estimateQuantumFees). */
+type NetworkFees = Awaited<ReturnType<typeof estimateQuantumFees>>;
+
+/**
+ * The fee caps of a run that releases many transfers at once (release-next filling a window):
+ * quoted once per network and shared for `maxAgeMs` (default 1 s, about a block: the caps carry
+ * the node's margin over the base fee, more than one block can move it), instead of asking the node
+ * for a block and a priority fee for every transfer. Gas stays estimated per transfer (it is also
+ * how the node says the source can no longer pay).
+ */
+export interface FeeRound {
+  fees(networkCode: NetworkCode, quote: () => Promise<NetworkFees>): Promise<NetworkFees>;
+}
+
+export function createFeeRound(maxAgeMs = 1000): FeeRound {
+  const quotes = new Map<NetworkCode, { at: number; fees: Promise<NetworkFees> }>();
+  return {
+    fees(networkCode, quote) {
+      const held = quotes.get(networkCode);
+      if (held && performance.now() - held.at < maxAgeMs) return held.fees;
+      const fees = quote();
+      quotes.set(networkCode, { at: performance.now(), fees });
+      // A failed quote is not shared: the next transfer asks again.
+      fees.catch(() => quotes.get(networkCode)?.fees === fees && quotes.delete(networkCode));
+      return fees;
+    },
+  };
 }

@@ -18,7 +18,14 @@ import { jobRequest } from "../transitions/run-transition";
 import type { CheckFields } from "./check-subject";
 import { recheckTransfer } from "./recheck-transfer";
 import { releaseNextJob } from "./release-next-job";
-import { quoteFees, transferCall, TransferUnaffordableError, TransferWouldRevertError, type TransferFeeQuote } from "./quote-transfer-fees";
+import {
+  quoteFees,
+  transferCall,
+  TransferUnaffordableError,
+  TransferWouldRevertError,
+  type FeeRound,
+  type TransferFeeQuote,
+} from "./quote-transfer-fees";
 import { transitionTransaction, type TransactionTransitionInput } from "./transition-transaction";
 import type { TransferAsset } from "./unsigned-transaction";
 import { releasedFields, signingDeadlineFrom } from "./insert-released-transaction";
@@ -65,12 +72,14 @@ export async function quoteRelease(
   deps: Pick<ServiceDeps, "chain" | "config">,
   row: TransactionRow,
   asset: TransferAsset | null,
+  round?: FeeRound,
 ): Promise<ChainQuote> {
   const networkCode = row.networkCode as NetworkCode;
   const [fees, nonce] = await Promise.all([
     quoteFees(deps, {
       networkCode,
       from: row.sourceAddress,
+      round,
       call:
         row.type === "CONTRACT_DEPLOY"
           ? { value: 0n, data: deploymentData(row) }
@@ -112,7 +121,15 @@ export async function quoteRelease(
  */
 export async function releaseForSigning(
   deps: ReleaseDeps,
-  input: { tenantId: string; transactionId: string; from: "SUBMITTED" | "QUEUED"; checks?: CheckFields; actor?: Actor },
+  input: {
+    tenantId: string;
+    transactionId: string;
+    from: "SUBMITTED" | "QUEUED";
+    checks?: CheckFields;
+    actor?: Actor;
+    /** Fee caps shared by the releases of one run (release-next: `createFeeRound`). */
+    feeRound?: FeeRound;
+  },
 ): Promise<ReleaseOutcome> {
   const actor = input.actor ?? systemActor(input.from === "SUBMITTED" ? "transfers.check" : "transfers.release-next");
   const loaded = await findTransactionForSigning(deps.db, { tenantId: input.tenantId, transactionId: input.transactionId });
@@ -150,7 +167,7 @@ export async function releaseForSigning(
       }
     }
     try {
-      quote = await quoteRelease(deps, row, asset);
+      quote = await quoteRelease(deps, row, asset, input.feeRound);
     } catch (error) {
       if (error instanceof TransferUnaffordableError || error instanceof TransferWouldRevertError) {
         const unaffordable = error instanceof TransferUnaffordableError;

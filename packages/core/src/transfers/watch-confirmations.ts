@@ -54,7 +54,7 @@ type Deps = Pick<ServiceDeps, "db" | "jobs" | "now" | "log" | "chain" | "config"
 type ChainStatus = GetQuantumTransactionStatusReturnType;
 
 /**
- * The block-driven confirmation watcher of one network (docs/transfers.md, "Watching"): once per
+ * The block-driven confirmation watcher of one network (docs/decisions/transfers.md, "Confirmations"): once per
  * new block it reads the network's watched transfers (OUTBOUND, BROADCASTING or CONFIRMING), asks
  * the node about all their hashes in one batched JSON-RPC round (receipts; then, for those not
  * mined, whether the pool holds them), and judges each with the same rules as the per-transaction
