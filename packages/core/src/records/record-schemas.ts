@@ -153,7 +153,7 @@ export const transactionRecordSchema = z.object({
   batchId: z
     .uuid()
     .nullable()
-    .meta({ description: "the batch it was created in (`POST /v1/transactions/batch`, CONTRACT §18); null otherwise" }),
+    .meta({ description: "the batch it was created in (`POST /v1/transactions/batch`); null otherwise" }),
   createdAt: timestampSchema,
   updatedAt: timestampSchema,
   signedAt: timestampSchema.nullable(),
