@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, isNotNull, sql } from "drizzle-orm";
+import { and, asc, eq, gt, sql } from "drizzle-orm";
 import type { Executor } from "../client";
 import { defineQuery } from "../hot-path/define-query";
 import { transactions } from "../schema/transfers";
@@ -24,9 +24,9 @@ const watchedQuery = defineQuery("qc_list_watched_transactions", (db) =>
     .where(
       and(
         eq(transactions.networkCode, sql.placeholder("networkCode")),
-        eq(transactions.direction, "OUTBOUND"),
-        inArray(transactions.status, ["BROADCASTING", "CONFIRMING"]),
-        isNotNull(transactions.chainTxHash),
+        // Written as constants, not parameters: a prepared statement's generic plan can then use
+        // the partial index transactions_outbound_watched_idx, whose predicate this repeats.
+        sql`${transactions.direction} = 'OUTBOUND' and ${transactions.status} in ('BROADCASTING', 'CONFIRMING') and ${transactions.chainTxHash} is not null`,
         gt(transactions.id, sql.placeholder("afterId")),
       ),
     )

@@ -190,6 +190,13 @@ export const transactions = pgTable(
     index("transactions_destination_wallet_idx")
       .on(t.tenantId, t.destinationWalletId, t.id)
       .where(sql`${t.destinationWalletId} is not null`),
+    /**
+     * The block watcher reads a network's outbound transfers in flight once per new block, in id
+     * pages (queries/watched-transactions.ts): a small partial index instead of a table scan.
+     */
+    index("transactions_outbound_watched_idx")
+      .on(t.networkCode, t.id)
+      .where(sql`${t.direction} = 'OUTBOUND' and ${t.status} in ('BROADCASTING', 'CONFIRMING') and ${t.chainTxHash} is not null`),
     /** The follower moves a network's confirming deposits with each block. */
     index("transactions_inbound_confirming_idx")
       .on(t.networkCode, t.blockNumber)

@@ -1,0 +1,1 @@
+CREATE INDEX "transactions_outbound_watched_idx" ON "transactions" USING btree ("network_code","id") WHERE "transactions"."direction" = 'OUTBOUND' and "transactions"."status" in ('BROADCASTING', 'CONFIRMING') and "transactions"."chain_tx_hash" is not null;
