@@ -22,7 +22,11 @@ export interface VerifyWebhookOptions {
   publicKey?: string;
 }
 
-export type WebhookHeaders = Headers | Record<string, string | readonly string[] | undefined>;
+/**
+ * The delivery's headers: a fetch `Headers`, Node's `req.headers`, or any object of names to
+ * values (an interface without an index signature too, hence `object`).
+ */
+export type WebhookHeaders = Headers | Readonly<Record<string, string | readonly string[] | undefined>> | object;
 
 /** A delivery that is not authentic, or too old or too new to accept. The message says which check failed, never a key. */
 export class WebhookVerificationError extends Error {
