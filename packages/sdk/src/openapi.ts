@@ -744,6 +744,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/webhooks/{webhookId}/resend": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Resend a window of events
+     * @description Sends this endpoint's deliveries of the events created from `since` up to `until` (default now; at most 7 days, `since` before `until`, else 400 `VALIDATION_FAILED`) again, each with its original `webhook-id` and body, and answers 202 with how many were queued. `onlyFailed` (default true) resends what did not arrive (`FAILED`, or `DISABLED` while the endpoint was off); false resends delivered ones too. A delivery still `PENDING` is on its schedule (or being sent) and is not sent twice. A disabled endpoint is 409 `CONFLICT`: enable it first. Typical use: after a receiver outage, resend the hours it was down.
+     */
+    post: operations["webhooks-resend"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/webhooks/{webhookId}/simulate": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Simulate an event
+     * @description Sends this endpoint (only, whatever its event filter) an event of any catalog `type` with sample data generated from the type's schema and `data.simulated: true`, and answers 202 with its id (the `webhook-id`). It is a real delivery: signed with every scheme of the endpoint, retried and listed like any event. An unknown type is 400 `VALIDATION_FAILED`, a disabled endpoint 409 `CONFLICT`; in production the route does not exist (404 `NOT_FOUND`): simulate against a sandbox deployment.
+     */
+    post: operations["webhooks-simulate"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/v1/webhooks/{webhookId}/deliveries": {
     parameters: {
       query?: never;
@@ -793,7 +833,7 @@ export interface paths {
     };
     /**
      * List transactions
-     * @description The tenant's transactions, newest first, optionally of one status, one type (`DEPOSIT` for incoming transfers), one source wallet, one wallet on either side (`walletId`: sent from it or deposited to it) or one `externalId`. Paginate with `cursor`.
+     * @description The tenant's transactions, newest first, optionally of one status, one type (`DEPOSIT` for incoming transfers), one source wallet, one wallet on either side (`walletId`: sent from it or deposited to it), one `externalId` or one batch (`batchId`). Paginate with `cursor`.
      */
     get: operations["transactions-list"];
     put?: never;
@@ -802,6 +842,26 @@ export interface paths {
      * @description Accepts a transfer in `SUBMITTED`; policy, AML screening, daily quotas and the balance (amount plus the maximum fee) are then checked in the background, and a cleared transfer is released for signing (`PENDING_SIGNATURE`, or `QUEUED` behind an earlier transfer of the same source). Requires `X-Idempotency-Key` (or `Idempotency-Key`). The source must be an ACTIVE, non-watch-only wallet of the tenant placed on `networkCode`; the asset an asset of that network.
      */
     post: operations["transactions-create"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/transactions/batch": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Create a batch of transfers
+     * @description 1 to 100 transfer bodies under one `X-Idempotency-Key`. Each valid item becomes its own transfer, created in index order exactly as `POST /v1/transactions` creates one, with the batch's `batchId`; its checks (policy, screening, quotas, approvals, balance) are its own, and its quota and usage count as one create each. An invalid item is refused at its index with the error body the single create answers for it (`VALIDATION_FAILED`, `UNKNOWN_ASSET`, `DUPLICATE_EXTERNAL_ID`, …) and stores nothing; the others are created. A replay with the same key and body answers the same; another body with that key is 422 `IDEMPOTENCY_KEY_MISMATCH`. List the batch with `GET /v1/transactions?batchId=`.
+     */
+    post: operations["transactions-createBatch"];
     delete?: never;
     options?: never;
     head?: never;
@@ -8974,7 +9034,7 @@ export interface operations {
               replacedByTransactionId: string | null;
               /** @description BROADCASTING for longer than STUCK_AFTER_SECONDS (default 120) without being mined */
               stuck: boolean;
-              /** @description the batch it was created in (`POST /v1/transactions/batch`, CONTRACT §18); null otherwise */
+              /** @description the batch it was created in (`POST /v1/transactions/batch`); null otherwise */
               batchId: string | null;
               /**
                * @description RFC 3339 timestamp, UTC, milliseconds
@@ -9392,7 +9452,7 @@ export interface operations {
             replacedByTransactionId: string | null;
             /** @description BROADCASTING for longer than STUCK_AFTER_SECONDS (default 120) without being mined */
             stuck: boolean;
-            /** @description the batch it was created in (`POST /v1/transactions/batch`, CONTRACT §18); null otherwise */
+            /** @description the batch it was created in (`POST /v1/transactions/batch`); null otherwise */
             batchId: string | null;
             /**
              * @description RFC 3339 timestamp, UTC, milliseconds
@@ -9825,7 +9885,7 @@ export interface operations {
             replacedByTransactionId: string | null;
             /** @description BROADCASTING for longer than STUCK_AFTER_SECONDS (default 120) without being mined */
             stuck: boolean;
-            /** @description the batch it was created in (`POST /v1/transactions/batch`, CONTRACT §18); null otherwise */
+            /** @description the batch it was created in (`POST /v1/transactions/batch`); null otherwise */
             batchId: string | null;
             /**
              * @description RFC 3339 timestamp, UTC, milliseconds
@@ -11688,6 +11748,467 @@ export interface operations {
       };
     };
   };
+  "webhooks-resend": {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Your id for this request (1–128 characters of `[A-Za-z0-9._:-]`); echoed in `X-Request-ID` and in error bodies. Another value is replaced by a generated id.
+         * @example order-7f3a-attempt-1
+         */
+        "X-Request-ID"?: components["parameters"]["RequestId"];
+      };
+      path: {
+        /**
+         * @description the webhook endpoint's id
+         * @example 0194f2c4-cf65-7273-9e8f-60718293a4b5
+         */
+        webhookId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "since": "2026-11-21T08:00:00.000Z",
+         *       "until": "2026-11-21T10:00:00.000Z",
+         *       "onlyFailed": true
+         *     }
+         */
+        "application/json": {
+          /**
+           * Format: date-time
+           * @description events created at or after this instant (RFC 3339)
+           * @example 2026-11-21T08:00:00.000Z
+           */
+          since: string;
+          /**
+           * Format: date-time
+           * @description events created before this instant; default now; at most 7 days after `since`
+           */
+          until?: string;
+          /** @description default true: only deliveries that did not arrive */
+          onlyFailed?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Accepted */
+      202: {
+        headers: {
+          "X-Request-ID": components["headers"]["X-Request-ID"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "queued": 12
+           *     }
+           */
+          "application/json": {
+            /** @description deliveries queued again */
+            queued: number;
+          };
+        };
+      };
+      /**
+       * @description VALIDATION_FAILED, KEY_MATERIAL_REJECTED
+       *
+       *     - `VALIDATION_FAILED` (1001): The body, query or path is invalid (also malformed JSON, or JSON nested too deep); `details.fields` lists each field with its problem.
+       *     - `KEY_MATERIAL_REJECTED` (1002): The body holds a private key, seed, mnemonic or other secret key material. Nothing was processed; the attempt is audited without the value.
+       */
+      400: {
+        headers: {
+          "X-Request-ID": components["headers"]["X-Request-ID"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /**
+       * @description UNAUTHENTICATED, CREDENTIAL_EXPIRED, CREDENTIAL_ROTATED, CREDENTIAL_REVOKED
+       *
+       *     - `UNAUTHENTICATED` (1010): Credentials are missing, malformed or wrong (each wrong attempt counts towards the lockout).
+       *     - `CREDENTIAL_EXPIRED` (1011): The API key passed its expiry.
+       *     - `CREDENTIAL_ROTATED` (1012): The API key was rotated and its grace period is over: use the new key.
+       *     - `CREDENTIAL_REVOKED` (1013): The API key was revoked in the dashboard.
+       */
+      401: {
+        headers: {
+          "X-Request-ID": components["headers"]["X-Request-ID"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /**
+       * @description INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, INSUFFICIENT_ROLE
+       *
+       *     - `INSUFFICIENT_SCOPE` (1020): The API key lacks the scope the route needs (`x-scope`), or the route needs a dashboard session.
+       *     - `IP_NOT_ALLOWED` (1021): The source address is outside the tenant's IP allowlist.
+       *     - `INSUFFICIENT_ROLE` (1301): The member's role does not allow the route's action (`x-action`); an API key acts with the current role of the member who created it.
+       */
+      403: {
+        headers: {
+          "X-Request-ID": components["headers"]["X-Request-ID"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /**
+       * @description NOT_FOUND
+       *
+       *     - `NOT_FOUND` (1030): No such resource for this tenant (another tenant's resource is not found either).
+       */
+      404: {
+        headers: {
+          "X-Request-ID": components["headers"]["X-Request-ID"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /**
+       * @description CONFLICT
+       *
+       *     - `CONFLICT` (1040): The resource's current state does not allow the change.
+       */
+      409: {
+        headers: {
+          "X-Request-ID": components["headers"]["X-Request-ID"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /**
+       * @description PAYLOAD_TOO_LARGE
+       *
+       *     - `PAYLOAD_TOO_LARGE` (1050): The body is over 1 MB (1,048,576 bytes); it is refused while streaming.
+       */
+      413: {
+        headers: {
+          "X-Request-ID": components["headers"]["X-Request-ID"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /**
+       * @description UNSUPPORTED_MEDIA_TYPE
+       *
+       *     - `UNSUPPORTED_MEDIA_TYPE` (1051): A body that is not `application/json`.
+       */
+      415: {
+        headers: {
+          "X-Request-ID": components["headers"]["X-Request-ID"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /**
+       * @description RATE_LIMITED, LOCKED_OUT
+       *
+       *     - `RATE_LIMITED` (1060): Too many requests (per tenant, or per source address on signup); wait `Retry-After` seconds.
+       *     - `LOCKED_OUT` (1061): Too many failed credential checks from this source address; it is locked out for `Retry-After` seconds, even with good credentials.
+       */
+      429: {
+        headers: {
+          "X-Request-ID": components["headers"]["X-Request-ID"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /**
+       * @description INTERNAL
+       *
+       *     - `INTERNAL` (1000): Unexpected failure; it is logged with the requestId: quote it when reporting.
+       */
+      500: {
+        headers: {
+          "X-Request-ID": components["headers"]["X-Request-ID"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /**
+       * @description UNAVAILABLE
+       *
+       *     - `UNAVAILABLE` (1070): A dependency (database, chain RPC, identity provider) is unreachable; retry later.
+       */
+      503: {
+        headers: {
+          "X-Request-ID": components["headers"]["X-Request-ID"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  "webhooks-simulate": {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Your id for this request (1–128 characters of `[A-Za-z0-9._:-]`); echoed in `X-Request-ID` and in error bodies. Another value is replaced by a generated id.
+         * @example order-7f3a-attempt-1
+         */
+        "X-Request-ID"?: components["parameters"]["RequestId"];
+      };
+      path: {
+        /**
+         * @description the webhook endpoint's id
+         * @example 0194f2c4-cf65-7273-9e8f-60718293a4b5
+         */
+        webhookId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "type": "transaction.status_changed"
+         *     }
+         */
+        "application/json": {
+          /**
+           * @description an event type of the catalog (docs/webhooks.md)
+           * @enum {string}
+           */
+          type:
+            | "transaction.created"
+            | "transaction.status_changed"
+            | "transaction.approval_recorded"
+            | "transaction.stuck"
+            | "wallet.created"
+            | "vault.archived"
+            | "credential.rotated"
+            | "tenant.verification_changed"
+            | "address_book.entry_added"
+            | "address_book.entry_activated"
+            | "address_book.entry_approval_recorded"
+            | "address_book.entry_removed"
+            | "webhook.test";
+        };
+      };
+    };
+    responses: {
+      /** @description Accepted */
+      202: {
+        headers: {
+          "X-Request-ID": components["headers"]["X-Request-ID"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "eventId": "0194f2c4-e187-7495-9a01-8293a4b5c6d7",
+           *       "webhookId": "0194f2c4-cf65-7273-9e8f-60718293a4b5",
+           *       "type": "transaction.status_changed"
+           *     }
+           */
+          "application/json": {
+            /** Format: uuid */
+            eventId: string;
+            /** Format: uuid */
+            webhookId: string;
+            /**
+             * @description an event type of the catalog (docs/webhooks.md)
+             * @enum {string}
+             */
+            type:
+              | "transaction.created"
+              | "transaction.status_changed"
+              | "transaction.approval_recorded"
+              | "transaction.stuck"
+              | "wallet.created"
+              | "vault.archived"
+              | "credential.rotated"
+              | "tenant.verification_changed"
+              | "address_book.entry_added"
+              | "address_book.entry_activated"
+              | "address_book.entry_approval_recorded"
+              | "address_book.entry_removed"
+              | "webhook.test";
+          };
+        };
+      };
+      /**
+       * @description VALIDATION_FAILED, KEY_MATERIAL_REJECTED
+       *
+       *     - `VALIDATION_FAILED` (1001): The body, query or path is invalid (also malformed JSON, or JSON nested too deep); `details.fields` lists each field with its problem.
+       *     - `KEY_MATERIAL_REJECTED` (1002): The body holds a private key, seed, mnemonic or other secret key material. Nothing was processed; the attempt is audited without the value.
+       */
+      400: {
+        headers: {
+          "X-Request-ID": components["headers"]["X-Request-ID"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /**
+       * @description UNAUTHENTICATED, CREDENTIAL_EXPIRED, CREDENTIAL_ROTATED, CREDENTIAL_REVOKED
+       *
+       *     - `UNAUTHENTICATED` (1010): Credentials are missing, malformed or wrong (each wrong attempt counts towards the lockout).
+       *     - `CREDENTIAL_EXPIRED` (1011): The API key passed its expiry.
+       *     - `CREDENTIAL_ROTATED` (1012): The API key was rotated and its grace period is over: use the new key.
+       *     - `CREDENTIAL_REVOKED` (1013): The API key was revoked in the dashboard.
+       */
+      401: {
+        headers: {
+          "X-Request-ID": components["headers"]["X-Request-ID"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /**
+       * @description INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, INSUFFICIENT_ROLE
+       *
+       *     - `INSUFFICIENT_SCOPE` (1020): The API key lacks the scope the route needs (`x-scope`), or the route needs a dashboard session.
+       *     - `IP_NOT_ALLOWED` (1021): The source address is outside the tenant's IP allowlist.
+       *     - `INSUFFICIENT_ROLE` (1301): The member's role does not allow the route's action (`x-action`); an API key acts with the current role of the member who created it.
+       */
+      403: {
+        headers: {
+          "X-Request-ID": components["headers"]["X-Request-ID"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /**
+       * @description NOT_FOUND
+       *
+       *     - `NOT_FOUND` (1030): No such resource for this tenant (another tenant's resource is not found either).
+       */
+      404: {
+        headers: {
+          "X-Request-ID": components["headers"]["X-Request-ID"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /**
+       * @description CONFLICT
+       *
+       *     - `CONFLICT` (1040): The resource's current state does not allow the change.
+       */
+      409: {
+        headers: {
+          "X-Request-ID": components["headers"]["X-Request-ID"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /**
+       * @description PAYLOAD_TOO_LARGE
+       *
+       *     - `PAYLOAD_TOO_LARGE` (1050): The body is over 1 MB (1,048,576 bytes); it is refused while streaming.
+       */
+      413: {
+        headers: {
+          "X-Request-ID": components["headers"]["X-Request-ID"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /**
+       * @description UNSUPPORTED_MEDIA_TYPE
+       *
+       *     - `UNSUPPORTED_MEDIA_TYPE` (1051): A body that is not `application/json`.
+       */
+      415: {
+        headers: {
+          "X-Request-ID": components["headers"]["X-Request-ID"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /**
+       * @description RATE_LIMITED, LOCKED_OUT
+       *
+       *     - `RATE_LIMITED` (1060): Too many requests (per tenant, or per source address on signup); wait `Retry-After` seconds.
+       *     - `LOCKED_OUT` (1061): Too many failed credential checks from this source address; it is locked out for `Retry-After` seconds, even with good credentials.
+       */
+      429: {
+        headers: {
+          "X-Request-ID": components["headers"]["X-Request-ID"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /**
+       * @description INTERNAL
+       *
+       *     - `INTERNAL` (1000): Unexpected failure; it is logged with the requestId: quote it when reporting.
+       */
+      500: {
+        headers: {
+          "X-Request-ID": components["headers"]["X-Request-ID"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /**
+       * @description UNAVAILABLE
+       *
+       *     - `UNAVAILABLE` (1070): A dependency (database, chain RPC, identity provider) is unreachable; retry later.
+       */
+      503: {
+        headers: {
+          "X-Request-ID": components["headers"]["X-Request-ID"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
   "webhooks-deliveries-list": {
     parameters: {
       query?: {
@@ -12246,6 +12767,7 @@ export interface operations {
         /** @example 0194f2c4-8b21-7e3f-9a4b-2c3d4e5f6071 */
         walletId?: string;
         externalId?: string;
+        batchId?: string;
       };
       header?: {
         /**
@@ -12545,7 +13067,7 @@ export interface operations {
               replacedByTransactionId: string | null;
               /** @description BROADCASTING for longer than STUCK_AFTER_SECONDS (default 120) without being mined */
               stuck: boolean;
-              /** @description the batch it was created in (`POST /v1/transactions/batch`, CONTRACT §18); null otherwise */
+              /** @description the batch it was created in (`POST /v1/transactions/batch`); null otherwise */
               batchId: string | null;
               /**
                * @description RFC 3339 timestamp, UTC, milliseconds
@@ -12973,7 +13495,7 @@ export interface operations {
             replacedByTransactionId: string | null;
             /** @description BROADCASTING for longer than STUCK_AFTER_SECONDS (default 120) without being mined */
             stuck: boolean;
-            /** @description the batch it was created in (`POST /v1/transactions/batch`, CONTRACT §18); null otherwise */
+            /** @description the batch it was created in (`POST /v1/transactions/batch`); null otherwise */
             batchId: string | null;
             /**
              * @description RFC 3339 timestamp, UTC, milliseconds
@@ -13065,6 +13587,560 @@ export interface operations {
        *     - `IDEMPOTENCY_KEY_IN_USE` (1041): The first request with this `X-Idempotency-Key` is still running; retry later.
        *     - `DUPLICATE_EXTERNAL_ID` (1043): The `externalId` is already used by this tenant.
        *     - `WALLET_ARCHIVED` (1102): An archived wallet used as a source or placed in a vault.
+       */
+      409: {
+        headers: {
+          "X-Request-ID": components["headers"]["X-Request-ID"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /**
+       * @description PAYLOAD_TOO_LARGE
+       *
+       *     - `PAYLOAD_TOO_LARGE` (1050): The body is over 1 MB (1,048,576 bytes); it is refused while streaming.
+       */
+      413: {
+        headers: {
+          "X-Request-ID": components["headers"]["X-Request-ID"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /**
+       * @description UNSUPPORTED_MEDIA_TYPE
+       *
+       *     - `UNSUPPORTED_MEDIA_TYPE` (1051): A body that is not `application/json`.
+       */
+      415: {
+        headers: {
+          "X-Request-ID": components["headers"]["X-Request-ID"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /**
+       * @description IDEMPOTENCY_KEY_MISMATCH
+       *
+       *     - `IDEMPOTENCY_KEY_MISMATCH` (1042): The `X-Idempotency-Key` was used before with a different body.
+       */
+      422: {
+        headers: {
+          "X-Request-ID": components["headers"]["X-Request-ID"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /**
+       * @description RATE_LIMITED, LOCKED_OUT
+       *
+       *     - `RATE_LIMITED` (1060): Too many requests (per tenant, or per source address on signup); wait `Retry-After` seconds.
+       *     - `LOCKED_OUT` (1061): Too many failed credential checks from this source address; it is locked out for `Retry-After` seconds, even with good credentials.
+       */
+      429: {
+        headers: {
+          "X-Request-ID": components["headers"]["X-Request-ID"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /**
+       * @description INTERNAL
+       *
+       *     - `INTERNAL` (1000): Unexpected failure; it is logged with the requestId: quote it when reporting.
+       */
+      500: {
+        headers: {
+          "X-Request-ID": components["headers"]["X-Request-ID"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /**
+       * @description UNAVAILABLE
+       *
+       *     - `UNAVAILABLE` (1070): A dependency (database, chain RPC, identity provider) is unreachable; retry later.
+       */
+      503: {
+        headers: {
+          "X-Request-ID": components["headers"]["X-Request-ID"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  "transactions-createBatch": {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Your id for this request (1–128 characters of `[A-Za-z0-9._:-]`); echoed in `X-Request-ID` and in error bodies. Another value is replaced by a generated id.
+         * @example order-7f3a-attempt-1
+         */
+        "X-Request-ID"?: components["parameters"]["RequestId"];
+        /**
+         * @description Executes the request at most once per key (see Idempotency in the API description).
+         * @example payout-2026-11-21-0001
+         */
+        "X-Idempotency-Key": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "items": [
+         *         {
+         *           "networkCode": "QUANTUM_SANDBOX",
+         *           "sourceWalletId": "0194f2c4-8b21-7e3f-9a4b-2c3d4e5f6071",
+         *           "destinationAddress": "0x5b38da6a701c568545dcfcb03fcb875f56beddc4",
+         *           "assetId": "011620ab-6fee-5894-b105-6c22053cf11e",
+         *           "amount": "1500000000000000000",
+         *           "externalId": "payout-2026-11-21-0001",
+         *           "note": "November payout"
+         *         },
+         *         {
+         *           "networkCode": "QUANTUM_SANDBOX",
+         *           "sourceWalletId": "0194f2c4-8b21-7e3f-9a4b-2c3d4e5f6071",
+         *           "destinationAddress": "0x5b38da6a",
+         *           "assetId": "011620ab-6fee-5894-b105-6c22053cf11e",
+         *           "amount": "1500000000000000000",
+         *           "externalId": "payout-2026-11-21-0002",
+         *           "note": "November payout"
+         *         }
+         *       ]
+         *     }
+         */
+        "application/json": {
+          items: {
+            /**
+             * @description QUANTUM_MAINNET (20803) or QUANTUM_SANDBOX (20804)
+             * @enum {string}
+             */
+            networkCode: "QUANTUM_MAINNET" | "QUANTUM_SANDBOX";
+            /**
+             * Format: uuid
+             * @description an ACTIVE wallet of the tenant placed on `networkCode`; never WATCH_ONLY
+             */
+            sourceWalletId: string;
+            /**
+             * @description 40 hex digits with optional 0x, any case; mixed case must pass EIP-55 (400 INVALID_ADDRESS otherwise)
+             * @example 0x5b38da6a701c568545dcfcb03fcb875f56beddc4
+             */
+            destinationAddress: string;
+            /**
+             * Format: uuid
+             * @description an asset of `networkCode` the tenant sees (GET /v1/assets)
+             */
+            assetId: string;
+            /**
+             * @description raw units (Qwei or token base units) as a decimal string above zero; a JSON number is refused
+             * @example 1000000000000000000
+             */
+            amount: string;
+            /** @description your reference, unique per tenant (409 DUPLICATE_EXTERNAL_ID) */
+            externalId?: string;
+            note?: string;
+          }[];
+        };
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          "X-Request-ID": components["headers"]["X-Request-ID"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "batchId": "0194f2c5-1a2a-7b3c-8d4e-5f6a7b8c9d0e",
+           *       "items": [
+           *         {
+           *           "index": 0,
+           *           "transaction": {
+           *             "id": "0194f2c5-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
+           *             "tenantId": "0194f2c4-6f1e-7c3a-9b2d-3e4f5a6b7c8d",
+           *             "externalId": "payout-2026-11-21-0001",
+           *             "type": "TRANSFER",
+           *             "direction": "OUTBOUND",
+           *             "networkCode": "QUANTUM_SANDBOX",
+           *             "chainId": 20804,
+           *             "sourceWalletId": "0194f2c4-8b21-7e3f-9a4b-2c3d4e5f6071",
+           *             "sourceAddress": "0x4f6a0b9f8e0d35d7c1f0a3f5e4b1c2d3e4f5a6b7",
+           *             "destinationWalletId": null,
+           *             "destinationAddress": "0x5b38da6a701c568545dcfcb03fcb875f56beddc4",
+           *             "assetId": "011620ab-6fee-5894-b105-6c22053cf11e",
+           *             "tokenAddress": null,
+           *             "logIndex": null,
+           *             "amount": "1500000000000000000",
+           *             "status": "SUBMITTED",
+           *             "subStatus": null,
+           *             "statusReason": null,
+           *             "nonce": null,
+           *             "fee": null,
+           *             "signingHash": null,
+           *             "chainTxHash": null,
+           *             "blockNumber": null,
+           *             "confirmations": 0,
+           *             "requiredConfirmations": 2,
+           *             "screening": null,
+           *             "policy": null,
+           *             "contractAddress": null,
+           *             "note": "November payout",
+           *             "destinationLabel": null,
+           *             "initiatedBy": {
+           *               "type": "API_KEY",
+           *               "userId": "0194f2c4-5e0d-7b29-8a1c-2d3e4f5a6b7c",
+           *               "keyId": "qc_5f0c8a3e9b7d4c21a6e3f0b8d2c4a7e9"
+           *             },
+           *             "approvals": null,
+           *             "replacesTransactionId": null,
+           *             "replacedByTransactionId": null,
+           *             "stuck": false,
+           *             "batchId": "0194f2c5-1a2a-7b3c-8d4e-5f6a7b8c9d0e",
+           *             "createdAt": "2026-11-21T10:00:00.000Z",
+           *             "updatedAt": "2026-11-21T10:00:00.000Z",
+           *             "signedAt": null,
+           *             "broadcastAt": null,
+           *             "completedAt": null
+           *           }
+           *         },
+           *         {
+           *           "index": 1,
+           *           "error": {
+           *             "error": "INVALID_ADDRESS",
+           *             "code": 1204,
+           *             "message": "destinationAddress is not a valid address: 40 hex digits with optional 0x; mixed case must pass EIP-55",
+           *             "requestId": "0b9f1c5e-2d4a-4e7b-8c3f-5a6d7e8f9a0b",
+           *             "details": {
+           *               "field": "destinationAddress"
+           *             }
+           *           }
+           *         }
+           *       ]
+           *     }
+           */
+          "application/json": {
+            /** Format: uuid */
+            batchId: string;
+            items: (
+              | {
+                  index: number;
+                  transaction: {
+                    /** Format: uuid */
+                    id: string;
+                    /** Format: uuid */
+                    tenantId: string;
+                    externalId: string | null;
+                    /** @enum {string} */
+                    type: "TRANSFER" | "CONTRACT_DEPLOY" | "DEPOSIT" | "NONCE_FILL" | "REPLACEMENT" | "CANCELLATION";
+                    /**
+                     * @description INBOUND for a DEPOSIT (an incoming transfer the service saw on chain), OUTBOUND for what the service sends
+                     * @enum {string}
+                     */
+                    direction: "INBOUND" | "OUTBOUND";
+                    /**
+                     * @description QUANTUM_MAINNET (20803) or QUANTUM_SANDBOX (20804)
+                     * @enum {string}
+                     */
+                    networkCode: "QUANTUM_MAINNET" | "QUANTUM_SANDBOX";
+                    chainId: number;
+                    /** @description the sending wallet; null for a deposit (its sender is sourceAddress) */
+                    sourceWalletId: string | null;
+                    /**
+                     * @description lower-case 0x + 40 hex
+                     * @example 0x5b38da6a701c568545dcfcb03fcb875f56beddc4
+                     */
+                    sourceAddress: string;
+                    /** @description the receiving wallet of a deposit; null otherwise */
+                    destinationWalletId: string | null;
+                    destinationAddress: string | null;
+                    /** @description null for a deployment, and for a deposit of a token the tenant has no asset for */
+                    assetId: string | null;
+                    /** @description a token deposit's contract (set whether or not the tenant has an asset for it); null otherwise */
+                    tokenAddress: string | null;
+                    /** @description a token deposit's Transfer log index in its block; null otherwise */
+                    logIndex: number | null;
+                    /**
+                     * @description decimal integer string in the smallest unit (Qwei or raw token units)
+                     * @example 1000000000000000000
+                     */
+                    amount: string;
+                    /** @enum {string} */
+                    status:
+                      | "SUBMITTED"
+                      | "AWAITING_APPROVAL"
+                      | "QUEUED"
+                      | "PENDING_SIGNATURE"
+                      | "SIGNED"
+                      | "BROADCASTING"
+                      | "CONFIRMING"
+                      | "COMPLETED"
+                      | "BLOCKED"
+                      | "REJECTED"
+                      | "CANCELLED"
+                      | "EXPIRED"
+                      | "FAILED";
+                    subStatus:
+                      | (
+                          | "BLOCKED_BY_POLICY"
+                          | "REJECTED_AML_SCREENING"
+                          | "QUOTA_EXCEEDED"
+                          | "REJECTED_BY_SIGNER"
+                          | "REJECTED_BY_APPROVER"
+                          | "CANCELLED_BY_USER"
+                          | "CANCELLED_ON_CHAIN"
+                          | "SIGNING_TIMEOUT"
+                          | "APPROVAL_TIMEOUT"
+                          | "SIGNATURE_MISMATCH"
+                          | "INSUFFICIENT_FUNDS"
+                          | "DROPPED_BY_CHAIN"
+                          | "REVERTED_ON_CHAIN"
+                          | "INTERNAL_ERROR"
+                          | "REPLACED"
+                        )
+                      | null;
+                    statusReason: string | null;
+                    nonce: number | null;
+                    fee: {
+                      /**
+                       * @description decimal integer string in the smallest unit (Qwei or raw token units)
+                       * @example 1000000000000000000
+                       */
+                      gasLimit: string;
+                      /**
+                       * @description decimal integer string in the smallest unit (Qwei or raw token units)
+                       * @example 1000000000000000000
+                       */
+                      maxFeePerGas: string;
+                      /**
+                       * @description decimal integer string in the smallest unit (Qwei or raw token units)
+                       * @example 1000000000000000000
+                       */
+                      maxPriorityFeePerGas: string;
+                    } | null;
+                    signingHash: string | null;
+                    chainTxHash: string | null;
+                    blockNumber: number | null;
+                    confirmations: number;
+                    requiredConfirmations: number;
+                    screening: {
+                      provider: string;
+                      /** @enum {string} */
+                      decision: "CLEAR" | "BLOCKED";
+                      riskScore: number | null;
+                      reasons: string[];
+                    } | null;
+                    policy: {
+                      /** @enum {string} */
+                      decision: "ALLOW" | "BLOCK" | "REQUIRE_APPROVAL";
+                      ruleId: string | null;
+                    } | null;
+                    contractAddress: string | null;
+                    /** @description present on a CONTRACT_DEPLOY only: the template and constructor arguments deployed */
+                    deployment?: {
+                      /** @description the catalog template deployed (GET /v1/contracts/templates) */
+                      templateId: string;
+                      /** @description the constructor arguments in canonical form: integers as decimal strings, addresses lower-case */
+                      constructorArgs: {
+                        [key: string]: string | boolean;
+                      };
+                    };
+                    note: string | null;
+                    /** @description the label of the destination's active address-book entry, as found when the policy was last decided with a rule matching on `destination`; null otherwise */
+                    destinationLabel: string | null;
+                    /** @description who created it: a member's session (USER) or a member's API key (API_KEY, with the key's member) */
+                    initiatedBy: {
+                      /** @enum {string} */
+                      type: "USER" | "API_KEY";
+                      userId: string | null;
+                      keyId: string | null;
+                    } | null;
+                    /** @description present once a policy rule required approval: the groups required and every decision taken */
+                    approvals: {
+                      required: {
+                        /** Format: uuid */
+                        groupId: string;
+                        quorum: number;
+                      }[];
+                      decisions: {
+                        /** Format: uuid */
+                        userId: string;
+                        /** @enum {string} */
+                        decision: "APPROVED" | "REJECTED";
+                        groupIds: string[];
+                        keyId: string | null;
+                        reason: string | null;
+                        /**
+                         * @description RFC 3339 timestamp, UTC, milliseconds
+                         * @example 2026-11-21T10:00:00.000Z
+                         */
+                        decidedAt: string;
+                      }[];
+                    } | null;
+                    /** @description a REPLACEMENT's or CANCELLATION's original: the transaction whose nonce it takes */
+                    replacesTransactionId: string | null;
+                    /** @description ended FAILED/REPLACED or CANCELLED/CANCELLED_ON_CHAIN: the transaction of the same nonce that was mined */
+                    replacedByTransactionId: string | null;
+                    /** @description BROADCASTING for longer than STUCK_AFTER_SECONDS (default 120) without being mined */
+                    stuck: boolean;
+                    /** @description the batch it was created in (`POST /v1/transactions/batch`); null otherwise */
+                    batchId: string | null;
+                    /**
+                     * @description RFC 3339 timestamp, UTC, milliseconds
+                     * @example 2026-11-21T10:00:00.000Z
+                     */
+                    createdAt: string;
+                    /**
+                     * @description RFC 3339 timestamp, UTC, milliseconds
+                     * @example 2026-11-21T10:00:00.000Z
+                     */
+                    updatedAt: string;
+                    signedAt: string | null;
+                    broadcastAt: string | null;
+                    completedAt: string | null;
+                  };
+                }
+              | {
+                  index: number;
+                  error: {
+                    /** @enum {string} */
+                    error:
+                      | "INTERNAL"
+                      | "VALIDATION_FAILED"
+                      | "KEY_MATERIAL_REJECTED"
+                      | "IDEMPOTENCY_KEY_REQUIRED"
+                      | "INVALID_TOKEN"
+                      | "UNAUTHENTICATED"
+                      | "CREDENTIAL_EXPIRED"
+                      | "CREDENTIAL_ROTATED"
+                      | "CREDENTIAL_REVOKED"
+                      | "INSUFFICIENT_SCOPE"
+                      | "IP_NOT_ALLOWED"
+                      | "TENANT_NOT_VERIFIED"
+                      | "EMAIL_NOT_VERIFIED"
+                      | "INSECURE_TRANSPORT"
+                      | "CROSS_SITE_REQUEST"
+                      | "NOT_FOUND"
+                      | "METHOD_NOT_ALLOWED"
+                      | "CONFLICT"
+                      | "IDEMPOTENCY_KEY_IN_USE"
+                      | "IDEMPOTENCY_KEY_MISMATCH"
+                      | "DUPLICATE_EXTERNAL_ID"
+                      | "EMAIL_ALREADY_REGISTERED"
+                      | "PAYLOAD_TOO_LARGE"
+                      | "UNSUPPORTED_MEDIA_TYPE"
+                      | "RATE_LIMITED"
+                      | "LOCKED_OUT"
+                      | "UNAVAILABLE"
+                      | "VAULT_ARCHIVED"
+                      | "WALLET_ARCHIVED"
+                      | "ADDRESS_ALREADY_REGISTERED"
+                      | "NO_SIGNER_KEY_AVAILABLE"
+                      | "INVALID_OWNERSHIP_PROOF"
+                      | "NETWORK_MISMATCH"
+                      | "UNKNOWN_ASSET"
+                      | "WATCH_ONLY_SOURCE"
+                      | "INVALID_SIGNATURE"
+                      | "INVALID_TRANSACTION_STATE"
+                      | "INVALID_ADDRESS"
+                      | "INSUFFICIENT_ROLE"
+                      | "LAST_OWNER"
+                      | "PASSKEY_REQUIRED"
+                      | "SELF_APPROVAL_FORBIDDEN"
+                      | "NOT_AN_APPROVER"
+                      | "ADDRESS_ALREADY_LISTED";
+                    code: number;
+                    message: string;
+                    requestId: string;
+                    details?: {
+                      [key: string]: unknown;
+                    };
+                  };
+                }
+            )[];
+          };
+        };
+      };
+      /**
+       * @description VALIDATION_FAILED, KEY_MATERIAL_REJECTED, IDEMPOTENCY_KEY_REQUIRED
+       *
+       *     - `VALIDATION_FAILED` (1001): The body, query or path is invalid (also malformed JSON, or JSON nested too deep); `details.fields` lists each field with its problem.
+       *     - `KEY_MATERIAL_REJECTED` (1002): The body holds a private key, seed, mnemonic or other secret key material. Nothing was processed; the attempt is audited without the value.
+       *     - `IDEMPOTENCY_KEY_REQUIRED` (1003): The route needs an `X-Idempotency-Key` header.
+       */
+      400: {
+        headers: {
+          "X-Request-ID": components["headers"]["X-Request-ID"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /**
+       * @description UNAUTHENTICATED, CREDENTIAL_EXPIRED, CREDENTIAL_ROTATED, CREDENTIAL_REVOKED
+       *
+       *     - `UNAUTHENTICATED` (1010): Credentials are missing, malformed or wrong (each wrong attempt counts towards the lockout).
+       *     - `CREDENTIAL_EXPIRED` (1011): The API key passed its expiry.
+       *     - `CREDENTIAL_ROTATED` (1012): The API key was rotated and its grace period is over: use the new key.
+       *     - `CREDENTIAL_REVOKED` (1013): The API key was revoked in the dashboard.
+       */
+      401: {
+        headers: {
+          "X-Request-ID": components["headers"]["X-Request-ID"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /**
+       * @description INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, TENANT_NOT_VERIFIED, INSUFFICIENT_ROLE
+       *
+       *     - `INSUFFICIENT_SCOPE` (1020): The API key lacks the scope the route needs (`x-scope`), or the route needs a dashboard session.
+       *     - `IP_NOT_ALLOWED` (1021): The source address is outside the tenant's IP allowlist.
+       *     - `TENANT_NOT_VERIFIED` (1022): A value-moving route called before identity verification (KYC/KYB) approved the tenant.
+       *     - `INSUFFICIENT_ROLE` (1301): The member's role does not allow the route's action (`x-action`); an API key acts with the current role of the member who created it.
+       */
+      403: {
+        headers: {
+          "X-Request-ID": components["headers"]["X-Request-ID"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /**
+       * @description IDEMPOTENCY_KEY_IN_USE
+       *
+       *     - `IDEMPOTENCY_KEY_IN_USE` (1041): The first request with this `X-Idempotency-Key` is still running; retry later.
        */
       409: {
         headers: {
@@ -13414,7 +14490,7 @@ export interface operations {
             replacedByTransactionId: string | null;
             /** @description BROADCASTING for longer than STUCK_AFTER_SECONDS (default 120) without being mined */
             stuck: boolean;
-            /** @description the batch it was created in (`POST /v1/transactions/batch`, CONTRACT §18); null otherwise */
+            /** @description the batch it was created in (`POST /v1/transactions/batch`); null otherwise */
             batchId: string | null;
             /**
              * @description RFC 3339 timestamp, UTC, milliseconds
@@ -13836,7 +14912,7 @@ export interface operations {
             replacedByTransactionId: string | null;
             /** @description BROADCASTING for longer than STUCK_AFTER_SECONDS (default 120) without being mined */
             stuck: boolean;
-            /** @description the batch it was created in (`POST /v1/transactions/batch`, CONTRACT §18); null otherwise */
+            /** @description the batch it was created in (`POST /v1/transactions/batch`); null otherwise */
             batchId: string | null;
             /**
              * @description RFC 3339 timestamp, UTC, milliseconds
@@ -14084,7 +15160,7 @@ export interface operations {
             replacedByTransactionId: string | null;
             /** @description BROADCASTING for longer than STUCK_AFTER_SECONDS (default 120) without being mined */
             stuck: boolean;
-            /** @description the batch it was created in (`POST /v1/transactions/batch`, CONTRACT §18); null otherwise */
+            /** @description the batch it was created in (`POST /v1/transactions/batch`); null otherwise */
             batchId: string | null;
             /**
              * @description RFC 3339 timestamp, UTC, milliseconds
@@ -14545,7 +15621,7 @@ export interface operations {
             replacedByTransactionId: string | null;
             /** @description BROADCASTING for longer than STUCK_AFTER_SECONDS (default 120) without being mined */
             stuck: boolean;
-            /** @description the batch it was created in (`POST /v1/transactions/batch`, CONTRACT §18); null otherwise */
+            /** @description the batch it was created in (`POST /v1/transactions/batch`); null otherwise */
             batchId: string | null;
             /**
              * @description RFC 3339 timestamp, UTC, milliseconds
@@ -16763,7 +17839,7 @@ export interface operations {
             replacedByTransactionId: string | null;
             /** @description BROADCASTING for longer than STUCK_AFTER_SECONDS (default 120) without being mined */
             stuck: boolean;
-            /** @description the batch it was created in (`POST /v1/transactions/batch`, CONTRACT §18); null otherwise */
+            /** @description the batch it was created in (`POST /v1/transactions/batch`); null otherwise */
             batchId: string | null;
             /**
              * @description RFC 3339 timestamp, UTC, milliseconds
@@ -21263,7 +22339,7 @@ export interface operations {
               replacedByTransactionId: string | null;
               /** @description BROADCASTING for longer than STUCK_AFTER_SECONDS (default 120) without being mined */
               stuck: boolean;
-              /** @description the batch it was created in (`POST /v1/transactions/batch`, CONTRACT §18); null otherwise */
+              /** @description the batch it was created in (`POST /v1/transactions/batch`); null otherwise */
               batchId: string | null;
               /**
                * @description RFC 3339 timestamp, UTC, milliseconds
@@ -21970,7 +23046,7 @@ export interface operations {
             replacedByTransactionId: string | null;
             /** @description BROADCASTING for longer than STUCK_AFTER_SECONDS (default 120) without being mined */
             stuck: boolean;
-            /** @description the batch it was created in (`POST /v1/transactions/batch`, CONTRACT §18); null otherwise */
+            /** @description the batch it was created in (`POST /v1/transactions/batch`); null otherwise */
             batchId: string | null;
             /**
              * @description RFC 3339 timestamp, UTC, milliseconds
