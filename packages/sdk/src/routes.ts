@@ -18,7 +18,11 @@ export type PathsFor<M extends Method> = {
 
 type Parameters<O> = O extends { parameters: infer T } ? T : never;
 
-type IsOptional<T, K extends PropertyKey> = T extends { [P in K]-?: unknown } ? (Record<never, never> extends Pick<T, K & keyof T> ? true : false) : true;
+type IsOptional<T, K extends PropertyKey> = T extends { [P in K]-?: unknown }
+  ? Record<never, never> extends Pick<T, K & keyof T>
+    ? true
+    : false
+  : true;
 
 /** `{name: T}`, `{name?: T}` or `{name?: undefined}`, from a property of the document's types. */
 type Slot<Holder, K extends PropertyKey, Name extends string> = [NonNullable<Holder extends { [P in K]?: infer T } ? T : never>] extends [

@@ -150,10 +150,7 @@ export const transactionRecordSchema = z.object({
     .nullable()
     .meta({ description: "ended FAILED/REPLACED or CANCELLED/CANCELLED_ON_CHAIN: the transaction of the same nonce that was mined" }),
   stuck: z.boolean().meta({ description: `BROADCASTING for longer than STUCK_AFTER_SECONDS (default 120) without being mined` }),
-  batchId: z
-    .uuid()
-    .nullable()
-    .meta({ description: "the batch it was created in (`POST /v1/transactions/batch`); null otherwise" }),
+  batchId: z.uuid().nullable().meta({ description: "the batch it was created in (`POST /v1/transactions/batch`); null otherwise" }),
   createdAt: timestampSchema,
   updatedAt: timestampSchema,
   signedAt: timestampSchema.nullable(),
