@@ -26,6 +26,8 @@ export { type ChainClients, createChainClients, createServiceDeps, type ServiceD
 // audit
 export { type Actor, actorFromPrincipal, systemActor } from "./audit/actor";
 export { listAuditEvents } from "./audit/list-audit-events";
+export { auditChainFields, auditRowHash, type AuditChainActor, type AuditChainFields } from "./audit/audit-chain";
+export { sealAuditChain } from "./audit/seal-audit-chain";
 
 // events
 export { EVENT_TYPES, EVENTS } from "./events/catalog";

@@ -6,6 +6,7 @@
  */
 export * from "./assets";
 export * from "./audit";
+export * from "./audit-chain";
 export * from "./events";
 export * from "./heartbeats";
 export * from "./idempotency";

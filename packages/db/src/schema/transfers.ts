@@ -55,6 +55,20 @@ export interface TransactionApprovalsColumn {
 }
 
 /**
+ * The `simulation` column (CONTRACT §20's record field): what `eth_simulateV1` said the transfer
+ * would do. `delta` is a signed decimal integer string, the fee included in the source's native
+ * change; UNSUPPORTED when the node lacks the method (simulation never blocks the pipeline).
+ */
+export interface TransactionSimulationColumn {
+  status: "SUCCESS" | "REVERT" | "UNSUPPORTED";
+  revertReason: string | null;
+  gasUsed: string | null;
+  balanceChanges: { address: string; assetId: string; delta: string }[];
+  blockNumber: string | null;
+  simulatedAt: string;
+}
+
+/**
  * One transaction. OUTBOUND (a TRANSFER or CONTRACT_DEPLOY the service sends): the intent as
  * created (network, source, destination, asset, amount), what the checks decided, the unsigned
  * transaction released for signing (nonce, fee caps, gas), the signature, the raw signed
@@ -165,6 +179,12 @@ export const transactions = pgTable(
     stuck: boolean("stuck").notNull().default(false),
     /** CONTRACT §18: the batch this transfer was created in (`POST /v1/transactions/batch`); null otherwise. */
     batchId: uuid("batch_id"),
+    /**
+     * CONTRACT §20: the pre-sign simulation made when the record entered PENDING_SIGNATURE or
+     * AWAITING_APPROVAL (`eth_simulateV1`); `status: "UNSUPPORTED"` when the node lacks the method.
+     * Null before then, and for records that never entered either state.
+     */
+    simulation: jsonb("simulation").$type<TransactionSimulationColumn>(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     signedAt: ts("signed_at"),
