@@ -18,3 +18,17 @@ export {
   type WebhookHeaders,
 } from "./webhooks.js";
 export type { components, operations, paths } from "./openapi.js";
+export {
+  AUDIT_GENESIS_HASH,
+  AUDIT_SIGNATURE_CONTEXT,
+  auditCheckpointDigest,
+  auditEventHash,
+  auditLogLines,
+  verifyAuditLog,
+  type AuditCheckpointLine,
+  type AuditEventLine,
+  type AuditLogRefused,
+  type AuditLogVerification,
+  type AuditLogVerified,
+  type VerifyAuditLogOptions,
+} from "./audit.js";
