@@ -14,6 +14,7 @@ import { approvalsCommand } from "./commands/approvals";
 import { approveCommand } from "./commands/approve";
 import { rejectApprovalCommand } from "./commands/reject-approval";
 import { approveEntryCommand, rejectEntryCommand } from "./commands/approve-entry";
+import { verifyEvidenceCommand } from "./commands/verify-evidence";
 import { SignerError, UsageError } from "./lib/errors";
 import { printableText } from "./lib/review/printable-text";
 
@@ -46,7 +47,8 @@ function program(): Command {
     .addCommand(approveCommand())
     .addCommand(rejectApprovalCommand())
     .addCommand(approveEntryCommand())
-    .addCommand(rejectEntryCommand());
+    .addCommand(rejectEntryCommand())
+    .addCommand(verifyEvidenceCommand());
   // Parse errors become exceptions (mapped to exit 2 below) instead of process.exit deep inside commander.
   const configure = (command: Command) => {
     command.exitOverride().showSuggestionAfterError(true);

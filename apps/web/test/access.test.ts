@@ -364,6 +364,7 @@ const ALLOWED_ANSWER: Record<string, string> = {
   "GET /v1/transactions": "200",
   "GET /v1/transactions/{transactionId}": "404 NOT_FOUND",
   "GET /v1/transactions/{transactionId}/events": "404 NOT_FOUND",
+  "GET /v1/transactions/{transactionId}/evidence": "404 NOT_FOUND",
   "POST /v1/transactions/{transactionId}/cancel": "404 NOT_FOUND",
   "POST /v1/transactions/{transactionId}/speed-up": "404 NOT_FOUND",
   "GET /v1/approver-groups": "200",

@@ -69,6 +69,7 @@ export { createTransferBatch, MAX_BATCH_ITEMS, type TransferBatchItem, type Tran
 export { releaseNextQueued } from "./transfers/release-next-queued";
 export { runTransferChecks } from "./transfers/run-transfer-checks";
 export { getTransaction } from "./transfers/get-transaction";
+export { getTransactionEvidence, transactionEvidenceSchema, type TransactionEvidence } from "./transfers/transaction-evidence";
 export { listTransactions } from "./transfers/list-transactions";
 export { cancelTransaction } from "./transfers/cancel-transaction";
 export { cancelTransactionOrOnChain } from "./transfers/cancel-on-chain";

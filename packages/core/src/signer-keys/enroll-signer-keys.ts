@@ -43,7 +43,9 @@ export async function enrollSignerKeys(
   const index = failures.findIndex((failure) => failure !== null);
   if (index >= 0) throw invalidOwnershipProof(failures[index]!, { index });
   if (malformed >= 0) throw invalidOwnershipProof("PUBLIC_KEY_FORMAT", { index: malformed });
-  const unique = [...new Map(keys.map((k) => [k.address, k])).values()];
+  // Verified: kept in canonical form with the key, for the evidence of the wallet's transfers (CONTRACT §19).
+  const proven = keys.map((key) => ({ ...key, ownershipProof: `0x${key.proof.replace(/^0x/, "").toLowerCase()}` }));
+  const unique = [...new Map(proven.map((k) => [k.address, k])).values()];
   return deps.db.transaction(async (tx) => {
     const used = new Set(await listTakenWalletAddresses(tx, { tenantId: input.tenantId, addresses: unique.map((k) => k.address) }));
     const fresh = unique.filter((k) => !used.has(k.address));

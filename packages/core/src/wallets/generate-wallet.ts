@@ -33,6 +33,7 @@ export async function generateWallet(deps: Pick<ServiceDeps, "db" | "now">, inpu
       type: "SIGNER_MANAGED",
       address: key.address,
       publicKey: key.publicKey,
+      ownershipProof: key.ownershipProof,
       label: input.label,
       assetIds: input.assetIds,
       actor: input.actor,

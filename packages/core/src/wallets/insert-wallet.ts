@@ -13,6 +13,8 @@ export interface NewWallet {
   type: WalletType;
   address: string;
   publicKey: string | null;
+  /** The ownership proof of `publicKey` (lower-case 0x hex), kept for transfer evidence (CONTRACT §19); null when none is known. */
+  ownershipProof?: string | null | undefined;
   label?: string | undefined;
   /** Omitted: the native asset of the vault's network. */
   assetIds?: string[] | undefined;
@@ -37,6 +39,7 @@ export async function insertWallet(tx: Executor, wallet: NewWallet): Promise<Wal
     type: wallet.type,
     address: wallet.address,
     publicKey: wallet.publicKey,
+    ownershipProof: wallet.ownershipProof ?? null,
     label: wallet.label ?? null,
     assetIds,
     createdAt: wallet.now,

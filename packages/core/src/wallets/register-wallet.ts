@@ -89,6 +89,7 @@ export async function registerWallet(
       type: "REGISTERED",
       address: parseAddress(input.address),
       publicKey: canonicalHex(input.publicKey),
+      ownershipProof: canonicalHex(input.signature),
       label: input.label,
       assetIds: input.assetIds,
       actor: input.actor,

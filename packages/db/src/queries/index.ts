@@ -19,6 +19,7 @@ export * from "./status";
 export * from "./tenants";
 export * from "./transactions";
 export * from "./transaction-signing";
+export * from "./transaction-evidence";
 export * from "./transfer-sources";
 export * from "./same-nonce";
 export * from "./stuck";

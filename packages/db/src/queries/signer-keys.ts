@@ -31,16 +31,22 @@ export async function assignSignerKey(
     .where(and(eq(signerKeys.tenantId, params.tenantId), eq(signerKeys.address, params.address), isNull(signerKeys.walletId)));
 }
 
-/** Adds keys to the tenant's pool; keys already enrolled are skipped. Returns the rows added. */
+/** Adds keys (each with the ownership proof it was enrolled with) to the tenant's pool; keys already enrolled are skipped. Returns the rows added. */
 export async function insertSignerKeys(
   db: Executor,
-  params: { tenantId: string; keys: { address: string; publicKey: string }[]; createdAt: Date },
+  params: { tenantId: string; keys: { address: string; publicKey: string; ownershipProof: string }[]; createdAt: Date },
 ): Promise<{ id: string; address: string }[]> {
   if (params.keys.length === 0) return [];
   return db
     .insert(signerKeys)
     .values(
-      params.keys.map((k) => ({ tenantId: params.tenantId, address: k.address, publicKey: k.publicKey, createdAt: params.createdAt })),
+      params.keys.map((k) => ({
+        tenantId: params.tenantId,
+        address: k.address,
+        publicKey: k.publicKey,
+        ownershipProof: k.ownershipProof,
+        createdAt: params.createdAt,
+      })),
     )
     .onConflictDoNothing({ target: [signerKeys.tenantId, signerKeys.address] })
     .returning({ id: signerKeys.id, address: signerKeys.address });

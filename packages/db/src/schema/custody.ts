@@ -91,6 +91,12 @@ export const wallets = pgTable(
     address: text("address").notNull(),
     /** ML-DSA-87 public key, lower-case 0x hex; null for WATCH_ONLY. */
     publicKey: text("public_key"),
+    /**
+     * CONTRACT §5's ownership proof of `publicKey` for this tenant and address (lower-case 0x hex),
+     * as given at registration or at the key's enrolment: shown in a transfer's evidence (CONTRACT
+     * §19). Null for WATCH_ONLY and for wallets whose key was proven before this column existed.
+     */
+    ownershipProof: text("ownership_proof"),
     label: text("label"),
     assetIds: uuid("asset_ids")
       .array()
@@ -145,6 +151,8 @@ export const signerKeys = pgTable(
       .references(() => tenants.id),
     address: text("address").notNull(),
     publicKey: text("public_key").notNull(),
+    /** The ownership proof given at enrolment (CONTRACT §5), handed to the wallet generated from this key; null for keys enrolled before it was kept. */
+    ownershipProof: text("ownership_proof"),
     walletId: uuid("wallet_id").references(() => wallets.id),
     assignedAt: ts("assigned_at"),
     createdAt: createdAt(),

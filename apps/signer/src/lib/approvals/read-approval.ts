@@ -12,6 +12,7 @@ import { ReviewRefusedError, type ReviewDifference } from "../errors";
 import { parseRecord, readNetwork, refuse } from "../review/read-pending-transaction";
 import { readListedAsset, type DisplayedAsset } from "../review/read-transfer";
 import { approvalTransactionSchema, type ApprovalTransaction } from "../service/approvals-api";
+import { approvalFieldsOf } from "./approval-fields";
 import type { Asset } from "../service/signer-api";
 
 /** The transaction's status while it waits for approvers (CONTRACT §15). */
@@ -76,16 +77,7 @@ export function readApprovalRequest({ transaction, tenantId, assets }: ReadAppro
     if (tx.amount !== "0") refuse("amount", "is not 0 on a contract deployment");
   }
 
-  const fields: ApprovalFields = {
-    tenantId: tx.tenantId,
-    transactionId: tx.id,
-    chainId: tx.chainId,
-    sourceAddress: tx.sourceAddress,
-    destinationAddress: tx.destinationAddress,
-    assetId: tx.assetId,
-    amount: tx.amount,
-    type: tx.type,
-  };
+  const fields = approvalFieldsOf(tx);
   const hash = rebuildHash(fields);
 
   const request = tx.approvalRequest;

@@ -3,6 +3,7 @@ import { cancelTransactionProcedure } from "./cancel-transaction";
 import { createTransactionProcedure } from "./create-transaction";
 import { createTransactionBatchProcedure } from "./create-transaction-batch";
 import { getTransactionProcedure } from "./get-transaction";
+import { getTransactionEvidenceProcedure } from "./get-transaction-evidence";
 import { listTransactionEventsProcedure } from "./list-transaction-events";
 import { listTransactionsProcedure } from "./list-transactions";
 import { speedUpTransactionProcedure } from "./speed-up-transaction";
@@ -12,6 +13,7 @@ export const transactionsRouter = createRouter({
   createBatch: createTransactionBatchProcedure,
   list: listTransactionsProcedure,
   get: getTransactionProcedure,
+  evidence: getTransactionEvidenceProcedure,
   cancel: cancelTransactionProcedure,
   speedUp: speedUpTransactionProcedure,
   events: listTransactionEventsProcedure,
