@@ -55,6 +55,23 @@ function requestUrl(baseUrl: string, template: string, options: UntypedOptions):
 }
 
 /**
+ * The error thrown when no attempt got an answer: what was asked, how often, and why (fetch's own
+ * `fetch failed` hides the reason in its cause, e.g. `ECONNREFUSED` or `other side closed`). The
+ * original error is its `cause`.
+ */
+function noAnswerError(method: string, url: URL, attempts: number, error: unknown): Error {
+  const reasons: string[] = [];
+  for (let e: unknown = error; e instanceof Error && reasons.length < 3; e = e.cause) {
+    const code = (e as { code?: unknown }).code;
+    reasons.push(typeof code === "string" && !e.message.includes(code) ? `${e.message} (${code})` : e.message);
+  }
+  const tries = attempts === 1 ? "1 attempt" : `${attempts} attempts`;
+  return new Error(`${method} ${url.origin}${url.pathname}: no answer after ${tries}: ${reasons.join(": ") || String(error)}`, {
+    cause: error,
+  });
+}
+
+/**
  * A client of the REST API. Every method takes the path as the document writes it and resolves
  * to the success body; any other answer throws `QuantumCustodyError`. A POST carries an
  * `X-Idempotency-Key` (generated unless given), the same on each of its retries, so a retried
@@ -85,7 +102,7 @@ export function createClient(options: ClientOptions): QuantumCustodyClient {
       } catch (error) {
         // No answer (refused, reset, DNS): whether the server acted is unknown, and the same
         // idempotency key makes trying again safe.
-        if (attempt >= retry.maxAttempts) throw error;
+        if (attempt >= retry.maxAttempts) throw noAnswerError(method, url, attempt, error);
         await sleep(retryDelayMs(attempt, undefined, retry));
         continue;
       }

@@ -23,7 +23,8 @@ export interface QuantumCustodyErrorFields {
 /**
  * Every error answer of the API, as one class: the contract's `error` name and numeric `code`,
  * the HTTP status and the request id (the `X-Request-ID` header, else the body's). Network
- * failures that outlast the retries are not converted: the fetch error is thrown as is.
+ * failures that outlast the retries are no API answer: they throw a plain `Error` naming the
+ * request, the attempts and the reason, with fetch's error as its `cause`.
  */
 export class QuantumCustodyError extends Error {
   override name = "QuantumCustodyError";

@@ -35,7 +35,9 @@ describe("retries", () => {
     ]);
     servers.push(server);
     const client = createClient({ baseUrl: url, apiKey: "key:secret", retry: { baseDelayMs: 10 } });
+    const started = Date.now();
     const vault = await client.post("/v1/vault/accounts", { body: { name: "Treasury", networkCode: "QUANTUM_SANDBOX" } });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000); // the 429's one second, not the 10 ms backoff
     expect(vault).toEqual({ id: "v1" });
     expect(seen).toHaveLength(3);
     const keys = seen.map((req) => req.headers["x-idempotency-key"]);
@@ -57,6 +59,68 @@ describe("retries", () => {
       expect(thrown).toMatchObject({ error: name, code, status, requestId: "req-1" });
       expect(seen).toHaveLength(1);
     }
+  });
+
+  it("retries a POST whose connection was reset, with the same idempotency key, until an answer", async () => {
+    const keys: unknown[] = [];
+    const server = createServer((req, res) => {
+      keys.push(req.headers["x-idempotency-key"]);
+      // The first two attempts lose their connection mid-request: no answer at all.
+      if (keys.length <= 2) return req.socket.destroy();
+      res.writeHead(201, { "content-type": "application/json" });
+      res.end(JSON.stringify({ id: "v1" }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    servers.push(server);
+    const client = createClient({
+      baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      apiKey: "key:secret",
+      retry: { baseDelayMs: 10 },
+    });
+    const vault = await client.post("/v1/vault/accounts", {
+      body: { name: "Treasury", networkCode: "QUANTUM_SANDBOX" },
+      idempotencyKey: "payout-7",
+    });
+    expect(vault).toEqual({ id: "v1" });
+    expect(keys).toEqual(["payout-7", "payout-7", "payout-7"]);
+  });
+
+  it("gives up after maxAttempts without an answer, naming the request, the attempts and the reason", async () => {
+    let attempts = 0;
+    const server = createServer((req) => {
+      attempts += 1;
+      req.socket.destroy();
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    servers.push(server);
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const client = createClient({ baseUrl: url, apiKey: "key:secret", retry: { maxAttempts: 3, baseDelayMs: 10 } });
+    const thrown = await client
+      .post("/v1/vault/accounts", { body: { name: "T", networkCode: "QUANTUM_SANDBOX" } })
+      .catch((e: unknown) => e);
+    expect(attempts).toBe(3);
+    expect(thrown).toBeInstanceOf(Error);
+    expect(thrown).not.toBeInstanceOf(QuantumCustodyError);
+    expect((thrown as Error).message).toMatch(new RegExp(`^POST ${url}/v1/vault/accounts: no answer after 3 attempts: fetch failed: .+`));
+    expect((thrown as Error).cause).toBeInstanceOf(TypeError);
+
+    // Refused: nothing listens on the port any more.
+    await new Promise((resolve) => server.close(resolve));
+    const refused = await createClient({ baseUrl: url, apiKey: "key:secret", retry: { maxAttempts: 2, baseDelayMs: 10 } })
+      .get("/v1/vault/accounts")
+      .catch((e: unknown) => e);
+    expect((refused as Error).message).toMatch(/^GET .*\/v1\/vault\/accounts: no answer after 2 attempts: fetch failed: .*ECONNREFUSED/);
+  });
+
+  it("gives up on a 503 whose Retry-After is past maxRetryAfterMs, with the contract's error", async () => {
+    const { url, seen, server } = await scriptedServer([
+      { status: 503, headers: { "retry-after": "120" }, body: error("UNAVAILABLE", 1070) },
+    ]);
+    servers.push(server);
+    const client = createClient({ baseUrl: url, apiKey: "key:secret", retry: { baseDelayMs: 10 } });
+    const thrown = await client.get("/v1/vault/accounts").catch((e: unknown) => e);
+    expect(thrown).toMatchObject({ error: "UNAVAILABLE", code: 1070, status: 503, retryAfterSeconds: 120 });
+    expect(seen).toHaveLength(1);
   });
 
   it("parses Retry-After as seconds or an HTTP date", () => {
