@@ -2,7 +2,9 @@ import { AUTHENTICATION_ERRORS, ERROR_CODES, ERROR_NAMES, GUARD_ERRORS, type Err
 import { MEMBER_ACTIONS } from "@qc/domain";
 import type { AnyTRPCProcedure } from "@trpc/server";
 import { generateOpenApiDocument, type OpenApiRouter } from "trpc-to-openapi";
+import { z } from "zod";
 import { ERROR_DOCS, errorCodesMarkdown, exampleErrorBody } from "./openapi-errors";
+import { ndjsonLineSchema } from "./schemas/ndjson";
 import { authedProcedure, requiredAction, type Meta, type SuccessStatus } from "./trpc";
 
 const ERROR_SCHEMA = {
@@ -208,6 +210,8 @@ interface Operation {
 interface DocumentedProcedure {
   meta: Meta;
   tier: ProcedureTier;
+  /** The schema of one line, for a route that streams NDJSON. */
+  ndjsonLine: z.ZodType | undefined;
 }
 
 function documentedProcedures(router: OpenApiRouter): Map<string, DocumentedProcedure> {
@@ -215,7 +219,11 @@ function documentedProcedures(router: OpenApiRouter): Map<string, DocumentedProc
   for (const procedure of Object.values(router._def.procedures as Record<string, AnyTRPCProcedure>)) {
     const meta = procedure._def.meta as Meta | undefined;
     if (meta?.openapi && meta.openapi.enabled !== false) {
-      procedures.set(`${meta.openapi.method.toLowerCase()} ${meta.openapi.path}`, { meta, tier: procedureTier(procedure) });
+      procedures.set(`${meta.openapi.method.toLowerCase()} ${meta.openapi.path}`, {
+        meta,
+        tier: procedureTier(procedure),
+        ndjsonLine: ndjsonLineSchema(procedure),
+      });
     }
   }
   return procedures;
@@ -293,7 +301,22 @@ export function buildOpenApiDocument(router: OpenApiRouter, baseUrl: string) {
   return document;
 }
 
-function completeOperation(operation: Operation, { meta, tier }: DocumentedProcedure): void {
+/**
+ * A streamed route's success content: `application/x-ndjson`, the schema of one line (OpenAPI 3.1
+ * has no item schema for a stream; the description says so), and the example's lines as the text
+ * a client reads.
+ */
+function ndjsonContent(line: z.ZodType, example: unknown): Record<string, MediaType> {
+  const { $schema: _, ...schema } = z.toJSONSchema(line, { target: "draft-2020-12", io: "output" });
+  return {
+    "application/x-ndjson": {
+      schema: { ...schema, description: "Each line of the body is one JSON value of this schema, followed by a line feed." },
+      ...(Array.isArray(example) ? { example: example.map((item) => `${JSON.stringify(item)}\n`).join("") } : {}),
+    },
+  };
+}
+
+function completeOperation(operation: Operation, { meta, tier, ndjsonLine }: DocumentedProcedure): void {
   if (tier.authenticated) {
     operation.security = [{ bearer: [] }];
     operation["x-scope"] = meta.scope ?? "admin";
@@ -343,7 +366,11 @@ function completeOperation(operation: Operation, { meta, tier }: DocumentedProce
     description: meta.openapi?.successDescription ?? SUCCESS_DESCRIPTIONS[main!],
     headers: successHeaders,
     // 204 has no body (the procedure's output is void).
-    ...(main === 204 ? {} : { content: { "application/json": { schema, ...(meta.example ? { example: meta.example.output } : {}) } } }),
+    ...(main === 204
+      ? {}
+      : ndjsonLine
+        ? { content: ndjsonContent(ndjsonLine, meta.example?.output) }
+        : { content: { "application/json": { schema, ...(meta.example ? { example: meta.example.output } : {}) } } }),
   } as never;
   for (const status of others) {
     responses[String(status)] = {

@@ -72,6 +72,64 @@ function send(
   res.end(payload);
 }
 
+/** Lines are gathered into writes of about this many characters: one write per chunk, not per line. */
+const NDJSON_CHUNK = 64 * 1024;
+
+/** Resolves true once the response can take more, false when the client has gone. */
+function drained(res: ServerResponse): Promise<boolean> {
+  if (res.destroyed) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const settle = (writable: boolean) => () => {
+      res.off("drain", onDrain);
+      res.off("close", onClose);
+      resolve(writable);
+    };
+    const onDrain = settle(true);
+    const onClose = settle(false);
+    res.on("drain", onDrain);
+    res.on("close", onClose);
+  });
+}
+
+/**
+ * An NDJSON answer: the procedure's async iterable, one JSON line per item, written as the client
+ * reads (a full socket buffer pauses the iterable, so a slow reader holds a page, not the whole
+ * answer). The first item is pulled before the status is sent: a failure up to there (the
+ * procedure's first query) still leaves as the contract's error body. A failure after it can
+ * only cut the response short: the connection is destroyed without the final chunk, which every
+ * HTTP client reports as an incomplete body, never as a shorter complete one.
+ */
+async function sendNdjson(
+  res: ServerResponse,
+  status: number,
+  headers: Map<string, string | string[]> | undefined,
+  lines: AsyncIterable<unknown>,
+  onError: (cause: unknown) => void,
+): Promise<void> {
+  const iterator = lines[Symbol.asyncIterator]();
+  let next = await iterator.next();
+  res.statusCode = status;
+  res.setHeader("Content-Type", "application/x-ndjson");
+  headers?.forEach((value, name) => res.setHeader(name, value));
+  let chunk = "";
+  try {
+    for (; !next.done; next = await iterator.next()) {
+      chunk += `${JSON.stringify(next.value)}\n`;
+      if (chunk.length < NDJSON_CHUNK) continue;
+      const writable = res.write(chunk);
+      chunk = "";
+      if (!writable && !(await drained(res))) return;
+    }
+    res.end(chunk);
+  } catch (cause) {
+    onError(cause);
+    res.destroy();
+  } finally {
+    // The client left, or a line failed: release the iterable (and the query it holds).
+    if (!next.done) await iterator.return?.(undefined).catch(() => undefined);
+  }
+}
+
 /**
  * /v1: the REST face of the routers, as trpc-to-openapi defines it (its paths, inputs from path,
  * query or body, query coercion) and as the OpenAPI document declares it (success statuses),
@@ -118,6 +176,12 @@ export function createRestHandler(router: AnyRouter, deps: AppDeps) {
         batchIndex: 0,
       });
       const status = ctx.response.status ?? route.successStatus;
+      if (route.ndjson) {
+        await sendNdjson(res, status, ctx.responseHeaders, data as AsyncIterable<unknown>, (cause) =>
+          deps.log.error({ err: cause, requestId: request.requestId }, "streamed response failed"),
+        );
+        return;
+      }
       send(res, status, ctx.responseHeaders, status === 204 ? undefined : JSON.stringify(data));
     } catch (cause) {
       const error: AppError = appErrorFromTrpc(cause);

@@ -1,4 +1,4 @@
-import { procedureTier, type Meta } from "@qc/api";
+import { ndjsonLineSchema, procedureTier, type Meta } from "@qc/api";
 import type { AnyRouter, AnyTRPCProcedure } from "@trpc/server";
 
 /** A zod (v4) schema as far as routing needs to look into it: its public `def` (zod's introspection API). */
@@ -50,6 +50,8 @@ export interface Route {
   /** Behind the authentication middleware (the document's `security`). */
   needsCredentials: boolean;
   successStatus: number;
+  /** The procedure returns an async iterable, written as NDJSON line by line (its output made by `ndjsonLines`). */
+  ndjson: boolean;
   takesInput: boolean;
   /** Input fields declared as arrays: a query key given once still becomes a one-element array. */
   arrayFields: string[];
@@ -120,6 +122,7 @@ export function createRouteTable(router: AnyRouter): RouteTable {
       type,
       needsCredentials: procedureTier(procedure).authenticated,
       successStatus: meta?.successStatus ?? 200,
+      ndjson: ndjsonLineSchema(procedure) !== undefined,
       ...inputFields(procedure),
     });
   }

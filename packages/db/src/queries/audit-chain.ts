@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, sql } from "drizzle-orm";
+import { and, asc, eq, gt, isNull, lte, sql } from "drizzle-orm";
 import type { Executor } from "../client";
 import { auditChainHeads, auditEvents } from "../schema/system";
 import type { AuditEventRow } from "./audit";
@@ -84,4 +84,27 @@ export async function sealAuditEvents(
     )
     select count(*)::int as sealed from sealed`);
   return Number((result.rows[0] as { sealed: number } | undefined)?.sealed ?? 0);
+}
+
+/**
+ * One page of the tenant's sealed audit rows in chain order: sequences after `afterSequence`, up
+ * to `toSequence`, at most `limit` (a keyset page on audit_events_tenant_sequence_idx, so an
+ * export of any length reads page by page in constant memory).
+ */
+export function listChainedAuditEvents(
+  db: Executor,
+  params: { tenantId: string; afterSequence: number; toSequence: number; limit: number },
+): Promise<AuditEventRow[]> {
+  return db
+    .select()
+    .from(auditEvents)
+    .where(
+      and(
+        eq(auditEvents.tenantId, params.tenantId),
+        gt(auditEvents.sequence, params.afterSequence),
+        lte(auditEvents.sequence, params.toSequence),
+      ),
+    )
+    .orderBy(asc(auditEvents.sequence))
+    .limit(params.limit);
 }
