@@ -359,6 +359,8 @@ const ALLOWED_ANSWER: Record<string, string> = {
   // The key is checked before the body: none sent.
   "POST /v1/transactions": "400 IDEMPOTENCY_KEY_REQUIRED",
   "POST /v1/transactions/batch": "400 IDEMPOTENCY_KEY_REQUIRED",
+  // No idempotency key needed: the empty body is refused.
+  "POST /v1/transactions/simulate": "400 VALIDATION_FAILED",
   "GET /v1/contracts/templates": "200",
   "POST /v1/contracts/deployments": "400 IDEMPOTENCY_KEY_REQUIRED",
   "GET /v1/transactions": "200",

@@ -22,12 +22,13 @@ export interface Approver {
 }
 
 /**
- * A test database, the devnet, the web server over HTTPS and a daemon running the transfer jobs,
- * sharing `overrides` of the configuration; and a funded source (10 Q) of a fresh tenant.
+ * A test database, the devnet (`devnetOptions`, e.g. `disabledMethods`), the web server over HTTPS
+ * and a daemon running the transfer jobs, sharing `overrides` of the configuration; and a funded
+ * source (10 Q) of a fresh tenant.
  */
-export function useApprovalStack(overrides: Partial<ServiceConfig> = {}) {
+export function useApprovalStack(overrides: Partial<ServiceConfig> = {}, devnetOptions: Parameters<typeof useDevnet>[0] = {}) {
   const t = useTestDatabase();
-  const devnet = useDevnet({ blockTimeMs: 200 });
+  const devnet = useDevnet({ blockTimeMs: 200, ...devnetOptions });
   let server: TestServer;
   let daemon: Daemon;
   beforeAll(async () => {

@@ -62,7 +62,11 @@ describe("approval quorums with the reference signer", () => {
     const held = await waitForRecord(api, id, ["AWAITING_APPROVAL", "BLOCKED", "FAILED"]);
     expect(held.status, held.statusReason).toBe("AWAITING_APPROVAL");
     expect(held.approvals).toEqual({ required: [{ groupId, quorum: 2 }], decisions: [] });
+    expect(held.simulation).toMatchObject({ status: "SUCCESS", gasUsed: "21000" });
     const lastFour = `${String(held.destinationAddress).slice(-4)}\n`;
+    // CONTRACT §20: the balance changes beside the fields, the destination's gain with the asset's decimals.
+    const gained = `  ${held.destinationAddress}  +1 Q (+${10n ** 18n} base units)`;
+    const paid = new RegExp(`^  ${wallet.address.toLowerCase()}  -1\\.0*[1-9][0-9]* Q \\(-[0-9]+ base units\\)$`, "m");
 
     // The initiator's signer has nothing to sign yet; each approver's lists the transfer and approves it.
     const signers = [];
@@ -76,13 +80,20 @@ describe("approval quorums with the reference signer", () => {
       expect(JSON.parse(listed.stdout).transactions.map((tx: { id: string }) => tx.id)).toContain(id);
       const approved = await signer.run(["approve", id], lastFour);
       expect(approved.code, approved.stderr).toBe(0);
+      expect(approved.stdout).toMatch(/^Simulation {4}SUCCESS at block [0-9]+, gas used 21000 /m);
+      expect(approved.stdout).toContain(gained);
+      expect(approved.stdout).toMatch(paid);
     }
 
     // Quorum reached: released through the normal path, then signed after the typed confirmation.
     const pending = await waitForRecord(api, id, ["PENDING_SIGNATURE", "AWAITING_APPROVAL", "BLOCKED", "FAILED"]);
     expect(pending.status, pending.statusReason).toBe("PENDING_SIGNATURE");
+    expect(pending.simulation).toMatchObject({ status: "SUCCESS", gasUsed: "21000" });
     const reviewed = await initiator.run(["review", id], lastFour);
     expect(reviewed.code, reviewed.stderr).toBe(0);
+    expect(reviewed.stdout).toMatch(/^Simulation {4}SUCCESS at block [0-9]+, gas used 21000 /m);
+    expect(reviewed.stdout).toContain(gained);
+    expect(reviewed.stdout).toMatch(paid);
     const done = await waitForRecord(api, id, ["COMPLETED", "FAILED"], 60_000);
     expect(done.status, done.statusReason).toBe("COMPLETED");
     expect(done.approvals.decisions).toHaveLength(2);

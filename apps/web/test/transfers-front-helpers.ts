@@ -130,6 +130,7 @@ export const RECORD_KEYS = [
   "screening",
   "signedAt",
   "signingHash",
+  "simulation",
   "sourceAddress",
   "sourceWalletId",
   "status",

@@ -37,6 +37,8 @@ export { emitEvent } from "./events/emit-event";
 export {
   amountSchema,
   transactionRecordSchema,
+  transactionSimulationSchema,
+  type TransactionSimulation,
   transactionStatusSchema,
   transactionSubStatusSchema,
   vaultRecordSchema,
@@ -65,6 +67,7 @@ export {
   type ConfirmationWatchStep,
 } from "./transfers/watch-confirmations";
 export { createTransfer } from "./transfers/create-transfer";
+export { simulateTransfer, simulateTransactionRow, PIPELINE_SIMULATION_TIMEOUT_MS } from "./transfers/simulate-transfer";
 export { createTransferBatch, MAX_BATCH_ITEMS, type TransferBatchItem, type TransferBatchOutcome } from "./transfers/create-transfer-batch";
 export { releaseNextQueued } from "./transfers/release-next-queued";
 export { runTransferChecks } from "./transfers/run-transfer-checks";

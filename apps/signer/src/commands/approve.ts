@@ -3,6 +3,7 @@ import { isNetworkCode } from "@qc/chain";
 import { currentApprovalKey, signApprovalHash } from "../lib/approvals/approval-key";
 import { describeApproval, describeApprovalVerification } from "../lib/approvals/describe-approval";
 import { readApprovalRequest } from "../lib/approvals/read-approval";
+import { describeSimulation } from "../lib/review/describe-simulation";
 import { connect } from "../session";
 import { print } from "../terminal";
 import { confirmLastFour } from "./confirm";
@@ -19,7 +20,8 @@ export function approveCommand(): Command {
       [
         "",
         "Takes the transaction from GET /v1/approvals?status=PENDING and shows its type, network, source,",
-        "destination, asset and amount, who started it and what the quorum needs. Rebuilds the approval",
+        "destination, asset and amount, who started it and what the quorum needs, and the balance changes",
+        "the service's simulation (eth_simulateV1) found, or a line saying there is none. Rebuilds the approval",
         "fields (tenantId, id, chainId, sourceAddress, destinationAddress, assetId, amount, type) from the",
         "record itself and their approvalHash, and refuses (exit 1, nothing sent) on any difference from the",
         "service's approvalRequest. Then asks for the last 4 characters of the destination address (of the",
@@ -36,6 +38,7 @@ export function approveCommand(): Command {
         const assets = isNetworkCode(transaction.networkCode) ? await api.assets(transaction.networkCode) : [];
         const approval = readApprovalRequest({ transaction, tenantId: profile.tenantId, assets });
         for (const line of describeApproval(approval)) print(line);
+        for (const line of describeSimulation(transaction.simulation, assets)) print(line);
         for (const line of describeApprovalVerification(approval)) print(line);
         print("");
 

@@ -1,6 +1,7 @@
 import { Command } from "commander";
 import { isNetworkCode } from "@qc/chain";
 import { describeTransfer, describeVerification } from "../lib/review/describe-transfer";
+import { describeSimulation } from "../lib/review/describe-simulation";
 import { readTransfer } from "../lib/review/read-transfer";
 import { describeDeployment, describeDeploymentVerification } from "../lib/review/describe-deployment";
 import { readDeployment } from "../lib/review/read-deployment";
@@ -84,7 +85,8 @@ export function reviewCommand(): Command {
       "after",
       [
         "",
-        "Shows network, source, destination, asset, amount, fee caps and nonce; rebuilds the unsigned",
+        "Shows network, source, destination, asset, amount, fee caps and nonce, and the balance changes the",
+        "service's simulation (eth_simulateV1) found, or a line saying there is none; rebuilds the unsigned",
         "transaction and its signing hash from exactly those fields and refuses (exit 1, nothing sent) on",
         "any difference from what the service sent. Then asks for the last 4 characters of the destination",
         "address (from the terminal, or the first line of standard input when there is none); only a match",
@@ -134,6 +136,7 @@ export function reviewCommand(): Command {
         const assets = isNetworkCode(transaction.networkCode) ? await api.assets(transaction.networkCode) : [];
         const shown = readTransfer({ transaction, assets, findKey, original });
         for (const line of describeTransfer(shown)) print(line);
+        for (const line of describeSimulation(transaction.simulation, assets)) print(line);
         const verified = verifySigningRequest(shown);
         for (const line of describeVerification(verified)) print(line);
         print("");

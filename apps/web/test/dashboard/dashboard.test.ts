@@ -196,6 +196,13 @@ describe("the dashboard in a real browser", () => {
     const status = page.getByTestId("transaction-status");
     await expect.poll(() => status.textContent(), { timeout: 30_000 }).toContain("PENDING_SIGNATURE");
     expect(await page.getByTestId("transaction-amount").textContent()).toBe("1.25 Q");
+    // CONTRACT §20: the simulation made on entering PENDING_SIGNATURE, its balance changes signed.
+    expect(await page.getByTestId("simulation-outcome").textContent()).toMatch(/^SUCCESS · block \d+ · gas used 21000 · simulated /);
+    const changes = page.getByTestId("simulation-balance-changes");
+    expect(await changes.getByRole("row", { name: new RegExp(destination) }).textContent()).toBe(`${destination}+1.25 Q`);
+    expect(await changes.getByRole("row", { name: new RegExp(shared.walletAddress!, "i") }).textContent()).toMatch(
+      /^0x[0-9a-f]{40}−1\.250[0-9]*[1-9] Q$/,
+    );
 
     // The customer's signer: the pending request, rebuilt and verified from the shown fields, signed.
     const api = signerApi(createServiceClient({ url: stack.baseUrl, apiKey: shared.apiKey!, ca: stack.cert }));

@@ -14,6 +14,9 @@ import {
 } from "@qc/domain";
 import { z } from "zod";
 
+/** CONTRACT §20: a simulation's outcome. */
+export const SIMULATION_STATUSES = ["SUCCESS", "REVERT", "UNSUPPORTED"] as const;
+
 /**
  * The records the service hands out (REST bodies, tRPC results, event data), declared once in
  * zod: routers use them as `.output()`, the event catalog as event data, the webhook docs are
@@ -77,6 +80,40 @@ export const approvalsSchema = z.object({
     }),
   ),
 });
+
+/** One balance a simulated transaction changes: the holder, the asset and the signed change in raw units. */
+export const balanceChangeSchema = z.object({
+  address: addressSchema,
+  assetId: z.uuid().meta({ description: "the asset's id (GET /v1/assets): the network's native asset or the transfer's token" }),
+  delta: z
+    .string()
+    .regex(/^-?(0|[1-9][0-9]*)$/)
+    .meta({ description: "signed decimal integer string in raw units; negative for an outflow", example: "-1000021000000000000" }),
+});
+
+/** CONTRACT §20: what `eth_simulateV1` said a transaction would do, on top of the latest block. */
+export const transactionSimulationSchema = z.object({
+  status: z.enum(SIMULATION_STATUSES).meta({
+    description:
+      "SUCCESS or REVERT as the node executed it; UNSUPPORTED when no simulation could be made (the node lacks " +
+      "eth_simulateV1, or did not answer: see `reason`)",
+  }),
+  revertReason: z
+    .string()
+    .nullable()
+    .meta({ description: "a REVERT's reason: the Error(string) text, a Panic, a decoded ERC-6093 error, or the node's refusal" }),
+  gasUsed: amountSchema.nullable(),
+  balanceChanges: z.array(balanceChangeSchema).meta({
+    description:
+      "every balance the transaction changes; the source's native change includes the fee (gasUsed × effective gas price). " +
+      "Native changes come from the node's traceTransfers logs, token changes from the token's Transfer logs",
+  }),
+  blockNumber: amountSchema.nullable().meta({ description: "the simulated block (the one after the latest)" }),
+  simulatedAt: timestampSchema,
+  reason: z.string().nullable().optional().meta({ description: "UNSUPPORTED only: why no simulation was made" }),
+});
+
+export type TransactionSimulation = z.infer<typeof transactionSimulationSchema>;
 
 /** CONTRACT §6: the transaction record. */
 export const transactionRecordSchema = z.object({
@@ -151,6 +188,10 @@ export const transactionRecordSchema = z.object({
     .meta({ description: "ended FAILED/REPLACED or CANCELLED/CANCELLED_ON_CHAIN: the transaction of the same nonce that was mined" }),
   stuck: z.boolean().meta({ description: `BROADCASTING for longer than STUCK_AFTER_SECONDS (default 120) without being mined` }),
   batchId: z.uuid().nullable().meta({ description: "the batch it was created in (`POST /v1/transactions/batch`); null otherwise" }),
+  simulation: transactionSimulationSchema.nullable().meta({
+    description:
+      "the pre-sign simulation made when it entered PENDING_SIGNATURE or AWAITING_APPROVAL (the latest such entry); null otherwise",
+  }),
   createdAt: timestampSchema,
   updatedAt: timestampSchema,
   signedAt: timestampSchema.nullable(),

@@ -20,7 +20,6 @@ import { recheckTransfer } from "./recheck-transfer";
 import { releaseNextJob } from "./release-next-job";
 import {
   quoteFees,
-  transferCall,
   TransferUnaffordableError,
   TransferWouldRevertError,
   type FeeRound,
@@ -29,7 +28,8 @@ import {
 import { transitionTransaction, type TransactionTransitionInput } from "./transition-transaction";
 import type { TransferAsset } from "./unsigned-transaction";
 import { releasedFields, signingDeadlineFrom } from "./insert-released-transaction";
-import { deploymentData } from "../contracts/deployment-data";
+import { simulateTransactionRow, transactionCall } from "./simulate-transfer";
+import type { TransactionSimulation } from "../records/record-schemas";
 import { holdIfNewlyRequired, holdUnlessStillApproved } from "../approvals/decisions/hold-unless-still-approved";
 import { outboundSource } from "./outbound-source";
 
@@ -76,20 +76,7 @@ export async function quoteRelease(
 ): Promise<ChainQuote> {
   const networkCode = row.networkCode as NetworkCode;
   const [fees, nonce] = await Promise.all([
-    quoteFees(deps, {
-      networkCode,
-      from: row.sourceAddress,
-      round,
-      call:
-        row.type === "CONTRACT_DEPLOY"
-          ? { value: 0n, data: deploymentData(row) }
-          : transferCall({
-              chainId: row.chainId,
-              destinationAddress: row.destinationAddress!,
-              amount: BigInt(row.amount),
-              token: asset?.kind === "TOKEN" ? asset.contractAddress : null,
-            }),
-    }),
+    quoteFees(deps, { networkCode, from: row.sourceAddress, round, call: transactionCall(row, asset) }),
     getPendingNonce(deps.chain.client(networkCode), { address: row.sourceAddress }).catch((error: unknown) => {
       throw chainUnavailable(networkCode, error);
     }),
@@ -108,8 +95,9 @@ export async function quoteRelease(
  * lowest nonce at or above the node's pending nonce that no row of the source holds or used (the
  * database is the authority: `findSourceNonces`, `lowestFreeNonce`), fees and gas from the chain,
  * the unsigned transaction and signing hash rebuilt from the stored intent, a signing deadline and
- * its `transfers.expire` job. Otherwise it waits in QUEUED, and `transfers.release-next` releases
- * it once there is room. A nonce left unused below a taken one goes to the next released transfer,
+ * its `transfers.expire` job, and its pre-sign simulation (CONTRACT §20: `simulateTransactionRow` at
+ * the quoted fees, after the chain quote and before the lock; it never fails the release).
+ * Otherwise it waits in QUEUED, and `transfers.release-next` releases it once there is room. A nonce left unused below a taken one goes to the next released transfer,
  * or release-next fills it (`fillNonceGaps`); no signature is ever invalidated by a renumbering.
  *
  * `from` SUBMITTED is the checks' way in (with their decision in `checks`); `from` QUEUED is
@@ -142,6 +130,7 @@ export async function releaseForSigning(
 
   // The chain is asked outside the lock, and only when the transfer may be released now.
   let quote: ChainQuote | undefined;
+  let simulation: TransactionSimulation | undefined;
   let checks = input.checks;
   const window = deps.config.transfers.nonceWindow;
   const room = (await countNonceWindow(deps.db, source)) < window;
@@ -180,6 +169,8 @@ export async function releaseForSigning(
       }
       throw error;
     }
+    // CONTRACT §20: what it will do, simulated at the quoted fees, before the lock (it never fails the release).
+    simulation = await simulateTransactionRow(deps, row, { asset, fees: quote.fees });
   }
 
   return deps.db.transaction(async (tx): Promise<ReleaseOutcome> => {
@@ -244,6 +235,7 @@ export async function releaseForSigning(
       nonce: lowestFreeNonce(nonces),
       fees: quote.fees,
       signingDeadline: signingDeadlineFrom(deps),
+      simulation,
     });
     // Released by its checks ahead of queued younger ones (queued while it was in its checks):
     // release-next releases them while the window has room, or schedules its next look.
@@ -267,20 +259,28 @@ export async function releaseForSigning(
 /**
  * The move to PENDING_SIGNATURE that releasing `current` is: its checks' decision (when it comes
  * from them), the released fields (`releasedFields`: nonce, fees and gas, the unsigned transaction
- * and signing hash rebuilt from the stored intent with them, the signing deadline), and the
+ * and signing hash rebuilt from the stored intent with them, the signing deadline), its pre-sign
+ * simulation (CONTRACT §20; null when none was made), and the
  * `transfers.expire` job at that deadline.
  */
 export function releaseTransition(
   current: TransactionRow,
   asset: TransferAsset | null,
-  release: { checks?: CheckFields | undefined; nonce: number; fees: TransferFeeQuote; signingDeadline: Date },
+  release: {
+    checks?: CheckFields | undefined;
+    nonce: number;
+    fees: TransferFeeQuote;
+    signingDeadline: Date;
+    /** Its pre-sign simulation (CONTRACT §20), made before the lock; absent: null. */
+    simulation?: TransactionSimulation | undefined;
+  },
 ): Pick<TransactionTransitionInput, "to" | "subStatus" | "reason" | "set" | "jobs"> {
   const { signingDeadline } = release;
   return {
     to: "PENDING_SIGNATURE",
     subStatus: null,
     reason: null,
-    set: { ...release.checks, ...releasedFields(current, asset, release) },
+    set: { ...release.checks, ...releasedFields(current, asset, release), simulation: release.simulation ?? null },
     jobs: (r) => [jobRequest("transfers.expire", { tenantId: r.tenantId, transactionId: r.id }, { startAfter: signingDeadline })],
   };
 }

@@ -6,6 +6,7 @@ import type { TransferCheckDecision } from "./check-subject";
 import { checkFields, decideTransferChecks, type CheckDeps } from "./decide-transfer-checks";
 import { releaseForSigning, type ReleaseOutcome } from "./release-for-signing";
 import { releaseNextJob } from "./release-next-job";
+import { simulateTransactionRow } from "./simulate-transfer";
 import { transitionTransaction } from "./transition-transaction";
 
 export type { DecidingStatus, TransferCheckDecision, TransferCheckRows } from "./check-subject";
@@ -23,7 +24,8 @@ export type TransferChecksOutcome =
  * subStatus, a human statusReason and the record's `policy` and `screening` (and release-next
  * for the source's transfers queued behind it); a cleared transfer goes to `releaseForSigning`,
  * unless a REQUIRE_APPROVAL rule cleared it: then it waits in AWAITING_APPROVAL for its approver
- * groups' quorums until APPROVAL_TIMEOUT_SECONDS from now (CONTRACT §15), holding no nonce.
+ * groups' quorums until APPROVAL_TIMEOUT_SECONDS from now (CONTRACT §15), holding no nonce, with
+ * its pre-sign simulation (CONTRACT §20) for them to see.
  * A transfer that is no longer SUBMITTED is left alone.
  */
 export async function runTransferChecks(
@@ -39,10 +41,13 @@ export async function runTransferChecks(
   const decision = await decideTransferChecks(deps, loaded);
   const checks = checkFields(decision, decidedAt);
   if (decision.outcome === "CLEARED" && decision.policy.decision === "REQUIRE_APPROVAL") {
+    // CONTRACT §20: the approvers see what it will do; asked before the move, outside its transaction.
+    const simulation = await simulateTransactionRow(deps, row, { asset: loaded.asset });
     const held = await holdForApproval(deps, {
       row,
       from: "SUBMITTED",
       reason: decision.policy.reason,
+      simulation,
       set: {
         ...checks,
         approvals: { required: decision.policy.approvals ?? [], decisions: [] },

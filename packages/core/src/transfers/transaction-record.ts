@@ -49,6 +49,7 @@ export function toTransactionRecord(row: TransactionRow): TransactionRecord {
     replacedByTransactionId: row.replacedByTransactionId,
     stuck: row.stuck,
     batchId: row.batchId,
+    simulation: row.simulation ?? null,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
     signedAt: iso(row.signedAt),

@@ -66,6 +66,8 @@ export interface TransactionSimulationColumn {
   balanceChanges: { address: string; assetId: string; delta: string }[];
   blockNumber: string | null;
   simulatedAt: string;
+  /** UNSUPPORTED only: why no simulation was made (the node lacks the method, or did not answer). */
+  reason?: string | null;
 }
 
 /**

@@ -11,6 +11,18 @@ export const hex32 = z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be 32 bytes o
  */
 export const TRANSACTION_TYPES = ["TRANSFER", "CONTRACT_DEPLOY", "DEPOSIT", "NONCE_FILL", "REPLACEMENT", "CANCELLATION"] as const;
 
+/** CONTRACT §20: the pre-sign simulation a record carries (`review` and `approve` show its balance changes). */
+export const simulationSchema = z.looseObject({
+  status: z.string(),
+  revertReason: z.string().nullable().optional(),
+  gasUsed: z.string().nullable().optional(),
+  balanceChanges: z.array(z.looseObject({ address: z.string(), assetId: z.string(), delta: z.string().regex(/^-?(0|[1-9][0-9]*)$/) })),
+  blockNumber: z.string().nullable().optional(),
+  simulatedAt: z.string().optional(),
+  reason: z.string().nullable().optional(),
+});
+export type Simulation = z.infer<typeof simulationSchema>;
+
 /** The intent every transaction record states (CONTRACT §6), the part each list's record schema shares. */
 export const recordIntentShape = {
   id: z.string(),
@@ -26,5 +38,7 @@ export const recordIntentShape = {
   externalId: z.string().nullable().optional(),
   /** The batch it was created in (CONTRACT §18, `review --batch`); null otherwise. */
   batchId: z.string().nullable().optional(),
+  /** What the service's simulation said it would do (CONTRACT §20); null when none was made. */
+  simulation: simulationSchema.nullable().optional(),
   createdAt: z.string().optional(),
 };

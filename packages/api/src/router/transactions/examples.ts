@@ -38,6 +38,7 @@ export const EXAMPLE_TRANSACTION = {
   replacedByTransactionId: null,
   stuck: false,
   batchId: null,
+  simulation: null,
   createdAt: EXAMPLE.createdAt,
   updatedAt: EXAMPLE.createdAt,
   signedAt: null,

@@ -2,6 +2,7 @@ import type { Transaction } from "@qc/db";
 import type { NewTransactionRow, TransactionRow } from "@qc/db/queries";
 import type { Actor } from "../../audit/actor";
 import type { ServiceDeps } from "../../deps/service-deps";
+import type { TransactionSimulation } from "../../records/record-schemas";
 import { releaseNextJob } from "../../transfers/release-next-job";
 import { transitionTransaction } from "../../transfers/transition-transaction";
 import { jobRequest, type JobRequest } from "../../transitions/run-transition";
@@ -25,7 +26,8 @@ export function approvalDeadlineFrom(deps: Pick<ServiceDeps, "now" | "config">):
  * under a REQUIRE_APPROVAL rule (`set`: the checks' fields, `approvals: {required, decisions: []}`,
  * `approvalDeadline`), or from QUEUED when its quorum no longer holds at release. The expire job
  * at the approval deadline follows, and release-next: AWAITING_APPROVAL holds no nonce and reserves
- * nothing, so a younger transfer of the source that waited behind this one goes on.
+ * nothing, so a younger transfer of the source that waited behind this one goes on. The caller's
+ * `simulation` (CONTRACT §20) is written by the same conditional UPDATE.
  */
 export function holdForApproval(
   deps: Pick<ServiceDeps, "db" | "jobs" | "now">,
@@ -34,6 +36,8 @@ export function holdForApproval(
     from: "SUBMITTED" | "QUEUED";
     reason: string;
     set?: Partial<NewTransactionRow>;
+    /** CONTRACT §20: its pre-sign simulation (`simulateTransactionRow`), made by the caller outside any database transaction. */
+    simulation?: TransactionSimulation;
     actor: Actor;
   },
   tx?: Transaction,
@@ -47,7 +51,7 @@ export function holdForApproval(
       to: "AWAITING_APPROVAL",
       subStatus: null,
       reason: input.reason,
-      ...(input.set ? { set: input.set } : {}),
+      set: { ...input.set, ...(input.simulation ? { simulation: input.simulation } : {}) },
       actor: input.actor,
       jobs: (moved) => [approvalExpireJob(moved), releaseNextJob(moved)],
     },

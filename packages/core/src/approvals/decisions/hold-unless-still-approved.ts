@@ -5,6 +5,7 @@ import type { CheckFields } from "../../transfers/check-subject";
 import { approvalsNewlyRequired, type ApprovalRequirement } from "./count-approvals";
 import { approvalDeadlineFrom, holdForApproval } from "./hold-for-approval";
 import { verifyCountedApprovals } from "./verify-counted-approvals";
+import { simulateTransactionRow } from "../../transfers/simulate-transfer";
 
 /**
  * Before a QUEUED transfer that required approvals is released (CONTRACT §15): its approvals are
@@ -15,7 +16,7 @@ import { verifyCountedApprovals } from "./verify-counted-approvals";
  * A transfer that required no approval is released as before.
  */
 export async function holdUnlessStillApproved(
-  deps: Pick<ServiceDeps, "db" | "jobs" | "now" | "verifier" | "log">,
+  deps: Pick<ServiceDeps, "db" | "jobs" | "now" | "verifier" | "log" | "chain">,
   row: TransactionRow,
   actor: Actor,
 ): Promise<TransactionRow | "MOVED_ON" | undefined> {
@@ -23,7 +24,8 @@ export async function holdUnlessStillApproved(
   const counted = await verifyCountedApprovals(deps, row);
   if (counted.met) return undefined;
   deps.log.warn({ tenantId: row.tenantId, transactionId: row.id, reason: counted.reason }, "approval quorum no longer met: not released");
-  const held = await holdForApproval(deps, { row, from: "QUEUED", reason: counted.reason, actor });
+  const simulation = await simulateTransactionRow(deps, row);
+  const held = await holdForApproval(deps, { row, from: "QUEUED", reason: counted.reason, simulation, actor });
   return held.moved ? held.row : "MOVED_ON";
 }
 
@@ -36,7 +38,7 @@ export async function holdUnlessStillApproved(
  * for). Its approval deadline stays when it had one, else runs from now. Undefined: release on.
  */
 export async function holdIfNewlyRequired(
-  deps: Pick<ServiceDeps, "db" | "jobs" | "now" | "config" | "log">,
+  deps: Pick<ServiceDeps, "db" | "jobs" | "now" | "config" | "log" | "chain">,
   row: TransactionRow,
   recheck: { checks: CheckFields; approvals?: ApprovalRequirement[] },
   actor: Actor,
@@ -47,10 +49,12 @@ export async function holdIfNewlyRequired(
     ? "the policy decided again before release requires other approvals than those given"
     : "the policy decided again before release now requires approval";
   deps.log.warn({ tenantId: row.tenantId, transactionId: row.id, required }, `${reason}: not released`);
+  const simulation = await simulateTransactionRow(deps, row);
   const held = await holdForApproval(deps, {
     row,
     from: "QUEUED",
     reason,
+    simulation,
     set: {
       ...recheck.checks,
       approvals: { required, decisions: row.approvals?.decisions ?? [] },

@@ -18,6 +18,7 @@ import { useSignedInMember } from "../../../_components/use-signed-in-member";
 import { DirectionMarker } from "../direction";
 import { ApprovalsSection } from "./approvals-section";
 import { ReplaceSection } from "./replace-section";
+import { SimulationSection } from "./simulation-section";
 import { TRANSACTION_TYPE_NAMES } from "../../../../src/dashboard/transaction-kinds";
 
 /** Polled while the transfer moves; nothing changes once it is terminal. */
@@ -276,6 +277,7 @@ export default function TransactionPage() {
           </dl>
         </section>
       </div>
+      {t.simulation && <SimulationSection simulation={t.simulation} assetOf={(assetId) => byId.get(assetId)} />}
       {t.approvals && <ApprovalsSection transaction={t} approvals={t.approvals} />}
       <h2>Timeline</h2>
       <QueryView query={events} what="the timeline">
