@@ -19,14 +19,24 @@ const batchItemInput = z.union([createTransferInput, z.unknown()]).meta({
   },
 });
 
-/** CONTRACT §2's error body, as a refused item carries it. */
-const itemErrorBody = z.object({
-  error: z.enum(ERROR_NAMES),
-  code: z.number().int(),
-  message: z.string(),
-  requestId: z.string(),
-  details: z.record(z.string(), z.unknown()).optional(),
-});
+/**
+ * CONTRACT §2's error body, as a refused item carries it. The document refers to its one `Error`
+ * schema (registered with the responses in openapi.ts) rather than repeating it here.
+ */
+const itemErrorBody = z
+  .object({
+    error: z.enum(ERROR_NAMES),
+    code: z.number().int(),
+    message: z.string(),
+    requestId: z.string(),
+    details: z.record(z.string(), z.unknown()).optional(),
+  })
+  .meta({
+    override: ({ jsonSchema }) => {
+      for (const key of Object.keys(jsonSchema)) delete jsonSchema[key];
+      jsonSchema.$ref = "#/components/schemas/Error";
+    },
+  });
 
 const batchItemOutcome = z.union([
   z.object({ index: z.number().int().min(0), transaction: transactionRecord }).meta({ description: "the item's transfer, created" }),
