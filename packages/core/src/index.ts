@@ -28,6 +28,24 @@ export { type Actor, actorFromPrincipal, systemActor } from "./audit/actor";
 export { listAuditEvents } from "./audit/list-audit-events";
 export { auditChainFields, auditRowHash, type AuditChainActor, type AuditChainFields } from "./audit/audit-chain";
 export { sealAuditChain } from "./audit/seal-audit-chain";
+export {
+  activeAuditSigningKey,
+  auditKeyId,
+  getAuditPublicKey,
+  rotateAuditKey,
+  type AuditKeyDeps,
+  type AuditPublicKey,
+} from "./audit/audit-keys";
+export {
+  AUDIT_CHECKPOINT_CONTEXT,
+  auditCheckpointDigest,
+  checkpointAuditChain,
+  listAuditCheckpoints,
+  verifyAuditCheckpoint,
+  type AuditCheckpoint,
+  type AuditCheckpointRecord,
+  type CheckpointAuditChainDeps,
+} from "./audit/checkpoint-audit-chain";
 
 // events
 export { EVENT_TYPES, EVENTS } from "./events/catalog";

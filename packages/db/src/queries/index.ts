@@ -43,3 +43,4 @@ export * from "./transaction-approvals";
 export * from "./address-book";
 export * from "./usage";
 export * from "./deposits";
+export * from "./audit-keys";
