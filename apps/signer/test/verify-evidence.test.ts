@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 // The real stack as apps/web's own tests start it (web server over HTTPS, the daemon's transfer
 // jobs, the devnet), reached by path as service-harness.ts reaches the server.
 import { addApprover, addGroup, approve, requireApprovals, useApprovalStack } from "../../web/test/approvals-helpers";
-import { newSignerKey } from "../../web/test/custody-helpers";
+import { deployTestToken, newSignerKey } from "../../web/test/custody-helpers";
 import { signPending, waitForRecord } from "../../web/test/transfers-back-helpers";
 import { nativeTransfer, type FundedSource } from "../../web/test/transfers-front-helpers";
 import { verifyEvidence, type Evidence } from "../src/lib/evidence/verify-evidence";
@@ -31,7 +31,7 @@ const failedChecks = (evidence: unknown) =>
  * proof, the receipt) fails the check that covers it, offline.
  */
 describe("signer verify-evidence against the real stack", () => {
-  const { t, server, funded } = useApprovalStack();
+  const { t, devnet, server, funded } = useApprovalStack();
   const home = tempDir("qc-evidence-");
 
   const completed = async (s: FundedSource) => {
@@ -158,6 +158,28 @@ describe("signer verify-evidence against the real stack", () => {
     expect(run.stderr).toBe(
       "signer: evidence does not verify: ownership proof failed: none is kept for this key (enrolled before the service kept proofs): ownership cannot be shown\n",
     );
+  }, 240_000);
+
+  it("an ERC-20 transfer verifies with the token's contract from the evidence; another contract fails the signing request", async () => {
+    const s = await funded();
+    const { token, transfer } = await deployTestToken(devnet());
+    const added = await s.api.post("/v1/assets", { networkCode: "QUANTUM_SANDBOX", contractAddress: token });
+    expect(added.status, added.text).toBe(201);
+    await transfer(s.wallet.address, 5_000_000n);
+    const created = await s.api.createTransfer(
+      nativeTransfer(s, 1_250_000n, { assetId: added.json().id, destinationAddress: newSignerKey().address }),
+    );
+    expect(created.status, created.text).toBe(201);
+    const id = created.json().id as string;
+    await waitForRecord(s.api, id, ["PENDING_SIGNATURE"]);
+    await signPending(s.api, id, s.key.secretKey, token);
+    expect(await waitForRecord(s.api, id, ["COMPLETED", "FAILED"])).toMatchObject({ status: "COMPLETED" });
+    const evidence = await evidenceOf(s, id);
+    expect(evidence.asset).toMatchObject({ id: added.json().id, contractAddress: token, decimals: 6 });
+    expect(failedChecks(evidence)).toEqual([]);
+    const otherToken = structuredClone(evidence);
+    otherToken.asset.contractAddress = newSignerKey().address;
+    expect(failedChecks(otherToken)).toEqual(["signing request", "signature", "transaction hash", "receipt"]);
   }, 240_000);
 
   it("refuses a file that is not evidence (exit 1), and a missing argument (exit 2)", async () => {
