@@ -46,6 +46,14 @@ export {
   type AuditCheckpointRecord,
   type CheckpointAuditChainDeps,
 } from "./audit/checkpoint-audit-chain";
+export {
+  AUDIT_EXPORT_PAGE_SIZE,
+  exportAuditLog,
+  type AuditExportCheckpointLine,
+  type AuditExportEventLine,
+  type AuditExportLine,
+  type ExportAuditLogInput,
+} from "./audit/export-audit-log";
 
 // events
 export { EVENT_TYPES, EVENTS } from "./events/catalog";

@@ -1,4 +1,6 @@
 import { createRouter } from "../trpc";
+import { exportAuditEventsProcedure } from "./audit/export-audit-events";
+import { getAuditPublicKeyProcedure } from "./audit/get-audit-public-key";
 import { listAuditEventsProcedure } from "./audit/list-audit-events";
 import { authRouter } from "./auth";
 import { credentialsRouter } from "./credentials";
@@ -30,7 +32,8 @@ export const appRouter = createRouter({
   onboarding: onboardingRouter,
   devMailbox: devMailboxRouter,
   settings: settingsRouter,
-  auditEvents: createRouter({ list: listAuditEventsProcedure }),
+  auditEvents: createRouter({ list: listAuditEventsProcedure, export: exportAuditEventsProcedure }),
+  audit: createRouter({ publicKey: getAuditPublicKeyProcedure }),
   vaults: vaultsRouter,
   wallets: walletsRouter,
   assets: assetsRouter,
