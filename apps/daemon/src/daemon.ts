@@ -22,6 +22,7 @@ import { createDatabase, type DatabaseHandle } from "@qc/db";
 import type { Job, JobResult, PgBoss } from "pg-boss";
 import { deadLetterHandlers, handlers as defaultHandlers, schedules as defaultSchedules, type JobHandlers } from "./catalog";
 import type { DaemonConfig, JobContext } from "./context";
+import { startAuditCheckpointer } from "./audit-checkpointer";
 import { crashPoint } from "./crash-points";
 import { startHeartbeat } from "./heartbeat";
 import { startWebhooksDispatcher } from "./webhooks-dispatcher";
@@ -31,6 +32,8 @@ export interface DaemonOptions {
   log: Logger;
   instanceId?: string;
   heartbeatSeconds?: number;
+  /** AUDIT_CHECKPOINT_SECONDS: how often the audit chains are sealed and signed (default 300). */
+  auditCheckpointSeconds?: number;
   handlers?: Partial<JobHandlers>;
   schedules?: typeof defaultSchedules;
   now?: () => Date;
@@ -161,6 +164,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   });
   await heartbeat.beat();
   const webhooksDispatcher = startWebhooksDispatcher(ctx, { databaseUrl: options.databaseUrl, log });
+  const auditCheckpointer = startAuditCheckpointer(ctx, { intervalSeconds: options.auditCheckpointSeconds ?? 300, log });
   const deposits = await startChainFollowers();
   const confirmations = startConfirmationWatchers();
   log.info(
@@ -228,6 +232,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       await Promise.all(confirmations.map((w) => w.stop()));
       await deposits.stop();
       await webhooksDispatcher.stop();
+      await auditCheckpointer.stop();
       await boss.stop({ graceful: true, timeout: timeoutMs });
       await heartbeat.stop().catch((err: unknown) => log.error({ err }, "final heartbeat failed"));
       await service.close(); // the verify pool's threads (pg-boss, which it did not start, was stopped above)

@@ -9,6 +9,8 @@ const schema = serviceEnvSchema
     DATABASE_URL: z.string().url({ message: "DATABASE_URL is required (./qc start provides the embedded one)" }),
     DAEMON_INSTANCE_ID: z.string().min(1).optional(),
     DAEMON_HEARTBEAT_SECONDS: z.coerce.number().int().min(1).max(300).default(5),
+    /** How often the audit chains are sealed and their heads signed (CONTRACT §19; default 300). */
+    AUDIT_CHECKPOINT_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
     npm_package_version: z.string().default("0.0.0"),
     /**
      * Recovery tests only: the daemon SIGKILLs itself at this point (see crash-points.ts), e.g.

@@ -28,6 +28,7 @@ const started = startDaemon({
   log,
   instanceId: env.DAEMON_INSTANCE_ID,
   heartbeatSeconds: env.DAEMON_HEARTBEAT_SECONDS,
+  auditCheckpointSeconds: env.AUDIT_CHECKPOINT_SECONDS,
   version: env.npm_package_version,
   config,
 });

@@ -40,6 +40,7 @@ export {
   AUDIT_CHECKPOINT_CONTEXT,
   auditCheckpointDigest,
   checkpointAuditChain,
+  checkpointAuditChains,
   listAuditCheckpoints,
   verifyAuditCheckpoint,
   type AuditCheckpoint,

@@ -6,10 +6,13 @@ import {
   findLatestAuditCheckpoint,
   insertAuditCheckpoint,
   listTenantAuditCheckpoints,
+  listTenantsWithUncheckpointedAuditHeads,
+  listTenantsWithUnsealedAuditEvents,
   readAuditChainHead,
   type AuditCheckpointRow,
 } from "@qc/db/queries";
 import canonicalize from "canonicalize";
+import type { Logger } from "../logger";
 import { activeAuditSigningKey, type AuditKeyDeps } from "./audit-keys";
 import { sealAuditChain } from "./seal-audit-chain";
 
@@ -97,4 +100,33 @@ export async function listAuditCheckpoints(
 ): Promise<AuditCheckpointRecord[]> {
   const rows = await listTenantAuditCheckpoints(db, params);
   return rows.map(toRecord);
+}
+
+/** Tenants looked at per sweep, of each kind (with unsealed rows; with a head beyond its checkpoint). */
+const SWEEP_TENANTS = 1000;
+
+/**
+ * One sweep of the checkpointer (the daemon runs it every AUDIT_CHECKPOINT_SECONDS): every tenant
+ * with unsealed rows is sealed and every tenant whose head is beyond its last checkpoint gets a
+ * signed one (checkpointAuditChain). A tenant that fails is logged and left for the next sweep;
+ * the others go on. Two daemons sweeping at once wait on each tenant's head lock and store one
+ * checkpoint per sequence. Returns how many tenants were looked at and how many failed.
+ */
+export async function checkpointAuditChains(
+  deps: CheckpointAuditChainDeps & { log: Logger },
+): Promise<{ tenants: number; failed: number }> {
+  const tenants = new Set([
+    ...(await listTenantsWithUnsealedAuditEvents(deps.db, SWEEP_TENANTS)),
+    ...(await listTenantsWithUncheckpointedAuditHeads(deps.db, SWEEP_TENANTS)),
+  ]);
+  let failed = 0;
+  for (const tenantId of tenants) {
+    try {
+      await checkpointAuditChain(deps, tenantId);
+    } catch (err) {
+      failed += 1;
+      deps.log.error({ err, tenantId }, "audit checkpoint failed: retried at the next sweep");
+    }
+  }
+  return { tenants: tenants.size, failed };
 }

@@ -1,6 +1,7 @@
-import type { Executor } from "@qc/db";
+import type { Database } from "@qc/db";
 import { listTenantAuditEvents } from "@qc/db/queries";
 import { decodePageCursor, toPage, type PageInfo } from "../pagination";
+import { sealAuditChain } from "./seal-audit-chain";
 
 export interface AuditEventRecord {
   id: string;
@@ -15,18 +16,30 @@ export interface AuditEventRecord {
   ip: string | null;
   details: Record<string, unknown>;
   createdAt: string;
+  /** The row's place in the tenant's hash chain (CONTRACT §19): 1, 2, 3, … without gaps. */
+  sequence: number;
+  /** The previous row's hash (64 zeros for the first). */
+  prevHash: string;
+  /** SHA-256 (hex) of the RFC 8785 JSON of the row's chain fields. */
+  hash: string;
 }
 
-/** The tenant's audit trail, newest first (UUIDv7 ids are time-ordered, so they are the cursor). */
+/**
+ * The tenant's audit trail, newest first (UUIDv7 ids are time-ordered, so they are the cursor).
+ * The chain is sealed first and only chained rows are listed, so every record carries its
+ * sequence and hashes; a row committed after that seal appears on the next call.
+ */
 export async function listAuditEvents(
-  db: Executor,
+  db: Database,
   input: { tenantId: string; limit: number; cursor?: string; action?: string },
 ): Promise<{ events: AuditEventRecord[]; page: PageInfo }> {
+  await sealAuditChain(db, input.tenantId);
   const rows = await listTenantAuditEvents(db, {
     tenantId: input.tenantId,
     action: input.action,
     beforeId: decodePageCursor(input.cursor),
     limit: input.limit + 1,
+    sealedOnly: true,
   });
   const { items, page } = toPage(rows, input.limit);
   return {
@@ -43,6 +56,9 @@ export async function listAuditEvents(
       ip: r.ip,
       details: r.details,
       createdAt: r.createdAt.toISOString(),
+      sequence: r.sequence!,
+      prevHash: r.prevHash!,
+      hash: r.hash!,
     })),
   };
 }

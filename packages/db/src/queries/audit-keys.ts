@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gte, lte, sql } from "drizzle-orm";
 import type { Executor } from "../client";
-import { auditCheckpoints, auditKeys } from "../schema/system";
+import { auditChainHeads, auditCheckpoints, auditKeys } from "../schema/system";
 
 export type AuditKeyRow = typeof auditKeys.$inferSelect;
 export type AuditCheckpointRow = typeof auditCheckpoints.$inferSelect;
@@ -91,4 +91,16 @@ export function listTenantAuditCheckpoints(
       ),
     )
     .orderBy(asc(auditCheckpoints.sequence));
+}
+
+/**
+ * Tenants whose chain head is beyond their last checkpoint (at most `limit`): sealed rows that no
+ * signed checkpoint covers yet, for the checkpointer's sweep.
+ */
+export async function listTenantsWithUncheckpointedAuditHeads(db: Executor, limit: number): Promise<string[]> {
+  const result = await db.execute(sql`
+    select h.tenant_id from ${auditChainHeads} as h
+     where h.sequence > coalesce((select max(c.sequence) from ${auditCheckpoints} as c where c.tenant_id = h.tenant_id), 0)
+     limit ${limit}`);
+  return (result.rows as { tenant_id: string }[]).map((r) => r.tenant_id);
 }

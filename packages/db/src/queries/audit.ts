@@ -1,4 +1,4 @@
-import { and, desc, eq, lt } from "drizzle-orm";
+import { and, desc, eq, isNotNull, lt } from "drizzle-orm";
 import type { Executor } from "../client";
 import { recordsetInsert } from "../hot-path/columns";
 import { executeNamedByText } from "../hot-path/statement-names";
@@ -29,10 +29,14 @@ export async function insertAuditEventBatch(db: Executor, rows: AuditRow[]): Pro
 
 export type AuditEventRow = typeof auditEvents.$inferSelect;
 
-/** One page of the tenant's audit trail, newest first: ids below `beforeId`, at most `limit` rows. */
+/**
+ * One page of the tenant's audit trail, newest first: ids below `beforeId`, at most `limit` rows;
+ * with `sealedOnly`, only rows already chained (a row committed after the caller sealed waits for
+ * the next seal).
+ */
 export function listTenantAuditEvents(
   db: Executor,
-  params: { tenantId: string; action?: string | undefined; beforeId?: string | undefined; limit: number },
+  params: { tenantId: string; action?: string | undefined; beforeId?: string | undefined; limit: number; sealedOnly?: boolean },
 ): Promise<AuditEventRow[]> {
   return db
     .select()
@@ -42,6 +46,7 @@ export function listTenantAuditEvents(
         eq(auditEvents.tenantId, params.tenantId),
         params.beforeId ? lt(auditEvents.id, params.beforeId) : undefined,
         params.action ? eq(auditEvents.action, params.action) : undefined,
+        params.sealedOnly ? isNotNull(auditEvents.sequence) : undefined,
       ),
     )
     .orderBy(desc(auditEvents.id))
