@@ -117,6 +117,15 @@ export function callTrpc(
 
 const FLAT_KEYS = ["code", "error", "message", "requestId"];
 
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * What is wrong with an answer, against the contract (CONTRACT §1, §2): never a 5xx; an error is
  * the flat body `{error, code, message, requestId, details?}` with the code table's code and
@@ -134,6 +143,11 @@ export function contractViolations(res: TestResponse, options: { trpc?: boolean;
   // 204 No Content has no body at all (a removal such as DELETE /v1/address-book/{id}, which the fuzz's
   // own ids reach: removing a removed entry is 204 again).
   if (res.status === 204) return res.text === "" ? problems : [...problems, `a 204 with a body: ${res.text.slice(0, 80)}`];
+  // A streamed route (GET /v1/audit-events/export) answers NDJSON: every line one JSON value.
+  if (res.status < 400 && String(res.headers["content-type"]).startsWith("application/x-ndjson")) {
+    const bad = res.text.split("\n").find((line) => line !== "" && !isJson(line));
+    return bad === undefined ? problems : [...problems, `an NDJSON line is not JSON: ${bad.slice(0, 80)}`];
+  }
   let parsed: unknown;
   try {
     parsed = JSON.parse(res.text);
