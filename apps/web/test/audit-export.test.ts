@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
 import { createWriteStream } from "node:fs";
-import { mkdtemp, readFile, stat, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { request as httpsRequest } from "node:https";
 import type { IncomingMessage } from "node:http";
 import { tmpdir } from "node:os";
@@ -72,7 +72,10 @@ describe("GET /v1/audit-events/export and ./qc audit verify", () => {
     tenant = await createTenantFixture({ db: t.db, pepper: TEST_PEPPER });
     dir = await mkdtemp(join(tmpdir(), "qc-audit-export-"));
   });
-  afterAll(() => server?.close());
+  afterAll(async () => {
+    await server?.close();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
 
   const exportTo = async (file: string, query = "", authorization = tenant.authorization, onResponse?: () => void) =>
     download(server, `/v1/audit-events/export${query}`, authorization, file, onResponse);
