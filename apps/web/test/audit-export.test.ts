@@ -92,11 +92,9 @@ describe("GET /v1/audit-events/export and ./qc audit verify", () => {
     }
     const file = join(dir, "audit.ndjson");
     const res = await exportTo(file);
-    // The service's audit key, as GET /v1/audit/public-key publishes it (its own test covers the route).
-    const [key] = (await t.db.execute(sql`select public_key as "publicKey" from audit_keys where status = 'ACTIVE'`)).rows as [
-      { publicKey: string },
-    ];
-    publicKey = key.publicKey;
+    const key = await call(server, "/v1/audit/public-key", { headers: { authorization: tenant.authorization } });
+    expect(key.status, key.text).toBe(200);
+    publicKey = key.json<{ publicKey: string }>().publicKey;
     expect(res.status).toBe(200);
     expect(res.headers["content-type"]).toBe("application/x-ndjson");
     const lines = await readLines(file);
