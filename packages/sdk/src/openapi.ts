@@ -321,9 +321,49 @@ export interface paths {
     };
     /**
      * List audit events
-     * @description The tenant's append-only audit trail, newest first: authentication failures, credential, allowlist and custody changes, rejected request bodies. `action` filters on one action. Paginate with `cursor`; an invalid cursor is 400.
+     * @description The tenant's append-only audit trail, newest first: authentication failures, credential, allowlist and custody changes, rejected request bodies. `action` filters on one action. Paginate with `cursor`; an invalid cursor is 400. Each event carries its place in the tenant's hash chain (`sequence`, `prevHash`, `hash`); the chain is sealed before listing, and a row written meanwhile appears on the next call.
      */
     get: operations["auditEvents-list"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/audit-events/export": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Export the audit log
+     * @description The tenant's audit log as NDJSON (`application/x-ndjson`), oldest first, for offline verification: one `{"kind":"event",…}` line per row, in `sequence` order without gaps, each with the `prevHash` of the row before and its own `hash`; after the row a checkpoint covers, a `{"kind":"checkpoint",…}` line with the service's ML-DSA-87 signature. The chain is sealed and its head signed when the export starts, so a full export ends on a checkpoint; `fromSequence` and `toSequence` (inclusive) export a part. The answer is streamed: read it line by line. Verify it with the SDK's `verifyAuditLog` or `./qc audit verify`, with the key from `GET /v1/audit/public-key`.
+     */
+    get: operations["auditEvents-export"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/audit/public-key": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get the audit public key
+     * @description The service's ML-DSA-87 audit key (hex), which signs the audit log's checkpoints, and its id (`qcak_` + the first 16 hex digits of SHA-256 of the public key's bytes). Without `keyId`, the key that signs now; with `keyId` (a checkpoint's), that key even after a rotation retired it, so older checkpoints stay verifiable. An unknown `keyId` is 404.
+     */
+    get: operations["audit-publicKey"];
     put?: never;
     post?: never;
     delete?: never;
@@ -868,6 +908,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/transactions/simulate": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Simulate a transfer before creating it
+     * @description What the transfer this create body describes would do if it were sent now, from the node's `eth_simulateV1` (`traceTransfers`, `validation`) on top of the latest block: `SUCCESS` or `REVERT` with its reason, the gas used, and every balance it changes (`delta` signed, the fee included in the source's native change; token changes from the token's Transfer logs). The body is validated as on create (same errors); nothing is written and no idempotency key is needed. A node without `eth_simulateV1` answers 200 with `status: UNSUPPORTED`; one that cannot be reached, 503 UNAVAILABLE.
+     */
+    post: operations["transactions-simulate"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/v1/transactions/{transactionId}": {
     parameters: {
       query?: never;
@@ -880,6 +940,26 @@ export interface paths {
      * @description One transaction of the tenant with its current status; another tenant's transaction is 404.
      */
     get: operations["transactions-get"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/transactions/{transactionId}/evidence": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A transaction's evidence, verifiable offline
+     * @description The intent, the policy and screening decisions, every approval with its key and signature, the signing request, the transaction signature, the source key with its ownership proof and the receipt as recorded (no call to the node). `signer verify-evidence <file>` re-checks every hash and signature offline (docs/evidence.md). Another tenant's transaction is 404.
+     */
+    get: operations["transactions-evidence"];
     put?: never;
     post?: never;
     delete?: never;
@@ -4648,7 +4728,10 @@ export interface operations {
            *             "name": "Treasury",
            *             "networkCode": "QUANTUM_SANDBOX"
            *           },
-           *           "createdAt": "2026-11-21T10:00:00.000Z"
+           *           "createdAt": "2026-11-21T10:00:00.000Z",
+           *           "sequence": 42,
+           *           "prevHash": "8c1f4e2a9b3d7c605e1a2f8b4d9c3e7a1b5f0d2c6e8a4b9d3f7c1e5a2b8d4f6c",
+           *           "hash": "2b7e9d4c1a8f3e6b5d0c9a2f7e4b1d8c3a6f9e2b5d8c1a4f7e0b3d6c9a2e5f8b"
            *         }
            *       ],
            *       "page": {
@@ -4678,6 +4761,12 @@ export interface operations {
                * @example 2026-11-21T10:00:00.000Z
                */
               createdAt: string;
+              /** @description the row's place in the tenant's hash chain: 1, 2, 3, … without gaps */
+              sequence: number;
+              /** @description the previous row's hash; 64 zeros for the first row */
+              prevHash: string;
+              /** @description SHA-256 (hex) of the RFC 8785 JSON of tenantId, sequence, occurredAt, action, actor, target, details and prevHash */
+              hash: string;
             }[];
             page: {
               nextCursor: string | null;
@@ -4726,6 +4815,395 @@ export interface operations {
        *     - `INSUFFICIENT_ROLE` (1301): The member's role does not allow the route's action (`x-action`); an API key acts with the current role of the member who created it.
        */
       403: {
+        headers: {
+          "X-Request-ID": components["headers"]["X-Request-ID"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /**
+       * @description PAYLOAD_TOO_LARGE
+       *
+       *     - `PAYLOAD_TOO_LARGE` (1050): The body is over 1 MB (1,048,576 bytes); it is refused while streaming.
+       */
+      413: {
+        headers: {
+          "X-Request-ID": components["headers"]["X-Request-ID"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /**
+       * @description UNSUPPORTED_MEDIA_TYPE
+       *
+       *     - `UNSUPPORTED_MEDIA_TYPE` (1051): A body that is not `application/json`.
+       */
+      415: {
+        headers: {
+          "X-Request-ID": components["headers"]["X-Request-ID"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /**
+       * @description RATE_LIMITED, LOCKED_OUT
+       *
+       *     - `RATE_LIMITED` (1060): Too many requests (per tenant, or per source address on signup); wait `Retry-After` seconds.
+       *     - `LOCKED_OUT` (1061): Too many failed credential checks from this source address; it is locked out for `Retry-After` seconds, even with good credentials.
+       */
+      429: {
+        headers: {
+          "X-Request-ID": components["headers"]["X-Request-ID"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /**
+       * @description INTERNAL
+       *
+       *     - `INTERNAL` (1000): Unexpected failure; it is logged with the requestId: quote it when reporting.
+       */
+      500: {
+        headers: {
+          "X-Request-ID": components["headers"]["X-Request-ID"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /**
+       * @description UNAVAILABLE
+       *
+       *     - `UNAVAILABLE` (1070): A dependency (database, chain RPC, identity provider) is unreachable; retry later.
+       */
+      503: {
+        headers: {
+          "X-Request-ID": components["headers"]["X-Request-ID"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  "auditEvents-export": {
+    parameters: {
+      query?: {
+        /** @example 1 */
+        fromSequence?: number;
+        /** @example 1 */
+        toSequence?: number;
+      };
+      header?: {
+        /**
+         * @description Your id for this request (1–128 characters of `[A-Za-z0-9._:-]`); echoed in `X-Request-ID` and in error bodies. Another value is replaced by a generated id.
+         * @example order-7f3a-attempt-1
+         */
+        "X-Request-ID"?: components["parameters"]["RequestId"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          "X-Request-ID": components["headers"]["X-Request-ID"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {"kind":"event","id":"0194f2c4-ad43-7051-9c6d-4e5f60718293","tenantId":"0194f2c4-6f1e-7c3a-9b2d-3e4f5a6b7c8d","sequence":1,"occurredAt":"2026-11-21T10:00:00.000Z","action":"vault.created","actor":{"type":"api_key","id":"qc_5f0c8a3e9b7d4c21a6e3f0b8d2c4a7e9","userId":"0194f2c4-5e0d-7b29-8a1c-2d3e4f5a6b7c","ip":"203.0.113.7","requestId":"order-7f3a-attempt-1"},"target":{"type":"vault","id":"0194f2c4-7a10-7d2e-8f3a-1b2c3d4e5f60"},"details":{"name":"Treasury","networkCode":"QUANTUM_SANDBOX"},"prevHash":"0000000000000000000000000000000000000000000000000000000000000000","hash":"b824784ed79eab60004947bd4a2ad94ac704cbb393dc1496b1e6c08023e086b3"}
+           *     {"kind":"checkpoint","tenantId":"0194f2c4-6f1e-7c3a-9b2d-3e4f5a6b7c8d","sequence":1,"hash":"b824784ed79eab60004947bd4a2ad94ac704cbb393dc1496b1e6c08023e086b3","signedAt":"2026-11-21T10:00:00.000Z","keyId":"qcak_3f9a0c1d2e4b5a69","signature":"0x4f1c9a…"}
+           */
+          "application/x-ndjson":
+            | {
+                /** @constant */
+                kind: "event";
+                /** Format: uuid */
+                id: string;
+                /** Format: uuid */
+                tenantId: string;
+                sequence: number;
+                /**
+                 * @description RFC 3339 timestamp, UTC, milliseconds
+                 * @example 2026-11-21T10:00:00.000Z
+                 */
+                occurredAt: string;
+                action: string;
+                actor: {
+                  type: string;
+                  id: string | null;
+                  userId: string | null;
+                  ip: string | null;
+                  requestId: string | null;
+                };
+                target: {
+                  type: string | null;
+                  id: string | null;
+                } | null;
+                details: {
+                  [key: string]: unknown;
+                };
+                /** @description the previous row's hash; 64 zeros for the first row */
+                prevHash: string;
+                /** @description SHA-256 (hex) of the RFC 8785 JSON of tenantId, sequence, occurredAt, action, actor, target, details and prevHash */
+                hash: string;
+              }
+            | {
+                /** @constant */
+                kind: "checkpoint";
+                /** Format: uuid */
+                tenantId: string;
+                /** @description the row this checkpoint signs the chain up to (the line before it) */
+                sequence: number;
+                /** @description that row's hash */
+                hash: string;
+                /**
+                 * @description RFC 3339 timestamp, UTC, milliseconds
+                 * @example 2026-11-21T10:00:00.000Z
+                 */
+                signedAt: string;
+                /** @description the audit key that signed it (GET /v1/audit/public-key) */
+                keyId: string;
+                /** @description ML-DSA-87 signature (hex), context QUANTUM-AUDIT-v1, over keccak256 of the RFC 8785 JSON of {tenantId, sequence, hash, signedAt} */
+                signature: string;
+              };
+        };
+      };
+      /**
+       * @description VALIDATION_FAILED, KEY_MATERIAL_REJECTED
+       *
+       *     - `VALIDATION_FAILED` (1001): The body, query or path is invalid (also malformed JSON, or JSON nested too deep); `details.fields` lists each field with its problem.
+       *     - `KEY_MATERIAL_REJECTED` (1002): The body holds a private key, seed, mnemonic or other secret key material. Nothing was processed; the attempt is audited without the value.
+       */
+      400: {
+        headers: {
+          "X-Request-ID": components["headers"]["X-Request-ID"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /**
+       * @description UNAUTHENTICATED, CREDENTIAL_EXPIRED, CREDENTIAL_ROTATED, CREDENTIAL_REVOKED
+       *
+       *     - `UNAUTHENTICATED` (1010): Credentials are missing, malformed or wrong (each wrong attempt counts towards the lockout).
+       *     - `CREDENTIAL_EXPIRED` (1011): The API key passed its expiry.
+       *     - `CREDENTIAL_ROTATED` (1012): The API key was rotated and its grace period is over: use the new key.
+       *     - `CREDENTIAL_REVOKED` (1013): The API key was revoked in the dashboard.
+       */
+      401: {
+        headers: {
+          "X-Request-ID": components["headers"]["X-Request-ID"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /**
+       * @description INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, INSUFFICIENT_ROLE
+       *
+       *     - `INSUFFICIENT_SCOPE` (1020): The API key lacks the scope the route needs (`x-scope`), or the route needs a dashboard session.
+       *     - `IP_NOT_ALLOWED` (1021): The source address is outside the tenant's IP allowlist.
+       *     - `INSUFFICIENT_ROLE` (1301): The member's role does not allow the route's action (`x-action`); an API key acts with the current role of the member who created it.
+       */
+      403: {
+        headers: {
+          "X-Request-ID": components["headers"]["X-Request-ID"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /**
+       * @description PAYLOAD_TOO_LARGE
+       *
+       *     - `PAYLOAD_TOO_LARGE` (1050): The body is over 1 MB (1,048,576 bytes); it is refused while streaming.
+       */
+      413: {
+        headers: {
+          "X-Request-ID": components["headers"]["X-Request-ID"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /**
+       * @description UNSUPPORTED_MEDIA_TYPE
+       *
+       *     - `UNSUPPORTED_MEDIA_TYPE` (1051): A body that is not `application/json`.
+       */
+      415: {
+        headers: {
+          "X-Request-ID": components["headers"]["X-Request-ID"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /**
+       * @description RATE_LIMITED, LOCKED_OUT
+       *
+       *     - `RATE_LIMITED` (1060): Too many requests (per tenant, or per source address on signup); wait `Retry-After` seconds.
+       *     - `LOCKED_OUT` (1061): Too many failed credential checks from this source address; it is locked out for `Retry-After` seconds, even with good credentials.
+       */
+      429: {
+        headers: {
+          "X-Request-ID": components["headers"]["X-Request-ID"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /**
+       * @description INTERNAL
+       *
+       *     - `INTERNAL` (1000): Unexpected failure; it is logged with the requestId: quote it when reporting.
+       */
+      500: {
+        headers: {
+          "X-Request-ID": components["headers"]["X-Request-ID"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /**
+       * @description UNAVAILABLE
+       *
+       *     - `UNAVAILABLE` (1070): A dependency (database, chain RPC, identity provider) is unreachable; retry later.
+       */
+      503: {
+        headers: {
+          "X-Request-ID": components["headers"]["X-Request-ID"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  "audit-publicKey": {
+    parameters: {
+      query?: {
+        keyId?: string;
+      };
+      header?: {
+        /**
+         * @description Your id for this request (1–128 characters of `[A-Za-z0-9._:-]`); echoed in `X-Request-ID` and in error bodies. Another value is replaced by a generated id.
+         * @example order-7f3a-attempt-1
+         */
+        "X-Request-ID"?: components["parameters"]["RequestId"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          "X-Request-ID": components["headers"]["X-Request-ID"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "publicKey": "0x9f3c1a7e…(2592 bytes as hex)",
+           *       "keyId": "qcak_3f9a0c7d51e2b846"
+           *     }
+           */
+          "application/json": {
+            /** @description ML-DSA-87 public key, lower-case hex with 0x (2,592 bytes) */
+            publicKey: string;
+            keyId: string;
+          };
+        };
+      };
+      /**
+       * @description VALIDATION_FAILED, KEY_MATERIAL_REJECTED
+       *
+       *     - `VALIDATION_FAILED` (1001): The body, query or path is invalid (also malformed JSON, or JSON nested too deep); `details.fields` lists each field with its problem.
+       *     - `KEY_MATERIAL_REJECTED` (1002): The body holds a private key, seed, mnemonic or other secret key material. Nothing was processed; the attempt is audited without the value.
+       */
+      400: {
+        headers: {
+          "X-Request-ID": components["headers"]["X-Request-ID"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /**
+       * @description UNAUTHENTICATED, CREDENTIAL_EXPIRED, CREDENTIAL_ROTATED, CREDENTIAL_REVOKED
+       *
+       *     - `UNAUTHENTICATED` (1010): Credentials are missing, malformed or wrong (each wrong attempt counts towards the lockout).
+       *     - `CREDENTIAL_EXPIRED` (1011): The API key passed its expiry.
+       *     - `CREDENTIAL_ROTATED` (1012): The API key was rotated and its grace period is over: use the new key.
+       *     - `CREDENTIAL_REVOKED` (1013): The API key was revoked in the dashboard.
+       */
+      401: {
+        headers: {
+          "X-Request-ID": components["headers"]["X-Request-ID"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /**
+       * @description INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, INSUFFICIENT_ROLE
+       *
+       *     - `INSUFFICIENT_SCOPE` (1020): The API key lacks the scope the route needs (`x-scope`), or the route needs a dashboard session.
+       *     - `IP_NOT_ALLOWED` (1021): The source address is outside the tenant's IP allowlist.
+       *     - `INSUFFICIENT_ROLE` (1301): The member's role does not allow the route's action (`x-action`); an API key acts with the current role of the member who created it.
+       */
+      403: {
+        headers: {
+          "X-Request-ID": components["headers"]["X-Request-ID"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /**
+       * @description NOT_FOUND
+       *
+       *     - `NOT_FOUND` (1030): No such resource for this tenant (another tenant's resource is not found either).
+       */
+      404: {
         headers: {
           "X-Request-ID": components["headers"]["X-Request-ID"];
           [name: string]: unknown;
@@ -8856,6 +9334,7 @@ export interface operations {
            *           "replacedByTransactionId": null,
            *           "stuck": false,
            *           "batchId": null,
+           *           "simulation": null,
            *           "createdAt": "2026-11-21T10:00:00.000Z",
            *           "updatedAt": "2026-11-21T10:05:00.000Z",
            *           "signedAt": null,
@@ -9036,6 +9515,44 @@ export interface operations {
               stuck: boolean;
               /** @description the batch it was created in (`POST /v1/transactions/batch`); null otherwise */
               batchId: string | null;
+              /** @description the pre-sign simulation made when it entered PENDING_SIGNATURE or AWAITING_APPROVAL (the latest such entry); null otherwise */
+              simulation: {
+                /**
+                 * @description SUCCESS or REVERT as the node executed it; UNSUPPORTED when no simulation could be made (the node lacks eth_simulateV1, or did not answer: see `reason`)
+                 * @enum {string}
+                 */
+                status: "SUCCESS" | "REVERT" | "UNSUPPORTED";
+                /** @description a REVERT's reason: the Error(string) text, a Panic, a decoded ERC-6093 error, or the node's refusal */
+                revertReason: string | null;
+                gasUsed: string | null;
+                /** @description every balance the transaction changes; the source's native change includes the fee (gasUsed × effective gas price). Native changes come from the node's traceTransfers logs, token changes from the token's Transfer logs */
+                balanceChanges: {
+                  /**
+                   * @description lower-case 0x + 40 hex
+                   * @example 0x5b38da6a701c568545dcfcb03fcb875f56beddc4
+                   */
+                  address: string;
+                  /**
+                   * Format: uuid
+                   * @description the asset's id (GET /v1/assets): the network's native asset or the transfer's token
+                   */
+                  assetId: string;
+                  /**
+                   * @description signed decimal integer string in raw units; negative for an outflow
+                   * @example -1000021000000000000
+                   */
+                  delta: string;
+                }[];
+                /** @description the simulated block (the one after the latest) */
+                blockNumber: string | null;
+                /**
+                 * @description RFC 3339 timestamp, UTC, milliseconds
+                 * @example 2026-11-21T10:00:00.000Z
+                 */
+                simulatedAt: string;
+                /** @description UNSUPPORTED only: why no simulation was made */
+                reason?: string | null;
+              } | null;
               /**
                * @description RFC 3339 timestamp, UTC, milliseconds
                * @example 2026-11-21T10:00:00.000Z
@@ -9287,6 +9804,7 @@ export interface operations {
            *       "replacedByTransactionId": null,
            *       "stuck": false,
            *       "batchId": null,
+           *       "simulation": null,
            *       "createdAt": "2026-11-21T10:00:00.000Z",
            *       "updatedAt": "2026-11-21T10:05:00.000Z",
            *       "signedAt": "2026-11-21T10:05:00.000Z",
@@ -9454,6 +9972,44 @@ export interface operations {
             stuck: boolean;
             /** @description the batch it was created in (`POST /v1/transactions/batch`); null otherwise */
             batchId: string | null;
+            /** @description the pre-sign simulation made when it entered PENDING_SIGNATURE or AWAITING_APPROVAL (the latest such entry); null otherwise */
+            simulation: {
+              /**
+               * @description SUCCESS or REVERT as the node executed it; UNSUPPORTED when no simulation could be made (the node lacks eth_simulateV1, or did not answer: see `reason`)
+               * @enum {string}
+               */
+              status: "SUCCESS" | "REVERT" | "UNSUPPORTED";
+              /** @description a REVERT's reason: the Error(string) text, a Panic, a decoded ERC-6093 error, or the node's refusal */
+              revertReason: string | null;
+              gasUsed: string | null;
+              /** @description every balance the transaction changes; the source's native change includes the fee (gasUsed × effective gas price). Native changes come from the node's traceTransfers logs, token changes from the token's Transfer logs */
+              balanceChanges: {
+                /**
+                 * @description lower-case 0x + 40 hex
+                 * @example 0x5b38da6a701c568545dcfcb03fcb875f56beddc4
+                 */
+                address: string;
+                /**
+                 * Format: uuid
+                 * @description the asset's id (GET /v1/assets): the network's native asset or the transfer's token
+                 */
+                assetId: string;
+                /**
+                 * @description signed decimal integer string in raw units; negative for an outflow
+                 * @example -1000021000000000000
+                 */
+                delta: string;
+              }[];
+              /** @description the simulated block (the one after the latest) */
+              blockNumber: string | null;
+              /**
+               * @description RFC 3339 timestamp, UTC, milliseconds
+               * @example 2026-11-21T10:00:00.000Z
+               */
+              simulatedAt: string;
+              /** @description UNSUPPORTED only: why no simulation was made */
+              reason?: string | null;
+            } | null;
             /**
              * @description RFC 3339 timestamp, UTC, milliseconds
              * @example 2026-11-21T10:00:00.000Z
@@ -9720,6 +10276,7 @@ export interface operations {
            *       "replacedByTransactionId": null,
            *       "stuck": false,
            *       "batchId": null,
+           *       "simulation": null,
            *       "createdAt": "2026-11-21T10:00:00.000Z",
            *       "updatedAt": "2026-11-21T10:05:00.000Z",
            *       "signedAt": null,
@@ -9887,6 +10444,44 @@ export interface operations {
             stuck: boolean;
             /** @description the batch it was created in (`POST /v1/transactions/batch`); null otherwise */
             batchId: string | null;
+            /** @description the pre-sign simulation made when it entered PENDING_SIGNATURE or AWAITING_APPROVAL (the latest such entry); null otherwise */
+            simulation: {
+              /**
+               * @description SUCCESS or REVERT as the node executed it; UNSUPPORTED when no simulation could be made (the node lacks eth_simulateV1, or did not answer: see `reason`)
+               * @enum {string}
+               */
+              status: "SUCCESS" | "REVERT" | "UNSUPPORTED";
+              /** @description a REVERT's reason: the Error(string) text, a Panic, a decoded ERC-6093 error, or the node's refusal */
+              revertReason: string | null;
+              gasUsed: string | null;
+              /** @description every balance the transaction changes; the source's native change includes the fee (gasUsed × effective gas price). Native changes come from the node's traceTransfers logs, token changes from the token's Transfer logs */
+              balanceChanges: {
+                /**
+                 * @description lower-case 0x + 40 hex
+                 * @example 0x5b38da6a701c568545dcfcb03fcb875f56beddc4
+                 */
+                address: string;
+                /**
+                 * Format: uuid
+                 * @description the asset's id (GET /v1/assets): the network's native asset or the transfer's token
+                 */
+                assetId: string;
+                /**
+                 * @description signed decimal integer string in raw units; negative for an outflow
+                 * @example -1000021000000000000
+                 */
+                delta: string;
+              }[];
+              /** @description the simulated block (the one after the latest) */
+              blockNumber: string | null;
+              /**
+               * @description RFC 3339 timestamp, UTC, milliseconds
+               * @example 2026-11-21T10:00:00.000Z
+               */
+              simulatedAt: string;
+              /** @description UNSUPPORTED only: why no simulation was made */
+              reason?: string | null;
+            } | null;
             /**
              * @description RFC 3339 timestamp, UTC, milliseconds
              * @example 2026-11-21T10:00:00.000Z
@@ -12836,6 +13431,7 @@ export interface operations {
            *           "replacedByTransactionId": null,
            *           "stuck": false,
            *           "batchId": null,
+           *           "simulation": null,
            *           "createdAt": "2026-11-21T10:07:00.000Z",
            *           "updatedAt": "2026-11-21T10:07:02.000Z",
            *           "signedAt": null,
@@ -12895,6 +13491,7 @@ export interface operations {
            *           "replacedByTransactionId": null,
            *           "stuck": false,
            *           "batchId": null,
+           *           "simulation": null,
            *           "createdAt": "2026-11-21T10:00:00.000Z",
            *           "updatedAt": "2026-11-21T10:05:00.000Z",
            *           "signedAt": null,
@@ -13069,6 +13666,44 @@ export interface operations {
               stuck: boolean;
               /** @description the batch it was created in (`POST /v1/transactions/batch`); null otherwise */
               batchId: string | null;
+              /** @description the pre-sign simulation made when it entered PENDING_SIGNATURE or AWAITING_APPROVAL (the latest such entry); null otherwise */
+              simulation: {
+                /**
+                 * @description SUCCESS or REVERT as the node executed it; UNSUPPORTED when no simulation could be made (the node lacks eth_simulateV1, or did not answer: see `reason`)
+                 * @enum {string}
+                 */
+                status: "SUCCESS" | "REVERT" | "UNSUPPORTED";
+                /** @description a REVERT's reason: the Error(string) text, a Panic, a decoded ERC-6093 error, or the node's refusal */
+                revertReason: string | null;
+                gasUsed: string | null;
+                /** @description every balance the transaction changes; the source's native change includes the fee (gasUsed × effective gas price). Native changes come from the node's traceTransfers logs, token changes from the token's Transfer logs */
+                balanceChanges: {
+                  /**
+                   * @description lower-case 0x + 40 hex
+                   * @example 0x5b38da6a701c568545dcfcb03fcb875f56beddc4
+                   */
+                  address: string;
+                  /**
+                   * Format: uuid
+                   * @description the asset's id (GET /v1/assets): the network's native asset or the transfer's token
+                   */
+                  assetId: string;
+                  /**
+                   * @description signed decimal integer string in raw units; negative for an outflow
+                   * @example -1000021000000000000
+                   */
+                  delta: string;
+                }[];
+                /** @description the simulated block (the one after the latest) */
+                blockNumber: string | null;
+                /**
+                 * @description RFC 3339 timestamp, UTC, milliseconds
+                 * @example 2026-11-21T10:00:00.000Z
+                 */
+                simulatedAt: string;
+                /** @description UNSUPPORTED only: why no simulation was made */
+                reason?: string | null;
+              } | null;
               /**
                * @description RFC 3339 timestamp, UTC, milliseconds
                * @example 2026-11-21T10:00:00.000Z
@@ -13330,6 +13965,7 @@ export interface operations {
            *       "replacedByTransactionId": null,
            *       "stuck": false,
            *       "batchId": null,
+           *       "simulation": null,
            *       "createdAt": "2026-11-21T10:00:00.000Z",
            *       "updatedAt": "2026-11-21T10:00:00.000Z",
            *       "signedAt": null,
@@ -13497,6 +14133,44 @@ export interface operations {
             stuck: boolean;
             /** @description the batch it was created in (`POST /v1/transactions/batch`); null otherwise */
             batchId: string | null;
+            /** @description the pre-sign simulation made when it entered PENDING_SIGNATURE or AWAITING_APPROVAL (the latest such entry); null otherwise */
+            simulation: {
+              /**
+               * @description SUCCESS or REVERT as the node executed it; UNSUPPORTED when no simulation could be made (the node lacks eth_simulateV1, or did not answer: see `reason`)
+               * @enum {string}
+               */
+              status: "SUCCESS" | "REVERT" | "UNSUPPORTED";
+              /** @description a REVERT's reason: the Error(string) text, a Panic, a decoded ERC-6093 error, or the node's refusal */
+              revertReason: string | null;
+              gasUsed: string | null;
+              /** @description every balance the transaction changes; the source's native change includes the fee (gasUsed × effective gas price). Native changes come from the node's traceTransfers logs, token changes from the token's Transfer logs */
+              balanceChanges: {
+                /**
+                 * @description lower-case 0x + 40 hex
+                 * @example 0x5b38da6a701c568545dcfcb03fcb875f56beddc4
+                 */
+                address: string;
+                /**
+                 * Format: uuid
+                 * @description the asset's id (GET /v1/assets): the network's native asset or the transfer's token
+                 */
+                assetId: string;
+                /**
+                 * @description signed decimal integer string in raw units; negative for an outflow
+                 * @example -1000021000000000000
+                 */
+                delta: string;
+              }[];
+              /** @description the simulated block (the one after the latest) */
+              blockNumber: string | null;
+              /**
+               * @description RFC 3339 timestamp, UTC, milliseconds
+               * @example 2026-11-21T10:00:00.000Z
+               */
+              simulatedAt: string;
+              /** @description UNSUPPORTED only: why no simulation was made */
+              reason?: string | null;
+            } | null;
             /**
              * @description RFC 3339 timestamp, UTC, milliseconds
              * @example 2026-11-21T10:00:00.000Z
@@ -13823,6 +14497,7 @@ export interface operations {
            *             "replacedByTransactionId": null,
            *             "stuck": false,
            *             "batchId": "0194f2c5-1a2a-7b3c-8d4e-5f6a7b8c9d0e",
+           *             "simulation": null,
            *             "createdAt": "2026-11-21T10:00:00.000Z",
            *             "updatedAt": "2026-11-21T10:00:00.000Z",
            *             "signedAt": null,
@@ -14011,6 +14686,44 @@ export interface operations {
                     stuck: boolean;
                     /** @description the batch it was created in (`POST /v1/transactions/batch`); null otherwise */
                     batchId: string | null;
+                    /** @description the pre-sign simulation made when it entered PENDING_SIGNATURE or AWAITING_APPROVAL (the latest such entry); null otherwise */
+                    simulation: {
+                      /**
+                       * @description SUCCESS or REVERT as the node executed it; UNSUPPORTED when no simulation could be made (the node lacks eth_simulateV1, or did not answer: see `reason`)
+                       * @enum {string}
+                       */
+                      status: "SUCCESS" | "REVERT" | "UNSUPPORTED";
+                      /** @description a REVERT's reason: the Error(string) text, a Panic, a decoded ERC-6093 error, or the node's refusal */
+                      revertReason: string | null;
+                      gasUsed: string | null;
+                      /** @description every balance the transaction changes; the source's native change includes the fee (gasUsed × effective gas price). Native changes come from the node's traceTransfers logs, token changes from the token's Transfer logs */
+                      balanceChanges: {
+                        /**
+                         * @description lower-case 0x + 40 hex
+                         * @example 0x5b38da6a701c568545dcfcb03fcb875f56beddc4
+                         */
+                        address: string;
+                        /**
+                         * Format: uuid
+                         * @description the asset's id (GET /v1/assets): the network's native asset or the transfer's token
+                         */
+                        assetId: string;
+                        /**
+                         * @description signed decimal integer string in raw units; negative for an outflow
+                         * @example -1000021000000000000
+                         */
+                        delta: string;
+                      }[];
+                      /** @description the simulated block (the one after the latest) */
+                      blockNumber: string | null;
+                      /**
+                       * @description RFC 3339 timestamp, UTC, milliseconds
+                       * @example 2026-11-21T10:00:00.000Z
+                       */
+                      simulatedAt: string;
+                      /** @description UNSUPPORTED only: why no simulation was made */
+                      reason?: string | null;
+                    } | null;
                     /**
                      * @description RFC 3339 timestamp, UTC, milliseconds
                      * @example 2026-11-21T10:00:00.000Z
@@ -14028,60 +14741,7 @@ export interface operations {
                 }
               | {
                   index: number;
-                  error: {
-                    /** @enum {string} */
-                    error:
-                      | "INTERNAL"
-                      | "VALIDATION_FAILED"
-                      | "KEY_MATERIAL_REJECTED"
-                      | "IDEMPOTENCY_KEY_REQUIRED"
-                      | "INVALID_TOKEN"
-                      | "UNAUTHENTICATED"
-                      | "CREDENTIAL_EXPIRED"
-                      | "CREDENTIAL_ROTATED"
-                      | "CREDENTIAL_REVOKED"
-                      | "INSUFFICIENT_SCOPE"
-                      | "IP_NOT_ALLOWED"
-                      | "TENANT_NOT_VERIFIED"
-                      | "EMAIL_NOT_VERIFIED"
-                      | "INSECURE_TRANSPORT"
-                      | "CROSS_SITE_REQUEST"
-                      | "NOT_FOUND"
-                      | "METHOD_NOT_ALLOWED"
-                      | "CONFLICT"
-                      | "IDEMPOTENCY_KEY_IN_USE"
-                      | "IDEMPOTENCY_KEY_MISMATCH"
-                      | "DUPLICATE_EXTERNAL_ID"
-                      | "EMAIL_ALREADY_REGISTERED"
-                      | "PAYLOAD_TOO_LARGE"
-                      | "UNSUPPORTED_MEDIA_TYPE"
-                      | "RATE_LIMITED"
-                      | "LOCKED_OUT"
-                      | "UNAVAILABLE"
-                      | "VAULT_ARCHIVED"
-                      | "WALLET_ARCHIVED"
-                      | "ADDRESS_ALREADY_REGISTERED"
-                      | "NO_SIGNER_KEY_AVAILABLE"
-                      | "INVALID_OWNERSHIP_PROOF"
-                      | "NETWORK_MISMATCH"
-                      | "UNKNOWN_ASSET"
-                      | "WATCH_ONLY_SOURCE"
-                      | "INVALID_SIGNATURE"
-                      | "INVALID_TRANSACTION_STATE"
-                      | "INVALID_ADDRESS"
-                      | "INSUFFICIENT_ROLE"
-                      | "LAST_OWNER"
-                      | "PASSKEY_REQUIRED"
-                      | "SELF_APPROVAL_FORBIDDEN"
-                      | "NOT_AN_APPROVER"
-                      | "ADDRESS_ALREADY_LISTED";
-                    code: number;
-                    message: string;
-                    requestId: string;
-                    details?: {
-                      [key: string]: unknown;
-                    };
-                  };
+                  error: components["schemas"]["Error"];
                 }
             )[];
           };
@@ -14240,6 +14900,286 @@ export interface operations {
       };
     };
   };
+  "transactions-simulate": {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Your id for this request (1–128 characters of `[A-Za-z0-9._:-]`); echoed in `X-Request-ID` and in error bodies. Another value is replaced by a generated id.
+         * @example order-7f3a-attempt-1
+         */
+        "X-Request-ID"?: components["parameters"]["RequestId"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "networkCode": "QUANTUM_SANDBOX",
+         *       "sourceWalletId": "0194f2c4-8b21-7e3f-9a4b-2c3d4e5f6071",
+         *       "destinationAddress": "0x5b38da6a701c568545dcfcb03fcb875f56beddc4",
+         *       "assetId": "011620ab-6fee-5894-b105-6c22053cf11e",
+         *       "amount": "1500000000000000000"
+         *     }
+         */
+        "application/json": {
+          /**
+           * @description QUANTUM_MAINNET (20803) or QUANTUM_SANDBOX (20804)
+           * @enum {string}
+           */
+          networkCode: "QUANTUM_MAINNET" | "QUANTUM_SANDBOX";
+          /**
+           * Format: uuid
+           * @description an ACTIVE wallet of the tenant placed on `networkCode`; never WATCH_ONLY
+           */
+          sourceWalletId: string;
+          /**
+           * @description 40 hex digits with optional 0x, any case; mixed case must pass EIP-55 (400 INVALID_ADDRESS otherwise)
+           * @example 0x5b38da6a701c568545dcfcb03fcb875f56beddc4
+           */
+          destinationAddress: string;
+          /**
+           * Format: uuid
+           * @description an asset of `networkCode` the tenant sees (GET /v1/assets)
+           */
+          assetId: string;
+          /**
+           * @description raw units (Qwei or token base units) as a decimal string above zero; a JSON number is refused
+           * @example 1000000000000000000
+           */
+          amount: string;
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          "X-Request-ID": components["headers"]["X-Request-ID"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "status": "SUCCESS",
+           *       "revertReason": null,
+           *       "gasUsed": "21000",
+           *       "balanceChanges": [
+           *         {
+           *           "address": "0x4f6a0b9f8e0d35d7c1f0a3f5e4b1c2d3e4f5a6b7",
+           *           "assetId": "011620ab-6fee-5894-b105-6c22053cf11e",
+           *           "delta": "-1500021000000000000"
+           *         },
+           *         {
+           *           "address": "0x5b38da6a701c568545dcfcb03fcb875f56beddc4",
+           *           "assetId": "011620ab-6fee-5894-b105-6c22053cf11e",
+           *           "delta": "1500000000000000000"
+           *         }
+           *       ],
+           *       "blockNumber": "1204",
+           *       "simulatedAt": "2026-11-21T10:00:00.000Z",
+           *       "reason": null
+           *     }
+           */
+          "application/json": {
+            /**
+             * @description SUCCESS or REVERT as the node executed it; UNSUPPORTED when no simulation could be made (the node lacks eth_simulateV1, or did not answer: see `reason`)
+             * @enum {string}
+             */
+            status: "SUCCESS" | "REVERT" | "UNSUPPORTED";
+            /** @description a REVERT's reason: the Error(string) text, a Panic, a decoded ERC-6093 error, or the node's refusal */
+            revertReason: string | null;
+            gasUsed: string | null;
+            /** @description every balance the transaction changes; the source's native change includes the fee (gasUsed × effective gas price). Native changes come from the node's traceTransfers logs, token changes from the token's Transfer logs */
+            balanceChanges: {
+              /**
+               * @description lower-case 0x + 40 hex
+               * @example 0x5b38da6a701c568545dcfcb03fcb875f56beddc4
+               */
+              address: string;
+              /**
+               * Format: uuid
+               * @description the asset's id (GET /v1/assets): the network's native asset or the transfer's token
+               */
+              assetId: string;
+              /**
+               * @description signed decimal integer string in raw units; negative for an outflow
+               * @example -1000021000000000000
+               */
+              delta: string;
+            }[];
+            /** @description the simulated block (the one after the latest) */
+            blockNumber: string | null;
+            /**
+             * @description RFC 3339 timestamp, UTC, milliseconds
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            simulatedAt: string;
+            /** @description UNSUPPORTED only: why no simulation was made */
+            reason?: string | null;
+          };
+        };
+      };
+      /**
+       * @description VALIDATION_FAILED, KEY_MATERIAL_REJECTED, NETWORK_MISMATCH, UNKNOWN_ASSET, WATCH_ONLY_SOURCE, INVALID_ADDRESS
+       *
+       *     - `VALIDATION_FAILED` (1001): The body, query or path is invalid (also malformed JSON, or JSON nested too deep); `details.fields` lists each field with its problem.
+       *     - `KEY_MATERIAL_REJECTED` (1002): The body holds a private key, seed, mnemonic or other secret key material. Nothing was processed; the attempt is audited without the value.
+       *     - `NETWORK_MISMATCH` (1106): The vault, wallet, asset and `networkCode` are not on the same network.
+       *     - `UNKNOWN_ASSET` (1107): The asset is not on that network, not enabled, or (when adding a token) no ERC-20 contract answers at the address.
+       *     - `WATCH_ONLY_SOURCE` (1201): A `WATCH_ONLY` wallet used as a transaction source.
+       *     - `INVALID_ADDRESS` (1204): The destination is not a valid address.
+       */
+      400: {
+        headers: {
+          "X-Request-ID": components["headers"]["X-Request-ID"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /**
+       * @description UNAUTHENTICATED, CREDENTIAL_EXPIRED, CREDENTIAL_ROTATED, CREDENTIAL_REVOKED
+       *
+       *     - `UNAUTHENTICATED` (1010): Credentials are missing, malformed or wrong (each wrong attempt counts towards the lockout).
+       *     - `CREDENTIAL_EXPIRED` (1011): The API key passed its expiry.
+       *     - `CREDENTIAL_ROTATED` (1012): The API key was rotated and its grace period is over: use the new key.
+       *     - `CREDENTIAL_REVOKED` (1013): The API key was revoked in the dashboard.
+       */
+      401: {
+        headers: {
+          "X-Request-ID": components["headers"]["X-Request-ID"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /**
+       * @description INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, INSUFFICIENT_ROLE
+       *
+       *     - `INSUFFICIENT_SCOPE` (1020): The API key lacks the scope the route needs (`x-scope`), or the route needs a dashboard session.
+       *     - `IP_NOT_ALLOWED` (1021): The source address is outside the tenant's IP allowlist.
+       *     - `INSUFFICIENT_ROLE` (1301): The member's role does not allow the route's action (`x-action`); an API key acts with the current role of the member who created it.
+       */
+      403: {
+        headers: {
+          "X-Request-ID": components["headers"]["X-Request-ID"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /**
+       * @description NOT_FOUND
+       *
+       *     - `NOT_FOUND` (1030): No such resource for this tenant (another tenant's resource is not found either).
+       */
+      404: {
+        headers: {
+          "X-Request-ID": components["headers"]["X-Request-ID"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /**
+       * @description WALLET_ARCHIVED
+       *
+       *     - `WALLET_ARCHIVED` (1102): An archived wallet used as a source or placed in a vault.
+       */
+      409: {
+        headers: {
+          "X-Request-ID": components["headers"]["X-Request-ID"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /**
+       * @description PAYLOAD_TOO_LARGE
+       *
+       *     - `PAYLOAD_TOO_LARGE` (1050): The body is over 1 MB (1,048,576 bytes); it is refused while streaming.
+       */
+      413: {
+        headers: {
+          "X-Request-ID": components["headers"]["X-Request-ID"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /**
+       * @description UNSUPPORTED_MEDIA_TYPE
+       *
+       *     - `UNSUPPORTED_MEDIA_TYPE` (1051): A body that is not `application/json`.
+       */
+      415: {
+        headers: {
+          "X-Request-ID": components["headers"]["X-Request-ID"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /**
+       * @description RATE_LIMITED, LOCKED_OUT
+       *
+       *     - `RATE_LIMITED` (1060): Too many requests (per tenant, or per source address on signup); wait `Retry-After` seconds.
+       *     - `LOCKED_OUT` (1061): Too many failed credential checks from this source address; it is locked out for `Retry-After` seconds, even with good credentials.
+       */
+      429: {
+        headers: {
+          "X-Request-ID": components["headers"]["X-Request-ID"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /**
+       * @description INTERNAL
+       *
+       *     - `INTERNAL` (1000): Unexpected failure; it is logged with the requestId: quote it when reporting.
+       */
+      500: {
+        headers: {
+          "X-Request-ID": components["headers"]["X-Request-ID"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /**
+       * @description UNAVAILABLE
+       *
+       *     - `UNAVAILABLE` (1070): A dependency (database, chain RPC, identity provider) is unreachable; retry later.
+       */
+      503: {
+        headers: {
+          "X-Request-ID": components["headers"]["X-Request-ID"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
   "transactions-get": {
     parameters: {
       query?: never;
@@ -14325,6 +15265,7 @@ export interface operations {
            *       "replacedByTransactionId": null,
            *       "stuck": false,
            *       "batchId": null,
+           *       "simulation": null,
            *       "createdAt": "2026-11-21T10:00:00.000Z",
            *       "updatedAt": "2026-11-21T10:05:00.000Z",
            *       "signedAt": null,
@@ -14492,6 +15433,44 @@ export interface operations {
             stuck: boolean;
             /** @description the batch it was created in (`POST /v1/transactions/batch`); null otherwise */
             batchId: string | null;
+            /** @description the pre-sign simulation made when it entered PENDING_SIGNATURE or AWAITING_APPROVAL (the latest such entry); null otherwise */
+            simulation: {
+              /**
+               * @description SUCCESS or REVERT as the node executed it; UNSUPPORTED when no simulation could be made (the node lacks eth_simulateV1, or did not answer: see `reason`)
+               * @enum {string}
+               */
+              status: "SUCCESS" | "REVERT" | "UNSUPPORTED";
+              /** @description a REVERT's reason: the Error(string) text, a Panic, a decoded ERC-6093 error, or the node's refusal */
+              revertReason: string | null;
+              gasUsed: string | null;
+              /** @description every balance the transaction changes; the source's native change includes the fee (gasUsed × effective gas price). Native changes come from the node's traceTransfers logs, token changes from the token's Transfer logs */
+              balanceChanges: {
+                /**
+                 * @description lower-case 0x + 40 hex
+                 * @example 0x5b38da6a701c568545dcfcb03fcb875f56beddc4
+                 */
+                address: string;
+                /**
+                 * Format: uuid
+                 * @description the asset's id (GET /v1/assets): the network's native asset or the transfer's token
+                 */
+                assetId: string;
+                /**
+                 * @description signed decimal integer string in raw units; negative for an outflow
+                 * @example -1000021000000000000
+                 */
+                delta: string;
+              }[];
+              /** @description the simulated block (the one after the latest) */
+              blockNumber: string | null;
+              /**
+               * @description RFC 3339 timestamp, UTC, milliseconds
+               * @example 2026-11-21T10:00:00.000Z
+               */
+              simulatedAt: string;
+              /** @description UNSUPPORTED only: why no simulation was made */
+              reason?: string | null;
+            } | null;
             /**
              * @description RFC 3339 timestamp, UTC, milliseconds
              * @example 2026-11-21T10:00:00.000Z
@@ -14505,6 +15484,572 @@ export interface operations {
             signedAt: string | null;
             broadcastAt: string | null;
             completedAt: string | null;
+          };
+        };
+      };
+      /**
+       * @description VALIDATION_FAILED, KEY_MATERIAL_REJECTED
+       *
+       *     - `VALIDATION_FAILED` (1001): The body, query or path is invalid (also malformed JSON, or JSON nested too deep); `details.fields` lists each field with its problem.
+       *     - `KEY_MATERIAL_REJECTED` (1002): The body holds a private key, seed, mnemonic or other secret key material. Nothing was processed; the attempt is audited without the value.
+       */
+      400: {
+        headers: {
+          "X-Request-ID": components["headers"]["X-Request-ID"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /**
+       * @description UNAUTHENTICATED, CREDENTIAL_EXPIRED, CREDENTIAL_ROTATED, CREDENTIAL_REVOKED
+       *
+       *     - `UNAUTHENTICATED` (1010): Credentials are missing, malformed or wrong (each wrong attempt counts towards the lockout).
+       *     - `CREDENTIAL_EXPIRED` (1011): The API key passed its expiry.
+       *     - `CREDENTIAL_ROTATED` (1012): The API key was rotated and its grace period is over: use the new key.
+       *     - `CREDENTIAL_REVOKED` (1013): The API key was revoked in the dashboard.
+       */
+      401: {
+        headers: {
+          "X-Request-ID": components["headers"]["X-Request-ID"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /**
+       * @description INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, INSUFFICIENT_ROLE
+       *
+       *     - `INSUFFICIENT_SCOPE` (1020): The API key lacks the scope the route needs (`x-scope`), or the route needs a dashboard session.
+       *     - `IP_NOT_ALLOWED` (1021): The source address is outside the tenant's IP allowlist.
+       *     - `INSUFFICIENT_ROLE` (1301): The member's role does not allow the route's action (`x-action`); an API key acts with the current role of the member who created it.
+       */
+      403: {
+        headers: {
+          "X-Request-ID": components["headers"]["X-Request-ID"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /**
+       * @description NOT_FOUND
+       *
+       *     - `NOT_FOUND` (1030): No such resource for this tenant (another tenant's resource is not found either).
+       */
+      404: {
+        headers: {
+          "X-Request-ID": components["headers"]["X-Request-ID"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /**
+       * @description PAYLOAD_TOO_LARGE
+       *
+       *     - `PAYLOAD_TOO_LARGE` (1050): The body is over 1 MB (1,048,576 bytes); it is refused while streaming.
+       */
+      413: {
+        headers: {
+          "X-Request-ID": components["headers"]["X-Request-ID"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /**
+       * @description UNSUPPORTED_MEDIA_TYPE
+       *
+       *     - `UNSUPPORTED_MEDIA_TYPE` (1051): A body that is not `application/json`.
+       */
+      415: {
+        headers: {
+          "X-Request-ID": components["headers"]["X-Request-ID"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /**
+       * @description RATE_LIMITED, LOCKED_OUT
+       *
+       *     - `RATE_LIMITED` (1060): Too many requests (per tenant, or per source address on signup); wait `Retry-After` seconds.
+       *     - `LOCKED_OUT` (1061): Too many failed credential checks from this source address; it is locked out for `Retry-After` seconds, even with good credentials.
+       */
+      429: {
+        headers: {
+          "X-Request-ID": components["headers"]["X-Request-ID"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /**
+       * @description INTERNAL
+       *
+       *     - `INTERNAL` (1000): Unexpected failure; it is logged with the requestId: quote it when reporting.
+       */
+      500: {
+        headers: {
+          "X-Request-ID": components["headers"]["X-Request-ID"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /**
+       * @description UNAVAILABLE
+       *
+       *     - `UNAVAILABLE` (1070): A dependency (database, chain RPC, identity provider) is unreachable; retry later.
+       */
+      503: {
+        headers: {
+          "X-Request-ID": components["headers"]["X-Request-ID"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  "transactions-evidence": {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Your id for this request (1–128 characters of `[A-Za-z0-9._:-]`); echoed in `X-Request-ID` and in error bodies. Another value is replaced by a generated id.
+         * @example order-7f3a-attempt-1
+         */
+        "X-Request-ID"?: components["parameters"]["RequestId"];
+      };
+      path: {
+        /**
+         * @description the transaction's id
+         * @example 0194f2c5-1a2b-7c3d-8e4f-5a6b7c8d9e0f
+         */
+        transactionId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          "X-Request-ID": components["headers"]["X-Request-ID"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "transaction": {
+           *         "id": "0194f2c5-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
+           *         "tenantId": "0194f2c4-6f1e-7c3a-9b2d-3e4f5a6b7c8d",
+           *         "externalId": "payout-2026-11-21-0001",
+           *         "type": "TRANSFER",
+           *         "direction": "OUTBOUND",
+           *         "networkCode": "QUANTUM_SANDBOX",
+           *         "chainId": 20804,
+           *         "sourceWalletId": "0194f2c4-8b21-7e3f-9a4b-2c3d4e5f6071",
+           *         "sourceAddress": "0x4f6a0b9f8e0d35d7c1f0a3f5e4b1c2d3e4f5a6b7",
+           *         "destinationWalletId": null,
+           *         "destinationAddress": "0x5b38da6a701c568545dcfcb03fcb875f56beddc4",
+           *         "assetId": "011620ab-6fee-5894-b105-6c22053cf11e",
+           *         "tokenAddress": null,
+           *         "logIndex": null,
+           *         "amount": "1500000000000000000",
+           *         "status": "COMPLETED",
+           *         "subStatus": null,
+           *         "statusReason": null,
+           *         "nonce": 7,
+           *         "fee": {
+           *           "gasLimit": "25200",
+           *           "maxFeePerGas": "2000000000",
+           *           "maxPriorityFeePerGas": "1000000000"
+           *         },
+           *         "signingHash": "0x3f1c9a7e5b2d8c4a6e0f9b3d7a1c5e8f2b6d0a4c8e2f6b0d4a8c2e6f0b4d8a2c",
+           *         "chainTxHash": "0x6a1d3c5e7f9b2d4f6a8c0e2b4d6f8a0c2e4b6d8f0a2c4e6b8d0f2a4c6e8b0d2f",
+           *         "blockNumber": 1284,
+           *         "confirmations": 2,
+           *         "requiredConfirmations": 2,
+           *         "screening": {
+           *           "provider": "denylist",
+           *           "decision": "CLEAR",
+           *           "riskScore": null,
+           *           "reasons": []
+           *         },
+           *         "policy": {
+           *           "decision": "ALLOW",
+           *           "ruleId": null
+           *         },
+           *         "contractAddress": null,
+           *         "note": "November payout",
+           *         "destinationLabel": null,
+           *         "initiatedBy": {
+           *           "type": "API_KEY",
+           *           "userId": "0194f2c4-5e0d-7b29-8a1c-2d3e4f5a6b7c",
+           *           "keyId": "qc_5f0c8a3e9b7d4c21a6e3f0b8d2c4a7e9"
+           *         },
+           *         "approvals": null,
+           *         "replacesTransactionId": null,
+           *         "replacedByTransactionId": null,
+           *         "stuck": false,
+           *         "batchId": null,
+           *         "simulation": null,
+           *         "createdAt": "2026-11-21T10:00:00.000Z",
+           *         "updatedAt": "2026-11-21T10:05:00.000Z",
+           *         "signedAt": "2026-11-21T10:05:00.000Z",
+           *         "broadcastAt": "2026-11-21T10:05:00.000Z",
+           *         "completedAt": "2026-11-21T10:05:00.000Z"
+           *       },
+           *       "policy": {
+           *         "decision": "ALLOW",
+           *         "ruleId": null
+           *       },
+           *       "screening": {
+           *         "provider": "denylist",
+           *         "decision": "CLEAR",
+           *         "riskScore": null,
+           *         "reasons": []
+           *       },
+           *       "asset": {
+           *         "id": "011620ab-6fee-5894-b105-6c22053cf11e",
+           *         "symbol": "Q",
+           *         "decimals": 18,
+           *         "contractAddress": null
+           *       },
+           *       "approvals": [
+           *         {
+           *           "userId": "0194f2c6-4c5d-7e6f-8a71-8b9c0d1e2f30",
+           *           "keyId": "0194f2c6-5d6e-7f80-9b82-9c0d1e2f3041",
+           *           "publicKey": "0x9d41e2…",
+           *           "approvalHash": "0xe04551988f897c9b3cd1d34469e65fb36472ce9797378dd61c7a1c6e950dee1d",
+           *           "signature": "0x6a0f3c…"
+           *         }
+           *       ],
+           *       "signingRequest": {
+           *         "unsignedTransaction": "0x51f8…(the unsigned fields as RLP)",
+           *         "signingHash": "0x3f1c9a7e5b2d8c4a6e0f9b3d7a1c5e8f2b6d0a4c8e2f6b0d4a8c2e6f0b4d8a2c",
+           *         "descriptor": "0x010000",
+           *         "context": "QUANTUM-TX-v1"
+           *       },
+           *       "signature": "0x6a0f3c…",
+           *       "signerKey": {
+           *         "address": "0x4f6a0b9f8e0d35d7c1f0a3f5e4b1c2d3e4f5a6b7",
+           *         "publicKey": "0x4e7a90…",
+           *         "ownershipProof": "0x1b93d7…"
+           *       },
+           *       "receipt": {
+           *         "transactionHash": "0x6a1d3c5e7f9b2d4f6a8c0e2b4d6f8a0c2e4b6d8f0a2c4e6b8d0f2a4c6e8b0d2f",
+           *         "blockNumber": 1284,
+           *         "blockHash": "0x9e2b4d6f8a0c2e4b6d8f0a2c4e6b8d0f2a4c6e8b0d2f6a1d3c5e7f9b2d4f6a8c",
+           *         "status": "success",
+           *         "confirmations": 2
+           *       }
+           *     }
+           */
+          "application/json": {
+            /** @description the record as `GET /v1/transactions/{id}` returns it: the intent */
+            transaction: {
+              /** Format: uuid */
+              id: string;
+              /** Format: uuid */
+              tenantId: string;
+              externalId: string | null;
+              /** @enum {string} */
+              type: "TRANSFER" | "CONTRACT_DEPLOY" | "DEPOSIT" | "NONCE_FILL" | "REPLACEMENT" | "CANCELLATION";
+              /**
+               * @description INBOUND for a DEPOSIT (an incoming transfer the service saw on chain), OUTBOUND for what the service sends
+               * @enum {string}
+               */
+              direction: "INBOUND" | "OUTBOUND";
+              /**
+               * @description QUANTUM_MAINNET (20803) or QUANTUM_SANDBOX (20804)
+               * @enum {string}
+               */
+              networkCode: "QUANTUM_MAINNET" | "QUANTUM_SANDBOX";
+              chainId: number;
+              /** @description the sending wallet; null for a deposit (its sender is sourceAddress) */
+              sourceWalletId: string | null;
+              /**
+               * @description lower-case 0x + 40 hex
+               * @example 0x5b38da6a701c568545dcfcb03fcb875f56beddc4
+               */
+              sourceAddress: string;
+              /** @description the receiving wallet of a deposit; null otherwise */
+              destinationWalletId: string | null;
+              destinationAddress: string | null;
+              /** @description null for a deployment, and for a deposit of a token the tenant has no asset for */
+              assetId: string | null;
+              /** @description a token deposit's contract (set whether or not the tenant has an asset for it); null otherwise */
+              tokenAddress: string | null;
+              /** @description a token deposit's Transfer log index in its block; null otherwise */
+              logIndex: number | null;
+              /**
+               * @description decimal integer string in the smallest unit (Qwei or raw token units)
+               * @example 1000000000000000000
+               */
+              amount: string;
+              /** @enum {string} */
+              status:
+                | "SUBMITTED"
+                | "AWAITING_APPROVAL"
+                | "QUEUED"
+                | "PENDING_SIGNATURE"
+                | "SIGNED"
+                | "BROADCASTING"
+                | "CONFIRMING"
+                | "COMPLETED"
+                | "BLOCKED"
+                | "REJECTED"
+                | "CANCELLED"
+                | "EXPIRED"
+                | "FAILED";
+              subStatus:
+                | (
+                    | "BLOCKED_BY_POLICY"
+                    | "REJECTED_AML_SCREENING"
+                    | "QUOTA_EXCEEDED"
+                    | "REJECTED_BY_SIGNER"
+                    | "REJECTED_BY_APPROVER"
+                    | "CANCELLED_BY_USER"
+                    | "CANCELLED_ON_CHAIN"
+                    | "SIGNING_TIMEOUT"
+                    | "APPROVAL_TIMEOUT"
+                    | "SIGNATURE_MISMATCH"
+                    | "INSUFFICIENT_FUNDS"
+                    | "DROPPED_BY_CHAIN"
+                    | "REVERTED_ON_CHAIN"
+                    | "INTERNAL_ERROR"
+                    | "REPLACED"
+                  )
+                | null;
+              statusReason: string | null;
+              nonce: number | null;
+              fee: {
+                /**
+                 * @description decimal integer string in the smallest unit (Qwei or raw token units)
+                 * @example 1000000000000000000
+                 */
+                gasLimit: string;
+                /**
+                 * @description decimal integer string in the smallest unit (Qwei or raw token units)
+                 * @example 1000000000000000000
+                 */
+                maxFeePerGas: string;
+                /**
+                 * @description decimal integer string in the smallest unit (Qwei or raw token units)
+                 * @example 1000000000000000000
+                 */
+                maxPriorityFeePerGas: string;
+              } | null;
+              signingHash: string | null;
+              chainTxHash: string | null;
+              blockNumber: number | null;
+              confirmations: number;
+              requiredConfirmations: number;
+              screening: {
+                provider: string;
+                /** @enum {string} */
+                decision: "CLEAR" | "BLOCKED";
+                riskScore: number | null;
+                reasons: string[];
+              } | null;
+              policy: {
+                /** @enum {string} */
+                decision: "ALLOW" | "BLOCK" | "REQUIRE_APPROVAL";
+                ruleId: string | null;
+              } | null;
+              contractAddress: string | null;
+              /** @description present on a CONTRACT_DEPLOY only: the template and constructor arguments deployed */
+              deployment?: {
+                /** @description the catalog template deployed (GET /v1/contracts/templates) */
+                templateId: string;
+                /** @description the constructor arguments in canonical form: integers as decimal strings, addresses lower-case */
+                constructorArgs: {
+                  [key: string]: string | boolean;
+                };
+              };
+              note: string | null;
+              /** @description the label of the destination's active address-book entry, as found when the policy was last decided with a rule matching on `destination`; null otherwise */
+              destinationLabel: string | null;
+              /** @description who created it: a member's session (USER) or a member's API key (API_KEY, with the key's member) */
+              initiatedBy: {
+                /** @enum {string} */
+                type: "USER" | "API_KEY";
+                userId: string | null;
+                keyId: string | null;
+              } | null;
+              /** @description present once a policy rule required approval: the groups required and every decision taken */
+              approvals: {
+                required: {
+                  /** Format: uuid */
+                  groupId: string;
+                  quorum: number;
+                }[];
+                decisions: {
+                  /** Format: uuid */
+                  userId: string;
+                  /** @enum {string} */
+                  decision: "APPROVED" | "REJECTED";
+                  groupIds: string[];
+                  keyId: string | null;
+                  reason: string | null;
+                  /**
+                   * @description RFC 3339 timestamp, UTC, milliseconds
+                   * @example 2026-11-21T10:00:00.000Z
+                   */
+                  decidedAt: string;
+                }[];
+              } | null;
+              /** @description a REPLACEMENT's or CANCELLATION's original: the transaction whose nonce it takes */
+              replacesTransactionId: string | null;
+              /** @description ended FAILED/REPLACED or CANCELLED/CANCELLED_ON_CHAIN: the transaction of the same nonce that was mined */
+              replacedByTransactionId: string | null;
+              /** @description BROADCASTING for longer than STUCK_AFTER_SECONDS (default 120) without being mined */
+              stuck: boolean;
+              /** @description the batch it was created in (`POST /v1/transactions/batch`); null otherwise */
+              batchId: string | null;
+              /** @description the pre-sign simulation made when it entered PENDING_SIGNATURE or AWAITING_APPROVAL (the latest such entry); null otherwise */
+              simulation: {
+                /**
+                 * @description SUCCESS or REVERT as the node executed it; UNSUPPORTED when no simulation could be made (the node lacks eth_simulateV1, or did not answer: see `reason`)
+                 * @enum {string}
+                 */
+                status: "SUCCESS" | "REVERT" | "UNSUPPORTED";
+                /** @description a REVERT's reason: the Error(string) text, a Panic, a decoded ERC-6093 error, or the node's refusal */
+                revertReason: string | null;
+                gasUsed: string | null;
+                /** @description every balance the transaction changes; the source's native change includes the fee (gasUsed × effective gas price). Native changes come from the node's traceTransfers logs, token changes from the token's Transfer logs */
+                balanceChanges: {
+                  /**
+                   * @description lower-case 0x + 40 hex
+                   * @example 0x5b38da6a701c568545dcfcb03fcb875f56beddc4
+                   */
+                  address: string;
+                  /**
+                   * Format: uuid
+                   * @description the asset's id (GET /v1/assets): the network's native asset or the transfer's token
+                   */
+                  assetId: string;
+                  /**
+                   * @description signed decimal integer string in raw units; negative for an outflow
+                   * @example -1000021000000000000
+                   */
+                  delta: string;
+                }[];
+                /** @description the simulated block (the one after the latest) */
+                blockNumber: string | null;
+                /**
+                 * @description RFC 3339 timestamp, UTC, milliseconds
+                 * @example 2026-11-21T10:00:00.000Z
+                 */
+                simulatedAt: string;
+                /** @description UNSUPPORTED only: why no simulation was made */
+                reason?: string | null;
+              } | null;
+              /**
+               * @description RFC 3339 timestamp, UTC, milliseconds
+               * @example 2026-11-21T10:00:00.000Z
+               */
+              createdAt: string;
+              /**
+               * @description RFC 3339 timestamp, UTC, milliseconds
+               * @example 2026-11-21T10:00:00.000Z
+               */
+              updatedAt: string;
+              signedAt: string | null;
+              broadcastAt: string | null;
+              completedAt: string | null;
+            };
+            /** @description the policy decision that let it through */
+            policy: {
+              /** @enum {string} */
+              decision: "ALLOW" | "BLOCK" | "REQUIRE_APPROVAL";
+              ruleId: string | null;
+            } | null;
+            /** @description the screening verdict of its destination */
+            screening: {
+              provider: string;
+              /** @enum {string} */
+              decision: "CLEAR" | "BLOCKED";
+              riskScore: number | null;
+              reasons: string[];
+            } | null;
+            /** @description the asset moved: its token contract is what an ERC-20 transfer's unsigned transaction calls */
+            asset: {
+              /** Format: uuid */
+              id: string;
+              symbol: string;
+              decimals: number;
+              /** @description the ERC-20 contract; null for the native asset */
+              contractAddress: string | null;
+            } | null;
+            /** @description every approval recorded (rejections carry no signature and are not listed); empty when none was required */
+            approvals: {
+              /** Format: uuid */
+              userId: string;
+              /** Format: uuid */
+              keyId: string;
+              /** @description the approval key's ML-DSA-87 public key (kept after revocation) */
+              publicKey: string;
+              /** @description keccak256 of the approval lines of the transaction's intent, as signed */
+              approvalHash: string;
+              /** @description ML-DSA-87, context QUANTUM-APPROVAL-v1, over approvalHash */
+              signature: string;
+            }[];
+            /** @description what was released for signing; null before release */
+            signingRequest: {
+              /** @description the unsigned 0x51 transaction released for signing */
+              unsignedTransaction: string;
+              /** @description keccak256 of unsignedTransaction */
+              signingHash: string;
+              /** @description the key descriptor (0x010000: ML-DSA-87) */
+              descriptor: string;
+              /** @description the ML-DSA context of the transaction signature: QUANTUM-TX-v1 */
+              context: string;
+            } | null;
+            /** @description null before it is signed */
+            signature: string | null;
+            /** @description the key that signs for the source address, with the proof its holder gave at enrolment or registration */
+            signerKey: {
+              /**
+               * @description lower-case 0x + 40 hex
+               * @example 0x5b38da6a701c568545dcfcb03fcb875f56beddc4
+               */
+              address: string;
+              publicKey: string | null;
+              /** @description null for a key proven before proofs were kept (such evidence does not verify) */
+              ownershipProof: string | null;
+            };
+            /** @description from what the service recorded when the block was seen; null until it is mined */
+            receipt: {
+              /** @description keccak256 of the raw signed transaction */
+              transactionHash: string;
+              blockNumber: number;
+              blockHash: string | null;
+              /**
+               * @description as the chain's receipt says: reverted for FAILED/REVERTED_ON_CHAIN
+               * @enum {string}
+               */
+              status: "success" | "reverted";
+              confirmations: number;
+            } | null;
           };
         };
       };
@@ -14747,6 +16292,7 @@ export interface operations {
            *       "replacedByTransactionId": null,
            *       "stuck": false,
            *       "batchId": null,
+           *       "simulation": null,
            *       "createdAt": "2026-11-21T10:00:00.000Z",
            *       "updatedAt": "2026-11-21T10:05:00.000Z",
            *       "signedAt": null,
@@ -14914,6 +16460,44 @@ export interface operations {
             stuck: boolean;
             /** @description the batch it was created in (`POST /v1/transactions/batch`); null otherwise */
             batchId: string | null;
+            /** @description the pre-sign simulation made when it entered PENDING_SIGNATURE or AWAITING_APPROVAL (the latest such entry); null otherwise */
+            simulation: {
+              /**
+               * @description SUCCESS or REVERT as the node executed it; UNSUPPORTED when no simulation could be made (the node lacks eth_simulateV1, or did not answer: see `reason`)
+               * @enum {string}
+               */
+              status: "SUCCESS" | "REVERT" | "UNSUPPORTED";
+              /** @description a REVERT's reason: the Error(string) text, a Panic, a decoded ERC-6093 error, or the node's refusal */
+              revertReason: string | null;
+              gasUsed: string | null;
+              /** @description every balance the transaction changes; the source's native change includes the fee (gasUsed × effective gas price). Native changes come from the node's traceTransfers logs, token changes from the token's Transfer logs */
+              balanceChanges: {
+                /**
+                 * @description lower-case 0x + 40 hex
+                 * @example 0x5b38da6a701c568545dcfcb03fcb875f56beddc4
+                 */
+                address: string;
+                /**
+                 * Format: uuid
+                 * @description the asset's id (GET /v1/assets): the network's native asset or the transfer's token
+                 */
+                assetId: string;
+                /**
+                 * @description signed decimal integer string in raw units; negative for an outflow
+                 * @example -1000021000000000000
+                 */
+                delta: string;
+              }[];
+              /** @description the simulated block (the one after the latest) */
+              blockNumber: string | null;
+              /**
+               * @description RFC 3339 timestamp, UTC, milliseconds
+               * @example 2026-11-21T10:00:00.000Z
+               */
+              simulatedAt: string;
+              /** @description UNSUPPORTED only: why no simulation was made */
+              reason?: string | null;
+            } | null;
             /**
              * @description RFC 3339 timestamp, UTC, milliseconds
              * @example 2026-11-21T10:00:00.000Z
@@ -14995,6 +16579,7 @@ export interface operations {
            *       "replacedByTransactionId": null,
            *       "stuck": false,
            *       "batchId": null,
+           *       "simulation": null,
            *       "createdAt": "2026-11-21T10:00:00.000Z",
            *       "updatedAt": "2026-11-21T10:05:00.000Z",
            *       "signedAt": null,
@@ -15162,6 +16747,44 @@ export interface operations {
             stuck: boolean;
             /** @description the batch it was created in (`POST /v1/transactions/batch`); null otherwise */
             batchId: string | null;
+            /** @description the pre-sign simulation made when it entered PENDING_SIGNATURE or AWAITING_APPROVAL (the latest such entry); null otherwise */
+            simulation: {
+              /**
+               * @description SUCCESS or REVERT as the node executed it; UNSUPPORTED when no simulation could be made (the node lacks eth_simulateV1, or did not answer: see `reason`)
+               * @enum {string}
+               */
+              status: "SUCCESS" | "REVERT" | "UNSUPPORTED";
+              /** @description a REVERT's reason: the Error(string) text, a Panic, a decoded ERC-6093 error, or the node's refusal */
+              revertReason: string | null;
+              gasUsed: string | null;
+              /** @description every balance the transaction changes; the source's native change includes the fee (gasUsed × effective gas price). Native changes come from the node's traceTransfers logs, token changes from the token's Transfer logs */
+              balanceChanges: {
+                /**
+                 * @description lower-case 0x + 40 hex
+                 * @example 0x5b38da6a701c568545dcfcb03fcb875f56beddc4
+                 */
+                address: string;
+                /**
+                 * Format: uuid
+                 * @description the asset's id (GET /v1/assets): the network's native asset or the transfer's token
+                 */
+                assetId: string;
+                /**
+                 * @description signed decimal integer string in raw units; negative for an outflow
+                 * @example -1000021000000000000
+                 */
+                delta: string;
+              }[];
+              /** @description the simulated block (the one after the latest) */
+              blockNumber: string | null;
+              /**
+               * @description RFC 3339 timestamp, UTC, milliseconds
+               * @example 2026-11-21T10:00:00.000Z
+               */
+              simulatedAt: string;
+              /** @description UNSUPPORTED only: why no simulation was made */
+              reason?: string | null;
+            } | null;
             /**
              * @description RFC 3339 timestamp, UTC, milliseconds
              * @example 2026-11-21T10:00:00.000Z
@@ -15456,6 +17079,7 @@ export interface operations {
            *       "replacedByTransactionId": null,
            *       "stuck": false,
            *       "batchId": null,
+           *       "simulation": null,
            *       "createdAt": "2026-11-21T10:05:00.000Z",
            *       "updatedAt": "2026-11-21T10:05:00.000Z",
            *       "signedAt": null,
@@ -15623,6 +17247,44 @@ export interface operations {
             stuck: boolean;
             /** @description the batch it was created in (`POST /v1/transactions/batch`); null otherwise */
             batchId: string | null;
+            /** @description the pre-sign simulation made when it entered PENDING_SIGNATURE or AWAITING_APPROVAL (the latest such entry); null otherwise */
+            simulation: {
+              /**
+               * @description SUCCESS or REVERT as the node executed it; UNSUPPORTED when no simulation could be made (the node lacks eth_simulateV1, or did not answer: see `reason`)
+               * @enum {string}
+               */
+              status: "SUCCESS" | "REVERT" | "UNSUPPORTED";
+              /** @description a REVERT's reason: the Error(string) text, a Panic, a decoded ERC-6093 error, or the node's refusal */
+              revertReason: string | null;
+              gasUsed: string | null;
+              /** @description every balance the transaction changes; the source's native change includes the fee (gasUsed × effective gas price). Native changes come from the node's traceTransfers logs, token changes from the token's Transfer logs */
+              balanceChanges: {
+                /**
+                 * @description lower-case 0x + 40 hex
+                 * @example 0x5b38da6a701c568545dcfcb03fcb875f56beddc4
+                 */
+                address: string;
+                /**
+                 * Format: uuid
+                 * @description the asset's id (GET /v1/assets): the network's native asset or the transfer's token
+                 */
+                assetId: string;
+                /**
+                 * @description signed decimal integer string in raw units; negative for an outflow
+                 * @example -1000021000000000000
+                 */
+                delta: string;
+              }[];
+              /** @description the simulated block (the one after the latest) */
+              blockNumber: string | null;
+              /**
+               * @description RFC 3339 timestamp, UTC, milliseconds
+               * @example 2026-11-21T10:00:00.000Z
+               */
+              simulatedAt: string;
+              /** @description UNSUPPORTED only: why no simulation was made */
+              reason?: string | null;
+            } | null;
             /**
              * @description RFC 3339 timestamp, UTC, milliseconds
              * @example 2026-11-21T10:00:00.000Z
@@ -17664,6 +19326,7 @@ export interface operations {
            *       "replacedByTransactionId": null,
            *       "stuck": false,
            *       "batchId": null,
+           *       "simulation": null,
            *       "createdAt": "2026-11-21T10:00:00.000Z",
            *       "updatedAt": "2026-11-21T10:00:00.000Z",
            *       "signedAt": null,
@@ -17841,6 +19504,44 @@ export interface operations {
             stuck: boolean;
             /** @description the batch it was created in (`POST /v1/transactions/batch`); null otherwise */
             batchId: string | null;
+            /** @description the pre-sign simulation made when it entered PENDING_SIGNATURE or AWAITING_APPROVAL (the latest such entry); null otherwise */
+            simulation: {
+              /**
+               * @description SUCCESS or REVERT as the node executed it; UNSUPPORTED when no simulation could be made (the node lacks eth_simulateV1, or did not answer: see `reason`)
+               * @enum {string}
+               */
+              status: "SUCCESS" | "REVERT" | "UNSUPPORTED";
+              /** @description a REVERT's reason: the Error(string) text, a Panic, a decoded ERC-6093 error, or the node's refusal */
+              revertReason: string | null;
+              gasUsed: string | null;
+              /** @description every balance the transaction changes; the source's native change includes the fee (gasUsed × effective gas price). Native changes come from the node's traceTransfers logs, token changes from the token's Transfer logs */
+              balanceChanges: {
+                /**
+                 * @description lower-case 0x + 40 hex
+                 * @example 0x5b38da6a701c568545dcfcb03fcb875f56beddc4
+                 */
+                address: string;
+                /**
+                 * Format: uuid
+                 * @description the asset's id (GET /v1/assets): the network's native asset or the transfer's token
+                 */
+                assetId: string;
+                /**
+                 * @description signed decimal integer string in raw units; negative for an outflow
+                 * @example -1000021000000000000
+                 */
+                delta: string;
+              }[];
+              /** @description the simulated block (the one after the latest) */
+              blockNumber: string | null;
+              /**
+               * @description RFC 3339 timestamp, UTC, milliseconds
+               * @example 2026-11-21T10:00:00.000Z
+               */
+              simulatedAt: string;
+              /** @description UNSUPPORTED only: why no simulation was made */
+              reason?: string | null;
+            } | null;
             /**
              * @description RFC 3339 timestamp, UTC, milliseconds
              * @example 2026-11-21T10:00:00.000Z
@@ -22157,6 +23858,7 @@ export interface operations {
            *           "replacedByTransactionId": null,
            *           "stuck": false,
            *           "batchId": null,
+           *           "simulation": null,
            *           "createdAt": "2026-11-21T10:00:00.000Z",
            *           "updatedAt": "2026-11-21T10:05:00.000Z",
            *           "signedAt": null,
@@ -22341,6 +24043,44 @@ export interface operations {
               stuck: boolean;
               /** @description the batch it was created in (`POST /v1/transactions/batch`); null otherwise */
               batchId: string | null;
+              /** @description the pre-sign simulation made when it entered PENDING_SIGNATURE or AWAITING_APPROVAL (the latest such entry); null otherwise */
+              simulation: {
+                /**
+                 * @description SUCCESS or REVERT as the node executed it; UNSUPPORTED when no simulation could be made (the node lacks eth_simulateV1, or did not answer: see `reason`)
+                 * @enum {string}
+                 */
+                status: "SUCCESS" | "REVERT" | "UNSUPPORTED";
+                /** @description a REVERT's reason: the Error(string) text, a Panic, a decoded ERC-6093 error, or the node's refusal */
+                revertReason: string | null;
+                gasUsed: string | null;
+                /** @description every balance the transaction changes; the source's native change includes the fee (gasUsed × effective gas price). Native changes come from the node's traceTransfers logs, token changes from the token's Transfer logs */
+                balanceChanges: {
+                  /**
+                   * @description lower-case 0x + 40 hex
+                   * @example 0x5b38da6a701c568545dcfcb03fcb875f56beddc4
+                   */
+                  address: string;
+                  /**
+                   * Format: uuid
+                   * @description the asset's id (GET /v1/assets): the network's native asset or the transfer's token
+                   */
+                  assetId: string;
+                  /**
+                   * @description signed decimal integer string in raw units; negative for an outflow
+                   * @example -1000021000000000000
+                   */
+                  delta: string;
+                }[];
+                /** @description the simulated block (the one after the latest) */
+                blockNumber: string | null;
+                /**
+                 * @description RFC 3339 timestamp, UTC, milliseconds
+                 * @example 2026-11-21T10:00:00.000Z
+                 */
+                simulatedAt: string;
+                /** @description UNSUPPORTED only: why no simulation was made */
+                reason?: string | null;
+              } | null;
               /**
                * @description RFC 3339 timestamp, UTC, milliseconds
                * @example 2026-11-21T10:00:00.000Z
@@ -22881,6 +24621,7 @@ export interface operations {
            *       "replacedByTransactionId": null,
            *       "stuck": false,
            *       "batchId": null,
+           *       "simulation": null,
            *       "createdAt": "2026-11-21T10:00:00.000Z",
            *       "updatedAt": "2026-11-21T10:05:00.000Z",
            *       "signedAt": null,
@@ -23048,6 +24789,44 @@ export interface operations {
             stuck: boolean;
             /** @description the batch it was created in (`POST /v1/transactions/batch`); null otherwise */
             batchId: string | null;
+            /** @description the pre-sign simulation made when it entered PENDING_SIGNATURE or AWAITING_APPROVAL (the latest such entry); null otherwise */
+            simulation: {
+              /**
+               * @description SUCCESS or REVERT as the node executed it; UNSUPPORTED when no simulation could be made (the node lacks eth_simulateV1, or did not answer: see `reason`)
+               * @enum {string}
+               */
+              status: "SUCCESS" | "REVERT" | "UNSUPPORTED";
+              /** @description a REVERT's reason: the Error(string) text, a Panic, a decoded ERC-6093 error, or the node's refusal */
+              revertReason: string | null;
+              gasUsed: string | null;
+              /** @description every balance the transaction changes; the source's native change includes the fee (gasUsed × effective gas price). Native changes come from the node's traceTransfers logs, token changes from the token's Transfer logs */
+              balanceChanges: {
+                /**
+                 * @description lower-case 0x + 40 hex
+                 * @example 0x5b38da6a701c568545dcfcb03fcb875f56beddc4
+                 */
+                address: string;
+                /**
+                 * Format: uuid
+                 * @description the asset's id (GET /v1/assets): the network's native asset or the transfer's token
+                 */
+                assetId: string;
+                /**
+                 * @description signed decimal integer string in raw units; negative for an outflow
+                 * @example -1000021000000000000
+                 */
+                delta: string;
+              }[];
+              /** @description the simulated block (the one after the latest) */
+              blockNumber: string | null;
+              /**
+               * @description RFC 3339 timestamp, UTC, milliseconds
+               * @example 2026-11-21T10:00:00.000Z
+               */
+              simulatedAt: string;
+              /** @description UNSUPPORTED only: why no simulation was made */
+              reason?: string | null;
+            } | null;
             /**
              * @description RFC 3339 timestamp, UTC, milliseconds
              * @example 2026-11-21T10:00:00.000Z
