@@ -326,6 +326,7 @@ const ALLOWED_ANSWER: Record<string, string> = {
   "POST /v1/members/invitations/accept": "400 VALIDATION_FAILED",
   "GET /v1/audit-events": "200",
   "GET /v1/audit-events/export": "200",
+  "GET /v1/audit/public-key": "200",
   "POST /v1/vault/accounts": "400 VALIDATION_FAILED",
   "GET /v1/vault/accounts": "200",
   "GET /v1/vault/accounts/{vaultAccountId}": "404 NOT_FOUND",
