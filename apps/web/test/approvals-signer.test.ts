@@ -111,5 +111,7 @@ describe("approval quorums with the reference signer", () => {
 
     // No run printed a secret: the API keys, the passphrases.
     expect(leaks([initiator.secret, initiator.passphrase, ...signers.flatMap((s) => [s.secret])])).toEqual([]);
-  });
+    // A dozen real signer processes, each starting its own TypeScript runtime: minutes on a loaded
+    // two-core machine, not the suite's default minute.
+  }, 240_000);
 });
