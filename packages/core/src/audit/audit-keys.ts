@@ -57,11 +57,11 @@ function newAuditKey(box: SecretBox): { keyId: string; publicKey: string; secret
 }
 
 /**
- * The ACTIVE audit key (ML-DSA-87), created on first use. Two processes creating it at once both
+ * The ACTIVE audit key's row, created on first use. Two processes creating it at once both
  * insert with `on conflict do nothing` on the one-ACTIVE index and then read: both get the same
- * key, one of them made. The secret key is opened here and never leaves the process.
+ * key, one of them made.
  */
-export async function activeAuditSigningKey(deps: AuditKeyDeps): Promise<AuditSigningKey> {
+async function activeAuditKeyRow(deps: AuditKeyDeps): Promise<AuditKeyRow> {
   let row = await findActiveAuditKey(deps.db);
   if (!row) {
     await insertActiveAuditKeyIfNone(deps.db, newAuditKey(secretBox(deps)));
@@ -69,7 +69,12 @@ export async function activeAuditSigningKey(deps: AuditKeyDeps): Promise<AuditSi
   }
   // A rotation between the insert and the read leaves another ACTIVE key, never none.
   if (!row) throw new Error("no ACTIVE audit key after creating one");
-  return openAuditKey(deps, row);
+  return row;
+}
+
+/** The ACTIVE audit key (ML-DSA-87), created on first use, its secret key opened: it never leaves the process. */
+export async function activeAuditSigningKey(deps: AuditKeyDeps): Promise<AuditSigningKey> {
+  return openAuditKey(deps, await activeAuditKeyRow(deps));
 }
 
 function openAuditKey(deps: Pick<AuditKeyDeps, "config">, row: AuditKeyRow): AuditSigningKey {
@@ -84,7 +89,8 @@ function openAuditKey(deps: Pick<AuditKeyDeps, "config">, row: AuditKeyRow): Aud
  */
 export async function getAuditPublicKey(deps: AuditKeyDeps, input: { keyId?: string } = {}): Promise<AuditPublicKey> {
   if (input.keyId === undefined) {
-    const { keyId, publicKey } = await activeAuditSigningKey(deps);
+    // Only the public half: the sealed secret key is not opened for a read.
+    const { keyId, publicKey } = await activeAuditKeyRow(deps);
     return { keyId, publicKey };
   }
   const row = await findAuditKeyByKeyId(deps.db, input.keyId);
