@@ -176,15 +176,13 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     "daemon started",
   );
 
-  /** A confirmation watcher per network with an RPC endpoint; one daemon at a time watches each (its session lock). */
+  /** A confirmation watcher per network with an RPC endpoint; one daemon at a time watches each (its lease). */
   function startConfirmationWatchers(): ConfirmationWatcher[] {
     const { enabled = true, ...tuning } = options.confirmations ?? {};
     if (!enabled) return [];
     const watchers = service.chain
       .networks()
-      .map((networkCode) =>
-        createConfirmationWatcher(service, { networkCode, databaseUrl: options.databaseUrl, holder: instanceId, ...tuning }),
-      );
+      .map((networkCode) => createConfirmationWatcher(service, { networkCode, holder: instanceId, ...tuning }));
     for (const watcher of watchers) watcher.start();
     return watchers;
   }

@@ -13,7 +13,6 @@ export {
 } from "./hot-path";
 export { migrationStatus, runMigrations, type MigrationStatus } from "./migrate";
 export { createNotificationListener, type NotificationListener, type NotificationListenerOptions } from "./notification-listener";
-export { createSessionLock, type SessionLock, type SessionLockOptions } from "./session-lock";
 export { readDbEnv } from "./env";
 export * as schema from "./schema";
 // One drizzle instance for the whole workspace: query operators come from here.

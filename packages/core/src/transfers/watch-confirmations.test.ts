@@ -1,4 +1,3 @@
-import { sql } from "@qc/db";
 import { findTransaction, listStatusHistory } from "@qc/db/queries";
 import { useTestDatabase } from "@qc/db/testing";
 import { useDevnet } from "@qc/devnet/testing";
@@ -30,8 +29,8 @@ describe("createConfirmationWatcher", () => {
   afterAll(() => deps?.close());
 
   /** A watcher stepped by hand (never started: no loop, the test decides when it looks). */
-  const watcher = (holder: string) => {
-    const w = createConfirmationWatcher(deps, { networkCode: "QUANTUM_SANDBOX", databaseUrl: t.url, holder });
+  const watcher = (holder: string, options: { concurrency?: number } = {}) => {
+    const w = createConfirmationWatcher(deps, { networkCode: "QUANTUM_SANDBOX", holder, leaseSeconds: 2, ...options });
     watchers.push(w);
     return w;
   };
@@ -51,7 +50,8 @@ describe("createConfirmationWatcher", () => {
     const [a, b] = [await funded(), await funded()];
     const rows = [await signed(a), await signed(a), await signed(b)];
     for (const row of rows) await broadcastTransaction(deps, { tenantId: tenant.tenantId, transactionId: row.id });
-    const w = watcher("one");
+    // One at a time: two of a source judged at once may each add a waiting release-next (see `concurrency`).
+    const w = watcher("one", { concurrency: 1 });
 
     // In the pool, not mined: looked at, nothing moves.
     expect(await w.step()).toMatchObject({ held: true, moved: 0 });
@@ -121,17 +121,17 @@ describe("createConfirmationWatcher", () => {
     expect(await deps.jobs.boss.findJobs("transfers.watch", { data: { transactionId: row.id }, queued: true })).toHaveLength(1);
   });
 
-  it("is held by one daemon at a time; another takes the network when the holder stops or its session dies", async () => {
+  it("is held by one daemon at a time; another takes the network when the holder stops or its lease runs out", async () => {
     const first = watcher("first");
     const second = watcher("second");
     expect(await first.step()).toMatchObject({ held: true });
     expect(await second.step()).toMatchObject({ held: false, looked: 0 });
     expect(await first.step()).toMatchObject({ held: true });
 
-    // The holder's session killed (a daemon SIGKILLed): its lock goes with it.
-    await t.db.execute(sql`select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'qc-watch-confirmations-first'`);
-    await expect.poll(() => second.step().then((s) => s.held)).toBe(true);
+    // The holder stops renewing (a daemon SIGKILLed): its two-second lease runs out, on the database's clock.
+    await expect.poll(() => second.step().then((s) => s.held), { timeout: 10_000, interval: 200 }).toBe(true);
     expect(await first.step()).toMatchObject({ held: false });
+    expect(await second.step()).toMatchObject({ held: true });
 
     // A clean stop gives it up at once.
     await second.stop();

@@ -5,8 +5,7 @@ import {
   type NetworkCode,
   type QuantumPublicClient,
 } from "@qc/chain";
-import { createSessionLock, type SessionLock } from "@qc/db";
-import { listWatchedTransactions, type TransactionRow } from "@qc/db/queries";
+import { listWatchedTransactions, releaseLease, takeLease, type TransactionRow } from "@qc/db/queries";
 import { chainUnavailable } from "../balances/chain-errors";
 import type { ServiceDeps } from "../deps/service-deps";
 import { AppError } from "../errors";
@@ -14,20 +13,27 @@ import { judgeTransaction, type Look } from "./watch-transaction";
 
 export interface ConfirmationWatcherOptions {
   networkCode: NetworkCode;
-  /** The database the lock's own session connects to (the same as the service's). */
-  databaseUrl: string;
-  /** Who runs it (the daemon's instance id), shown on the lock's connection. */
+  /** Who runs it (the daemon's instance id): the holder named in the network's lease. */
   holder: string;
+  /**
+   * How long a step's lease lasts (default 10 s, renewed by every step): a killed holder's network
+   * is taken by a standby within this plus `intervalMs`.
+   */
+  leaseSeconds?: number;
   /** How often the node's head is polled between steps (default 100 ms): one cheap RPC, no database work. */
   pollMs?: number;
   /**
    * The longest pause between two steps (default 1000 ms): a standby instance tries to take the
-   * lock, and a dropped transaction is re-sent, at least this often when no block comes.
+   * lease, and a dropped transaction is re-sent, at least this often when no block comes.
    */
   intervalMs?: number;
   /** Watched transactions read and asked about per round (default 500). */
   pageSize?: number;
-  /** Transactions judged at once (their database transactions overlap; default 2). */
+  /**
+   * Transactions judged at once (their database transactions overlap; default 2). Two of one source
+   * judged at once may each add its waiting release-next (`scheduleReleaseNext` is pg-boss's
+   * upsert, a read then an insert): a block's worth of one source's moves leaves at most this many.
+   */
   concurrency?: number;
 }
 
@@ -64,8 +70,10 @@ type ChainStatus = GetQuantumTransactionStatusReturnType;
  *
  * Exactly once: every move is a conditional transition, so a look repeated — by the per-transaction
  * job, which stays as a backstop at `watchIntervalMs`, or by a second watcher — moves a row once.
- * At most one daemon watches a network at a time (a PostgreSQL session lock, `createSessionLock`): a
- * killed holder's lock goes with its session, and a standby takes it within `intervalMs`.
+ * At most one daemon watches a network at a time (a lease row, `takeLease`, renewed by every step,
+ * on the database's clock like the deposit follower's, whose lease shares its cursor's row): a killed holder's lease runs out and
+ * a standby takes the network within `leaseSeconds` + `intervalMs`; a clean stop gives it up at once.
+ * Two holders for a moment (a step longer than the lease) cost a repeated look, never a double move.
  */
 export function createConfirmationWatcher(deps: Deps, options: ConfirmationWatcherOptions): ConfirmationWatcher {
   const { networkCode } = options;
@@ -73,12 +81,10 @@ export function createConfirmationWatcher(deps: Deps, options: ConfirmationWatch
   const pollMs = Math.min(options.pollMs ?? 100, intervalMs);
   const pageSize = options.pageSize ?? 500;
   const concurrency = options.concurrency ?? 2;
+  const leaseSeconds = options.leaseSeconds ?? 10;
   const log = deps.log.child({ networkCode, component: "transfers.watch-confirmations" });
-  const lock: SessionLock = createSessionLock({
-    url: options.databaseUrl,
-    name: `qc:transfers.watch-confirmations:${networkCode}`,
-    applicationName: `qc-watch-confirmations-${options.holder}`.slice(0, 63),
-  });
+  const lease = { name: `transfers.watch-confirmations:${networkCode}`, holder: options.holder };
+  let held = false;
   /** A row whose last look asked to wait (a refused send): not re-sent before this (monotonic ms). */
   const backOffUntil = new Map<string, number>();
   let batching: QuantumPublicClient | undefined;
@@ -106,7 +112,8 @@ export function createConfirmationWatcher(deps: Deps, options: ConfirmationWatch
   }
 
   async function step(): Promise<ConfirmationWatchStep> {
-    if (!(await lock.tryAcquire())) return { held: false, looked: 0, moved: 0 };
+    held = await takeLease(deps.db, { ...lease, seconds: leaseSeconds });
+    if (!held) return { held: false, looked: 0, moved: 0 };
     const head = await readHead();
     let looked = 0;
     let moved = 0;
@@ -170,7 +177,7 @@ export function createConfirmationWatcher(deps: Deps, options: ConfirmationWatch
 
   /**
    * The loop: between steps only the head is polled (every `pollMs`); a step runs when the holder
-   * sees a new head, and otherwise every `intervalMs` (a standby's attempt at the lock, re-sends of
+   * sees a new head, and otherwise every `intervalMs` (a standby's attempt at the lease, re-sends of
    * dropped transactions while no block comes). Paced on the monotonic clock, not `deps.now`.
    */
   async function run(): Promise<void> {
@@ -191,7 +198,7 @@ export function createConfirmationWatcher(deps: Deps, options: ConfirmationWatch
       } catch (error) {
         if (error instanceof AppError && error.error === "UNAVAILABLE") log.warn({ err: error }, "chain unreachable: watching again later");
         else log.error({ err: error }, "confirmation watch step failed");
-        holding = lock.held;
+        holding = held;
         lastStepAt = performance.now();
       }
       if (!stopped) await new Promise<void>((resolve) => ((wake = resolve), setTimeout(resolve, pollMs)));
@@ -208,7 +215,8 @@ export function createConfirmationWatcher(deps: Deps, options: ConfirmationWatch
       stopped = true;
       wake?.();
       await loop;
-      await lock.release();
+      if (held) await releaseLease(deps.db, lease).catch((err: unknown) => log.warn({ err }, "lease not released: it runs out"));
+      held = false;
     },
   };
 }

@@ -9,6 +9,7 @@ export * from "./audit";
 export * from "./audit-chain";
 export * from "./events";
 export * from "./heartbeats";
+export * from "./leases";
 export * from "./idempotency";
 export * from "./kyc";
 export * from "./policies";

@@ -161,3 +161,16 @@ export const daemonHeartbeats = pgTable("daemon_heartbeats", {
   lastBeatAt: timestamp("last_beat_at", { withTimezone: true, precision: 3 }).notNull(),
   stoppedAt: timestamp("stopped_at", { withTimezone: true, precision: 3 }),
 });
+
+/**
+ * Leases: at most one holder of a named piece of work across daemon instances (e.g. a network's
+ * confirmation watcher), judged by the database's clock so every instance agrees. A holder renews
+ * its lease while it works; a killed holder's lease runs out and another instance takes it. Plain
+ * rows, so they work through any connection pooler (a session advisory lock does not).
+ */
+export const leases = pgTable("leases", {
+  name: text("name").primaryKey(),
+  holder: text("holder").notNull(),
+  expiresAt: timestamp("expires_at", { withTimezone: true, precision: 3 }).notNull(),
+  updatedAt: timestamp("updated_at", { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+});
