@@ -36,7 +36,7 @@ const DAY_MS = 86_400_000;
  * wallet's transactions, so a day's closing balance is the balance at the highest block of its
  * completed transactions that day (fees included, as the chain charged them), a quiet day keeps
  * the day before's, the days before the window's first move take the balance just below its
- * block, and today is the live balance. All reads are pinned blocks, sent in parallel. A node
+ * block, and today is the live balance. The reads go as JSON-RPC batches (two requests). A node
  * that cannot answer (down, or without the state of an old block) is 503 UNAVAILABLE.
  */
 export async function readBalanceHistory(
@@ -50,7 +50,8 @@ export async function readBalanceHistory(
   const now = deps.now();
   const since = windowStart(now, input.days);
   const moves = await listWalletFlowBlocks(deps.db, { tenantId: input.tenantId, walletId: wallet.id, networkCode, since });
-  const client = deps.chain.client(networkCode);
+  // Every read at once: one JSON-RPC batch (the window has at most `days` + 2 of them).
+  const client = deps.chain.batchClient(networkCode);
   const read = async (blockNumber?: bigint) => readNativeBalance(client, { address: wallet.address, blockNumber });
   try {
     const firstBlock = moves.length > 0 ? Math.min(...moves.map((m) => m.firstBlock)) : null;

@@ -1,3 +1,5 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { addressFromPublicKey, generateKeyPair, signOwnershipProof } from "@qc/chain";
 import { useTestDatabase } from "@qc/db/testing";
 import { createFundedAccount, deployTestToken, sendToken, useDevnet } from "@qc/devnet/testing";
@@ -17,6 +19,29 @@ import { summarizeBalances } from "./summarize-balances";
 const Q = 10n ** 18n;
 const SANDBOX = NATIVE_ASSET_IDS.QUANTUM_SANDBOX;
 const MAINNET = NATIVE_ASSET_IDS.QUANTUM_MAINNET;
+
+/** An HTTP hop in front of the devnet that notes how many JSON-RPC calls each request carried. */
+async function countingProxy(target: string): Promise<{ url: string; requests: number[]; close(): Promise<void> }> {
+  const requests: number[] = [];
+  const server: Server = createServer((req, res) => {
+    let body = "";
+    req.on("data", (chunk: Buffer) => (body += chunk.toString()));
+    req.on("end", () => {
+      const parsed = JSON.parse(body) as unknown;
+      requests.push(Array.isArray(parsed) ? parsed.length : 1);
+      void fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body }).then(async (answer) => {
+        res.writeHead(answer.status, { "content-type": "application/json" });
+        res.end(await answer.text());
+      });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
 
 /**
  * The overview's balances against real PostgreSQL and a real devnet; the mainnet's RPC is a port
@@ -93,6 +118,16 @@ describe("summarizeBalances", () => {
       ]),
       [b.vaultId]: [[SANDBOX, (2n * Q + 1n).toString(), 1]],
     });
+    // Over the wire: the head and the first balance, then every other read in one JSON-RPC batch.
+    const proxy = await countingProxy(devnet().url);
+    const counted = await createTestServiceDeps({ database: t, config: { rpcUrls: { QUANTUM_SANDBOX: [proxy.url] } } });
+    try {
+      expect((await summarizeBalances(counted, { tenantId })).totals).toEqual(summary.totals);
+      expect(proxy.requests).toEqual([1, 1, 3]);
+    } finally {
+      await counted.close();
+      await proxy.close();
+    }
     // The same figures as GET /v1/wallets/{id}/balance, wallet by wallet.
     let sum = 0n;
     for (const walletId of [a.walletId, b.walletId, c.id]) sum += BigInt((await readWalletBalance(deps, { tenantId, walletId })).balance);

@@ -1,13 +1,13 @@
 import { readErc20Balance, readNativeBalance, type NetworkCode } from "@qc/chain";
 import { listBalancePlacements, type BalancePlacementRow } from "@qc/db/queries";
-import type { ServiceDeps } from "../deps/service-deps";
+import { RPC_BATCH_SIZE, type ServiceDeps } from "../deps/service-deps";
 import { AppError } from "../errors";
 import { chainUnavailable } from "./chain-errors";
 
 /** Balances read per overview, at most: beyond it the summary says `truncated` instead of reading without end. */
 export const SUMMARY_READ_LIMIT = 2_000;
-/** Reads in flight per network at once: enough to hide the round trip, few enough not to flood a provider. */
-export const SUMMARY_READ_CONCURRENCY = 8;
+/** JSON-RPC batches in flight per network at once: enough to overlap round trips, few enough not to flood a provider. */
+export const SUMMARY_BATCHES_IN_FLIGHT = 4;
 
 export interface AssetTotal {
   assetId: string;
@@ -66,19 +66,25 @@ type Reading = { status: "AVAILABLE"; blockNumber: bigint; balances: bigint[] } 
 /**
  * One network's balances at one block: the first read asks for the head and is answered at it,
  * every other read is pinned to that block (a consistent snapshot, and no `eth_blockNumber` per
- * read). Any failure makes the whole network UNAVAILABLE: a partial sum would read as a loss.
+ * read), sent as JSON-RPC batches of RPC_BATCH_SIZE calls, SUMMARY_BATCHES_IN_FLIGHT at a time.
+ * Any failure makes the whole network UNAVAILABLE: a partial sum would read as a loss.
  */
 async function readNetwork(deps: Pick<ServiceDeps, "chain">, networkCode: NetworkCode, rows: BalancePlacementRow[]): Promise<Reading> {
   const readOne = (row: BalancePlacementRow, blockNumber?: bigint) =>
     row.assetKind === "TOKEN"
       ? readErc20Balance(client, { token: row.contractAddress!, owner: row.address, blockNumber })
       : readNativeBalance(client, { address: row.address, blockNumber });
-  let client: ReturnType<ServiceDeps["chain"]["client"]>;
+  let client: ReturnType<ServiceDeps["chain"]["batchClient"]>;
   try {
-    client = deps.chain.client(networkCode);
+    client = deps.chain.batchClient(networkCode);
     const first = await readOne(rows[0]!);
-    const rest = await mapBounded(rows.slice(1), SUMMARY_READ_CONCURRENCY, async (row) => (await readOne(row, first.blockNumber)).balance);
-    return { status: "AVAILABLE", blockNumber: first.blockNumber, balances: [first.balance, ...rest] };
+    const batches: BalancePlacementRow[][] = [];
+    for (let i = 1; i < rows.length; i += RPC_BATCH_SIZE) batches.push(rows.slice(i, i + RPC_BATCH_SIZE));
+    // A batch's reads start in one tick, so the client sends them as one request.
+    const read = await mapBounded(batches, SUMMARY_BATCHES_IN_FLIGHT, (batch) =>
+      Promise.all(batch.map(async (row) => (await readOne(row, first.blockNumber)).balance)),
+    );
+    return { status: "AVAILABLE", blockNumber: first.blockNumber, balances: [first.balance, ...read.flat()] };
   } catch (error) {
     return { status: "UNAVAILABLE", error: chainUnavailable(networkCode, error) };
   }
