@@ -180,6 +180,9 @@ export { addNetworkLink } from "./wallets/add-network-link";
 
 // balances
 export { readWalletBalance } from "./balances/read-wallet-balance";
+export { summarizeBalances, type BalanceSummary } from "./balances/summarize-balances";
+export { summarizeDailyFlows, type DailyFlows } from "./balances/summarize-daily-flows";
+export { readBalanceHistory, type BalanceHistory } from "./balances/read-balance-history";
 
 // members
 export { addMember } from "./members/add-member";

@@ -7,9 +7,11 @@ import { ErrorNotice, Loading, QueryView } from "../_components/states";
 import { StatusBadge } from "../_components/status-badge";
 import { Time } from "../_components/time";
 import { useSignedInMember } from "../_components/use-signed-in-member";
+import { OverviewBalances } from "./overview-balances";
+import { OverviewFlows } from "./overview-flows";
 import { TransactionsTable } from "./transactions/transactions-table";
 
-/** Overview: where the organization stands, the onboarding checklist and the latest transfers. */
+/** Overview: where the organization stands, the onboarding checklist, balances and flows, and the latest transfers. */
 export default function OverviewPage() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
@@ -122,6 +124,8 @@ export default function OverviewPage() {
           </ol>
         </section>
       </div>
+      <OverviewBalances />
+      <OverviewFlows />
       <h2>Latest transactions</h2>
       <QueryView query={recent} what="transactions">
         {(data) => <TransactionsTable transactions={data.transactions} empty="No transactions yet." />}

@@ -101,6 +101,9 @@ const TRPC_ONLY: Record<string, string> = {
   "passkeys.register": "its challenge id is the session member's own (another member's challenge is INVALID_TOKEN: passkeys.test.ts)",
   "passkeys.listOwn": "takes no id: the session's own member",
   "passkeys.removeOwn": "driven in passkeys.test.ts: another tenant's passkey id is 404 and kept",
+  "balances.summary": "takes no id: the session's own tenant's wallets (overview.test.ts in the dashboard tests)",
+  "balances.flows": "takes no id: the session's own tenant's transactions (overview.test.ts in the dashboard tests)",
+  "balances.walletHistory": "driven below: B's session asking for A's wallet is 404",
   "session.me": "takes no id: the session's own organization and member (members.test.ts in the dashboard tests)",
 };
 
@@ -278,5 +281,12 @@ describe("tenant isolation matrix, generated from the OpenAPI document", () => {
     expect({ status: res.status, error: errorName(res) }).toEqual({ status: 404, error: "NOT_FOUND" });
     const stillWorks = await a.api.get("/v1/credentials");
     expect(stillWorks.status).toBe(200);
+    const history = await callTrpc(
+      server,
+      { path: "balances.walletHistory", type: "query" },
+      JSON.stringify({ json: { walletId: a.watchOnlyWalletId } }),
+      { authorization: b.session },
+    );
+    expect({ status: history.status, error: errorName(history) }).toEqual({ status: 404, error: "NOT_FOUND" });
   });
 });

@@ -11,6 +11,7 @@ import { settingsRouter } from "./settings";
 import { vaultsRouter } from "./vaults";
 import { walletsRouter } from "./wallets";
 import { assetsRouter } from "./assets";
+import { balancesRouter } from "./balances";
 import { signerRouter } from "./signer";
 import { webhooksRouter } from "./webhooks";
 import { transactionsRouter } from "./transactions";
@@ -37,6 +38,7 @@ export const appRouter = createRouter({
   vaults: vaultsRouter,
   wallets: walletsRouter,
   assets: assetsRouter,
+  balances: balancesRouter,
   signer: signerRouter,
   webhooks: webhooksRouter,
   transactions: transactionsRouter,

@@ -35,8 +35,11 @@ export type CreateQuantumPublicClientOptions = {
   timeout?: number;
   /** Retries per endpoint before falling back to the next one. Default 1. */
   retryCount?: number;
-  /** JSON-RPC batching over HTTP. Default off. */
-  batch?: boolean;
+  /**
+   * JSON-RPC batching over HTTP: the requests made in one tick go as one array, at most
+   * `batchSize` per HTTP request (true: viem's default of 1,000). Default off.
+   */
+  batch?: boolean | { batchSize: number };
 };
 
 export type QuantumPublicClient = PublicClient<Transport, QuantumChain>;

@@ -16,24 +16,36 @@ import type { ServiceConfig } from "./service-config";
 /** A viem public client per configured network; 503 UNAVAILABLE for one that is not. */
 export interface ChainClients {
   client(networkCode: NetworkCode): QuantumPublicClient;
+  /**
+   * The same network's client with JSON-RPC batching: the reads a caller starts in one tick go
+   * as one HTTP request of at most RPC_BATCH_SIZE calls. For many independent reads at once
+   * (the overview's balances); every other caller keeps one call per request.
+   */
+  batchClient(networkCode: NetworkCode): QuantumPublicClient;
   /** The networks with an RPC endpoint. */
   networks(): NetworkCode[];
 }
 
+/** Calls per JSON-RPC batch: public providers commonly cap a batch at 100 to 1,000. */
+export const RPC_BATCH_SIZE = 100;
+
 export function createChainClients(rpcUrls: Partial<Record<NetworkCode, string[]>>): ChainClients {
-  const clients = new Map<NetworkCode, QuantumPublicClient>();
+  const clients = new Map<string, QuantumPublicClient>();
+  const clientFor = (networkCode: NetworkCode, batch: boolean) => {
+    const key = `${networkCode}:${batch ? "batch" : "single"}`;
+    let client = clients.get(key);
+    if (!client) {
+      const urls = rpcUrls[networkCode];
+      if (!urls?.length)
+        throw new AppError("UNAVAILABLE", `no RPC endpoint is configured for ${networkCode}`, { details: { networkCode } });
+      client = createQuantumPublicClient(networkCode, urls, batch ? { batch: { batchSize: RPC_BATCH_SIZE } } : {});
+      clients.set(key, client);
+    }
+    return client;
+  };
   return {
-    client(networkCode) {
-      let client = clients.get(networkCode);
-      if (!client) {
-        const urls = rpcUrls[networkCode];
-        if (!urls?.length)
-          throw new AppError("UNAVAILABLE", `no RPC endpoint is configured for ${networkCode}`, { details: { networkCode } });
-        client = createQuantumPublicClient(networkCode, urls);
-        clients.set(networkCode, client);
-      }
-      return client;
-    },
+    client: (networkCode) => clientFor(networkCode, false),
+    batchClient: (networkCode) => clientFor(networkCode, true),
     networks: () => Object.keys(rpcUrls) as NetworkCode[],
   };
 }

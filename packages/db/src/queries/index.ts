@@ -5,6 +5,7 @@
  * core writes SQL.
  */
 export * from "./assets";
+export * from "./balances";
 export * from "./audit";
 export * from "./audit-chain";
 export * from "./events";

@@ -22,6 +22,7 @@ import { useAssets } from "../../../_components/use-assets";
 import { useSignedInMember } from "../../../_components/use-signed-in-member";
 import { TransactionTypeField } from "../../transactions/direction";
 import { TransactionsTable } from "../../transactions/transactions-table";
+import { BalanceHistorySection } from "./balance-history";
 
 /** Balances are read live from the chain; this is how often the page asks again. */
 const BALANCE_POLL_MS = 5_000;
@@ -119,6 +120,8 @@ function WalletView({ wallet }: { wallet: Wallet }) {
         emptyRow={<Loading what="balances" />}
         renderRow={({ link, asset }) => <BalanceRow wallet={wallet} networkCode={link.networkCode} asset={asset} />}
       />
+
+      <BalanceHistorySection walletId={wallet.id} />
 
       <WalletTransactions walletId={wallet.id} />
 
