@@ -309,6 +309,10 @@ describe("accessibility of every page in a real browser", () => {
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Skip to content");
     expect(await page.evaluate(() => document.activeElement?.getAttribute("href"))).toBe("#main");
     expect(await page.locator("main#main").count()).toBe(1);
+    // Followed, it skips the navigation: the next Tab lands inside the content.
+    await page.keyboard.press("Enter");
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement?.closest("main")?.id)).toBe("main");
 
     // The forms' second states: a new API key's secret shown once, a rule opened in the policy editor.
     await page.goto(new URL("/api-keys", stack.baseUrl).toString());
