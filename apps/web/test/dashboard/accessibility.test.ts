@@ -330,6 +330,17 @@ describe("accessibility of every page in a real browser", () => {
     // Last, as it offers to end the session.
     problems.push(...(await sweep(page, "/logout", "/logout")));
     await page.context().close();
+
+    // What only an approver of the transfer sees: it listed on /approvals, the reject form on its page.
+    const approverPage = await newDashboardPage(browser);
+    await logInAs(approverPage, stack.baseUrl, approver.email, MEMBER_FIXTURE_PASSWORD);
+    await approverPage.goto(new URL("/approvals", stack.baseUrl).toString());
+    await approverPage.locator(`a[href="/transactions/${ids.awaiting}"]`).first().waitFor();
+    problems.push(...(await sweep(approverPage, "/approvals", null)));
+    await approverPage.goto(new URL(`/transactions/${ids.awaiting}`, stack.baseUrl).toString());
+    await approverPage.getByRole("button", { name: "Reject transfer", exact: true }).waitFor();
+    problems.push(...(await sweep(approverPage, "/transactions/[id]", null)));
+    await approverPage.context().close();
     expect(problems).toEqual([]);
   });
 
