@@ -1,10 +1,10 @@
 "use client";
 
 import { useState } from "react";
-import type { Asset } from "../../../src/dashboard/router-types";
 import { CSV_MAX_ROWS, CSV_PAGE_SIZE, readAllPages, TooManyRowsError, transactionsCsv } from "../../../src/dashboard/transactions-csv";
 import { useTRPCClient } from "../../../src/dashboard/trpc";
 import { ErrorNotice } from "../../_components/states";
+import { useAssets } from "../../_components/use-assets";
 import type { TransactionsListFilters } from "../../../src/dashboard/transactions-list-filters";
 
 /**
@@ -12,8 +12,10 @@ import type { TransactionsListFilters } from "../../../src/dashboard/transaction
  * page by page through the same procedure as the table and saved as one file. Above CSV_MAX_ROWS
  * nothing is saved and the person is asked to narrow the filters (docs/dashboard.md).
  */
-export function ExportCsvButton({ filters, assets }: { filters: TransactionsListFilters; assets: readonly Asset[] }) {
+export function ExportCsvButton({ filters }: { filters: TransactionsListFilters }) {
   const client = useTRPCClient();
+  // The assets' symbols and decimals: the button waits for them, or amounts would be left empty.
+  const { assets, query: assetsQuery } = useAssets();
   const [state, setState] = useState<{ busy: boolean; error: unknown; done: number | null }>({ busy: false, error: null, done: null });
 
   async function exportCsv() {
@@ -41,7 +43,7 @@ export function ExportCsvButton({ filters, assets }: { filters: TransactionsList
 
   return (
     <div className="actions">
-      <button type="button" className="secondary" onClick={() => void exportCsv()} disabled={state.busy}>
+      <button type="button" className="secondary" onClick={() => void exportCsv()} disabled={state.busy || assetsQuery.data === undefined}>
         {state.busy ? "Exporting…" : "Export CSV"}
       </button>
       <span className="muted small" role="status" aria-live="polite">
@@ -52,7 +54,7 @@ export function ExportCsvButton({ filters, assets }: { filters: TransactionsList
           {state.error.message}
         </div>
       ) : (
-        <ErrorNotice error={state.error} title="Could not export" />
+        <ErrorNotice error={state.error ?? assetsQuery.error} title="Could not export" />
       )}
     </div>
   );

@@ -11,7 +11,6 @@ import { SelectField, TextField } from "../../_components/field";
 import { FilterBar, useUrlFilters } from "../../_components/filter-bar";
 import { PAGE_SIZES, Pager, usePager } from "../../_components/pager";
 import { Loading, QueryView } from "../../_components/states";
-import { useAssets } from "../../_components/use-assets";
 import { useSignedInMember } from "../../_components/use-signed-in-member";
 import { TransactionTypeField } from "./direction";
 import { ExportCsvButton } from "./export-csv";
@@ -30,7 +29,6 @@ export default function TransactionsPage() {
 function TransactionsList() {
   const trpc = useTRPC();
   const { can } = useSignedInMember();
-  const { assets } = useAssets();
   const filters = useUrlFilters(LIST_FILTER_KEYS);
   const pager = usePager({ resetKey: filters.key });
   const listFilters = toListFilters(filters.values);
@@ -75,7 +73,7 @@ function TransactionsList() {
           hint="Your reference, exactly as sent."
         />
       </FilterBar>
-      <ExportCsvButton filters={listFilters} assets={assets} />
+      <ExportCsvButton filters={listFilters} />
       <QueryView query={list} what="transactions" errorTitle="Could not load transactions">
         {(data) => (
           <>
