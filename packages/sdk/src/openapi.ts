@@ -873,7 +873,7 @@ export interface paths {
     };
     /**
      * List transactions
-     * @description The tenant's transactions, newest first, optionally of one status, one type (`DEPOSIT` for incoming transfers), one source wallet, one wallet on either side (`walletId`: sent from it or deposited to it), one `externalId` or one batch (`batchId`). Paginate with `cursor`.
+     * @description The tenant's transactions, newest first, optionally of one status, one type (`DEPOSIT` for incoming transfers), one source wallet, one wallet on either side (`walletId`: sent from it or deposited to it), one `externalId` or one batch (`batchId`), and created in a window of time (`createdFrom` inclusive, `createdTo` exclusive, RFC 3339; `createdFrom` after `createdTo` is 400 `VALIDATION_FAILED`). Paginate with `cursor`.
      */
     get: operations["transactions-list"];
     put?: never;
@@ -13363,6 +13363,8 @@ export interface operations {
         walletId?: string;
         externalId?: string;
         batchId?: string;
+        createdFrom?: string;
+        createdTo?: string;
       };
       header?: {
         /**

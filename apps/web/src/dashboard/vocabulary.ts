@@ -172,3 +172,23 @@ const complete: [
   Missing<WebhookEventType, (typeof WEBHOOK_EVENT_TYPES)[number]>,
 ] = [true, true, true, true];
 void complete;
+
+/**
+ * Each transaction status in a few plain words, shown beside the contract's name (the badge keeps
+ * the name: it is what the API, webhooks and support speak). Held to @qc/domain's list like the hints.
+ */
+export const TRANSACTION_STATUS_WORDS: Record<TransactionStatus, string> = {
+  SUBMITTED: "Being checked",
+  AWAITING_APPROVAL: "Waiting for approval",
+  QUEUED: "Waiting its turn",
+  PENDING_SIGNATURE: "Waiting for signature",
+  SIGNED: "Signed",
+  BROADCASTING: "Being sent",
+  CONFIRMING: "Confirming",
+  COMPLETED: "Completed",
+  BLOCKED: "Blocked by a check",
+  REJECTED: "Rejected",
+  CANCELLED: "Cancelled",
+  EXPIRED: "Expired",
+  FAILED: "Failed",
+};

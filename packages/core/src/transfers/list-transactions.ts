@@ -15,9 +15,13 @@ export interface ListTransactionsInput extends PageRequest {
   externalId?: string | undefined;
   /** The transfers of one batch (CONTRACT §18); another tenant's batch lists nothing. */
   batchId?: string | undefined;
+  /** Created at or after this instant. */
+  createdFrom?: Date | undefined;
+  /** Created before this instant. */
+  createdTo?: Date | undefined;
 }
 
-/** The tenant's transactions, newest first, optionally filtered by status, type, wallet (source or either side), externalId and batch. */
+/** The tenant's transactions, newest first, optionally filtered by status, type, wallet (source or either side), externalId, batch and creation window. */
 export async function listTransactions(
   deps: Pick<ServiceDeps, "db">,
   input: ListTransactionsInput,
@@ -30,6 +34,8 @@ export async function listTransactions(
     walletId: input.walletId,
     externalId: input.externalId,
     batchId: input.batchId,
+    createdFrom: input.createdFrom,
+    createdTo: input.createdTo,
     beforeId: decodePageCursor(input.cursor),
     limit: input.limit + 1,
   });

@@ -1,4 +1,4 @@
-import { and, desc, eq, lt, or, sql } from "drizzle-orm";
+import { and, desc, eq, gte, lt, or, sql } from "drizzle-orm";
 import type { Executor } from "../client";
 import { completeRow } from "../hot-path/columns";
 import { defineQuery, defineRead } from "../hot-path/define-query";
@@ -141,6 +141,12 @@ export function listTransactionRows(
     externalId?: string | undefined;
     /** One batch's transfers (CONTRACT §18): read through transactions_tenant_batch_idx. */
     batchId?: string | undefined;
+    /**
+     * The creation window, `createdFrom` inclusive and `createdTo` exclusive: with no other filter
+     * it reads transactions_tenant_created_idx (tenant, created_at) for a narrow window.
+     */
+    createdFrom?: Date | undefined;
+    createdTo?: Date | undefined;
     beforeId?: string | undefined;
     limit: number;
   },
@@ -159,6 +165,8 @@ export function listTransactionRows(
           : undefined,
         params.externalId !== undefined ? eq(transactions.externalId, params.externalId) : undefined,
         params.batchId !== undefined ? eq(transactions.batchId, params.batchId) : undefined,
+        params.createdFrom !== undefined ? gte(transactions.createdAt, params.createdFrom) : undefined,
+        params.createdTo !== undefined ? lt(transactions.createdAt, params.createdTo) : undefined,
         params.beforeId ? lt(transactions.id, params.beforeId) : undefined,
       ),
     )

@@ -253,8 +253,8 @@ export const transactions = pgTable(
       ),
     /**
      * The tenant's transfers by creation time, every asset: built for the velocity and quota sums,
-     * which now read usage buckets (./usage.ts); kept for reads by creation time (the approvals
-     * list) until a plan shows it unused.
+     * which now read usage buckets (./usage.ts); kept for reads by creation time: the approvals
+     * list, and `GET /v1/transactions?createdFrom=&createdTo=` (a window of a busy tenant's list).
      */
     index("transactions_tenant_created_idx").on(t.tenantId, t.createdAt),
     check("transactions_amount_nonnegative", sql`${t.amount} >= 0`),

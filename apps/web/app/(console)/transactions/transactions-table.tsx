@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import type { Transaction } from "../../../src/dashboard/router-types";
-import { SUB_STATUS_HINTS, TRANSACTION_STATUS_HINTS } from "../../../src/dashboard/vocabulary";
+import { SUB_STATUS_HINTS, TRANSACTION_STATUS_HINTS, TRANSACTION_STATUS_WORDS } from "../../../src/dashboard/vocabulary";
 import { Amount } from "../../_components/amount";
 import { DataTable, type Column } from "../../_components/data-table";
 import { StatusBadge } from "../../_components/status-badge";
@@ -38,6 +38,9 @@ export function TransactionsTable({
         <>
           <span title={TRANSACTION_STATUS_HINTS[tx.status]}>
             <StatusBadge status={tx.status} />
+          </span>{" "}
+          <span className="small" data-testid="status-words">
+            {TRANSACTION_STATUS_WORDS[tx.status]}
           </span>
           {tx.subStatus && (
             <div className="small muted" title={SUB_STATUS_HINTS[tx.subStatus]}>

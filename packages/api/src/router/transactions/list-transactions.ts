@@ -7,6 +7,9 @@ import { authedProcedure } from "../../trpc";
 import { EXAMPLE_DEPOSIT, EXAMPLE_PENDING_TRANSACTION } from "./examples";
 import { transactionRecord } from "./schemas";
 
+/** A bound of the creation window: RFC 3339 with an offset (`Z` or `+02:00`). */
+const instant = z.iso.datetime({ offset: true });
+
 export const listTransactionsProcedure = authedProcedure
   .meta({
     scope: "read",
@@ -19,7 +22,8 @@ export const listTransactionsProcedure = authedProcedure
       description:
         "The tenant's transactions, newest first, optionally of one status, one type (`DEPOSIT` for incoming transfers), " +
         "one source wallet, one wallet on either side (`walletId`: sent from it or deposited to it), one `externalId` or " +
-        "one batch (`batchId`). " +
+        "one batch (`batchId`), and created in a window of time (`createdFrom` inclusive, `createdTo` exclusive, RFC 3339; " +
+        "`createdFrom` after `createdTo` is 400 `VALIDATION_FAILED`). " +
         "Paginate with `cursor`.",
       protect: true,
     },
@@ -30,14 +34,30 @@ export const listTransactionsProcedure = authedProcedure
     },
   })
   .input(
-    pageQuery.extend({
-      status: transactionStatusSchema.optional(),
-      type: z.enum(TRANSACTION_TYPES).optional(),
-      sourceWalletId: z.uuid().optional(),
-      walletId: z.uuid().optional().meta({ description: "the wallet on either side: the source, or a deposit's destination" }),
-      externalId: text().min(1).max(255).optional(),
-      batchId: z.uuid().optional().meta({ description: "the transfers of one batch (`POST /v1/transactions/batch`)" }),
-    }),
+    pageQuery
+      .extend({
+        status: transactionStatusSchema.optional(),
+        type: z.enum(TRANSACTION_TYPES).optional(),
+        sourceWalletId: z.uuid().optional(),
+        walletId: z.uuid().optional().meta({ description: "the wallet on either side: the source, or a deposit's destination" }),
+        externalId: text().min(1).max(255).optional(),
+        batchId: z.uuid().optional().meta({ description: "the transfers of one batch (`POST /v1/transactions/batch`)" }),
+        createdFrom: instant
+          .optional()
+          .meta({ description: "created at or after this instant (RFC 3339)", example: "2026-11-01T00:00:00.000Z" }),
+        createdTo: instant.optional().meta({ description: "created before this instant (RFC 3339)", example: "2026-12-01T00:00:00.000Z" }),
+      })
+      .refine((input) => !input.createdFrom || !input.createdTo || Date.parse(input.createdFrom) <= Date.parse(input.createdTo), {
+        message: "must not be after createdTo",
+        path: ["createdFrom"],
+      }),
   )
   .output(z.object({ transactions: z.array(transactionRecord), page: pageInfo }))
-  .query(({ ctx, input }) => listTransactions(ctx.deps, { tenantId: ctx.auth.tenantId, ...input }));
+  .query(({ ctx, input: { createdFrom, createdTo, ...input } }) =>
+    listTransactions(ctx.deps, {
+      tenantId: ctx.auth.tenantId,
+      ...input,
+      createdFrom: createdFrom === undefined ? undefined : new Date(createdFrom),
+      createdTo: createdTo === undefined ? undefined : new Date(createdTo),
+    }),
+  );
