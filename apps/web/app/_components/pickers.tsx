@@ -96,7 +96,7 @@ export function PickMany({
               value={text}
               autoComplete="off"
               spellCheck={false}
-              placeholder={`A ${noun}'s name, or paste an id`}
+              placeholder="Name, or paste an id"
               aria-invalid={message ? true : undefined}
               aria-describedby={described}
               onKeyDown={onKeyDown}
