@@ -85,7 +85,7 @@ function amountHint(typed: string, unit: AmountUnit, emptyMeans?: string): React
       {parsed?.ok && unit.basis !== "BASE_UNITS" && (
         <>
           {" "}
-          ={" "}
+          {typed.trim()} {unit.symbol} ={" "}
           <span className="mono" title={`${parsed.raw} base units`} data-testid="amount-base-units">
             {parsed.raw}
           </span>{" "}
