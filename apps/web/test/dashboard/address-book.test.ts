@@ -137,13 +137,14 @@ describe("the address book in a real browser", () => {
     await expect.poll(() => page.getByLabel("Destination", { exact: true }).inputValue()).toBe("NOT_ADDRESS_BOOK");
     // The dry run says whether the destination is in the book, by its label.
     const dryRun = page.getByTestId("policy-dry-run");
-    await dryRun.getByLabel("Source wallet ID").fill(walletId);
-    await dryRun.getByLabel("Destination address").fill(EXCHANGE);
+    await expect.poll(() => dryRun.getByLabel("Source wallet", { exact: true }).locator("option").count()).toBeGreaterThan(1);
+    await dryRun.getByLabel("Source wallet", { exact: true }).selectOption(walletId);
+    await dryRun.getByLabel("Destination address", { exact: true }).fill(EXCHANGE);
     await dryRun.getByLabel("Amount", { exact: true }).fill("1");
     await button(page, "Evaluate transfer").click();
     await expect.poll(() => page.getByTestId("dry-run-result").textContent()).toContain("ALLOW");
     expect(await page.getByTestId("dry-run-destination").textContent()).toBe(`The destination is in the address book: ${LABEL}`);
-    await dryRun.getByLabel("Destination address").fill(STRANGER);
+    await dryRun.getByLabel("Destination address", { exact: true }).fill(STRANGER);
     await button(page, "Evaluate transfer").click();
     await expect.poll(() => page.getByTestId("dry-run-result").textContent()).toContain("BLOCK");
     expect(await page.getByTestId("dry-run-destination").textContent()).toBe("The destination is not in the address book.");

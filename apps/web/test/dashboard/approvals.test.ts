@@ -133,8 +133,9 @@ describe("approval quorums in a real browser", () => {
     await page.getByText("Saved as version 1.").waitFor();
 
     const dryRun = page.getByTestId("policy-dry-run");
-    await dryRun.getByLabel("Source wallet ID").fill(walletId);
-    await dryRun.getByLabel("Destination address").fill(DESTINATION);
+    await expect.poll(() => dryRun.getByLabel("Source wallet", { exact: true }).locator("option").count()).toBeGreaterThan(1);
+    await dryRun.getByLabel("Source wallet", { exact: true }).selectOption(walletId);
+    await dryRun.getByLabel("Destination address", { exact: true }).fill(DESTINATION);
     await dryRun.getByLabel("Amount", { exact: true }).fill("1");
     await button(page, "Evaluate transfer").click();
     await expect.poll(() => page.getByTestId("dry-run-result").textContent()).toContain("REQUIRE_APPROVAL");

@@ -240,17 +240,18 @@ describe("the dashboard in a real browser", () => {
     await field("Rule name").fill("Nothing above 2 Q");
     await field("Amount above").fill("2x");
     await button("Save policy").click();
-    // Refused before it is sent, next to the field.
+    // Refused before it is sent, next to the field; the amount is in Q (no asset chosen).
     await expect
       .poll(() => page.getByRole("alert").allTextContents())
-      .toContain("base units: a whole number without sign, point or exponent");
-    await field("Amount above").fill(String(2n * Q));
+      .toContain("in Q: enter a number such as 1.5 (digits and one decimal point)");
+    await field("Amount above").fill("2");
     await button("Save policy").click();
     await page.getByText("Saved as version 1.").waitFor();
 
     const dryRun = page.getByTestId("policy-dry-run");
-    await dryRun.getByLabel("Source wallet ID").fill(shared.walletId!);
-    await dryRun.getByLabel("Destination address").fill("0x5b38da6a701c568545dcfcb03fcb875f56beddc4");
+    await expect.poll(() => dryRun.getByLabel("Source wallet", { exact: true }).locator("option").count()).toBeGreaterThan(1);
+    await dryRun.getByLabel("Source wallet", { exact: true }).selectOption(shared.walletId!);
+    await dryRun.getByLabel("Destination address", { exact: true }).fill("0x5b38da6a701c568545dcfcb03fcb875f56beddc4");
     await dryRun.getByLabel("Amount", { exact: true }).fill("3");
     await button("Evaluate transfer").click();
     await expect.poll(() => page.getByTestId("dry-run-result").textContent()).toContain("BLOCK");

@@ -1,7 +1,7 @@
 "use client";
 
 import type { AddressBookEntry } from "../../../src/dashboard/router-types";
-import { SelectField } from "../../_components/field";
+import { PickOne } from "../../_components/pickers";
 import type { useActiveEntriesFor } from "./use-address-book";
 
 /**
@@ -20,13 +20,15 @@ export function AddressBookPicker({
   onPick: (address: string) => void;
 }) {
   return (
-    <SelectField
+    <PickOne
       label="From the address book"
+      options={entries.map((entry) => ({ value: entry.id, label: `${entry.label} · ${entry.address}` }))}
       value={picked?.id ?? ""}
-      onChange={(e) => {
-        const entry = entries.find((candidate) => candidate.id === e.target.value);
+      onPick={(id) => {
+        const entry = entries.find((candidate) => candidate.id === id);
         if (entry) onPick(entry.address);
       }}
+      placeholder={entries.length ? "Choose an entry, or type an address below…" : "No entries"}
       disabled={entries.length === 0}
       hint={
         query.data && entries.length === 0 ? (
@@ -38,13 +40,6 @@ export function AddressBookPicker({
           "Optional: fills the destination below."
         )
       }
-    >
-      <option value="">{entries.length ? "Choose an entry, or type an address below…" : "No entries"}</option>
-      {entries.map((entry) => (
-        <option key={entry.id} value={entry.id}>
-          {entry.label} · {entry.address}
-        </option>
-      ))}
-    </SelectField>
+    />
   );
 }

@@ -6,10 +6,15 @@ import { parseUnits } from "../../../src/dashboard/amounts";
 import type { NetworkCode } from "../../../src/dashboard/router-types";
 import { useTRPC } from "../../../src/dashboard/trpc";
 import { NETWORKS } from "../../../src/dashboard/vocabulary";
-import { FormError, SelectField, TextField } from "../../_components/field";
+import { Amount } from "../../_components/amount";
+import { AddressField, FormError, SelectField, TextField } from "../../_components/field";
 import { formFailure } from "../../_components/form-failure";
+import { PickOne } from "../../_components/pickers";
 import { StatusBadge } from "../../_components/status-badge";
+import { useWalletOptions } from "../../_components/use-picker-options";
 import { useApproverGroups } from "../_approvals/use-approver-groups";
+import { AddressBookPicker } from "../address-book/address-book-picker";
+import { useActiveEntriesFor } from "../address-book/use-address-book";
 
 /** POST /v1/policies/evaluate: what the saved policy would decide for a transfer, without making one. */
 export function DryRun() {
@@ -23,6 +28,8 @@ export function DryRun() {
   const assets = useQuery(trpc.assets.list.queryOptions({ networkCode, limit: 200 }));
   const asset = assets.data?.assets.find((a) => a.id === assetId) ?? assets.data?.assets.find((a) => a.kind === "NATIVE");
   const evaluate = useMutation(trpc.policies.evaluate.mutationOptions());
+  const wallets = useWalletOptions();
+  const book = useActiveEntriesFor(networkCode, asset?.id ?? "");
   const { nameOf } = useApproverGroups();
   const failure = formFailure(evaluate.error, ["networkCode", "sourceWalletId", "destinationAddress", "assetId", "amount"], {
     INVALID_ADDRESS: "destinationAddress",
@@ -63,26 +70,29 @@ export function DryRun() {
               </option>
             ))}
           </SelectField>
-          <TextField
-            label="Source wallet ID"
+          <PickOne
+            label="Source wallet"
+            options={wallets.options}
             value={sourceWalletId}
-            onChange={(e) => setSourceWalletId(e.target.value)}
-            spellCheck={false}
+            onPick={setSourceWalletId}
+            placeholder="Choose a wallet…"
             error={failure.field("sourceWalletId")}
           />
         </div>
-        <TextField
-          label="Destination address"
-          value={destinationAddress}
-          onChange={(e) => setDestinationAddress(e.target.value)}
-          spellCheck={false}
-          error={failure.field("destinationAddress")}
-        />
+        <div className="row">
+          <AddressBookPicker book={book} picked={book.entryFor(destinationAddress)} onPick={setDestinationAddress} />
+          <AddressField
+            label="Destination address"
+            value={destinationAddress}
+            onChange={(e) => setDestinationAddress(e.target.value)}
+            error={failure.field("destinationAddress")}
+          />
+        </div>
         <div className="row">
           <SelectField label="Asset" value={asset?.id ?? ""} onChange={(e) => setAssetId(e.target.value)} error={failure.field("assetId")}>
             {assets.data?.assets.map((a) => (
               <option key={a.id} value={a.id}>
-                {a.symbol} ({a.decimals} decimals)
+                {a.symbol} · {a.name} ({a.decimals} decimals)
               </option>
             ))}
           </SelectField>
@@ -134,7 +144,10 @@ export function DryRun() {
             </div>
           )}
           {evaluate.data.velocitySum && (
-            <div className="small muted">Window sum, this transfer included: {evaluate.data.velocitySum} base units</div>
+            <div className="small muted" data-testid="dry-run-velocity-sum">
+              Window sum, this transfer included:{" "}
+              <Amount raw={evaluate.data.velocitySum} decimals={asset?.decimals} symbol={asset?.symbol} />
+            </div>
           )}
         </div>
       )}

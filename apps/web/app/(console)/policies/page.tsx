@@ -4,20 +4,24 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState, type FormEvent } from "react";
 import { describeFailure } from "../../../src/dashboard/api-error";
 import { checkDraft, emptyRule, toDocument, toDrafts, type RuleDraft } from "../../../src/dashboard/policy-draft";
-import type { Policy } from "../../../src/dashboard/router-types";
+import type { Asset, Policy } from "../../../src/dashboard/router-types";
 import { useTRPC } from "../../../src/dashboard/trpc";
 import { FormError, SelectField } from "../../_components/field";
 import { formFailure } from "../../_components/form-failure";
 import { QueryView } from "../../_components/states";
 import { Time } from "../../_components/time";
+import { useAssetOptions, useVaultOptions, useWalletOptions } from "../../_components/use-picker-options";
 import { useSignedInMember } from "../../_components/use-signed-in-member";
+import { useAddressBook } from "../address-book/use-address-book";
 import { Denylist } from "./denylist";
 import { DryRun } from "./dry-run";
-import { RuleFields } from "./rule-fields";
+import { RuleFields, type RulePickerOptions } from "./rule-fields";
 
 export default function PoliciesPage() {
   const trpc = useTRPC();
   const policy = useQuery(trpc.policies.get.queryOptions());
+  // The amounts are shown in the rules' asset units: the editor waits for the assets' decimals.
+  const assets = useAssetOptions();
   return (
     <>
       <h1>Policies</h1>
@@ -28,7 +32,11 @@ export default function PoliciesPage() {
         quorum (approver groups are kept on the <a href="/members#approver-groups">Members</a> page).
       </p>
       <QueryView query={policy} what="the policy" errorTitle="Could not load the policy">
-        {(data) => <PolicyEditor policy={data} />}
+        {(data) => (
+          <QueryView query={assets.query} what="the assets">
+            {() => <PolicyEditor policy={data} assets={assets.assets} assetOptions={assets.options} />}
+          </QueryView>
+        )}
       </QueryView>
       <DryRun />
       <Denylist />
@@ -36,18 +44,28 @@ export default function PoliciesPage() {
   );
 }
 
-function PolicyEditor({ policy }: { policy: Policy }) {
+function PolicyEditor({ policy, assets, assetOptions }: { policy: Policy; assets: Asset[]; assetOptions: RulePickerOptions["assets"] }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [defaultAction, setDefaultAction] = useState(policy.defaultAction);
-  const [rules, setRules] = useState<RuleDraft[]>(() => toDrafts(policy));
+  const [rules, setRules] = useState<RuleDraft[]>(() => toDrafts(policy, assets));
+  const vaults = useVaultOptions();
+  const wallets = useWalletOptions();
+  const book = useAddressBook("ACTIVE");
+  const options: RulePickerOptions = {
+    vaults: vaults.options,
+    wallets: wallets.options,
+    assets: assetOptions,
+    addresses: book.entries.map((e) => ({ value: e.address, label: `${e.label} · ${e.address}`, keys: [e.label] })),
+    unitAssets: assets,
+  };
   const [localErrors, setLocalErrors] = useState<Record<string, string>>({});
   // Policies are `administer` (CONTRACT §14): other roles read the rules, with nothing to edit or save.
   const administer = useSignedInMember().can("administer");
   useEffect(() => {
     setDefaultAction(policy.defaultAction);
-    setRules(toDrafts(policy));
-  }, [policy]);
+    setRules(toDrafts(policy, assets));
+  }, [policy, assets]);
   const save = useMutation(
     trpc.policies.replace.mutationOptions({ onSuccess: (saved) => queryClient.setQueryData(trpc.policies.get.queryKey(), saved) }),
   );
@@ -68,10 +86,10 @@ function PolicyEditor({ policy }: { policy: Policy }) {
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    const errors = checkDraft(rules);
+    const errors = checkDraft(rules, assets);
     setLocalErrors(errors);
     if (Object.keys(errors).length > 0) return;
-    save.mutate(toDocument(defaultAction, rules));
+    save.mutate(toDocument(defaultAction, rules, assets));
   }
 
   return (
@@ -84,8 +102,8 @@ function PolicyEditor({ policy }: { policy: Policy }) {
             , saved <Time at={policy.updatedAt} />
           </>
         )}
-        {policy.version === 0 && " (never set: every transfer is allowed)"}. Amounts are in base units of the transfer&apos;s asset (1 Q =
-        10^18).
+        {policy.version === 0 && " (never set: every transfer is allowed)"}. Amounts are typed in the units of the asset a rule chooses (in
+        Q when it chooses none; in base units when its assets have different decimals); the API stores base units, shown under each amount.
       </p>
       {!administer && <p className="notice">An OWNER or ADMIN of your organization changes the policy; your role reads it.</p>}
       <fieldset className="plain" disabled={!administer}>
@@ -100,6 +118,7 @@ function PolicyEditor({ policy }: { policy: Policy }) {
             onChange={(patch) => update(i, patch)}
             onMove={(by) => move(i, by)}
             onRemove={() => setRules((all) => all.filter((_, j) => j !== i))}
+            options={options}
           />
         ))}
         {administer && (

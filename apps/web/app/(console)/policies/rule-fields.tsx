@@ -1,10 +1,32 @@
 "use client";
 
 import type { PolicyAction } from "@qc/domain";
-import { emptyApproval, type RuleDraft } from "../../../src/dashboard/policy-draft";
-import { NETWORKS, POLICY_DESTINATION_MATCHES, POLICY_DESTINATION_NAMES } from "../../../src/dashboard/vocabulary";
-import { CheckboxGroup, SelectField, TextAreaField, TextField } from "../../_components/field";
+import type { ReactNode } from "react";
+import { isAddress, isUuid, type PickOption } from "../../../src/dashboard/pick";
+import {
+  amountInBaseUnits,
+  amountUnit,
+  amountUnitHint,
+  emptyApproval,
+  type AmountUnit,
+  type RuleDraft,
+  type UnitAsset,
+} from "../../../src/dashboard/policy-draft";
+import { NETWORKS, NETWORK_NAMES, POLICY_DESTINATION_MATCHES, POLICY_DESTINATION_NAMES } from "../../../src/dashboard/vocabulary";
+import { CheckboxGroup, SelectField, TextField } from "../../_components/field";
+import { PickMany } from "../../_components/pickers";
 import { ApprovalRequirements } from "./approval-requirements";
+
+/** What a rule's pickers offer, read once for the whole editor. */
+export interface RulePickerOptions {
+  vaults: readonly PickOption[];
+  wallets: readonly PickOption[];
+  assets: readonly PickOption[];
+  /** The address book's ACTIVE entries, by label; the value is the address. */
+  addresses: readonly PickOption[];
+  /** The assets' decimals, for the rule's amount unit. */
+  unitAssets: readonly UnitAsset[];
+}
 
 export interface RuleFieldsProps {
   rule: RuleDraft;
@@ -16,10 +38,67 @@ export interface RuleFieldsProps {
   onChange: (patch: Partial<RuleDraft>) => void;
   onMove: (by: number) => void;
   onRemove: () => void;
+  options: RulePickerOptions;
+}
+
+/** A rule's lists, each a picker over its options; a pasted value of the right shape is taken as is. */
+interface RuleList {
+  key: "destinationAddresses" | "sourceWalletIds" | "sourceVaultIds" | "assetIds";
+  legend: string;
+  noun: string;
+  options: "addresses" | "wallets" | "vaults" | "assets";
+  accepts: (value: string) => boolean;
+  anyMeans: string;
+  hint?: string;
+}
+
+const RULE_LISTS: readonly RuleList[] = [
+  {
+    key: "destinationAddresses",
+    legend: "Destination addresses",
+    noun: "address",
+    options: "addresses",
+    accepts: isAddress,
+    anyMeans: "any destination",
+    hint: "An address-book entry by its label, or a pasted address (40 hex digits, optional 0x).",
+  },
+  { key: "sourceWalletIds", legend: "Source wallets", noun: "wallet", options: "wallets", accepts: isUuid, anyMeans: "any wallet" },
+  { key: "sourceVaultIds", legend: "Source vaults", noun: "vault", options: "vaults", accepts: isUuid, anyMeans: "any vault" },
+  {
+    key: "assetIds",
+    legend: "Assets",
+    noun: "asset",
+    options: "assets",
+    accepts: isUuid,
+    anyMeans: "any asset",
+    hint: "By symbol or name. The amounts below are in the chosen asset's units.",
+  },
+];
+
+/** An amount field's hint: the unit and why, then what was typed in base units (exact, on hover too). */
+function amountHint(typed: string, unit: AmountUnit, emptyMeans?: string): ReactNode {
+  const parsed = typed.trim() ? amountInBaseUnits(typed, unit) : undefined;
+  return (
+    <>
+      {amountUnitHint(unit)}
+      {emptyMeans && ` Empty: ${emptyMeans}.`}
+      {parsed?.ok && unit.basis !== "BASE_UNITS" && (
+        <>
+          {" "}
+          {typed.trim()} {unit.symbol} ={" "}
+          <span className="mono" title={`${parsed.raw} base units`} data-testid="amount-base-units">
+            {parsed.raw}
+          </span>{" "}
+          base units.
+        </>
+      )}
+    </>
+  );
 }
 
 /** One rule of the policy editor: its action, what it matches, its velocity window and, for REQUIRE_APPROVAL, its approver groups. */
-export function RuleFields({ rule, index: i, last, administer, errorAt, onChange: update, onMove, onRemove }: RuleFieldsProps) {
+export function RuleFields({ rule, index: i, last, administer, errorAt, onChange: update, onMove, onRemove, options }: RuleFieldsProps) {
+  const unit = amountUnit(rule, options.unitAssets);
   // A REQUIRE_APPROVAL rule starts with one group to pick; any other action names none (the API refuses them).
   const changeAction = (action: PolicyAction) =>
     update({ action, approvals: action === "REQUIRE_APPROVAL" ? (rule.approvals.length ? rule.approvals : [emptyApproval()]) : [] });
@@ -45,7 +124,7 @@ export function RuleFields({ rule, index: i, last, administer, errorAt, onChange
       </div>
       <CheckboxGroup
         legend="Networks"
-        options={NETWORKS.map((n) => ({ value: n, label: n }))}
+        options={NETWORKS.map((n) => ({ value: n, label: NETWORK_NAMES[n] }))}
         value={rule.networkCodes}
         onChange={(v) => update({ networkCodes: v })}
         error={errorAt(`rules.${i}.match.networkCodes`)}
@@ -70,49 +149,34 @@ export function RuleFields({ rule, index: i, last, administer, errorAt, onChange
             </option>
           ))}
         </SelectField>
-        <TextAreaField
-          label="Destination addresses"
-          value={rule.destinationAddresses}
-          onChange={(e) => update({ destinationAddresses: e.target.value })}
-          error={errorAt(`rules.${i}.match.destinationAddresses`)}
-          hint="One a line; empty: any destination."
-          spellCheck={false}
-        />
-        <TextField
-          label="Amount above"
-          value={rule.amountAbove}
-          onChange={(e) => update({ amountAbove: e.target.value })}
-          inputMode="numeric"
-          error={errorAt(`rules.${i}.match.amountAbove`)}
-          hint="Base units; empty: any amount."
-        />
       </div>
       <div className="row">
-        <TextAreaField
-          label="Source wallet IDs"
-          value={rule.sourceWalletIds}
-          onChange={(e) => update({ sourceWalletIds: e.target.value })}
-          error={errorAt(`rules.${i}.match.sourceWalletIds`)}
-          hint="One a line; empty: any wallet."
-          spellCheck={false}
-        />
-        <TextAreaField
-          label="Source vault IDs"
-          value={rule.sourceVaultIds}
-          onChange={(e) => update({ sourceVaultIds: e.target.value })}
-          error={errorAt(`rules.${i}.match.sourceVaultIds`)}
-          hint="One a line; empty: any vault."
-          spellCheck={false}
-        />
-        <TextAreaField
-          label="Asset IDs"
-          value={rule.assetIds}
-          onChange={(e) => update({ assetIds: e.target.value })}
-          error={errorAt(`rules.${i}.match.assetIds`)}
-          hint="One a line; empty: any asset."
-          spellCheck={false}
-        />
+        {RULE_LISTS.map((list) => (
+          <PickMany
+            key={list.key}
+            legend={list.legend}
+            noun={list.noun}
+            options={options[list.options]}
+            value={rule[list.key]}
+            onChange={(next) => update({ [list.key]: next })}
+            accepts={list.accepts}
+            anyMeans={list.anyMeans}
+            error={errorAt(`rules.${i}.match.${list.key}`)}
+            hint={list.hint}
+            disabled={!administer}
+          />
+        ))}
       </div>
+      <TextField
+        label="Amount above"
+        value={rule.amountAbove}
+        onChange={(e) => update({ amountAbove: e.target.value })}
+        inputMode="decimal"
+        autoComplete="off"
+        data-unit={unit.symbol}
+        error={errorAt(`rules.${i}.match.amountAbove`)}
+        hint={amountHint(rule.amountAbove, unit, "any amount")}
+      />
       <label className="checkbox">
         <input type="checkbox" checked={rule.velocity} onChange={(e) => update({ velocity: e.target.checked })} /> Only when the amount
         moved over a time window is above a limit (velocity)
@@ -123,9 +187,10 @@ export function RuleFields({ rule, index: i, last, administer, errorAt, onChange
             label="Velocity limit"
             value={rule.velocityAmount}
             onChange={(e) => update({ velocityAmount: e.target.value })}
-            inputMode="numeric"
+            inputMode="decimal"
+            autoComplete="off"
             error={errorAt(`rules.${i}.velocity.amount`)}
-            hint="Base units, this transfer included."
+            hint={<>This transfer included. {amountHint(rule.velocityAmount, unit)}</>}
           />
           <TextField
             label="Window (seconds)"

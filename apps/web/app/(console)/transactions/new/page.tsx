@@ -7,8 +7,10 @@ import { parseUnits } from "../../../../src/dashboard/amounts";
 import type { NetworkCode } from "../../../../src/dashboard/router-types";
 import { useTRPC, useTRPCClient } from "../../../../src/dashboard/trpc";
 import { describeFailure } from "../../../../src/dashboard/api-error";
-import { AddressField, FormError, NetworkField, SelectField, TextAreaField, TextField } from "../../../_components/field";
+import { AddressField, FormError, NetworkField, TextAreaField, TextField } from "../../../_components/field";
 import { formFailure } from "../../../_components/form-failure";
+import { PickOne } from "../../../_components/pickers";
+import { assetOption, vaultOption, walletOption } from "../../../_components/use-picker-options";
 import { useSignedInMember } from "../../../_components/use-signed-in-member";
 import { AddressBookPicker } from "../../address-book/address-book-picker";
 import { useActiveEntriesFor } from "../../address-book/use-address-book";
@@ -139,26 +141,23 @@ function NewTransferForm() {
           }}
           error={failure.field("networkCode")}
         />
-        <SelectField
+        <PickOne
           label="Source vault"
+          options={(vaults.data?.vaults ?? []).map((v) => vaultOption(v))}
           value={vaultId}
-          onChange={(e) => {
-            setVaultId(e.target.value);
+          onPick={(id) => {
+            setVaultId(id);
             setSourceWalletId("");
           }}
+          placeholder="Choose a vault…"
           required
-        >
-          <option value="">Choose a vault…</option>
-          {vaults.data?.vaults.map((v) => (
-            <option key={v.id} value={v.id}>
-              {v.name}
-            </option>
-          ))}
-        </SelectField>
-        <SelectField
+        />
+        <PickOne
           label="Source wallet"
+          options={sources.map((w) => walletOption(w))}
           value={sourceWalletId}
-          onChange={(e) => setSourceWalletId(e.target.value)}
+          onPick={setSourceWalletId}
+          placeholder="Choose a wallet…"
           required
           error={failure.field("sourceWalletId")}
           hint={
@@ -166,16 +165,7 @@ function NewTransferForm() {
               ? "This vault has no active wallet that can send (watch-only wallets cannot)."
               : undefined
           }
-        >
-          <option value="">Choose a wallet…</option>
-          {sources.map((w) => (
-            <option key={w.id} value={w.id}>
-              {w.label ? `${w.label} · ` : ""}
-              {w.address}
-            </option>
-          ))}
-          {sourceWalletId && !sources.some((w) => w.id === sourceWalletId) && <option value={sourceWalletId}>{sourceWalletId}</option>}
-        </SelectField>
+        />
         <AddressBookPicker book={book} picked={inBook} onPick={setDestinationAddress} />
         <AddressField
           label="Destination address"
@@ -191,13 +181,15 @@ function NewTransferForm() {
             )
           }
         />
-        <SelectField label="Asset" value={assetId} onChange={(e) => setAssetId(e.target.value)} required error={failure.field("assetId")}>
-          {assets.data?.assets.map((a) => (
-            <option key={a.id} value={a.id}>
-              {a.symbol} · {a.name} ({a.decimals} decimals)
-            </option>
-          ))}
-        </SelectField>
+        <PickOne
+          label="Asset"
+          options={(assets.data?.assets ?? []).map((a) => assetOption(a))}
+          value={assetId}
+          onPick={setAssetId}
+          placeholder="Choose an asset…"
+          required
+          error={failure.field("assetId")}
+        />
         <TextField
           label="Amount"
           value={amount}
@@ -209,7 +201,11 @@ function NewTransferForm() {
           hint={
             asset && rawPreview?.ok ? (
               <>
-                {amount.trim()} {asset.symbol} = <span className="mono">{rawPreview.raw}</span> base units
+                {amount.trim()} {asset.symbol} ={" "}
+                <span className="mono" title={`${rawPreview.raw} base units`} data-testid="amount-base-units">
+                  {rawPreview.raw}
+                </span>{" "}
+                base units
               </>
             ) : (
               `In ${asset?.symbol ?? "the asset's"} units, e.g. 1.5`
