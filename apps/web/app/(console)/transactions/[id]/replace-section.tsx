@@ -3,10 +3,12 @@
 import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
+import { GAS_PRICE_LABEL, parseGasPrice } from "../../../../src/dashboard/amounts";
 import type { Transaction } from "../../../../src/dashboard/router-types";
 import { useTRPC } from "../../../../src/dashboard/trpc";
 import { TextField } from "../../../_components/field";
 import { ErrorNotice } from "../../../_components/states";
+import { GasPrice } from "../../../_components/amount";
 
 /**
  * A sent transaction not yet mined (BROADCASTING, CONTRACT §17): speed it up (a REPLACEMENT with
@@ -17,7 +19,10 @@ import { ErrorNotice } from "../../../_components/states";
 export function ReplaceSection({ transaction }: { transaction: Transaction }) {
   const trpc = useTRPC();
   const router = useRouter();
+  // Typed in Gqwei per gas, sent in Qwei per gas (amounts.ts): exact, refused past 9 decimals.
   const [maxFeePerGas, setMaxFeePerGas] = useState("");
+  const typed = maxFeePerGas.trim();
+  const floor = typed ? parseGasPrice(typed) : undefined;
   const open = (created: Transaction) => router.push(`/transactions/${created.id}`);
   const speedUp = useMutation(trpc.transactions.speedUp.mutationOptions({ onSuccess: open }));
   const cancel = useMutation(trpc.transactions.cancel.mutationOptions({ onSuccess: open }));
@@ -25,8 +30,8 @@ export function ReplaceSection({ transaction }: { transaction: Transaction }) {
 
   function submitSpeedUp(event: FormEvent) {
     event.preventDefault();
-    const floor = maxFeePerGas.trim();
-    speedUp.mutate({ transactionId: transaction.id, ...(floor ? { maxFeePerGas: floor } : {}) });
+    if (floor && !floor.ok) return;
+    speedUp.mutate({ transactionId: transaction.id, ...(floor ? { maxFeePerGas: floor.raw } : {}) });
   }
 
   return (
@@ -36,14 +41,21 @@ export function ReplaceSection({ transaction }: { transaction: Transaction }) {
         Sent and waiting to be mined. Both sign a new transaction at nonce {transaction.nonce} with fee caps at least 12.5 % higher and
         enough for the network&apos;s current base fee; whichever transaction of the nonce is mined first ends the others.
       </p>
+      {transaction.fee && (
+        <p className="small" data-testid="current-fee-caps">
+          Now: max fee <GasPrice raw={transaction.fee.maxFeePerGas} />, max priority fee{" "}
+          <GasPrice raw={transaction.fee.maxPriorityFeePerGas} />.
+        </p>
+      )}
       <TextField
-        label="Max fee per gas (Qwei, optional)"
+        label={`Max fee per gas (${GAS_PRICE_LABEL}, optional)`}
         value={maxFeePerGas}
-        inputMode="numeric"
+        inputMode="decimal"
         onChange={(e) => setMaxFeePerGas(e.target.value)}
-        hint="A floor: the service may set it higher."
+        error={floor && !floor.ok ? floor.message : undefined}
+        hint="A floor: the service may set it higher. 1 Gqwei = 1,000,000,000 Qwei."
       />
-      <button type="submit" disabled={busy}>
+      <button type="submit" disabled={busy || floor?.ok === false}>
         Speed up
       </button>{" "}
       <button type="button" className="danger" disabled={busy} onClick={() => cancel.mutate({ transactionId: transaction.id })}>
