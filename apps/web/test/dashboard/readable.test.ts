@@ -13,7 +13,7 @@ import {
   waitForTransactionStatus,
   type Person,
 } from "./api";
-import { launchChromium, logInAs, newDashboardPage } from "./browser";
+import { launchChromium, logInAs, newDashboardPage, screenshot } from "./browser";
 import { startStack, type Stack } from "./stack";
 
 const Q = 10n ** 18n;
@@ -38,7 +38,8 @@ const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g
  * page that shows money shows a raw integer of ten or more digits; a transfer's page shows its
  * amount in Q, its fee caps in Gqwei per gas and the most its fee can cost in Q, its confirmations
  * as "N (2 required)" and its status in plain words beside the contract's name; hovering an amount
- * exposes its exact base units, and its copy button copies them.
+ * exposes its exact base units, and its copy button copies them. Leaves
+ * docs/screenshots/transaction-readable.png.
  */
 describe("amounts, fees, statuses and times a person can read", () => {
   const t = useTestDatabase();
@@ -186,6 +187,7 @@ describe("amounts, fees, statuses and times a person can read", () => {
     await expect.poll(() => status.innerText()).toContain("PENDING_SIGNATURE Waiting for signature");
     expect(await page.getByTestId("confirmations").textContent()).toBe("0 (2 required)");
     expect(await page.getByTestId("transaction-amount").locator(".amount").textContent()).toBe("0.5 Q");
+    await screenshot(page, "transaction-readable");
   });
 
   it("the lists and the audit log show amounts in Q, the exact base units on hover", async () => {
