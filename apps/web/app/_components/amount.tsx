@@ -23,7 +23,7 @@ type AmountProps = {
 export function Amount({ raw, decimals, symbol, copy = true }: AmountProps) {
   const shown =
     decimals === undefined ? (
-      <span className="amount" title={`${raw} base units`} data-raw={raw} data-base-units="">
+      <span className="amount" title={`${raw} base units`} data-raw={raw}>
         {raw} base units
       </span>
     ) : (

@@ -3,7 +3,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
-import { GAS_PRICE_LABEL, parseGasPrice } from "../../../../src/dashboard/amounts";
+import { BASE_UNIT, GAS_PRICE_LABEL, GAS_PRICE_UNIT, parseGasPrice } from "../../../../src/dashboard/amounts";
 import type { Transaction } from "../../../../src/dashboard/router-types";
 import { useTRPC } from "../../../../src/dashboard/trpc";
 import { TextField } from "../../../_components/field";
@@ -53,7 +53,7 @@ export function ReplaceSection({ transaction }: { transaction: Transaction }) {
         inputMode="decimal"
         onChange={(e) => setMaxFeePerGas(e.target.value)}
         error={floor && !floor.ok ? floor.message : undefined}
-        hint="A floor: the service may set it higher. 1 Gqwei = 1,000,000,000 Qwei."
+        hint={`A floor: the service may set it higher. 1 ${GAS_PRICE_UNIT.name} = 10^${GAS_PRICE_UNIT.decimals} ${BASE_UNIT}.`}
       />
       <button type="submit" disabled={busy || floor?.ok === false}>
         Speed up
