@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { formatGasPrice, formatUnits, GAS_PRICE_LABEL, maxFeeCost, multiplyRaw, parseGasPrice, parseUnits } from "./amounts";
+import {
+  formatGasPrice,
+  formatUnits,
+  GAS_PRICE_LABEL,
+  gasPricesInWords,
+  maxFeeCost,
+  multiplyRaw,
+  parseGasPrice,
+  parseUnits,
+} from "./amounts";
 
 describe("amounts with decimals, without floating point", () => {
   it("formats base units with the asset's decimals", () => {
@@ -56,8 +65,16 @@ describe("fee caps in a readable unit", () => {
     expect(parseGasPrice("80")).toEqual({ ok: true, raw: "80000000000" });
     expect(parseGasPrice("2.2")).toEqual({ ok: true, raw: "2200000000" });
     expect(parseGasPrice("0.000000001")).toEqual({ ok: true, raw: "1" });
-    expect(parseGasPrice("0.0000000001").ok).toBe(false);
+    expect(parseGasPrice("0.0000000001")).toEqual({ ok: false, message: "at most 9 digits after the decimal point (1 Gqwei = 10^9 Qwei)" });
     expect(parseGasPrice("2e9").ok).toBe(false);
+  });
+
+  it("words the API's per-gas prices in Gqwei/gas, leaving the rest of the message", () => {
+    expect(gasPricesInWords("at most 1000000000000 Qwei per gas (MAX_FEE_PER_GAS_CAP)")).toBe(
+      "at most 1000 Gqwei/gas (MAX_FEE_PER_GAS_CAP)",
+    );
+    expect(gasPricesInWords("between 1 Qwei per gas and 2200000000 Qwei per gas")).toBe("between 0.000000001 Gqwei/gas and 2.2 Gqwei/gas");
+    expect(gasPricesInWords("must be a decimal string")).toBe("must be a decimal string");
   });
 
   it("computes the most the fee can cost: gas limit × max fee per gas, in Qwei, shown in Q", () => {

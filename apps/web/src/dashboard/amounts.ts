@@ -54,10 +54,22 @@ export function formatGasPrice(raw: string): string {
 
 /** What a person types in Gqwei per gas (`2.2`) → Qwei per gas (`2200000000`), exactly; at most 9 fraction digits. */
 export function parseGasPrice(display: string): ParsedAmount {
-  return parseUnits(display, GAS_PRICE_UNIT.decimals);
+  const parsed = parseUnits(display, GAS_PRICE_UNIT.decimals);
+  if (parsed.ok || !/decimal point for this asset/.test(parsed.message)) return parsed;
+  const digits = GAS_PRICE_UNIT.decimals;
+  return { ok: false, message: `at most ${digits} digits after the decimal point (1 ${GAS_PRICE_UNIT.name} = 10^${digits} ${BASE_UNIT})` };
 }
 
 /** The most a transaction can pay in fees, in Qwei: its gas limit × its max fee per gas (CONTRACT §17). */
 export function maxFeeCost(fee: { gasLimit: string; maxFeePerGas: string }): string {
   return multiplyRaw(fee.gasLimit, fee.maxFeePerGas);
+}
+
+/**
+ * An API message with its per-gas prices in the readable unit: every `N Qwei per gas` becomes
+ * `X Gqwei/gas` (the speed-up form's cap refusal: "at most 1000000000000 Qwei per gas" reads
+ * "at most 1000 Gqwei/gas"); the rest of the message as the API wrote it.
+ */
+export function gasPricesInWords(message: string): string {
+  return message.replace(/\b(0|[1-9][0-9]*) Qwei per gas\b/g, (_, raw: string) => formatGasPrice(raw));
 }

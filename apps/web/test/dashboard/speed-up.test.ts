@@ -83,6 +83,17 @@ describe("speed-up and cancel on chain in a real browser", () => {
 
   it("'Speed up' opens the new REPLACEMENT, which links back to the transfer", async () => {
     await go(`/transactions/${transferId}`);
+    const floor = page.getByLabel("Max fee per gas (Gqwei/gas, optional)", { exact: true });
+    // More than nine decimals is more precise than a Qwei: refused beside the field, nothing sent.
+    await floor.fill("1.0000000001");
+    await expect.poll(() => page.getByText("at most 9 digits after the decimal point").count()).toBe(1);
+    expect(await button("Speed up").isDisabled()).toBe(true);
+    // One Qwei per gas above the service's cap (1,000 Gqwei/gas by default): refused beside the field, in Gqwei/gas.
+    await floor.fill("1000.000000001");
+    await button("Speed up").click();
+    await expect
+      .poll(() => page.getByRole("alert").allTextContents())
+      .toContainEqual(expect.stringContaining("at most 1000 Gqwei/gas (MAX_FEE_PER_GAS_CAP)"));
     // Typed in Gqwei per gas, sent in Qwei per gas.
     await page.getByLabel("Max fee per gas (Gqwei/gas, optional)", { exact: true }).fill("80");
     await button("Speed up").click();

@@ -3,11 +3,12 @@
 import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
-import { BASE_UNIT, GAS_PRICE_LABEL, GAS_PRICE_UNIT, parseGasPrice } from "../../../../src/dashboard/amounts";
+import { BASE_UNIT, GAS_PRICE_LABEL, GAS_PRICE_UNIT, gasPricesInWords, parseGasPrice } from "../../../../src/dashboard/amounts";
 import type { Transaction } from "../../../../src/dashboard/router-types";
 import { useTRPC } from "../../../../src/dashboard/trpc";
 import { TextField } from "../../../_components/field";
 import { ErrorNotice } from "../../../_components/states";
+import { formFailure } from "../../../_components/form-failure";
 import { GasPrice } from "../../../_components/amount";
 
 /**
@@ -27,6 +28,9 @@ export function ReplaceSection({ transaction }: { transaction: Transaction }) {
   const speedUp = useMutation(trpc.transactions.speedUp.mutationOptions({ onSuccess: open }));
   const cancel = useMutation(trpc.transactions.cancel.mutationOptions({ onSuccess: open }));
   const busy = speedUp.isPending || cancel.isPending;
+  // The service's refusal of the floor (above MAX_FEE_PER_GAS_CAP) beside the field, in Gqwei/gas.
+  const failure = formFailure(speedUp.error, ["maxFeePerGas"]);
+  const refused = failure.field("maxFeePerGas");
 
   function submitSpeedUp(event: FormEvent) {
     event.preventDefault();
@@ -52,7 +56,7 @@ export function ReplaceSection({ transaction }: { transaction: Transaction }) {
         value={maxFeePerGas}
         inputMode="decimal"
         onChange={(e) => setMaxFeePerGas(e.target.value)}
-        error={floor && !floor.ok ? floor.message : undefined}
+        error={floor && !floor.ok ? floor.message : refused && gasPricesInWords(refused)}
         hint={`A floor: the service may set it higher. 1 ${GAS_PRICE_UNIT.name} = 10^${GAS_PRICE_UNIT.decimals} ${BASE_UNIT}.`}
       />
       <button type="submit" disabled={busy || floor?.ok === false}>
@@ -61,7 +65,7 @@ export function ReplaceSection({ transaction }: { transaction: Transaction }) {
       <button type="button" className="danger" disabled={busy} onClick={() => cancel.mutate({ transactionId: transaction.id })}>
         Cancel on chain
       </button>
-      <ErrorNotice error={speedUp.error} title="Could not speed it up" />
+      {failure.form && <ErrorNotice error={speedUp.error} title="Could not speed it up" />}
       <ErrorNotice error={cancel.error} title="Could not cancel it on chain" />
     </form>
   );
