@@ -3,7 +3,18 @@
 import { useState } from "react";
 
 /** Copies a value; says so for sighted and screen-reader users alike. */
-export function CopyButton({ value, label = "Copy" }: { value: string; label?: string }) {
+export function CopyButton({
+  value,
+  label = "Copy",
+  accessibleName,
+  className,
+}: {
+  value: string;
+  label?: string;
+  /** A fuller name for screen readers; it starts with `label`, so the visible words still name it. */
+  accessibleName?: string;
+  className?: string;
+}) {
   const [state, setState] = useState<"idle" | "copied" | "failed">("idle");
   async function copy() {
     try {
@@ -16,7 +27,12 @@ export function CopyButton({ value, label = "Copy" }: { value: string; label?: s
   }
   return (
     <>
-      <button type="button" className="secondary small" onClick={() => void copy()}>
+      <button
+        type="button"
+        className={`secondary small${className ? ` ${className}` : ""}`}
+        aria-label={accessibleName}
+        onClick={() => void copy()}
+      >
         {label}
       </button>
       <span role="status" aria-live="polite" className="small muted">

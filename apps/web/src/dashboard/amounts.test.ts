@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { formatUnits, multiplyRaw, parseUnits } from "./amounts";
+import {
+  formatGasPrice,
+  formatUnits,
+  GAS_PRICE_LABEL,
+  gasPricesInWords,
+  maxFeeCost,
+  multiplyRaw,
+  parseGasPrice,
+  parseUnits,
+} from "./amounts";
 
 describe("amounts with decimals, without floating point", () => {
   it("formats base units with the asset's decimals", () => {
@@ -40,5 +49,39 @@ describe("amounts with decimals, without floating point", () => {
   it("multiplies base units exactly (fee caps)", () => {
     expect(multiplyRaw("21000", "2000000000")).toBe("42000000000000");
     expect(multiplyRaw("340282366920938463463374607431768211455", "2")).toBe("680564733841876926926749214863536422910");
+  });
+});
+
+describe("fee caps in a readable unit", () => {
+  it("shows per-gas prices in Gqwei (10^9 Qwei), exactly", () => {
+    expect(GAS_PRICE_LABEL).toBe("Gqwei/gas");
+    expect(formatGasPrice("2200000000")).toBe("2.2 Gqwei/gas");
+    expect(formatGasPrice("1")).toBe("0.000000001 Gqwei/gas");
+    expect(formatGasPrice("60000000000")).toBe("60 Gqwei/gas");
+    expect(formatGasPrice("1125000000")).toBe("1.125 Gqwei/gas");
+  });
+
+  it("reads what a person types in Gqwei per gas into Qwei per gas, refusing more than 9 fraction digits", () => {
+    expect(parseGasPrice("80")).toEqual({ ok: true, raw: "80000000000" });
+    expect(parseGasPrice("2.2")).toEqual({ ok: true, raw: "2200000000" });
+    expect(parseGasPrice("0.000000001")).toEqual({ ok: true, raw: "1" });
+    expect(parseGasPrice("0.0000000001")).toEqual({ ok: false, message: "at most 9 digits after the decimal point (1 Gqwei = 10^9 Qwei)" });
+    expect(parseGasPrice("2e9").ok).toBe(false);
+  });
+
+  it("words the API's per-gas prices in Gqwei/gas, leaving the rest of the message", () => {
+    expect(gasPricesInWords("at most 1000000000000 Qwei per gas (MAX_FEE_PER_GAS_CAP)")).toBe(
+      "at most 1000 Gqwei/gas (MAX_FEE_PER_GAS_CAP)",
+    );
+    expect(gasPricesInWords("between 1 Qwei per gas and 2200000000 Qwei per gas")).toBe("between 0.000000001 Gqwei/gas and 2.2 Gqwei/gas");
+    expect(gasPricesInWords("must be a decimal string")).toBe("must be a decimal string");
+  });
+
+  it("computes the most the fee can cost: gas limit × max fee per gas, in Qwei, shown in Q", () => {
+    const cost = maxFeeCost({ gasLimit: "25200", maxFeePerGas: "2000000000" });
+    expect(cost).toBe("50400000000000");
+    expect(formatUnits(cost, 18)).toBe("0.0000504");
+    // An odd fee cap: exact to the last Qwei, where a float would round.
+    expect(formatUnits(maxFeeCost({ gasLimit: "21000", maxFeePerGas: "2000000007" }), 18)).toBe("0.000042000000147");
   });
 });

@@ -34,3 +34,42 @@ export function parseUnits(display: string, decimals: number): ParsedAmount {
 export function multiplyRaw(a: string, b: string): string {
   return (BigInt(a) * BigInt(b)).toString();
 }
+
+// ------------------------------------------------------------------------------ fees
+
+/**
+ * The native asset's base unit (CONTRACT §4: 1 Q = 10^18 Qwei). Fee caps are prices per unit of
+ * gas in Qwei; a few billion Qwei per gas is usual, so the dashboard reads and writes them in
+ * Gqwei (10^9 Qwei, as gwei is to wei): `2200000000` Qwei/gas is shown `2.2 Gqwei/gas`.
+ */
+export const BASE_UNIT = "Qwei";
+export const GAS_PRICE_UNIT = { name: "Gqwei", decimals: 9, per: "gas" } as const;
+/** What a per-gas price is written with: `Gqwei/gas`. */
+export const GAS_PRICE_LABEL = `${GAS_PRICE_UNIT.name}/${GAS_PRICE_UNIT.per}`;
+
+/** `2200000000` (Qwei per gas) → `2.2 Gqwei/gas`. */
+export function formatGasPrice(raw: string): string {
+  return `${formatUnits(raw, GAS_PRICE_UNIT.decimals)} ${GAS_PRICE_LABEL}`;
+}
+
+/** What a person types in Gqwei per gas (`2.2`) → Qwei per gas (`2200000000`), exactly; at most 9 fraction digits. */
+export function parseGasPrice(display: string): ParsedAmount {
+  const parsed = parseUnits(display, GAS_PRICE_UNIT.decimals);
+  if (parsed.ok || !/decimal point for this asset/.test(parsed.message)) return parsed;
+  const digits = GAS_PRICE_UNIT.decimals;
+  return { ok: false, message: `at most ${digits} digits after the decimal point (1 ${GAS_PRICE_UNIT.name} = 10^${digits} ${BASE_UNIT})` };
+}
+
+/** The most a transaction can pay in fees, in Qwei: its gas limit × its max fee per gas (CONTRACT §17). */
+export function maxFeeCost(fee: { gasLimit: string; maxFeePerGas: string }): string {
+  return multiplyRaw(fee.gasLimit, fee.maxFeePerGas);
+}
+
+/**
+ * An API message with its per-gas prices in the readable unit: every `N Qwei per gas` becomes
+ * `X Gqwei/gas` (the speed-up form's cap refusal: "at most 1000000000000 Qwei per gas" reads
+ * "at most 1000 Gqwei/gas"); the rest of the message as the API wrote it.
+ */
+export function gasPricesInWords(message: string): string {
+  return message.replace(/\b(0|[1-9][0-9]*) Qwei per gas\b/g, (_, raw: string) => formatGasPrice(raw));
+}

@@ -1,7 +1,7 @@
 import { formatUnits, multiplyRaw } from "./amounts";
 import { csvDocument } from "./csv";
 import type { Asset, Transaction } from "./router-types";
-import { TRANSACTION_STATUS_WORDS } from "./vocabulary";
+import { STATUS_PHRASE_TABLES } from "./vocabulary";
 
 /**
  * The transactions list as a CSV file: every transaction matching the list's filters, read page by
@@ -48,7 +48,7 @@ export function transactionCsvRecord(tx: Transaction, assetsById: ReadonlyMap<st
     tx.id,
     tx.createdAt,
     tx.status,
-    TRANSACTION_STATUS_WORDS[tx.status],
+    STATUS_PHRASE_TABLES.transaction[tx.status],
     tx.subStatus ?? "",
     tx.type,
     tx.direction,

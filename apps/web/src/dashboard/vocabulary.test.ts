@@ -7,7 +7,23 @@ import {
   CANCELLABLE_STATUSES as SERVICE_CANCELLABLE,
   SCOPES as SERVICE_SCOPES,
 } from "@qc/core";
-import { ADDRESS_BOOK_ENTRY_STATUSES, POLICY_DESTINATION_MATCHES, SUB_STATUSES } from "@qc/domain";
+import {
+  ADDRESS_BOOK_ENTRY_STATUSES,
+  API_KEY_STATUSES,
+  APPROVAL_DECISIONS,
+  DAEMON_INSTANCE_STATUSES,
+  FAILED_JOB_STATUSES,
+  KYC_STATUSES,
+  POLICY_ACTIONS,
+  POLICY_DESTINATION_MATCHES,
+  SUB_STATUSES,
+  TENANT_STATUSES,
+  TRANSACTION_SUB_STATUSES,
+  VAULT_STATUSES,
+  WALLET_STATUSES,
+  WEBHOOK_DELIVERY_STATUSES,
+  WEBHOOK_ENDPOINT_STATUSES,
+} from "@qc/domain";
 import { NETWORK_CODES } from "@qc/chain";
 import { describe, expect, it } from "vitest";
 import { OPERATOR_SESSION_COOKIE, TENANT_SESSION_COOKIE } from "./session-cookies";
@@ -15,11 +31,15 @@ import {
   ADDRESS_BOOK_STATUS_HINTS,
   CANCELLABLE_STATUSES,
   NETWORKS,
+  phraseBeside,
   POLICY_DESTINATION_NAMES,
   SCOPES,
+  STATUS_PHRASE_TABLES,
+  STATUS_PHRASES,
   STATUS_TONE_TABLES,
   STATUS_TONES,
   SUB_STATUS_HINTS,
+  SUB_STATUS_PHRASES,
   TERMINAL_STATUSES,
   TRANSACTION_STATUS_HINTS,
   TRANSACTION_STATUSES,
@@ -98,3 +118,56 @@ describe("the address book's words (CONTRACT §16)", () => {
     expect(POLICY_DESTINATION_NAMES.NOT_ADDRESS_BOOK).toBe("not in the address book");
   });
 });
+
+describe("the plain words beside the contract's names", () => {
+  it("cover every status of every vocabulary in @qc/domain, and nothing else", () => {
+    const { transaction, vaultOrWallet, apiKey, webhookEndpoint, webhookDelivery, tenant, kyc, policyDecision, approvalDecision } =
+      STATUS_PHRASE_TABLES;
+    expect(Object.keys(transaction)).toEqual([...SERVICE_STATUSES]);
+    expect(sorted(Object.keys(vaultOrWallet))).toEqual(sorted([...new Set([...VAULT_STATUSES, ...WALLET_STATUSES])]));
+    expect(sorted(Object.keys(apiKey))).toEqual(sorted(API_KEY_STATUSES));
+    expect(sorted(Object.keys(webhookEndpoint))).toEqual(sorted(WEBHOOK_ENDPOINT_STATUSES));
+    expect(sorted(Object.keys(webhookDelivery))).toEqual(sorted(WEBHOOK_DELIVERY_STATUSES));
+    expect(sorted(Object.keys(tenant))).toEqual(sorted(TENANT_STATUSES));
+    expect(sorted(Object.keys(kyc))).toEqual(sorted(KYC_STATUSES));
+    expect(sorted(Object.keys(policyDecision))).toEqual(sorted(POLICY_ACTIONS));
+    expect(sorted(Object.keys(approvalDecision))).toEqual(sorted(APPROVAL_DECISIONS));
+    expect(sorted(Object.keys(STATUS_PHRASE_TABLES.addressBookEntry))).toEqual(sorted(ADDRESS_BOOK_ENTRY_STATUSES));
+    expect(sorted(Object.keys(STATUS_PHRASE_TABLES.daemon))).toEqual(sorted(DAEMON_INSTANCE_STATUSES));
+    expect(sorted(Object.keys(STATUS_PHRASE_TABLES.failedJob))).toEqual(sorted(FAILED_JOB_STATUSES));
+    // Every vocabulary a badge shows has words, status for status, as it has a tone.
+    for (const [table, tones] of Object.entries(STATUS_TONE_TABLES))
+      expect(sorted(Object.keys(STATUS_PHRASE_TABLES[table as keyof typeof STATUS_PHRASE_TABLES])), table).toEqual(
+        sorted(Object.keys(tones)),
+      );
+  });
+
+  it("cover every subStatus, none empty", () => {
+    expect(sorted(Object.keys(SUB_STATUS_PHRASES))).toEqual(sorted(TRANSACTION_SUB_STATUSES));
+    for (const phrase of [...Object.values(SUB_STATUS_PHRASES), ...Object.values(STATUS_PHRASES)]) expect(phrase.trim()).not.toBe("");
+  });
+
+  it("agree wherever two vocabularies share a name, since a badge knows only the name", () => {
+    const disagreements = Object.entries(STATUS_PHRASE_TABLES).flatMap(([table, phrases]) =>
+      Object.entries(phrases)
+        .filter(([status, phrase]) => STATUS_PHRASES[status as keyof typeof STATUS_PHRASES] !== phrase)
+        .map(
+          ([status, phrase]) =>
+            `${table}.${status} is "${phrase}", another table says "${STATUS_PHRASES[status as keyof typeof STATUS_PHRASES]}"`,
+        ),
+    );
+    expect(disagreements).toEqual([]);
+  });
+
+  it("say what a transfer waits for, and are left out where they would only repeat the name", () => {
+    expect(STATUS_PHRASES.PENDING_SIGNATURE).toBe("Waiting for signature");
+    expect(phraseBeside("PENDING_SIGNATURE", STATUS_PHRASES.PENDING_SIGNATURE)).toBe("Waiting for signature");
+    expect(phraseBeside("COMPLETED", STATUS_PHRASES.COMPLETED)).toBeUndefined();
+    expect(phraseBeside("ACTIVE", STATUS_PHRASES.ACTIVE)).toBeUndefined();
+    expect(phraseBeside("AWAITING_APPROVAL", STATUS_PHRASES.AWAITING_APPROVAL)).toBe("Waiting for approval");
+  });
+});
+
+function sorted(names: readonly string[]): string[] {
+  return [...names].sort();
+}

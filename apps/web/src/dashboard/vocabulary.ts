@@ -108,6 +108,99 @@ type ToneTable = (typeof STATUS_TONE_TABLES)[keyof typeof STATUS_TONE_TABLES];
 export type BadgeStatus = ToneTable extends infer Table ? (Table extends unknown ? keyof Table : never) : never;
 export const STATUS_TONES = Object.assign({}, ...Object.values(STATUS_TONE_TABLES)) as Record<BadgeStatus, Tone>;
 
+// ------------------------------------------------------------------------------ plain words
+
+/**
+ * Every status in a few plain words, shown beside the contract's name (never instead of it: the
+ * API, the webhooks and the signer speak the name). One table per vocabulary, each held to its
+ * type like the tones above, so a new status fails to compile until it has words; names that two
+ * vocabularies share (ACTIVE, PENDING, REJECTED…) have the same words in both (vocabulary.test.ts),
+ * since a badge knows only the name.
+ */
+export const STATUS_PHRASE_TABLES = {
+  transaction: {
+    SUBMITTED: "Being checked",
+    AWAITING_APPROVAL: "Waiting for approval",
+    QUEUED: "Waiting its turn",
+    PENDING_SIGNATURE: "Waiting for signature",
+    SIGNED: "Signed, about to be sent",
+    BROADCASTING: "Sent, waiting to be mined",
+    CONFIRMING: "Mined, waiting for confirmations",
+    COMPLETED: "Completed",
+    BLOCKED: "Blocked",
+    REJECTED: "Rejected",
+    CANCELLED: "Cancelled",
+    EXPIRED: "Expired",
+    FAILED: "Failed",
+  } satisfies Record<TransactionStatus, string>,
+  vaultOrWallet: { ACTIVE: "Active", ARCHIVED: "Archived" } satisfies Record<VaultStatus | WalletStatus, string>,
+  apiKey: {
+    ACTIVE: "Active",
+    ROTATING: "Replaced, old secret still accepted",
+    ROTATED: "Replaced",
+    EXPIRED: "Expired",
+    REVOKED: "Revoked",
+  } satisfies Record<ApiKey["status"], string>,
+  webhookEndpoint: { ENABLED: "Receiving events", DISABLED: "Disabled" } satisfies Record<WebhookEndpoint["status"], string>,
+  webhookDelivery: { PENDING: "Waiting", DELIVERED: "Delivered", FAILED: "Failed", DISABLED: "Disabled" } satisfies Record<
+    WebhookDelivery["status"],
+    string
+  >,
+  tenant: { PENDING_VERIFICATION: "Waiting for identity verification", VERIFIED: "Verified", REJECTED: "Rejected" } satisfies Record<
+    OnboardingStatus["status"],
+    string
+  >,
+  kyc: { PENDING: "Waiting", APPROVED: "Approved", REJECTED: "Rejected" } satisfies Record<
+    NonNullable<OnboardingStatus["kyc"]>["status"],
+    string
+  >,
+  policyDecision: { ALLOW: "Allowed", BLOCK: "Blocked", REQUIRE_APPROVAL: "Needs approval" } satisfies Record<
+    PolicyDecision["decision"],
+    string
+  >,
+  approvalDecision: { APPROVED: "Approved", REJECTED: "Rejected" } satisfies Record<ApprovalDecision, string>,
+  addressBookEntry: {
+    AWAITING_APPROVAL: "Waiting for approval",
+    PENDING: "Waiting",
+    ACTIVE: "Active",
+    REMOVED: "Removed",
+  } satisfies Record<AddressBookEntryStatus, string>,
+  daemon: { RUNNING: "Running", SILENT: "Not heard from", STOPPED: "Stopped" } satisfies Record<DaemonInstance["status"], string>,
+  failedJob: { DEAD_LETTERED: "Failed for good, kept", RETRYING: "Will be retried", FAILED: "Failed" } satisfies Record<
+    FailedJob["status"],
+    string
+  >,
+} satisfies Record<keyof typeof STATUS_TONE_TABLES, Record<string, string>>;
+
+export const STATUS_PHRASES = Object.assign({}, ...Object.values(STATUS_PHRASE_TABLES)) as Record<BadgeStatus, string>;
+
+/** A transaction's subStatus in a few plain words, beside its name (the longer SUB_STATUS_HINTS on hover). */
+export const SUB_STATUS_PHRASES: Record<TransactionSubStatus, string> = {
+  BLOCKED_BY_POLICY: "Blocked by a policy rule",
+  REJECTED_AML_SCREENING: "Failed screening",
+  QUOTA_EXCEEDED: "Over the daily quota",
+  REJECTED_BY_SIGNER: "Refused by the signer",
+  REJECTED_BY_APPROVER: "Rejected by an approver",
+  CANCELLED_BY_USER: "Cancelled on request",
+  CANCELLED_ON_CHAIN: "Cancelled on chain",
+  SIGNING_TIMEOUT: "Not signed in time",
+  APPROVAL_TIMEOUT: "Not approved in time",
+  SIGNATURE_MISMATCH: "Signature did not match",
+  INSUFFICIENT_FUNDS: "Not enough funds",
+  DROPPED_BY_CHAIN: "Dropped by the network",
+  REVERTED_ON_CHAIN: "Reverted on chain",
+  INTERNAL_ERROR: "Service error",
+  REPLACED: "Replaced by another transaction",
+};
+
+/**
+ * The words to show beside a name, or nothing when they would only repeat it (`ACTIVE` needs no
+ * "Active" beside it; `PENDING_SIGNATURE` gets "Waiting for signature").
+ */
+export function phraseBeside(name: string, phrase: string): string | undefined {
+  return phrase.toLowerCase() === name.toLowerCase().replaceAll("_", " ") ? undefined : phrase;
+}
+
 // ------------------------------------------------------------------------------ human words
 
 /**
@@ -172,23 +265,3 @@ const complete: [
   Missing<WebhookEventType, (typeof WEBHOOK_EVENT_TYPES)[number]>,
 ] = [true, true, true, true];
 void complete;
-
-/**
- * Each transaction status in a few plain words, shown beside the contract's name (the badge keeps
- * the name: it is what the API, webhooks and support speak). Held to @qc/domain's list like the hints.
- */
-export const TRANSACTION_STATUS_WORDS: Record<TransactionStatus, string> = {
-  SUBMITTED: "Being checked",
-  AWAITING_APPROVAL: "Waiting for approval",
-  QUEUED: "Waiting its turn",
-  PENDING_SIGNATURE: "Waiting for signature",
-  SIGNED: "Signed",
-  BROADCASTING: "Being sent",
-  CONFIRMING: "Confirming",
-  COMPLETED: "Completed",
-  BLOCKED: "Blocked by a check",
-  REJECTED: "Rejected",
-  CANCELLED: "Cancelled",
-  EXPIRED: "Expired",
-  FAILED: "Failed",
-};

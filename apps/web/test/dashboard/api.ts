@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { request } from "node:https";
 import { join } from "node:path";
 import { createMemberFixture, createTenantFixture, type TenantFixture } from "@qc/core/testing";
@@ -7,7 +8,16 @@ import type { Database } from "@qc/db";
 import type { MemberRole } from "@qc/domain";
 import { expect } from "vitest";
 // The signer's library, as a customer's signer uses it (reached by path, like dashboard.test.ts).
-import { createKeystore, createServiceClient, enrollKeys, signerApi } from "../../../signer/src/lib";
+import {
+  createKeystore,
+  createServiceClient,
+  enrollKeys,
+  readTransfer,
+  signerApi,
+  signTransfer,
+  verifySigningRequest,
+  type UnlockedKeystore,
+} from "../../../signer/src/lib";
 import type { Stack } from "./stack";
 
 /** A member of a fixture organization with an API key of their own (`keyId:secret`). */
@@ -111,6 +121,19 @@ export async function createSandboxTransfer(
 const FAST_KDF = { n: 2 ** 14, r: 8, p: 1 };
 
 /**
+ * A signer's keystore in a fresh temporary directory with `poolKeys` keys enrolled in `person`'s
+ * key pool (wallets are generated from them), left unlocked to sign with; the caller closes it.
+ */
+export async function enrolledKeystore(stack: Stack, person: Person, poolKeys = 1): Promise<UnlockedKeystore> {
+  const keystore = await createKeystore(join(mkdtempSync(join(tmpdir(), "qc-signer-")), "keystore.json"), "test keystore", {
+    kdf: FAST_KDF,
+  });
+  const api = signerApi(createServiceClient({ url: stack.baseUrl, apiKey: person.apiKey, ca: stack.cert }));
+  await enrollKeys({ keystore, api, tenantId: person.tenantId, count: poolKeys });
+  return keystore;
+}
+
+/**
  * A signer's keystore at `path` holding `person`'s API key, as `signer init` and `login` leave it,
  * with `poolKeys` keys enrolled in the organization's key pool (wallets are generated from them).
  */
@@ -127,4 +150,37 @@ export async function signerKeystore(stack: Stack, person: Person, path: string,
   } finally {
     keystore.close();
   }
+}
+
+/**
+ * Waits until the transaction has `status`, reading it through the API; usable in hooks, where
+ * expect.poll is not. Fails after `timeoutMs` with the record as it stands.
+ */
+export async function waitForTransactionStatus(
+  stack: Stack,
+  person: Person,
+  id: string,
+  status: string,
+  timeoutMs = 60_000,
+): Promise<void> {
+  const read = async () => (await callApi(stack, person, "GET", `/v1/transactions/${id}`)).json as { status: string };
+  for (let waited = 0; (await read()).status !== status; waited += 250) {
+    if (waited > timeoutMs) throw new Error(`${id} did not reach ${status} within ${timeoutMs} ms: ${JSON.stringify(await read())}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+/**
+ * Signs a transfer waiting for its signature as the customer's signer does: the pending request
+ * read, rebuilt and verified from the shown fields with `keystore`'s key, signed and submitted.
+ */
+export async function signPendingTransfer(stack: Stack, person: Person, keystore: UnlockedKeystore, id: string): Promise<void> {
+  const api = signerApi(createServiceClient({ url: stack.baseUrl, apiKey: person.apiKey, ca: stack.cert }));
+  const { transactions } = await api.pendingTransactions();
+  const pending = transactions.find((tx) => tx.id === id);
+  if (!pending) throw new Error(`${id} is not waiting for a signature`);
+  const verified = verifySigningRequest(
+    readTransfer({ transaction: pending, assets: await api.assets("QUANTUM_SANDBOX"), findKey: (a) => keystore.findKey(a) }),
+  );
+  await api.submitSignature(id, signTransfer(verified));
 }

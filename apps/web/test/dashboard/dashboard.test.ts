@@ -195,7 +195,7 @@ describe("the dashboard in a real browser", () => {
     const id = page.url().split("/").at(-1)!;
     const status = page.getByTestId("transaction-status");
     await expect.poll(() => status.textContent(), { timeout: 30_000 }).toContain("PENDING_SIGNATURE");
-    expect(await page.getByTestId("transaction-amount").textContent()).toBe("1.25 Q");
+    expect(await page.getByTestId("transaction-amount").locator(".amount").textContent()).toBe("1.25 Q");
     // CONTRACT §20: the simulation made on entering PENDING_SIGNATURE, its balance changes signed.
     expect(await page.getByTestId("simulation-outcome").textContent()).toMatch(/^SUCCESS · block \d+ · gas used 21000 · simulated /);
     const changes = page.getByTestId("simulation-balance-changes");
@@ -217,11 +217,11 @@ describe("the dashboard in a real browser", () => {
 
     await expect.poll(() => status.textContent(), { timeout: 60_000, interval: 500 }).toContain("COMPLETED");
     expect(await page.getByTestId("chain-tx-hash").textContent()).toMatch(/^0x[0-9a-f]{64}$/);
-    expect(await page.getByTestId("confirmations").textContent()).toMatch(/^(\d+) of 2$/);
+    expect(await page.getByTestId("confirmations").textContent()).toMatch(/^(\d+) \(2 required\)$/);
     // The timeline is its own read: once the status is terminal it is read again (and no more
     // polled), so it catches up with the status instead of stopping where its last poll was.
     const timeline = page.getByTestId("timeline");
-    await expect.poll(() => timeline.textContent(), { timeout: 10_000 }).toContain("COMPLETED from CONFIRMING");
+    await expect.poll(() => timeline.textContent(), { timeout: 10_000 }).toContain("COMPLETED · from CONFIRMING");
     for (const step of ["SUBMITTED", "PENDING_SIGNATURE", "SIGNED", "BROADCASTING", "CONFIRMING", "COMPLETED"])
       expect(await timeline.textContent()).toContain(step);
     await screenshot(page, "transaction");

@@ -136,14 +136,14 @@ describe("deposits in a real browser", () => {
     expect(await receiving.textContent()).toBe(token.destinationAddress);
     expect(await receiving.getAttribute("href")).toBe(`/wallets/${walletId}`);
     expect(await page.getByTestId("token-address").textContent()).toContain(UNKNOWN_TOKEN);
-    expect(await page.getByTestId("transaction-amount").textContent()).toBe("750 base units");
+    expect(await page.getByTestId("transaction-amount").locator(".amount").textContent()).toBe("750 base units");
     expect(await page.getByTestId("chain-tx-hash").textContent()).toBe(token.chainTxHash);
     expect(await page.getByTestId("block-number").textContent()).toBe(String(token.blockNumber));
-    expect(await page.getByTestId("confirmations").textContent()).toBe("2 of 2");
+    expect(await page.getByTestId("confirmations").textContent()).toBe("2 (2 required)");
     expect(await page.getByTestId("policy-result").textContent()).toContain("not applied");
     expect(await page.getByTestId("transaction-direction").textContent()).toBe("In");
     const timeline = page.getByTestId("timeline");
-    await expect.poll(() => timeline.textContent()).toContain("COMPLETED from CONFIRMING");
+    await expect.poll(() => timeline.textContent()).toContain("COMPLETED · from CONFIRMING");
     expect(await page.getByRole("button", { name: "Cancel transfer" }).count()).toBe(0);
     await screenshot(page, "transaction-deposit");
 
@@ -154,8 +154,8 @@ describe("deposits in a real browser", () => {
 
     // A native deposit: no token contract; how far it is (the stack's follower moves it on with each block).
     await go(`/transactions/${native.id}`);
-    await expect.poll(() => page.getByTestId("confirmations").textContent()).toMatch(/^\d+ of 2$/);
-    expect(await page.getByTestId("transaction-amount").textContent()).toBe("2 Q");
+    await expect.poll(() => page.getByTestId("confirmations").textContent()).toMatch(/^\d+ \(2 required\)$/);
+    expect(await page.getByTestId("transaction-amount").locator(".amount").textContent()).toBe("2 Q");
     expect(await page.getByTestId("token-address").count()).toBe(0);
   });
 

@@ -1,30 +1,23 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { MEMBER_FIXTURE_PASSWORD } from "@qc/core/testing";
 import { useTestDatabase } from "@qc/db/testing";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-// The signer's library, as a customer's signer uses it (reached by path, like dashboard.test.ts).
+import type { UnlockedKeystore } from "../../../signer/src/lib";
 import {
-  createKeystore,
-  createServiceClient,
-  enrollKeys,
-  readTransfer,
-  signerApi,
-  signTransfer,
-  verifySigningRequest,
-  type UnlockedKeystore,
-} from "../../../signer/src/lib";
-import { callApi, createSandboxTransfer, fixtureOrganization, type Person } from "./api";
+  callApi,
+  createSandboxTransfer,
+  enrolledKeystore,
+  fixtureOrganization,
+  signPendingTransfer,
+  waitForTransactionStatus,
+  type Person,
+} from "./api";
 import { launchChromium, logInAs, newDashboardPage, screenshot } from "./browser";
 import { startStack, type Stack } from "./stack";
 
 const Q = 10n ** 18n;
 const SPIKE = 50_000_000_000n;
 const DESTINATION = "0x5b38da6a701c568545dcfcb03fcb875f56beddc4";
-/** Lowest scrypt cost the keystore accepts. */
-const FAST_KDF = { n: 2 ** 14, r: 8, p: 1 };
 
 // The stack's processes take their environment from this one: a transfer is stuck after 2 s.
 process.env.STUCK_AFTER_SECONDS = "2";
@@ -51,11 +44,7 @@ describe("speed-up and cancel on chain in a real browser", () => {
   beforeAll(async () => {
     [stack, browser] = await Promise.all([startStack(t.url), launchChromium()]);
     [admin] = await fixtureOrganization(t.db, stack, "Harbour Payments Ltd", ["ADMIN"]);
-    keystore = await createKeystore(join(mkdtempSync(join(tmpdir(), "qc-speed-up-")), "keystore.json"), "speed-up keystore", {
-      kdf: FAST_KDF,
-    });
-    const api = signerApi(createServiceClient({ url: stack.baseUrl, apiKey: admin.apiKey, ca: stack.cert }));
-    await enrollKeys({ keystore, api, tenantId: admin.tenantId, count: 1 });
+    keystore = await enrolledKeystore(stack, admin);
     const vault = await callApi(stack, admin, "POST", "/v1/vault/accounts", { name: "Payouts", networkCode: "QUANTUM_SANDBOX" });
     const wallet = await callApi(stack, admin, "POST", `/v1/vault/accounts/${vault.json.id}/wallets/generate`, { label: "hot" });
     await stack.devnet.fund(wallet.json.address, 10n * Q);
@@ -67,19 +56,10 @@ describe("speed-up and cancel on chain in a real browser", () => {
       destinationAddress: DESTINATION,
       amount: Q,
     });
-    // (expect.poll belongs to tests, not to hooks.)
-    for (let waited = 0; (await record(transferId)).status !== "PENDING_SIGNATURE"; waited += 250) {
-      if (waited > 30_000) throw new Error("the transfer was not released for signing within 30 s");
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
+    await waitForTransactionStatus(stack, admin, transferId, "PENDING_SIGNATURE", 30_000);
     // The spike starts after the release: the transfer's fee cap is now below every block's base fee.
     await stack.devnet.rpc("devnet_setFault", [{ kind: "baseFee", baseFeePerGas: `0x${SPIKE.toString(16)}` }]);
-    const { transactions } = await api.pendingTransactions();
-    const pending = transactions.find((tx) => tx.id === transferId);
-    const verified = verifySigningRequest(
-      readTransfer({ transaction: pending, assets: await api.assets("QUANTUM_SANDBOX"), findKey: (a) => keystore.findKey(a) }),
-    );
-    await api.submitSignature(transferId, signTransfer(verified));
+    await signPendingTransfer(stack, admin, keystore, transferId);
   }, 600_000);
   afterAll(async () => {
     keystore?.close();
@@ -103,7 +83,19 @@ describe("speed-up and cancel on chain in a real browser", () => {
 
   it("'Speed up' opens the new REPLACEMENT, which links back to the transfer", async () => {
     await go(`/transactions/${transferId}`);
-    await page.getByLabel("Max fee per gas (Qwei, optional)", { exact: true }).fill("80000000000");
+    const floor = page.getByLabel("Max fee per gas (Gqwei/gas, optional)", { exact: true });
+    // More than nine decimals is more precise than a Qwei: refused beside the field, nothing sent.
+    await floor.fill("1.0000000001");
+    await expect.poll(() => page.getByText("at most 9 digits after the decimal point").count()).toBe(1);
+    expect(await button("Speed up").isDisabled()).toBe(true);
+    // One Qwei per gas above the service's cap (1,000 Gqwei/gas by default): refused beside the field, in Gqwei/gas.
+    await floor.fill("1000.000000001");
+    await button("Speed up").click();
+    await expect
+      .poll(() => page.getByRole("alert").allTextContents())
+      .toContainEqual(expect.stringContaining("at most 1000 Gqwei/gas (MAX_FEE_PER_GAS_CAP)"));
+    // Typed in Gqwei per gas, sent in Qwei per gas.
+    await page.getByLabel("Max fee per gas (Gqwei/gas, optional)", { exact: true }).fill("80");
     await button("Speed up").click();
     await page.waitForURL((url) => /\/transactions\/[0-9a-f-]{36}$/.test(url.pathname) && !url.pathname.endsWith(transferId));
     const replacementId = page.url().split("/").at(-1)!;
@@ -116,6 +108,8 @@ describe("speed-up and cancel on chain in a real browser", () => {
       replacesTransactionId: transferId,
       fee: { maxFeePerGas: "80000000000" },
     });
+    // Its page shows the fee caps in Gqwei per gas again.
+    expect(await page.getByTestId("max-fee-per-gas").textContent()).toBe("max 80 Gqwei/gas");
   });
 
   it("'Cancel on chain' opens the new CANCELLATION: zero value to the wallet itself at the same nonce", async () => {

@@ -159,7 +159,7 @@ describe("the transactions list: filters, pages and CSV in a real browser", () =
     // Plain words beside the contract's name.
     const cancelledRow = page.locator(`[data-testid="transaction-row"][data-id="${cancelled[0]}"]`);
     expect(await cancelledRow.locator("[data-status]").textContent()).toBe("CANCELLED");
-    expect(await cancelledRow.getByTestId("status-words").textContent()).toBe("Cancelled");
+    expect(await cancelledRow.locator("[data-sub-status]").innerText()).toBe("CANCELLED_BY_USER Cancelled on request");
 
     await page.getByLabel("Status", { exact: true }).selectOption("CANCELLED");
     await page.waitForURL(/\?status=CANCELLED$/);

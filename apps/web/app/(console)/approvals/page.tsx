@@ -4,7 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import type { RouterOutputs } from "../../../src/dashboard/router-types";
 import { useTRPC } from "../../../src/dashboard/trpc";
-import { Amount } from "../../_components/amount";
+import { AssetAmount } from "../../_components/amount";
 import { DataTable, type Column } from "../../_components/data-table";
 import { Empty, QueryView } from "../../_components/states";
 import { Time } from "../../_components/time";
@@ -56,10 +56,7 @@ function PendingTable({ transactions }: { transactions: PendingApproval[] }) {
     },
     {
       header: "Amount",
-      cell: (tx) => {
-        const asset = tx.assetId ? byId.get(tx.assetId) : undefined;
-        return <Amount raw={tx.amount} decimals={asset?.decimals} symbol={asset?.symbol} />;
-      },
+      cell: (tx) => <AssetAmount raw={tx.amount} assetId={tx.assetId} copy={false} />,
     },
     { header: "Asset", cell: (tx) => (tx.assetId ? (byId.get(tx.assetId)?.symbol ?? tx.assetId) : "— (deployment)") },
     { header: "Destination", cell: (tx) => <span className="mono small">{tx.destinationAddress ?? "—"}</span> },

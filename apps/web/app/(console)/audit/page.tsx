@@ -4,6 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import type { AuditEvent } from "../../../src/dashboard/router-types";
 import { useTRPC } from "../../../src/dashboard/trpc";
+import { AssetAmount } from "../../_components/amount";
 import { DataTable, type Column } from "../../_components/data-table";
 import { TextField } from "../../_components/field";
 import { Pager, usePager } from "../../_components/pager";
@@ -61,9 +62,35 @@ const COLUMNS: Column<AuditEvent>[] = [
   },
   {
     header: "Details",
-    cell: (event) => (Object.keys(event.details).length > 0 ? <pre className="small">{JSON.stringify(event.details, null, 1)}</pre> : "—"),
+    cell: (event) => (Object.keys(event.details).length > 0 ? <AuditDetails details={event.details} /> : "—"),
   },
 ];
+
+/**
+ * An entry's details as recorded, one per line; an `amount` beside its `assetId` (a transfer's
+ * creation) in the asset's units, its base units on hover, like every other amount.
+ */
+function AuditDetails({ details }: { details: AuditEvent["details"] }) {
+  const assetId = typeof details.assetId === "string" ? details.assetId : null;
+  return (
+    <dl className="small audit-details">
+      {Object.entries(details).map(([key, value]) => (
+        <div key={key}>
+          <dt>{key}</dt>
+          <dd>
+            {key === "amount" && typeof value === "string" && /^[0-9]+$/.test(value) ? (
+              <AssetAmount raw={value} assetId={assetId} copy={false} />
+            ) : typeof value === "string" ? (
+              value
+            ) : (
+              <code>{JSON.stringify(value)}</code>
+            )}
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
 
 export default function AuditPage() {
   const trpc = useTRPC();

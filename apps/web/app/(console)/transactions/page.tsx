@@ -6,7 +6,7 @@ import type { TransactionType } from "@qc/domain";
 import { Suspense, useEffect, useState } from "react";
 import { useTRPC } from "../../../src/dashboard/trpc";
 import { LIST_FILTER_KEYS, toListFilters } from "../../../src/dashboard/transactions-list-filters";
-import { TRANSACTION_STATUSES, TRANSACTION_STATUS_WORDS } from "../../../src/dashboard/vocabulary";
+import { STATUS_PHRASE_TABLES, TRANSACTION_STATUSES } from "../../../src/dashboard/vocabulary";
 import { SelectField, TextField } from "../../_components/field";
 import { FilterBar, useUrlFilters } from "../../_components/filter-bar";
 import { PAGE_SIZES, Pager, usePager } from "../../_components/pager";
@@ -58,7 +58,7 @@ function TransactionsList() {
           <option value="">Any status</option>
           {TRANSACTION_STATUSES.map((s) => (
             <option key={s} value={s}>
-              {TRANSACTION_STATUS_WORDS[s]} ({s})
+              {STATUS_PHRASE_TABLES.transaction[s]} ({s})
             </option>
           ))}
         </SelectField>

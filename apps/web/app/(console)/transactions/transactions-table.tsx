@@ -2,10 +2,9 @@
 
 import Link from "next/link";
 import type { Transaction } from "../../../src/dashboard/router-types";
-import { SUB_STATUS_HINTS, TRANSACTION_STATUS_HINTS, TRANSACTION_STATUS_WORDS } from "../../../src/dashboard/vocabulary";
-import { Amount } from "../../_components/amount";
+import { AssetAmount } from "../../_components/amount";
 import { DataTable, type Column } from "../../_components/data-table";
-import { StatusBadge } from "../../_components/status-badge";
+import { TransactionStatusBadge } from "../../_components/status-badge";
 import { Empty } from "../../_components/states";
 import { Time } from "../../_components/time";
 import { useAssets } from "../../_components/use-assets";
@@ -34,21 +33,7 @@ export function TransactionsTable({
     },
     {
       header: "Status",
-      cell: (tx) => (
-        <>
-          <span title={TRANSACTION_STATUS_HINTS[tx.status]}>
-            <StatusBadge status={tx.status} />
-          </span>{" "}
-          <span className="small" data-testid="status-words">
-            {TRANSACTION_STATUS_WORDS[tx.status]}
-          </span>
-          {tx.subStatus && (
-            <div className="small muted" title={SUB_STATUS_HINTS[tx.subStatus]}>
-              {tx.subStatus}
-            </div>
-          )}
-        </>
-      ),
+      cell: (tx) => <TransactionStatusBadge status={tx.status} subStatus={tx.subStatus} stacked />,
     },
     { header: "Direction", cell: (tx) => <DirectionMarker direction={tx.direction} /> },
     {
@@ -57,7 +42,7 @@ export function TransactionsTable({
         const asset = tx.assetId ? byId.get(tx.assetId) : undefined;
         return (
           <>
-            <Amount raw={tx.amount} decimals={asset?.decimals} symbol={asset?.symbol} />
+            <AssetAmount raw={tx.amount} assetId={tx.assetId} copy={false} />
             {/* A deposit of a token the tenant has no asset for: its contract says what it is. */}
             {!asset && tx.tokenAddress && (
               <div className="small muted" data-testid="row-token-address">

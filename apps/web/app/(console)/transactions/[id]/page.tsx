@@ -4,14 +4,13 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useParams } from "next/navigation";
 import { useEffect, useState, type FormEvent } from "react";
-import { formatUnits, multiplyRaw } from "../../../../src/dashboard/amounts";
 import type { Transaction } from "../../../../src/dashboard/router-types";
 import { useTRPC } from "../../../../src/dashboard/trpc";
-import { isCancellable, isTerminal, SUB_STATUS_HINTS, TRANSACTION_STATUS_HINTS } from "../../../../src/dashboard/vocabulary";
-import { Amount } from "../../../_components/amount";
+import { isCancellable, isTerminal } from "../../../../src/dashboard/vocabulary";
+import { AssetAmount, FeeCapsFacts } from "../../../_components/amount";
 import { TextField } from "../../../_components/field";
 import { ErrorNotice, Loading, QueryView } from "../../../_components/states";
-import { StatusBadge } from "../../../_components/status-badge";
+import { StatusBadge, SubStatus, TransactionStatusBadge } from "../../../_components/status-badge";
 import { Time } from "../../../_components/time";
 import { useAssets } from "../../../_components/use-assets";
 import { useSignedInMember } from "../../../_components/use-signed-in-member";
@@ -40,7 +39,7 @@ export default function TransactionPage() {
   useEffect(() => {
     if (status !== undefined) void refetchEvents();
   }, [status, subStatus, refetchEvents]);
-  const { byId } = useAssets();
+  const { byId, query: assetList } = useAssets();
   const { can } = useSignedInMember();
   const [reason, setReason] = useState("");
   const cancel = useMutation(
@@ -60,7 +59,6 @@ export default function TransactionPage() {
   // The service's own nonce records (CONTRACT §17) say what they are: a speed-up, a cancellation, a fill.
   const noun = inbound ? "Deposit" : t.type === "TRANSFER" || t.type === "CONTRACT_DEPLOY" ? "Transfer" : TRANSACTION_TYPE_NAMES[t.type];
   const asset = t.assetId ? byId.get(t.assetId) : undefined;
-  const native = [...byId.values()].find((a) => a.networkCode === t.networkCode && a.kind === "NATIVE");
 
   function submitCancel(event: FormEvent) {
     event.preventDefault();
@@ -76,16 +74,7 @@ export default function TransactionPage() {
         {noun} <span className="mono small">{t.id}</span>
       </h1>
       <p aria-live="polite" data-testid="transaction-status">
-        Status:{" "}
-        <span title={TRANSACTION_STATUS_HINTS[t.status]}>
-          <StatusBadge status={t.status} />
-        </span>
-        {t.subStatus && (
-          <>
-            {" "}
-            · <abbr title={SUB_STATUS_HINTS[t.subStatus]}>{t.subStatus}</abbr>
-          </>
-        )}
+        Status: <TransactionStatusBadge status={t.status} subStatus={t.subStatus} />
         {t.statusReason && <span className="muted"> · {t.statusReason}</span>}
         {!isTerminal(t.status) && <span className="muted small"> (updating live)</span>}
       </p>
@@ -115,14 +104,16 @@ export default function TransactionPage() {
             </dd>
             <dt>Amount</dt>
             <dd data-testid="transaction-amount">
-              <Amount raw={t.amount} decimals={asset?.decimals} symbol={asset?.symbol} />
+              <AssetAmount raw={t.amount} assetId={t.assetId} />
             </dd>
             {t.tokenAddress && (
               <>
                 <dt>Token contract</dt>
                 <dd data-testid="token-address">
                   <span className="mono">{t.tokenAddress}</span>
-                  {!asset && <div className="muted small">not one of your assets: the amount is in the token&apos;s base units</div>}
+                  {!asset && assetList.isSuccess && (
+                    <div className="muted small">not one of your assets: the amount is in the token&apos;s base units</div>
+                  )}
                 </dd>
               </>
             )}
@@ -198,7 +189,7 @@ export default function TransactionPage() {
         <section className="panel" aria-labelledby="chain-heading">
           <h2 id="chain-heading">On chain</h2>
           <dl className="facts">
-            {!inbound && <SendingFacts t={t} native={native} />}
+            {!inbound && <SendingFacts t={t} />}
             <dt>Chain hash</dt>
             <dd className="mono" data-testid="chain-tx-hash">
               {t.chainTxHash ?? "—"}
@@ -213,7 +204,7 @@ export default function TransactionPage() {
             )}
             <dt>Confirmations</dt>
             <dd data-testid="confirmations">
-              {t.confirmations} of {t.requiredConfirmations}
+              {t.confirmations} ({t.requiredConfirmations} required)
             </dd>
             {!inbound && (
               <>
@@ -277,7 +268,7 @@ export default function TransactionPage() {
           </dl>
         </section>
       </div>
-      {t.simulation && <SimulationSection simulation={t.simulation} assetOf={(assetId) => byId.get(assetId)} />}
+      {t.simulation && <SimulationSection simulation={t.simulation} />}
       {t.approvals && <ApprovalsSection transaction={t} approvals={t.approvals} />}
       <h2>Timeline</h2>
       <QueryView query={events} what="the timeline">
@@ -286,8 +277,13 @@ export default function TransactionPage() {
             {data.events.map((event) => (
               <li key={event.id}>
                 <StatusBadge status={event.to} />{" "}
-                {event.from ? <span className="muted small">from {event.from}</span> : <span className="muted small">created</span>}
-                {event.subStatus && <> · {event.subStatus}</>}
+                {event.from ? <span className="muted small">· from {event.from}</span> : <span className="muted small">· created</span>}
+                {event.subStatus && (
+                  <>
+                    {" "}
+                    · <SubStatus subStatus={event.subStatus} />
+                  </>
+                )}
                 <div className="small">
                   <Time at={event.at} /> · by {event.actor.type}
                   {event.actor.id ? ` ${event.actor.id}` : ""}
@@ -314,28 +310,19 @@ export default function TransactionPage() {
 }
 
 /** What only a transaction the service sends has: its nonce, fee caps and signing hash. */
-function SendingFacts({ t, native }: { t: Transaction; native: { decimals: number; symbol: string } | undefined }) {
+function SendingFacts({ t }: { t: Transaction }) {
   return (
     <>
       <dt>Nonce</dt>
       <dd>{t.nonce ?? "—"}</dd>
-      <dt>Fee caps</dt>
-      <dd>
-        {t.fee ? (
-          <>
-            gas limit {t.fee.gasLimit}, max fee {t.fee.maxFeePerGas} Qwei/gas, max priority fee {t.fee.maxPriorityFeePerGas} Qwei/gas
-            <div className="muted small">
-              at most{" "}
-              {native
-                ? formatUnits(multiplyRaw(t.fee.gasLimit, t.fee.maxFeePerGas), native.decimals)
-                : multiplyRaw(t.fee.gasLimit, t.fee.maxFeePerGas)}{" "}
-              {native?.symbol ?? "Qwei"} in fees
-            </div>
-          </>
-        ) : (
-          "set when the transfer is released for signing"
-        )}
-      </dd>
+      {t.fee ? (
+        <FeeCapsFacts fee={t.fee} networkCode={t.networkCode} />
+      ) : (
+        <>
+          <dt>Fee caps</dt>
+          <dd>set when the transfer is released for signing</dd>
+        </>
+      )}
       <dt>Signing hash</dt>
       <dd className="mono">{t.signingHash ?? "—"}</dd>
     </>

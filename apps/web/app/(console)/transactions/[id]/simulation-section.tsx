@@ -1,14 +1,13 @@
 "use client";
 
 import type { Transaction } from "../../../../src/dashboard/router-types";
-import { Amount } from "../../../_components/amount";
+import { AssetAmount } from "../../../_components/amount";
 import { DataTable } from "../../../_components/data-table";
 import { StatusBadge } from "../../../_components/status-badge";
 import { Time } from "../../../_components/time";
 
 type Simulation = NonNullable<Transaction["simulation"]>;
 type BalanceChange = Simulation["balanceChanges"][number];
-type AssetInfo = { decimals: number; symbol: string };
 
 /**
  * CONTRACT §20 on the transaction page: what the node's `eth_simulateV1` said the transaction would
@@ -16,13 +15,7 @@ type AssetInfo = { decimals: number; symbol: string };
  * gas used, and each balance it changes (signed, with the asset's decimals; the source's native
  * change includes the fee). UNSUPPORTED: one line saying no simulation could be made, and why.
  */
-export function SimulationSection({
-  simulation,
-  assetOf,
-}: {
-  simulation: Simulation;
-  assetOf: (assetId: string) => AssetInfo | undefined;
-}) {
+export function SimulationSection({ simulation }: { simulation: Simulation }) {
   return (
     <section className="panel" aria-labelledby="simulation-heading" data-testid="simulation-section">
       <h2 id="simulation-heading">Simulation</h2>
@@ -49,7 +42,7 @@ export function SimulationSection({
             emptyRow="no balance changes"
             columns={[
               { header: "Address", cell: (change) => <span className="mono">{change.address}</span>, rowHeader: true },
-              { header: "Change", cell: (change) => <SignedAmount delta={change.delta} asset={assetOf(change.assetId)} /> },
+              { header: "Change", cell: (change) => <SignedAmount delta={change.delta} assetId={change.assetId} /> },
             ]}
           />
         </>
@@ -59,13 +52,13 @@ export function SimulationSection({
 }
 
 /** A signed change: `-` or `+`, then the magnitude with the asset's decimals (raw base units for an asset not listed). */
-function SignedAmount({ delta, asset }: { delta: string; asset: AssetInfo | undefined }) {
+function SignedAmount({ delta, assetId }: { delta: string; assetId: string }) {
   const negative = delta.startsWith("-");
   const magnitude = negative ? delta.slice(1) : delta;
   return (
     <span data-delta={delta}>
       {negative ? "−" : "+"}
-      <Amount raw={magnitude} decimals={asset?.decimals} symbol={asset?.symbol} />
+      <AssetAmount raw={magnitude} assetId={assetId} copy={false} />
     </span>
   );
 }
