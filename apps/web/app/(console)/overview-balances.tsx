@@ -23,7 +23,7 @@ function TotalCell({ total }: { total: AssetTotal }) {
         Unavailable
       </span>
     );
-  return <Amount raw={total.balance} decimals={total.decimals} symbol={total.symbol} />;
+  return <Amount raw={total.balance} decimals={total.decimals} symbol={total.symbol} copy={false} />;
 }
 
 /**

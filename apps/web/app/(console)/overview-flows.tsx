@@ -67,12 +67,12 @@ function FlowsView({ data }: { data: DailyFlows }) {
           { header: "Asset", cell: (f) => `${f.symbol} (${f.networkCode})` },
           {
             header: "Outflow",
-            cell: (f) => <Amount raw={f.outflow} decimals={f.decimals} symbol={f.symbol} />,
+            cell: (f) => <Amount raw={f.outflow} decimals={f.decimals} symbol={f.symbol} copy={false} />,
             cellProps: () => ({ "data-testid": "flow-outflow" }),
           },
           {
             header: "Inflow",
-            cell: (f) => <Amount raw={f.inflow} decimals={f.decimals} symbol={f.symbol} />,
+            cell: (f) => <Amount raw={f.inflow} decimals={f.decimals} symbol={f.symbol} copy={false} />,
             cellProps: () => ({ "data-testid": "flow-inflow" }),
           },
         ]}

@@ -67,7 +67,7 @@ function HistoryView({ history }: { history: BalanceHistory }) {
           { header: "Day (UTC)", rowHeader: true, cell: (d: HistoryDay) => d.day },
           {
             header: "Balance",
-            cell: (d) => <Amount raw={d.balance} decimals={history.decimals} symbol={history.symbol} />,
+            cell: (d) => <Amount raw={d.balance} decimals={history.decimals} symbol={history.symbol} copy={false} />,
             cellProps: () => ({ "data-testid": "history-balance" }),
           },
           { header: "Block", cell: (d) => d.blockNumber },
