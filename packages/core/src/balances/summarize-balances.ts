@@ -2,6 +2,7 @@ import { readErc20Balance, readNativeBalance, type NetworkCode } from "@qc/chain
 import { listBalancePlacements, type BalancePlacementRow } from "@qc/db/queries";
 import { RPC_BATCH_SIZE, type ServiceDeps } from "../deps/service-deps";
 import { AppError } from "../errors";
+import { mapBounded } from "../map-bounded";
 import { chainUnavailable } from "./chain-errors";
 
 /** Balances read per overview, at most: beyond it the summary says `truncated` instead of reading without end. */
@@ -47,20 +48,6 @@ export interface BalanceSummary {
   queriedAt: string;
 }
 
-/** Runs `read` over `items`, at most `bound` at a time, keeping their order. */
-async function mapBounded<T, R>(items: readonly T[], bound: number, read: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await read(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(bound, items.length) }, worker));
-  return results;
-}
-
 type Reading = { status: "AVAILABLE"; blockNumber: bigint; balances: bigint[] } | { status: "UNAVAILABLE"; error: AppError };
 
 /**
@@ -104,7 +91,11 @@ export async function summarizeBalances(
   const truncated = rows.length > SUMMARY_READ_LIMIT;
   if (truncated) rows.length = SUMMARY_READ_LIMIT;
   const byNetwork = new Map<NetworkCode, BalancePlacementRow[]>();
-  for (const row of rows) byNetwork.set(row.networkCode, [...(byNetwork.get(row.networkCode) ?? []), row]);
+  for (const row of rows) {
+    const list = byNetwork.get(row.networkCode);
+    if (list) list.push(row);
+    else byNetwork.set(row.networkCode, [row]);
+  }
   const readings = new Map(
     await Promise.all(
       [...byNetwork].map(async ([networkCode, list]) => [networkCode, await readNetwork(deps, networkCode, list)] as const),

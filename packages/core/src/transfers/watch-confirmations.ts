@@ -9,6 +9,7 @@ import { listWatchedTransactions, releaseLease, takeLease, type TransactionRow }
 import { chainUnavailable } from "../balances/chain-errors";
 import type { ServiceDeps } from "../deps/service-deps";
 import { AppError } from "../errors";
+import { mapBounded } from "../map-bounded";
 import { judgeTransaction, type Look } from "./watch-transaction";
 
 export interface ConfirmationWatcherOptions {
@@ -131,7 +132,7 @@ export function createConfirmationWatcher(deps: Deps, options: ConfirmationWatch
         }
         return due(row, answer.value) ? [{ row, onChain: answer.value }] : [];
       });
-      await inTurns(looks, concurrency, async ({ row, onChain }) => {
+      await mapBounded(looks, concurrency, async ({ row, onChain }) => {
         const after = await judge(row, onChain);
         if (after.status !== row.status) moved++;
       });
@@ -219,14 +220,4 @@ export function createConfirmationWatcher(deps: Deps, options: ConfirmationWatch
       held = false;
     },
   };
-}
-
-/** `work` over `items`, at most `concurrency` at a time. */
-async function inTurns<T>(items: readonly T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(concurrency, items.length) }, async () => {
-      while (next < items.length) await work(items[next++]!);
-    }),
-  );
 }
