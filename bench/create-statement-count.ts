@@ -9,6 +9,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { build } from "esbuild";
+import type { RecordedStatement } from "./statement-counter";
 
 /**
  * `node` flags that install bench/statement-counter.ts in the web process before its first module:
@@ -60,10 +61,11 @@ export async function countStatementsPerCreate(web: ChildProcess, log: string, c
     await new Promise((r) => setTimeout(r, 50));
   }
   await new Promise((r) => setTimeout(r, 100)); // one small write; let it finish
-  const { statements: texts, sharedRoundTrips } = JSON.parse(readFileSync(log, "utf8")) as {
-    statements: string[];
+  const { statements: recorded, sharedRoundTrips } = JSON.parse(readFileSync(log, "utf8")) as {
+    statements: RecordedStatement[];
     sharedRoundTrips: number;
   };
+  const texts = recorded.map((statement) => statement.text.replace(/\s+/g, " ").trim());
   const counts = new Map<string, number>();
   for (const text of texts) counts.set(text, (counts.get(text) ?? 0) + 1);
   const begins = texts.filter((t) => /^begin\b/i.test(t)).length;
@@ -73,6 +75,8 @@ export async function countStatementsPerCreate(web: ChildProcess, log: string, c
     roundTripsPerCreate: (texts.length - sharedRoundTrips) / creates,
     transactionsPerCreate: begins / creates,
     byStatement: [...counts.entries()].sort((a, b) => b[1] - a[1]),
+    /** Every statement as sent, in order (the replay baseline's template: bench/create-replay.ts). */
+    recorded,
   };
 }
 

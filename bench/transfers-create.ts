@@ -1,15 +1,19 @@
 /**
  * Create throughput (issue 10): POST /v1/transactions through the real web process (TLS, guards,
  * API-key auth, rate limit, idempotency key, intent checks, one database transaction writing the
- * row, its history, audit row, event and check job) beside three bare node:https handlers on the
+ * row, its history, audit row, event and check job) beside four bare node:https handlers on the
  * same database, measured in the same run at a fixed concurrency, loopback only: one doing a
  * single INSERT of the same body, and one doing the create's database round trips with raw `pg`
  * and nothing else (the same number of statements, in the same order: begin, advisory lock + key
  * read + tenant status, a wallet read, the INSERT, a job insert, the stored answer, commit).
  * A third does the second's statements in the web's four round trips (pipelined: BEGIN with
  * the lock statement, the row with the job, the answer with COMMIT).
- * Create ÷ the first is what the issue's goal compares; create ÷ the second or third is what the
- * framework and the domain code add to the database work itself. Every request carries a fresh
+ * A fourth (bench/create-replay.ts) sends the create's own statements, as the web process sent
+ * them for a create counted below (text, name, values, round trips), again per request with that
+ * request's ids, key and time: the same database work exactly, without the framework.
+ * Create ÷ the first is issue 15's original goal; create ÷ the fourth is issue 30's (≥ 0.50: the
+ * create ÷ "the same statements on raw pg"); the second and third are the create's round trips
+ * with stand-in statements on three small tables, kept for the history of the figures. Every request carries a fresh
  * X-Idempotency-Key; rate limits are raised for the run. No daemon runs: the check jobs stay
  * queued, so only creation is measured. Before the load, the statements the web process sends
  * per create, and the database round trips they take, are counted over sequential creates
@@ -20,16 +24,16 @@
  *   BENCH_SECONDS=5 BENCH_CONNECTIONS=10 ./qc exec tsx bench/transfers-create.ts
  *   BENCH_CPU_PROF=/tmp/prof ./qc exec tsx bench/transfers-create.ts   # V8 CPU profile of the web process
  *   BENCH_POOL_MAX=20 ./qc exec tsx bench/transfers-create.ts           # database connections per server (default 10)
- *   BENCH_ROUNDS=3 ./qc exec tsx bench/transfers-create.ts              # the four targets 3 times; ratios are medians (≤ 5)
+ *   BENCH_ROUNDS=3 ./qc exec tsx bench/transfers-create.ts              # the five targets 3 times; ratios are medians (≤ 5)
  *   BENCH_WARMUP_SECONDS=0 …     # unmeasured load before each server's first measured run (default 3, ≤ 10)
  *
  * The web server runs compiled, as production runs it (bench/web-server.ts's compiledAppArgs:
  * `node --enable-source-maps apps/web/dist/server.js`), with the statement counter preloaded
- * (bench/create-statement-count.ts). The three bare baselines (bench/create-bare-servers.ts, run
+ * (bench/create-statement-count.ts). The bare baselines (bench/create-bare-servers.ts, bench/create-replay.ts, run
  * as this file with a flag) stay on tsx: they are TypeScript importing @qc/db's sources, and
  * scripts/bundle.ts builds only the three apps; tsx only transpiles them as they load.
  * Uses DATABASE_URL when set, otherwise a throw-away embedded PostgreSQL. Bounded: at most
- * 4 × BENCH_SECONDS (≤ 25 s each) × BENCH_ROUNDS (≤ 5) of load, 4 warm-ups (one per server), and
+ * 5 × BENCH_SECONDS (≤ 25 s each) × BENCH_ROUNDS (≤ 5) of load, 5 warm-ups (one per server), and
  * start-up. Writes bench/results/transfers-create-<time>.json.
  */
 import type { ChildProcess } from "node:child_process";
@@ -49,6 +53,7 @@ import {
   runBareInsertServer,
   runBareRoundTripsServer,
 } from "./create-bare-servers";
+import { REPLAY_FLAG, replayTemplate, runReplayServer } from "./create-replay";
 import { createRatios, printCreateReport, type CreateRound, type Measured, type Stored } from "./create-report";
 import { countStatementsPerCreate, createOnce, statementCounterFlags } from "./create-statement-count";
 import { benchDatabase, freePort } from "./database";
@@ -61,6 +66,8 @@ if (process.argv.includes(BARE_FLAG)) {
   await runBareInsertServer();
 } else if (process.argv.includes(ROUND_TRIPS_FLAG)) {
   await runBareRoundTripsServer(process.argv.includes(PIPELINED_FLAG));
+} else if (process.argv.includes(REPLAY_FLAG)) {
+  await runReplayServer();
 } else {
   await runBenchmark();
 }
@@ -104,51 +111,24 @@ async function runBenchmark(): Promise<void> {
     ]);
     const statementLog = join(bench.work, "statements.json");
     progress("starting the servers");
-    children.push(
-      await startNode(
+    /** A bare server: this file again, with its flags, then the database, its port, the certificate and `extra`. */
+    const startBare = (flags: string[], port: number, extra: string[] = []) =>
+      startNode(
         [
           ...TSX,
           "bench/transfers-create.ts",
-          BARE_FLAG,
+          ...flags,
           databaseUrl,
-          String(barePort),
+          String(port),
           Buffer.from(pems.cert).toString("base64"),
           Buffer.from(pems.key).toString("base64"),
+          ...extra,
         ],
         { readyWhen: /ready/ },
-      ),
-    );
-    children.push(
-      await startNode(
-        [
-          ...TSX,
-          "bench/transfers-create.ts",
-          ROUND_TRIPS_FLAG,
-          databaseUrl,
-          String(roundTripsPort),
-          Buffer.from(pems.cert).toString("base64"),
-          Buffer.from(pems.key).toString("base64"),
-          tenantId,
-        ],
-        { readyWhen: /ready/ },
-      ),
-    );
-    children.push(
-      await startNode(
-        [
-          ...TSX,
-          "bench/transfers-create.ts",
-          ROUND_TRIPS_FLAG,
-          PIPELINED_FLAG,
-          databaseUrl,
-          String(pipelinedPort),
-          Buffer.from(pems.cert).toString("base64"),
-          Buffer.from(pems.key).toString("base64"),
-          tenantId,
-        ],
-        { readyWhen: /ready/ },
-      ),
-    );
+      );
+    children.push(await startBare([BARE_FLAG], barePort));
+    children.push(await startBare([ROUND_TRIPS_FLAG], roundTripsPort, [tenantId]));
+    children.push(await startBare([ROUND_TRIPS_FLAG, PIPELINED_FLAG], pipelinedPort, [tenantId]));
     progress("bare servers listening");
     children.push(
       await startNode(
@@ -178,6 +158,12 @@ async function runBenchmark(): Promise<void> {
     progress("source wallet registered; counting statements per create");
     const web = children[3]!;
     const statements = await countStatementsPerCreate(web, statementLog, () => createOnce(base, authorization, body));
+    // The fourth baseline: the statements just counted, sent again per request from a bare server.
+    const templateFile = join(bench.work, "replay-template.json");
+    writeFileSync(templateFile, JSON.stringify(replayTemplate(statements.recorded)));
+    const replayPort = await freePort();
+    const replayServer = await startBare([REPLAY_FLAG], replayPort, [templateFile]);
+    children.push(replayServer);
 
     progress("measuring");
     let sequence = 0;
@@ -243,7 +229,7 @@ async function runBenchmark(): Promise<void> {
         databaseCpuUsPerRequest: databaseCpuMs !== null ? (databaseCpuMs * 1000) / requests : null,
       };
     };
-    // BENCH_ROUNDS: the four targets again, in the same order, each round; ratios are medians.
+    // BENCH_ROUNDS: the five targets again, in the same order, each round; ratios are medians.
     const perRound: CreateRound[] = [];
     for (let round = 0; round < rounds; round++) {
       if (rounds > 1) progress(`round ${round + 1} of ${rounds}`);
@@ -263,6 +249,7 @@ async function runBenchmark(): Promise<void> {
           {},
           true,
         ),
+        replay: await measure("bare node:https, the create's own statements", replayServer, `https://127.0.0.1:${replayPort}/`, {}, true),
         create: await measure("web POST /v1/transactions", web, `${base}/v1/transactions`, { authorization }, true),
       });
     }
@@ -290,7 +277,7 @@ async function runBenchmark(): Promise<void> {
     // A ratio against a target that failed its requests measures the failure: refuse to report one
     // (a baseline answering 500s once read as a create 1.5× faster than its own round trips).
     const failed = perRound
-      .flatMap((r) => [r.bare, r.roundTrips, r.pipelined, r.create])
+      .flatMap((r) => [r.bare, r.roundTrips, r.pipelined, r.replay, r.create])
       .filter((r) => r.errors > 0 || Object.keys(r.statuses).some((code) => code !== "201"));
     if (failed.length > 0) {
       throw new Error(
@@ -309,11 +296,12 @@ async function runBenchmark(): Promise<void> {
       poolMax: POOL_MAX,
       rounds,
       results: perRound.flatMap((r, round) =>
-        [r.bare, r.roundTrips, r.pipelined, r.create].map((result) => ({ round: round + 1, ...result })),
+        [r.bare, r.roundTrips, r.pipelined, r.replay, r.create].map((result) => ({ round: round + 1, ...result })),
       ),
       ratio: ratios.ratio,
       ratioOverRoundTrips: ratios.ratioOverRoundTrips,
       ratioOverPipelined: ratios.ratioOverPipelined,
+      ratioOverReplay: ratios.ratioOverReplay,
       pipelinedOverRoundTrips: ratios.pipelinedOverRoundTrips,
       roundRatios: ratios.each,
       statementsPerCreate: statements.perCreate,

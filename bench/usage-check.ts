@@ -21,7 +21,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { evaluatePolicy, nativeAssetId } from "@qc/core";
-import { createDatabase, sql } from "@qc/db";
+import { createDatabase, schema, sql } from "@qc/db";
 import { insertPolicyVersion } from "@qc/db/queries";
 import { benchTenant } from "./api-setup";
 import { benchDatabase } from "./database";
@@ -78,10 +78,12 @@ try {
         ${new Date(dayStart).toISOString()}::timestamptz + (g::bigint * ${DAY - 120_000} / ${rows}) * interval '1 millisecond',
         ${at.toISOString()}::timestamptz
       from generate_series(1, ${rows}) g`);
-    // The buckets of that history, as migration 0010 fills them for stored transactions.
+    // The buckets of that history, as migration 0010 fills them for stored transactions, each in
+    // the shard its transaction's id picks (as the create's upsert does since migration 0021).
     await db.execute(sql`
-      insert into usage_buckets (tenant_id, scope, scope_id, asset_id, hour, count, amount)
-      select t.tenant_id, s.scope, s.scope_id, s.asset_id, date_trunc('hour', t.created_at, 'UTC'), count(*)::int, sum(s.amount)
+      insert into usage_buckets (tenant_id, scope, scope_id, asset_id, hour, shard, count, amount)
+      select t.tenant_id, s.scope, s.scope_id, s.asset_id, date_trunc('hour', t.created_at, 'UTC'),
+        (get_byte(uuid_send(t.id), 15) % ${sql.raw(String(schema.USAGE_SHARDS))})::smallint, count(*)::int, sum(s.amount)
       from transactions t
       cross join lateral (values
         ('TENANT', t.tenant_id, '00000000-0000-0000-0000-000000000000'::uuid, 0::numeric),
@@ -90,7 +92,7 @@ try {
         ('WALLET', t.source_wallet_id, t.asset_id, t.amount)
       ) as s (scope, scope_id, asset_id, amount)
       where t.tenant_id = ${tenantId} and t.status <> 'BLOCKED'
-      group by 1, 2, 3, 4, 5`);
+      group by 1, 2, 3, 4, 5, 6`);
     await insertPolicyVersion(db, {
       tenantId,
       document: {

@@ -2,11 +2,13 @@ export * from "./client";
 export { isUniqueViolation } from "./errors";
 export { newRowId } from "./ids";
 export {
+  hasWritesAtCommit,
   jobExecutor,
   pipelinedTransaction,
   prepareJobStatements,
   PipelinedReads,
   TransactionRolledBack,
+  writeAtCommit,
   type BuiltStatement,
   type PipelinedReadsOptions,
   type PipelinedTransactionWork,

@@ -1,4 +1,4 @@
-import { isUniqueViolation, pipelinedTransaction, type Transaction } from "@qc/db";
+import { hasWritesAtCommit, isUniqueViolation, pipelinedTransaction, type Transaction } from "@qc/db";
 import {
   deleteExpiredIdempotencyKey,
   IDEMPOTENCY_KEY_TAKEN,
@@ -172,7 +172,8 @@ async function attemptIdempotently<T>(
       } catch (error) {
         const appError = toAppError(error);
         if (NOT_EXECUTED.has(appError.error)) throw error;
-        if (!options.savepoint && (await transactionHasWritten(tx))) throw new AttemptWithSavepoint();
+        // Writes queued for the commit (`writeAtCommit`) count as written: they would leave with the answer.
+        if (!options.savepoint && (hasWritesAtCommit(tx) || (await transactionHasWritten(tx)))) throw new AttemptWithSavepoint();
         answer = {
           kind: "error",
           status: appError.status,

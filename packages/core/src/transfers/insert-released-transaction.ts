@@ -64,7 +64,7 @@ export function signingDeadlineFrom(deps: Pick<ServiceDeps, "now" | "config">): 
  * transaction; nothing here signs or re-uses a signature.
  *
  * Such a record is not a new transfer: it is inserted without adding to the tenant's usage
- * buckets (`insertTransactionWithTrail` with `usage: "skip"`), so it never counts against
+ * buckets (`insertCreatedTransaction` with `usage: "skip"`), so it never counts against
  * velocity windows or daily quotas, and `transitionTransaction` never takes usage back for it
  * (only CREATED_TRANSACTION_TYPES count). The caller holds whatever lock decides the nonce (the
  * source wallet's, for a fill) and chose `nonce` and `fees` (from the chain, outside that lock).

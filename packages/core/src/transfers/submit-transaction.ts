@@ -1,5 +1,11 @@
 import { isUniqueViolation, newRowId, type Transaction } from "@qc/db";
-import { insertTransactionWithTrail, newTransactionRow, type NewTransactionRow, type TransactionRow } from "@qc/db/queries";
+import {
+  countTransactionUsage,
+  insertTransactionWithTrail,
+  newTransactionRow,
+  type NewTransactionRow,
+  type TransactionRow,
+} from "@qc/db/queries";
 import { actingMemberId, type Actor } from "../audit/actor";
 import { toAuditRow } from "../audit/record-audit-event";
 import type { ServiceDeps } from "../deps/service-deps";
@@ -47,9 +53,11 @@ export async function insertSubmittedTransaction(
  * A new transaction row stored exactly as given, with its trail in one statement
  * (`insertTransactionWithTrail`): the first status-history entry, the `transaction.created` audit
  * row (actor, request, `auditDetails`) and event (its record validated like every emitted
- * event: a malformed record fails the insert). `usage`: "count" for what a customer creates,
- * "skip" for the service's own nonce records (they are not new transfers). The record returned
- * is the stored one, without reading the row back.
+ * event: a malformed record fails the insert). `usage`: "count" for what a customer creates
+ * (added to the usage buckets with the transaction's COMMIT: `countTransactionUsage`), "skip"
+ * for the service's own nonce records (a NONCE_FILL, a REPLACEMENT, a CANCELLATION: not new
+ * transfers, and a replacement's value is its original's, counted once). The record returned is
+ * the stored one, without reading the row back.
  */
 export async function insertCreatedTransaction(
   tx: Transaction,
@@ -85,8 +93,8 @@ export async function insertCreatedTransaction(
       aggregateId: row.id,
       data,
     },
-    usage: input.usage,
   });
+  if (input.usage === "count") await countTransactionUsage(tx, { tenantId: row.tenantId, transactionId: row.id });
   return record;
 }
 

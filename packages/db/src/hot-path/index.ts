@@ -17,7 +17,9 @@
  *   path's standalone reads by key share a few pipelined connections, many reads per socket write
  *   (vault read ÷ /healthz 0.247 → 0.319 paired).
  * - Pipelined transactions (./pipelined-transaction): BEGIN travels with the first statement and
- *   COMMIT with the last (a create is 4 round trips, not 7: creates/s 265 → 309 paired).
+ *   COMMIT with the last (a create is 4 round trips, not 7: creates/s 265 → 309 paired); a write
+ *   many transactions contend for can be sent with the COMMIT (`writeAtCommit`: the create's
+ *   usage buckets, docs/performance/create.md).
  * - The create's CTE insert (./transaction-with-trail): the row, its history, audit and outbox
  *   rows in one statement; every column list from the table definitions (./columns).
  * - pg-boss's statements on our connection and named (./job-executor).
@@ -30,5 +32,12 @@ export { completeRow, insertColumns, recordsetInsert, rowValues } from "./column
 export { defineQuery, defineRead, defineStatement, type DefinedQuery, type DefinedStatement } from "./define-query";
 export { jobExecutor, prepareJobStatements } from "./job-executor";
 export { PipelinedReads, type PipelinedReadsOptions } from "./pipelined-reads";
-export { pipelinedTransaction, TransactionRolledBack, type BuiltStatement, type PipelinedTransactionWork } from "./pipelined-transaction";
+export {
+  hasWritesAtCommit,
+  pipelinedTransaction,
+  TransactionRolledBack,
+  writeAtCommit,
+  type BuiltStatement,
+  type PipelinedTransactionWork,
+} from "./pipelined-transaction";
 export { executeNamedByText, statementNameOfText } from "./statement-names";

@@ -1,7 +1,13 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDatabase, type DatabaseHandle, type Executor } from "../client";
-import { pipelinedTransaction, TransactionRolledBack, type BuiltStatement } from "./pipelined-transaction";
+import {
+  hasWritesAtCommit,
+  pipelinedTransaction,
+  TransactionRolledBack,
+  writeAtCommit,
+  type BuiltStatement,
+} from "./pipelined-transaction";
 import { useTestDatabase } from "../testing";
 
 // pipelinedTransaction (./pipelined-transaction) on real PostgreSQL: on node-postgres in pipeline
@@ -166,5 +172,72 @@ describe("pipelinedTransaction", () => {
       }),
     ).rejects.toThrow("outer rolls back");
     expect((await rows()).map((row) => row.id)).toEqual([1, 2]);
+  });
+
+  describe("writeAtCommit", () => {
+    const AT_COMMIT = "insert into pipelined_rows (id, note) values ($1, 'at commit')";
+    const atCommit = (id: number): BuiltStatement => ({ name: "qc_test_pipelined_at_commit", text: AT_COMMIT, values: [id] });
+
+    it("sends the write with COMMIT, after the work's statements and before its last one", async () => {
+      events.length = 0;
+      await pipelinedTransaction(single.db, {
+        first: firstRead,
+        rest: async (tx) => {
+          await writeAtCommit(tx, atCommit(100));
+          expect(hasWritesAtCommit(tx)).toBe(true);
+          // Not sent yet: the work's own statements go first.
+          expect(events).not.toContain(`sent ${AT_COMMIT}`);
+          await insertRow(tx, 101, "work");
+          return { value: undefined, last: lastInsert(102, "last") };
+        },
+      });
+      expect((await rows()).filter((row) => row.id >= 100)).toEqual([
+        { id: 100, note: "at commit" },
+        { id: 101, note: "work" },
+        { id: 102, note: "last" },
+      ]);
+      const at = (event: string) => events.indexOf(event);
+      expect(at(`sent ${AT_COMMIT}`)).toBeGreaterThan(at("answered insert into pipelined_rows (note, id) values ($1, $2)"));
+      expect(at(`sent ${AT_COMMIT}`)).toBeLessThan(at(`sent ${LAST}`));
+      expect(at(`sent ${LAST}`)).toBeLessThan(at("sent commit"));
+    });
+
+    it("fails the transaction when the write fails at commit: its error, nothing kept", async () => {
+      // 100 exists: the write at commit violates the primary key.
+      await expect(
+        pipelinedTransaction(single.db, {
+          first: firstRead,
+          rest: async (tx) => {
+            await insertRow(tx, 110, "work");
+            await writeAtCommit(tx, atCommit(100));
+            return { value: undefined, last: lastInsert(111, "last") };
+          },
+        }),
+      ).rejects.toThrow(/duplicate key/);
+      expect((await rows()).filter((row) => row.id >= 110)).toEqual([]);
+      // The connection serves the next transaction.
+      await pipelinedTransaction(single.db, { first: firstRead, rest: async () => ({ value: undefined, last: lastInsert(112, "next") }) });
+      expect((await rows()).filter((row) => row.id >= 110).map((row) => row.id)).toEqual([112]);
+    });
+
+    it("in a savepoint, writes at once, and the savepoint's rollback undoes it", async () => {
+      await pipelinedTransaction(single.db, {
+        first: firstRead,
+        rest: async (tx) => {
+          await tx
+            .transaction(async (savepoint) => {
+              await writeAtCommit(savepoint, atCommit(120));
+              expect(hasWritesAtCommit(savepoint)).toBe(false);
+              const seen = await savepoint.execute(sql`select count(*)::int as n from pipelined_rows where id = 120`);
+              expect(seen.rows[0]).toEqual({ n: 1 });
+              throw new Error("savepoint rolls back");
+            })
+            .catch(() => undefined);
+          expect(hasWritesAtCommit(tx)).toBe(false);
+          return { value: undefined, last: lastInsert(121, "last") };
+        },
+      });
+      expect((await rows()).filter((row) => row.id >= 120).map((row) => row.id)).toEqual([121]);
+    });
   });
 });

@@ -45,13 +45,15 @@ export async function pipelinedTransaction<F, T>(db: Executor, work: PipelinedTr
   const opener = is(db, PgTransaction) ? undefined : transactionOpener(db as Database);
   if (!opener) return sequentialTransaction(db, work);
   const connection = await opener.connect();
-  let tx: Transaction;
+  const tx: Transaction = opener.on(connection);
+  const atCommit: BuiltStatement[] = [];
+  writesAtCommit.set(tx, atCommit);
   let firstResult: F;
   if (connection.pipeline) {
     const written = holdWrites(connection);
     const begun = connection.query({ text: "begin" });
     // A synchronous throw becomes a rejection: BEGIN is already in flight and must be awaited.
-    const first = (async () => work.first((tx = opener.on(connection))))();
+    const first = (async () => work.first(tx))();
     // The first statement may be queued a few microtasks later (drizzle's execute is async):
     // the writes leave together at the end of this turn of the event loop.
     setImmediate(written);
@@ -74,7 +76,7 @@ export async function pipelinedTransaction<F, T>(db: Executor, work: PipelinedTr
       throw error;
     }
     try {
-      firstResult = await work.first((tx = opener.on(connection)));
+      firstResult = await work.first(tx);
     } catch (error) {
       await rollbackAndRelease(connection);
       throw error;
@@ -83,31 +85,75 @@ export async function pipelinedTransaction<F, T>(db: Executor, work: PipelinedTr
 
   let done: { value: T; last?: BuiltStatement | undefined };
   try {
-    done = await work.rest(tx!, firstResult);
+    done = await work.rest(tx, firstResult);
   } catch (error) {
     await rollbackAndRelease(connection);
     throw error;
   }
 
+  // The writes queued for the commit (`writeAtCommit`), then the work's last statement, then
+  // COMMIT: sent together (on a connection that does not pipeline, queued by the driver in order).
+  writesAtCommit.delete(tx);
   const written = connection.pipeline ? holdWrites(connection) : () => {};
-  const last = done.last ? connection.query({ name: done.last.name, text: done.last.text, values: done.last.values }) : undefined;
+  const sent = [...atCommit, ...(done.last ? [done.last] : [])].map((statement) =>
+    connection.query({ name: statement.name, text: statement.text, values: statement.values }),
+  );
   const commit = connection.query({ text: "commit" });
   written();
-  const [lastOutcome, commitOutcome] = await Promise.allSettled([last, commit]);
+  const [commitOutcome, ...outcomes] = await Promise.allSettled([commit, ...sent]);
+  // The first statement that failed says why (those after it only saw the aborted transaction).
+  const failed = outcomes.find((outcome) => outcome.status === "rejected");
   if (commitOutcome.status === "rejected") {
     // A lost connection or a failure at commit: nothing more is sent on this connection.
     connection.release(asError(commitOutcome.reason));
-    throw lastOutcome.status === "rejected" ? lastOutcome.reason : commitOutcome.reason;
+    throw failed ? failed.reason : commitOutcome.reason;
   }
   connection.release();
-  // The last statement failed: the COMMIT sent with it ended the failed transaction.
-  if (lastOutcome.status === "rejected") throw lastOutcome.reason;
+  // A statement sent with COMMIT failed: the COMMIT ended the failed transaction.
+  if (failed) throw failed.reason;
   if (commitOutcome.value.command !== "COMMIT") {
     throw new TransactionRolledBack(
       `COMMIT was answered with ${commitOutcome.value.command ?? "nothing"}: the transaction had failed and rolled back`,
     );
   }
   return done.value;
+}
+
+/**
+ * The statements each open pipelined transaction sends with its COMMIT, by its handle. Only the
+ * transaction's own handle is here: a savepoint inside it (`tx.transaction(…)`) is another handle,
+ * so a write queued there runs at once, and is undone with the savepoint if that rolls back.
+ */
+const writesAtCommit = new WeakMap<Executor, BuiltStatement[]>();
+
+/**
+ * Writes `statement` in the transaction `tx` as late as it can: on a pipelined transaction's own
+ * handle, it is sent with the COMMIT (after every statement of the work, before its last one), so
+ * the row locks it takes are held from there to the commit, not across the work's remaining round
+ * trips; anywhere else (a savepoint, the Neon driver's transaction, drizzle's own) it is sent now.
+ * For an upsert of a few rows many transactions write at once (the usage buckets a create counts
+ * into: docs/performance/create.md). Its failure fails the transaction as any statement's would.
+ * Nothing may read what it writes before the commit: whether it has run yet depends on `tx`.
+ */
+export async function writeAtCommit(tx: Executor, statement: BuiltStatement): Promise<void> {
+  const queued = writesAtCommit.get(tx);
+  if (queued) {
+    queued.push(statement);
+    return;
+  }
+  await sendBuilt(tx, statement);
+}
+
+/** Whether `tx` holds writes queued for its commit (`writeAtCommit`) that have not been sent yet. */
+export function hasWritesAtCommit(tx: Executor): boolean {
+  return (writesAtCommit.get(tx)?.length ?? 0) > 0;
+}
+
+/** A built statement sent in `tx` now, on the connection the transaction holds. */
+async function sendBuilt(tx: Executor, statement: BuiltStatement): Promise<void> {
+  const connection = driverConnection(tx) as unknown as PooledConnection | undefined;
+  if (!connection) throw new Error("pipelinedTransaction: this driver's transaction has no connection to send a built statement on");
+  await connection.query({ name: statement.name, text: statement.text, values: statement.values });
 }
 
 /** A COMMIT that PostgreSQL answered with ROLLBACK: nothing the transaction did was kept. */
@@ -119,11 +165,7 @@ export class TransactionRolledBack extends Error {
 async function sequentialTransaction<F, T>(db: Executor, work: PipelinedTransactionWork<F, T>): Promise<T> {
   return db.transaction(async (tx) => {
     const { value, last } = await work.rest(tx, await work.first(tx));
-    if (last) {
-      const connection = driverConnection(tx) as unknown as PooledConnection | undefined;
-      if (!connection) throw new Error("pipelinedTransaction: this driver's transaction has no connection to send a built statement on");
-      await connection.query({ name: last.name, text: last.text, values: last.values });
-    }
+    if (last) await sendBuilt(tx, last);
     return value;
   });
 }

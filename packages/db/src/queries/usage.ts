@@ -1,16 +1,24 @@
 import { and, eq, gte, lt, sql, type SQL } from "drizzle-orm";
 import type { Executor } from "../client";
 import { defineRead, defineStatement } from "../hot-path/define-query";
+import { writeAtCommit } from "../hot-path/pipelined-transaction";
 import { transactions } from "../schema/transfers";
-import { EVERY_ASSET, usageBuckets, type UsageScope } from "../schema/usage";
+import { EVERY_ASSET, USAGE_SHARDS, usageBuckets, type UsageScope } from "../schema/usage";
 
 /*
  * Usage buckets (docs/decisions/usage-buckets.md): per tenant, scope, asset and UTC hour, the
  * count and sum of the transactions created in that hour that have not ended without moving
- * value. Added by the statement that creates a transaction, taken back by the transition that
- * ends it without moving value, each in that database transaction; read by the velocity windows
- * and the daily quotas, at most one row per hour of the window whatever the volume.
+ * value. Added in the database transaction that creates a transaction (with its COMMIT when it
+ * can: `countTransactionUsage`), taken back by the transition that ends it without moving value,
+ * in that transition's database transaction; read by the velocity windows
+ * and the daily quotas, at most USAGE_SHARDS rows per hour of the window whatever the volume.
  */
+
+/**
+ * The shard a transaction counts into: its id's last byte (random in a UUID v7) modulo
+ * USAGE_SHARDS, so a tenant's concurrent creates spread over the key's rows.
+ */
+const usageShardOf = (id: SQL): SQL => sql`(get_byte(uuid_send(${id}), 15) % ${sql.raw(String(USAGE_SHARDS))})::smallint`;
 
 /**
  * The upsert that adds (`1`) or takes back (`-1`) the usage of the transactions `source` names
@@ -18,13 +26,15 @@ import { EVERY_ASSET, usageBuckets, type UsageScope } from "../schema/usage";
  * the source wallet's and its vault's rows for the asset (the vault the wallet is placed in on
  * the transaction's network; placements are never moved or removed, so it is the vault of the
  * creation), none for a row without an asset (a contract deployment), and the tenant's
- * every-asset count. The rows are listed in the primary key's order, the same in every
- * statement, so two transactions touching the same buckets lock them in the same order.
+ * every-asset count. Each goes to the shard the transaction's id picks (`usageShardOf`: the
+ * same for its count and its release). The rows are listed in the primary key's order, the same
+ * in every statement, so two transactions touching the same buckets lock them in the same order.
  */
 export function usageUpsert(sign: 1 | -1, source: SQL, where: SQL = sql``): SQL {
   const delta = sql.raw(String(sign));
-  return sql`insert into ${usageBuckets} (tenant_id, scope, scope_id, asset_id, hour, count, amount)
-    select u.tenant_id, s.scope, s.scope_id, s.asset_id, date_trunc('hour', u.created_at, 'UTC'), ${delta}, ${delta} * s.amount
+  return sql`insert into ${usageBuckets} (tenant_id, scope, scope_id, asset_id, hour, shard, count, amount)
+    select u.tenant_id, s.scope, s.scope_id, s.asset_id, date_trunc('hour', u.created_at, 'UTC'), ${usageShardOf(sql`u.id`)},
+      ${delta}, ${delta} * s.amount
     from ${source} u
     cross join lateral (values
       ('TENANT', u.tenant_id, ${sql.raw(`'${EVERY_ASSET}'::uuid`)}, 0::numeric),
@@ -35,9 +45,27 @@ export function usageUpsert(sign: 1 | -1, source: SQL, where: SQL = sql``): SQL 
       ('WALLET', u.source_wallet_id, u.asset_id, u.amount)
     ) as s (scope, scope_id, asset_id, amount)
     where s.scope_id is not null and s.asset_id is not null ${where}
-    on conflict (tenant_id, scope, scope_id, asset_id, hour) do update
+    on conflict (tenant_id, scope, scope_id, asset_id, hour, shard) do update
       set count = ${usageBuckets}.count + excluded.count, amount = ${usageBuckets}.amount + excluded.amount`;
 }
+
+/**
+ * Counts a new transaction's usage, in the database transaction that created its row (the row
+ * must be written first in `tx`). Sent with that transaction's COMMIT (`writeAtCommit`): the
+ * tenant's concurrent creates all add to the same few bucket rows, and each holds their row locks
+ * from this statement to its commit, so the statement goes as late as it can, and the creates
+ * queue only for the commit itself, not for the rest of their work (docs/performance/create.md).
+ */
+export async function countTransactionUsage(tx: Executor, key: { tenantId: string; transactionId: string }): Promise<void> {
+  await writeAtCommit(tx, countUsageStatement.with({ tenantId: key.tenantId, transactionId: key.transactionId }));
+}
+const countUsageStatement = defineStatement("qc_count_transaction_usage", () =>
+  usageUpsert(
+    1,
+    sql`${transactions}`,
+    sql`and u.id = ${sql.placeholder("transactionId")} and u.tenant_id = ${sql.placeholder("tenantId")}`,
+  ),
+);
 
 /**
  * Takes a transaction's usage back: for the transition that ends it without moving value, in
@@ -71,7 +99,7 @@ export interface UsageWindow {
  * `assetId`, `everyAssetCount` the transactions of every asset (kept for the TENANT scope only;
  * 0 for the others). Every hour that overlaps [from, to) counts whole, so the sums are exact when
  * both ends are on the hour and never below the transactions created in the window otherwise.
- * At most ⌈(to − from) / 1 h⌉ + 1 rows per asset key, whatever the volume.
+ * At most (⌈(to − from) / 1 h⌉ + 1) × USAGE_SHARDS rows per asset key, whatever the volume.
  */
 export async function sumUsage(db: Executor, window: UsageWindow): Promise<{ count: number; amount: bigint; everyAssetCount: number }> {
   const [row] = await sumUsageRead.on(db).execute({

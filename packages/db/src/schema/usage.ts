@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { check, integer, numeric, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { check, integer, numeric, pgTable, primaryKey, smallint, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { tenants } from "./identity";
 
 /**
@@ -14,6 +14,14 @@ export type UsageScope = (typeof USAGE_SCOPES)[number];
  * count, contract deployments included): the nil UUID, which no asset has.
  */
 export const EVERY_ASSET = "00000000-0000-0000-0000-000000000000";
+
+/**
+ * Each (scope, asset, hour) is kept in this many rows, a transaction counting into the one its
+ * id picks (`usageShardOf`), and read as their sum: a tenant's concurrent creates then rarely
+ * wait for each other's row locks (docs/decisions/usage-buckets.md, "Shards"). Changing it needs
+ * no migration: rows of a shard no longer picked are still summed.
+ */
+export const USAGE_SHARDS = 4;
 
 /**
  * What a scope moved in one UTC hour (docs/decisions/usage-buckets.md): the transactions created
@@ -35,11 +43,13 @@ export const usageBuckets = pgTable(
     assetId: uuid("asset_id").notNull(),
     /** The hour's start, UTC. */
     hour: timestamp("hour", { withTimezone: true, precision: 3 }).notNull(),
+    /** Which of the key's USAGE_SHARDS rows this is (picked by the transaction's id); read summed. */
+    shard: smallint("shard").notNull().default(0),
     count: integer("count").notNull(),
     amount: numeric("amount", { precision: 78, scale: 0 }).notNull(),
   },
   (t) => [
-    primaryKey({ columns: [t.tenantId, t.scope, t.scopeId, t.assetId, t.hour] }),
+    primaryKey({ columns: [t.tenantId, t.scope, t.scopeId, t.assetId, t.hour, t.shard] }),
     check("usage_buckets_scope_known", sql`${t.scope} in ('TENANT', 'VAULT', 'WALLET')`),
     check("usage_buckets_hour_start", sql`${t.hour} = date_trunc('hour', ${t.hour}, 'UTC')`),
   ],
