@@ -12,14 +12,15 @@ import { IndexStore, type BlockSelector, type LogFilter, type MatchedLog } from 
 import { Journal } from "./journal";
 import { replayJournal } from "./replay";
 import { reorg } from "./reorg";
-import { simulateBlocks, type SimulatedBlock, type SimulateRequest } from "./simulate-blocks";
+import { simulateBlocks } from "./simulate-blocks";
+import type { SimulatedBlock, SimulateRequest } from "./simulate-request";
 import { call, estimateGas, type CallRequest } from "./simulation";
 import { getBalance, getCode, getStorageAt, getTransactionCount } from "./state-reads";
 import type { DevnetBlock, MinedTransaction, PoolTransaction } from "./types";
 
 export { TransactionRejection } from "./admission";
 export { ExecutionFailure, type CallRequest } from "./simulation";
-export { SimulationError, type SimulatedBlock, type SimulateRequest } from "./simulate-blocks";
+export { SimulationError, type SimulatedBlock, type SimulateRequest } from "./simulate-request";
 export { UnknownBlockError, type BlockSelector, type LogFilter, type MatchedLog } from "./index-store";
 export type { DevnetMetrics } from "./context";
 

@@ -6,7 +6,7 @@ import type {
   SimulatedBlock,
   SimulatedCallRequest,
   SimulateRequest,
-} from "../chain/simulate-blocks";
+} from "../chain/simulate-request";
 import { invalidParams } from "./errors";
 import { formatBlock, formatLog } from "./format";
 import { accessList, address, data, hash32, optionalQuantity, quantity } from "./params";
