@@ -1,9 +1,8 @@
 import type { Transaction } from "@qc/db";
 import {
   insertStatusHistory,
-  lockTransactionStatus,
+  moveTransactionWhereStatus,
   releaseTransactionUsage,
-  updateTransactionWhereStatus,
   type NewTransactionRow,
   type TransactionRow,
 } from "@qc/db/queries";
@@ -62,18 +61,17 @@ export async function transitionTransaction(
     {
       tenantId: input.tenantId,
       move: async (t) => {
-        // The previous status of the row we are about to move, read under the row lock the
-        // UPDATE takes: FOR UPDATE first, so the event's previousStatus is exact.
-        const current = await lockTransactionStatus(t, input.tenantId, input.transactionId);
-        if (!current || !input.from.includes(current)) return undefined;
-        previousStatus = current;
-        return updateTransactionWhereStatus(t, { tenantId: input.tenantId, transactionId: input.transactionId }, input.from, {
+        // The row locked and moved in one statement, with the status it had under the lock: the
+        // event's previousStatus is exact.
+        const moved = await moveTransactionWhereStatus(t, { tenantId: input.tenantId, transactionId: input.transactionId }, input.from, {
           ...input.set,
           status: input.to,
           ...(input.subStatus !== undefined ? { subStatus: input.subStatus } : {}),
           ...(input.reason !== undefined ? { statusReason: input.reason } : {}),
           updatedAt: now,
         });
+        previousStatus = moved?.previousStatus;
+        return moved?.row;
       },
       audit: (row) => ({
         actor: input.actor,
