@@ -18,6 +18,12 @@ export interface CreateTransferInput extends TransferIntentInput {
    * "skip": stored without it, for test fixtures that run the checks or the release themselves.
    */
   checkJob?: "enqueue" | "skip";
+  /**
+   * "count" (the default): its usage is counted with the row (`countTransactionUsage`). "caller":
+   * the caller counts it in the same database transaction (`createTransferBatch`, which counts all
+   * its items in one statement, so that two batches never lock the usage buckets in two orders).
+   */
+  usage?: "count" | "caller";
 }
 
 /**
@@ -59,6 +65,7 @@ export async function createTransfer(
         },
         actor: input.actor,
         checkJob: input.checkJob ?? "enqueue",
+        usage: input.usage ?? "count",
         auditDetails: (row) => ({
           networkCode: row.networkCode,
           sourceWalletId: row.sourceWalletId,

@@ -32,6 +32,8 @@ export async function insertSubmittedTransaction(
     auditDetails: (row: TransactionRow) => Record<string, unknown>;
     /** "skip": without the `transfers.check` job (test fixtures: createTransfer's `checkJob`). Default "enqueue". */
     checkJob?: "enqueue" | "skip";
+    /** "caller": its usage is counted by the caller, in `tx` (createTransfer's `usage`). Default "count". */
+    usage?: "count" | "caller";
   },
 ): Promise<TransactionRecord> {
   const row = submittedTransactionRow({ ...input.values, ...initiatedBy(input.actor) }, deps.now());
@@ -39,7 +41,12 @@ export async function insertSubmittedTransaction(
   // round trip on a pipelined connection (@qc/db's pool). Whichever PostgreSQL runs first, a
   // failure of either fails the transaction; the trail's error is the one that says why.
   const [trail, job] = await Promise.allSettled([
-    insertCreatedTransaction(tx, { row, actor: input.actor, auditDetails: input.auditDetails(row), usage: "count" }),
+    insertCreatedTransaction(tx, {
+      row,
+      actor: input.actor,
+      auditDetails: input.auditDetails(row),
+      usage: input.usage === "caller" ? "skip" : "count",
+    }),
     input.checkJob === "skip"
       ? Promise.resolve(undefined)
       : deps.jobs.send(tx, "transfers.check", { tenantId: row.tenantId, transactionId: row.id }),
@@ -94,7 +101,7 @@ export async function insertCreatedTransaction(
       data,
     },
   });
-  if (input.usage === "count") await countTransactionUsage(tx, { tenantId: row.tenantId, transactionId: row.id });
+  if (input.usage === "count") await countTransactionUsage(tx, { tenantId: row.tenantId, transactionIds: [row.id] });
   return record;
 }
 

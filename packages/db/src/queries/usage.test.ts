@@ -88,53 +88,68 @@ describe("usage buckets", () => {
     return { tenantId, vaultIds, sources, assetIds: [NATIVE_SANDBOX, token!.id] };
   }
 
-  /** Creates a transaction with the create's one statement (its usage added in it), at `createdAt`. */
-  async function create(
-    tenantId: string,
-    source: { id: string; address: string },
-    assetId: string | null,
-    amount: bigint,
-    createdAt: Date,
-  ): Promise<string> {
-    const row = newTransactionRow(
-      {
-        tenantId,
-        networkCode: "QUANTUM_SANDBOX",
-        chainId: 7,
-        sourceWalletId: source.id,
-        sourceAddress: source.address,
-        destinationAddress: assetId ? "0x" + "22".repeat(20) : null,
-        assetId,
-        amount: amount.toString(),
-        requiredConfirmations: 1,
-        status: "SUBMITTED",
-        ...(assetId ? {} : { type: "CONTRACT_DEPLOY" as const, templateId: "t", constructorArgs: {} }),
-      },
-      createdAt,
+  interface Creation {
+    source: { id: string; address: string };
+    assetId: string | null;
+    amount: bigint;
+    createdAt: Date;
+  }
+
+  /**
+   * Creates transactions in one database transaction as the create does (each row with its trail),
+   * their usage counted in one statement at the end, as a batch counts its items. Returns their ids.
+   */
+  async function createAll(tenantId: string, creations: Creation[]): Promise<string[]> {
+    const rows = creations.map(({ source, assetId, amount, createdAt }) =>
+      newTransactionRow(
+        {
+          tenantId,
+          networkCode: "QUANTUM_SANDBOX",
+          chainId: 7,
+          sourceWalletId: source.id,
+          sourceAddress: source.address,
+          destinationAddress: assetId ? "0x" + "22".repeat(20) : null,
+          assetId,
+          amount: amount.toString(),
+          requiredConfirmations: 1,
+          status: "SUBMITTED",
+          ...(assetId ? {} : { type: "CONTRACT_DEPLOY" as const, templateId: "t", constructorArgs: {} }),
+        },
+        createdAt,
+      ),
     );
     await t.db.transaction(async (tx) => {
-      await insertTransactionWithTrail(tx, {
-        row,
-        history: { id: newRowId(), actorType: "system", actorId: "usage.test" },
-        audit: {
-          id: newRowId(),
-          tenantId,
-          actorType: "system",
-          actorId: "usage.test",
-          action: "transaction.created",
-          targetType: "transaction",
-          targetId: row.id,
-          actorUserId: null,
-          requestId: null,
-          ip: null,
-          details: {},
-        },
-        event: { id: newRowId(), tenantId, type: "transaction.created", aggregateType: "transaction", aggregateId: row.id, data: {} },
-      });
-      await countTransactionUsage(tx, { tenantId, transactionId: row.id });
+      for (const row of rows)
+        await insertTransactionWithTrail(tx, {
+          row,
+          history: { id: newRowId(), actorType: "system", actorId: "usage.test" },
+          audit: {
+            id: newRowId(),
+            tenantId,
+            actorType: "system",
+            actorId: "usage.test",
+            action: "transaction.created",
+            targetType: "transaction",
+            targetId: row.id,
+            actorUserId: null,
+            requestId: null,
+            ip: null,
+            details: {},
+          },
+          event: { id: newRowId(), tenantId, type: "transaction.created", aggregateType: "transaction", aggregateId: row.id, data: {} },
+        });
+      await countTransactionUsage(tx, { tenantId, transactionIds: rows.map((row) => row.id) });
     });
-    return row.id;
+    return rows.map((row) => row.id);
   }
+
+  async function create(tenantId: string, source: Creation["source"], assetId: string | null, amount: bigint, createdAt: Date) {
+    return (await createAll(tenantId, [{ source, assetId, amount, createdAt }]))[0]!;
+  }
+
+  /** The native asset's usage of a scope over [from, to) (ms). */
+  const nativeUsage = (tenantId: string, scope: UsageWindow["scope"], scopeId: string, [from, to]: [number, number]) =>
+    sumUsage(t.db, { tenantId, scope, scopeId, assetId: NATIVE_SANDBOX, from: new Date(from), to: new Date(to) });
 
   /** Ends a transaction without moving value as the transition step does: the conditional move and the usage taken back, in one transaction. */
   async function end(tenantId: string, transactionId: string, status: (typeof ENDED_WITHOUT_TRANSFER)[number]) {
@@ -151,12 +166,17 @@ describe("usage buckets", () => {
       // A history of 60 transactions over 30 hours, a fifth of them ended without moving value; some moved on first (QUEUED).
       const start = Date.UTC(2026, 10, 24, 22) + random.int(HOUR);
       const ids: string[] = [];
-      for (let i = 0; i < 60; i++) {
-        const assetId = random.chance(0.1) ? null : random.pick(assetIds);
-        const amount = assetId ? BigInt(1 + random.int(1_000_000)) * 10n ** BigInt(random.int(13)) : 0n;
-        // Some on the hour to the millisecond: an hour's first instant belongs to it.
-        const at = random.chance(0.1) ? start + random.int(30) * HOUR : start + random.int(30 * HOUR);
-        ids.push(await create(tenantId, random.pick(sources), assetId, amount, new Date(at)));
+      for (let i = 0; i < 60;) {
+        // Alone or in a batch of up to 6 counted in one statement (several of a batch on one bucket row).
+        const creations: Creation[] = Array.from({ length: random.chance(0.5) ? 1 : 2 + random.int(5) }, () => {
+          const assetId = random.chance(0.1) ? null : random.pick(assetIds);
+          const amount = assetId ? BigInt(1 + random.int(1_000_000)) * 10n ** BigInt(random.int(13)) : 0n;
+          // Some on the hour to the millisecond: an hour's first instant belongs to it.
+          const at = random.chance(0.1) ? start + random.int(30) * HOUR : start + random.int(30 * HOUR);
+          return { source: random.pick(sources), assetId, amount, createdAt: new Date(at) };
+        });
+        ids.push(...(await createAll(tenantId, creations)));
+        i += creations.length;
       }
       for (const id of ids) {
         if (random.chance(0.2)) await t.db.execute(sql`update transactions set status = 'QUEUED' where id = ${id}`);
@@ -215,15 +235,25 @@ describe("usage buckets", () => {
     // 30 transfers in two hours: per hour, the asset's and the every-asset count, each in at most USAGE_SHARDS rows.
     expect(rows[0]!.n).toBeGreaterThanOrEqual(4);
     expect(rows[0]!.n).toBeLessThanOrEqual(2 * 2 * USAGE_SHARDS);
-    expect(
-      await sumUsage(t.db, {
+    expect(await nativeUsage(tenantId, "TENANT", tenantId, [at - 86_400_000, at + 1])).toEqual({
+      count: 30,
+      amount: 150n,
+      everyAssetCount: 30,
+    });
+  });
+
+  it("lets a tenant's batches and single creates count concurrently on every shard without a deadlock, the sums exact", async () => {
+    const { tenantId, sources } = await custody();
+    const at = Date.UTC(2026, 10, 25, 14, 10);
+    // Each batch's items pick shards at random (their ids); counted one statement per batch, every
+    // writer takes the rows in the primary key's order, so none waits for one that waits for it.
+    const batch = (size: number) =>
+      createAll(
         tenantId,
-        scope: "TENANT",
-        scopeId: tenantId,
-        assetId: NATIVE_SANDBOX,
-        from: new Date(at - 86_400_000),
-        to: new Date(at + 1),
-      }),
-    ).toEqual({ count: 30, amount: 150n, everyAssetCount: 30 });
+        Array.from({ length: size }, (_, i) => ({ source: sources[i % 2]!, assetId: NATIVE_SANDBOX, amount: 3n, createdAt: new Date(at) })),
+      );
+    for (let round = 0; round < 5; round++) await Promise.all([batch(8), batch(8), batch(1), batch(1), batch(8), batch(1)]);
+    expect(await nativeUsage(tenantId, "TENANT", tenantId, [at, at + 1])).toEqual({ count: 135, amount: 405n, everyAssetCount: 135 });
+    expect(await nativeUsage(tenantId, "WALLET", sources[1]!.id, [at, at + 1])).toEqual({ count: 60, amount: 180n, everyAssetCount: 0 });
   });
 });

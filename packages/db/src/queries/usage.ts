@@ -21,21 +21,24 @@ import { EVERY_ASSET, USAGE_SHARDS, usageBuckets, type UsageScope } from "../sch
 const usageShardOf = (id: SQL): SQL => sql`(get_byte(uuid_send(${id}), 15) % ${sql.raw(String(USAGE_SHARDS))})::smallint`;
 
 /**
- * The upsert that adds (`1`) or takes back (`-1`) the usage of the transactions `source` names
- * (`from <source> u`, with the transactions table's columns; `where` narrows it): the tenant's,
- * the source wallet's and its vault's rows for the asset (the vault the wallet is placed in on
- * the transaction's network; placements are never moved or removed, so it is the vault of the
- * creation), none for a row without an asset (a contract deployment), and the tenant's
- * every-asset count. Each goes to the shard the transaction's id picks (`usageShardOf`: the
- * same for its count and its release). The rows are listed in the primary key's order, the same
- * in every statement, so two transactions touching the same buckets lock them in the same order.
+ * The upsert that adds (`sign` 1) or takes back (-1) the usage of the tenant's transactions
+ * `transactionIds` names: the tenant's, the source wallet's and its vault's rows for the asset (the
+ * vault the wallet is placed in on the transaction's network; placements are never moved or
+ * removed, so it is the vault of the creation), none for a row without an asset (a contract
+ * deployment), and the tenant's every-asset count. Each goes to the shard the transaction's id
+ * picks (`usageShardOf`: the same for its count and its release).
+ *
+ * One statement per database transaction, its rows grouped by key and sent in the primary key's
+ * order: every writer takes the bucket row locks it needs in one global order, so no two writers
+ * can each hold a row the other waits for, whatever shards their transactions pick (a batch of
+ * transfers counts all its items at once for this reason: `countTransactionUsage`).
  */
-export function usageUpsert(sign: 1 | -1, source: SQL, where: SQL = sql``): SQL {
-  const delta = sql.raw(String(sign));
+const moveUsageStatement = defineStatement("qc_move_transaction_usage", () => {
+  const sign = sql`${sql.placeholder("sign")}::int`;
   return sql`insert into ${usageBuckets} (tenant_id, scope, scope_id, asset_id, hour, shard, count, amount)
-    select u.tenant_id, s.scope, s.scope_id, s.asset_id, date_trunc('hour', u.created_at, 'UTC'), ${usageShardOf(sql`u.id`)},
-      ${delta}, ${delta} * s.amount
-    from ${source} u
+    select u.tenant_id, s.scope, s.scope_id, s.asset_id, date_trunc('hour', u.created_at, 'UTC') as hour,
+      ${usageShardOf(sql`u.id`)} as shard, ${sign} * count(*), ${sign} * sum(s.amount)
+    from ${transactions} u
     cross join lateral (values
       ('TENANT', u.tenant_id, ${sql.raw(`'${EVERY_ASSET}'::uuid`)}, 0::numeric),
       ('TENANT', u.tenant_id, u.asset_id, u.amount),
@@ -44,28 +47,27 @@ export function usageUpsert(sign: 1 | -1, source: SQL, where: SQL = sql``): SQL 
                 u.asset_id, u.amount),
       ('WALLET', u.source_wallet_id, u.asset_id, u.amount)
     ) as s (scope, scope_id, asset_id, amount)
-    where s.scope_id is not null and s.asset_id is not null ${where}
+    where u.tenant_id = ${sql.placeholder("tenantId")} and u.id = any(${sql.placeholder("transactionIds")}::uuid[])
+      and s.scope_id is not null and s.asset_id is not null
+    group by 1, 2, 3, 4, 5, 6
+    order by 1, 2, 3, 4, 5, 6
     on conflict (tenant_id, scope, scope_id, asset_id, hour, shard) do update
       set count = ${usageBuckets}.count + excluded.count, amount = ${usageBuckets}.amount + excluded.amount`;
-}
+});
 
 /**
- * Counts a new transaction's usage, in the database transaction that created its row (the row
- * must be written first in `tx`). Sent with that transaction's COMMIT (`writeAtCommit`): the
- * tenant's concurrent creates all add to the same few bucket rows, and each holds their row locks
- * from this statement to its commit, so the statement goes as late as it can, and the creates
- * queue only for the commit itself, not for the rest of their work (docs/performance/create.md).
+ * Counts new transactions' usage, in the database transaction that created their rows (the rows
+ * must be written first in `tx`), in one statement (`moveUsageStatement`: call it once per
+ * database transaction, with every transaction it creates). Sent with that transaction's COMMIT
+ * (`writeAtCommit`): the tenant's concurrent creates all add to the same few bucket rows, and each
+ * holds their row locks from this statement to its commit, so the statement goes as late as it
+ * can, and the creates queue only for the commit itself, not for the rest of their work
+ * (docs/performance/create.md).
  */
-export async function countTransactionUsage(tx: Executor, key: { tenantId: string; transactionId: string }): Promise<void> {
-  await writeAtCommit(tx, countUsageStatement.with({ tenantId: key.tenantId, transactionId: key.transactionId }));
+export async function countTransactionUsage(tx: Executor, key: { tenantId: string; transactionIds: string[] }): Promise<void> {
+  if (key.transactionIds.length === 0) return;
+  await writeAtCommit(tx, moveUsageStatement.with({ sign: 1, tenantId: key.tenantId, transactionIds: key.transactionIds }));
 }
-const countUsageStatement = defineStatement("qc_count_transaction_usage", () =>
-  usageUpsert(
-    1,
-    sql`${transactions}`,
-    sql`and u.id = ${sql.placeholder("transactionId")} and u.tenant_id = ${sql.placeholder("tenantId")}`,
-  ),
-);
 
 /**
  * Takes a transaction's usage back: for the transition that ends it without moving value, in
@@ -73,15 +75,8 @@ const countUsageStatement = defineStatement("qc_count_transaction_usage", () =>
  * that has ended never moves again, so this runs once per transaction.
  */
 export async function releaseTransactionUsage(db: Executor, key: { tenantId: string; transactionId: string }): Promise<void> {
-  await releaseUsageStatement.on(db).execute({ tenantId: key.tenantId, transactionId: key.transactionId });
+  await moveUsageStatement.on(db).execute({ sign: -1, tenantId: key.tenantId, transactionIds: [key.transactionId] });
 }
-const releaseUsageStatement = defineStatement("qc_release_transaction_usage", () =>
-  usageUpsert(
-    -1,
-    sql`${transactions}`,
-    sql`and u.id = ${sql.placeholder("transactionId")} and u.tenant_id = ${sql.placeholder("tenantId")}`,
-  ),
-);
 
 export interface UsageWindow {
   tenantId: string;

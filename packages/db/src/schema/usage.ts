@@ -19,7 +19,9 @@ export const EVERY_ASSET = "00000000-0000-0000-0000-000000000000";
  * Each (scope, asset, hour) is kept in this many rows, a transaction counting into the one its
  * id picks (`usageShardOf`), and read as their sum: a tenant's concurrent creates then rarely
  * wait for each other's row locks (docs/decisions/usage-buckets.md, "Shards"). Changing it needs
- * no migration: rows of a shard no longer picked are still summed.
+ * no migration for the sums (every row of a key is summed, whatever its shard), but a transaction
+ * counted before the change is released into the shard the new count picks, which may be another
+ * row of its key: that row can go below zero while the key's sum stays exact.
  */
 export const USAGE_SHARDS = 4;
 
