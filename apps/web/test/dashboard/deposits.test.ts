@@ -127,6 +127,9 @@ describe("deposits in a real browser", () => {
   it("a deposit's page: the sender, the receiving wallet linked, the token contract, the block and its confirmations, no cancel", async () => {
     await go("/transactions");
     await page.getByLabel("Type", { exact: true }).selectOption("DEPOSIT");
+    // The filter is a navigation (?type=DEPOSIT): wait until it has landed, or the click below can
+    // meet a list being redrawn and the filter's navigation can land after the click's.
+    await expect.poll(() => page.getByTestId("transaction-row").count(), { timeout: 20_000 }).toBe(2);
     await row(page, token.id).getByRole("link").first().click();
     await page.waitForURL(new RegExp(`/transactions/${token.id}$`));
     await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toContain("Deposit");
