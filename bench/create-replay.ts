@@ -66,13 +66,14 @@ export function replayTemplate(recorded: RecordedStatement[]): ReplayTemplate {
   // The ids this create made: UUIDs in its values that the other create's values do not hold.
   const uuidsOf = (statements: RecordedStatement[]) => new Set(JSON.stringify(statements.map((s) => s.values)).match(UUID) ?? []);
   const otherIds = uuidsOf(before);
-  const ids = [...uuidsOf(last)].filter((id) => !otherIds.has(id));
+  const lastIds = uuidsOf(last);
+  const ids = [...lastIds].filter((id) => !otherIds.has(id));
   const key = keyOf(last);
   const keyBefore = keyOf(before);
   const template = (statements: RecordedStatement[], own: string[], ownKey: string) =>
     statements.map((s) => normalize(JSON.stringify(s.values), own, ownKey));
   // Both creates, tokens replaced by placeholders, must then be identical: nothing else differs per request.
-  const otherOwn = [...otherIds].filter((id) => !uuidsOf(last).has(id));
+  const otherOwn = [...otherIds].filter((id) => !lastIds.has(id));
   const a = template(last, ids, key);
   const b = template(before, otherOwn, keyBefore);
   const differing = a.findIndex((values, i) => values !== b[i]);
