@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { createTenantFixture } from "@qc/core/testing";
-import { and, eq, isNotNull, schema } from "@qc/db";
+import { ENDED_WITHOUT_TRANSFER } from "@qc/domain";
+import { and, eq, isNotNull, schema, sql } from "@qc/db";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useApprovalStack } from "./approvals-helpers";
 import { expectError, newSignerKey, Q } from "./custody-helpers";
@@ -57,6 +58,20 @@ describe("POST /v1/transactions/batch: many transfers under one idempotency key 
 
     const created = answer.items.filter((item) => item.transaction).map((item) => item.transaction!);
     expect(created).toHaveLength(94);
+    // The items' usage counts against the source's limits, the refused ones' not: in one snapshot,
+    // the wallet's buckets hold exactly its transfers not yet ended without moving value (the
+    // checks fail these unfunded items meanwhile, each giving its usage back as it ends).
+    const ended = sql.join(
+      ENDED_WITHOUT_TRANSFER.map((status) => sql`${status}`),
+      sql`, `,
+    );
+    const usage = await t.db.execute<{ buckets: string; live: string }>(sql`
+      select (select coalesce(sum(count), 0) || '/' || coalesce(sum(amount), 0) from usage_buckets
+                where scope = 'WALLET' and scope_id = ${unfunded.wallet.id}) as buckets,
+             (select count(*) || '/' || coalesce(sum(amount), 0) from transactions
+                where source_wallet_id = ${unfunded.wallet.id} and status not in (${ended})) as live`);
+    // count/amount of each: equal, whatever the checks have ended by then.
+    expect(usage.rows[0]!.buckets).toBe(usage.rows[0]!.live);
     for (const item of answer.items) {
       if (invalid[item.index]) {
         expect(item.transaction).toBeUndefined();
