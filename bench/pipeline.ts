@@ -25,7 +25,8 @@
  * node_modules linked: its web server and daemon, built by its own scripts/bundle.ts, run first,
  * then this checkout's, BENCH_ROUNDS times (1), each on a fresh database; the report ends with this
  * checkout ÷ the baseline's throughput and service CPU per transfer, measured in the same minutes), BENCH_DEADLINE_SECONDS (per run, from the first create; default
- * 600), BENCH_VERIFY_SECONDS (3), BENCH_SEED (the source keys' seeds; printed). A database from
+ * 600), BENCH_VERIFY_SECONDS (3), BENCH_SEED (the source keys' seeds; printed), BENCH_CPU_PROF=<dir>
+ * (a V8 CPU profile of each run's daemons, written under <dir>/<run> when they stop). A database from
  * DATABASE_URL when set, otherwise a throw-away embedded PostgreSQL per run. SIGINT/SIGTERM stop
  * every process it started. Writes bench/results/pipeline-<time>.json.
  */
@@ -50,6 +51,7 @@ const VERIFY_SECONDS = Number(process.env.BENCH_VERIFY_SECONDS ?? 3);
 const SEED = process.env.BENCH_SEED ?? "1";
 const BASELINE = process.env.BENCH_BASELINE ? resolve(process.env.BENCH_BASELINE) : undefined;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
+const CPU_PROF_DIR = process.env.BENCH_CPU_PROF || undefined;
 const BLOCK_TIME_MS = 1000;
 const DESTINATION = `0x${"00".repeat(18)}b0b0`;
 
@@ -151,6 +153,7 @@ async function runPipeline(daemons: number, verify: VerifyRates, variant: { labe
       blockTimeMs: BLOCK_TIME_MS,
       deadline: Date.now() + SETUP_SECONDS * 1000,
       daemonsReady: async (n) => (await database.db.select().from(schema.daemonHeartbeats)).length >= n,
+      ...(CPU_PROF_DIR ? { daemonNodeFlags: ["--cpu-prof", `--cpu-prof-dir=${CPU_PROF_DIR}/${variant.label.replaceAll(" ", "-")}`] } : {}),
     });
     const web = webClient(stack.baseUrl, stack.ca, `Bearer ${apiKey}`);
     const signer = signerApi(createServiceClient({ url: stack.baseUrl, apiKey, ca: stack.ca, timeoutMs: 60_000 }));

@@ -13,7 +13,7 @@ import { transitionTransaction } from "./transition-transaction";
 const DESTINATION = "0x5b38da6a701c568545dcfcb03fcb875f56beddc4";
 
 // The one step every status change goes through, on real PostgreSQL: the row locked and moved in
-// one statement (`moveTransactionWhereStatus`), the previous status exact, once.
+// one statement with its history and audit rows (`moveTransactionWithTrail`), the previous status exact, once.
 describe("transitionTransaction", () => {
   const t = useTestDatabase();
   const devnet = useDevnet();

@@ -1,13 +1,8 @@
 import type { Transaction } from "@qc/db";
-import {
-  insertStatusHistory,
-  moveTransactionWhereStatus,
-  releaseTransactionUsage,
-  type NewTransactionRow,
-  type TransactionRow,
-} from "@qc/db/queries";
+import { moveTransactionWithTrail, releaseTransactionUsage, type NewTransactionRow, type TransactionRow } from "@qc/db/queries";
 import { CREATED_TRANSACTION_TYPES } from "@qc/domain";
-import type { Actor } from "../audit/actor";
+import type { AuditAction } from "../audit/actions";
+import { actingMemberId, type Actor } from "../audit/actor";
 import type { ServiceDeps } from "../deps/service-deps";
 import { runTransition, type JobRequest, type TransitionOutcome } from "../transitions/run-transition";
 import { toTransactionRecord } from "./transaction-record";
@@ -40,8 +35,9 @@ export interface TransactionTransitionInput {
 }
 
 /**
- * The one step every transaction status change goes through: the conditional UPDATE, its
- * status-history row, an audit row, the `transaction.status_changed` event (with
+ * The one step every transaction status change goes through: the conditional UPDATE with its
+ * status-history and audit rows (one statement, `moveTransactionWithTrail`), the
+ * `transaction.status_changed` event (with
  * `previousStatus` and the aggregate's next sequence) and the next jobs, in one database
  * transaction. A move that ends the transaction without moving value takes its usage back from
  * the hourly buckets the velocity windows and daily quotas read (`releaseTransactionUsage`), in
@@ -61,24 +57,32 @@ export async function transitionTransaction(
     {
       tenantId: input.tenantId,
       move: async (t) => {
-        // The row locked and moved in one statement, with the status it had under the lock: the
-        // event's previousStatus is exact.
-        const moved = await moveTransactionWhereStatus(t, { tenantId: input.tenantId, transactionId: input.transactionId }, input.from, {
-          ...input.set,
-          status: input.to,
-          ...(input.subStatus !== undefined ? { subStatus: input.subStatus } : {}),
-          ...(input.reason !== undefined ? { statusReason: input.reason } : {}),
-          updatedAt: now,
+        // The row locked and moved, with its history and audit rows, in one statement; the status
+        // it had under the lock comes back with it, so the event's previousStatus is exact.
+        const action: AuditAction = `transaction.${input.to.toLowerCase() as Lowercase<TransactionStatus>}`;
+        const moved = await moveTransactionWithTrail(t, {
+          key: { tenantId: input.tenantId, transactionId: input.transactionId },
+          expected: input.from,
+          set: {
+            ...input.set,
+            status: input.to,
+            ...(input.subStatus !== undefined ? { subStatus: input.subStatus } : {}),
+            ...(input.reason !== undefined ? { statusReason: input.reason } : {}),
+            updatedAt: now,
+          },
+          history: { actorType: input.actor.type, actorId: input.actor.id },
+          audit: {
+            actorType: input.actor.type,
+            actorId: input.actor.id,
+            actorUserId: actingMemberId(input.actor),
+            action,
+            requestId: input.actor.requestId ?? null,
+            ip: input.actor.ip ?? null,
+          },
         });
         previousStatus = moved?.previousStatus;
         return moved?.row;
       },
-      audit: (row) => ({
-        actor: input.actor,
-        action: `transaction.${input.to.toLowerCase() as Lowercase<TransactionStatus>}`,
-        target: { type: "transaction", id: row.id },
-        details: { from: previousStatus, to: input.to, subStatus: row.subStatus, reason: row.statusReason },
-      }),
       events: (row) => [
         {
           tenantId: input.tenantId,
@@ -89,16 +93,6 @@ export async function transitionTransaction(
       ],
       jobs: input.jobs,
       also: async (t, row) => {
-        await insertStatusHistory(t, {
-          tenantId: input.tenantId,
-          transactionId: row.id,
-          fromStatus: previousStatus!,
-          toStatus: input.to,
-          subStatus: row.subStatus,
-          reason: row.statusReason,
-          actorType: input.actor.type,
-          actorId: input.actor.id,
-        });
         // Only what the customer created counts against limits: a deposit never added usage, nor
         // did the service's own nonce records (a fill, a replacement, a cancellation).
         if (

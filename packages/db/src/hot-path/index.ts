@@ -10,7 +10,7 @@
  *   query's CPU in the web process) and PostgreSQL parses and plans it once per connection: the
  *   vault read's query 258 → 104 µs in-process.
  * - Statements named by their text (./statement-names): drizzle inserts and updates built from a
- *   row (every status change, its history and audit rows) and pg-boss's SQL, under a hash of the
+ *   row (the other entities' status changes, single audit rows) and pg-boss's SQL, under a hash of the
  *   SQL text, so one name never carries two texts (pg-boss's statements named: transfers/s
  *   7.15–7.68 → 8.49–8.72 paired; docs/history/performance-journal.md, "Eighth sitting").
  * - Pipelined reads (./pipelined-reads, used by `defineRead` on the database handle): the request
@@ -22,6 +22,9 @@
  *   usage buckets, docs/performance/create.md).
  * - The create's CTE insert (./transaction-with-trail): the row, its history, audit and outbox
  *   rows in one statement; every column list from the table definitions (./columns).
+ * - A transaction's status change (./transaction-move): the lock, the conditional UPDATE, its
+ *   history and audit rows in one statement, built once per shape of what it sets (the daemon's
+ *   largest use of drizzle's builder: service CPU a transfer ×0.861 paired, docs/performance/nonce-window.md).
  * - pg-boss's statements on our connection and named (./job-executor).
  *
  * Where a statement runs is decided by the executor it is given, and visible in its type:

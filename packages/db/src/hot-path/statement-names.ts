@@ -27,7 +27,7 @@ export interface NamedByText<R> extends PromiseLike<R> {
 
 /**
  * Runs a drizzle statement built from a row as a named prepared statement named by its text
- * (`statementNameOfText`): every status change and its history and audit rows go this way, and
+ * (`statementNameOfText`): the other entities' status changes and single audit rows go this way, and
  * PostgreSQL then parses and plans each text once per connection instead of on every call
  * (docs/performance/database.md; docs/history/performance-journal.md, "Tenth sitting"). Drizzle writes every plain value as a parameter, so a
  * statement's text depends only on its shape.

@@ -3,11 +3,11 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { newRowId } from "../ids";
 import { insertAuditEventBatch, insertAuditEvents } from "../queries/audit";
 import { insertOutboxEvent } from "../queries/events";
-import { insertStatusHistory, newTransactionRow } from "../queries/transactions";
-import { auditEvents, eventOutbox, tenants, vaults, wallets } from "../schema";
+import { insertStatusHistory } from "../queries/transactions";
+import { auditEvents, eventOutbox } from "../schema";
 import { transactions, transactionStatusHistory } from "../schema/transfers";
 import { useTestDatabase } from "../testing";
-import { insertTransaction } from "../testing/rows";
+import { insertTenantWithWallet, insertTransaction } from "../testing/rows";
 import { insertTransactionWithTrail } from "./transaction-with-trail";
 
 // The hand-written SQL (the create's CTE, the audit batch) against plain drizzle inserts of the
@@ -15,17 +15,10 @@ import { insertTransactionWithTrail } from "./transaction-with-trail";
 describe("statements written in SQL store what drizzle's inserts store", () => {
   const t = useTestDatabase();
   let tenantId: string;
-  let walletId: string;
+  let transfer: Awaited<ReturnType<typeof insertTenantWithWallet>>["transfer"];
 
   beforeAll(async () => {
-    const [tenant] = await t.db.insert(tenants).values({ name: "A" }).returning();
-    tenantId = tenant!.id;
-    const [vault] = await t.db.insert(vaults).values({ tenantId, networkCode: "QUANTUM_SANDBOX", name: "v" }).returning();
-    const [wallet] = await t.db
-      .insert(wallets)
-      .values({ tenantId, vaultId: vault!.id, type: "REGISTERED", address: "0x" + "11".repeat(20), publicKey: "0x" + "ab".repeat(32) })
-      .returning();
-    walletId = wallet!.id;
+    ({ tenantId, transfer } = await insertTenantWithWallet(t.db));
   });
 
   /** A row with its own ids and times left out: what both paths must agree on. */
@@ -34,22 +27,7 @@ describe("statements written in SQL store what drizzle's inserts store", () => {
 
   it("inserts a transaction with its history, audit row and event as the plain inserts do", async () => {
     const now = new Date("2026-11-25T10:00:00.123Z");
-    const values = (externalId: string) =>
-      newTransactionRow(
-        {
-          tenantId,
-          externalId,
-          networkCode: "QUANTUM_SANDBOX",
-          chainId: 7,
-          sourceWalletId: walletId,
-          sourceAddress: "0x" + "11".repeat(20),
-          destinationAddress: "0x" + "22".repeat(20),
-          amount: "1000",
-          requiredConfirmations: 3,
-          status: "SUBMITTED",
-        },
-        now,
-      );
+    const values = (externalId: string) => transfer({ externalId, status: "SUBMITTED" }, now);
     const actor = { actorType: "api_key", actorId: "k1" };
     const audit = (targetId: string) => ({
       tenantId,

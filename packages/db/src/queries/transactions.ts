@@ -1,8 +1,7 @@
-import { and, desc, eq, getTableColumns, gte, inArray, lt, or, sql } from "drizzle-orm";
+import { and, desc, eq, gte, lt, or, sql } from "drizzle-orm";
 import type { Executor } from "../client";
 import { completeRow } from "../hot-path/columns";
 import { defineQuery, defineRead } from "../hot-path/define-query";
-import { executeNamedByText } from "../hot-path/statement-names";
 import { assetVisibleTo } from "./assets";
 import { updateWhereStatus } from "./status";
 import { assets, walletNetworkLinks, wallets } from "../schema/custody";
@@ -36,9 +35,9 @@ export function newTransactionRow(values: NewTransactionRow, now: Date): Transac
   return completeRow(transactions, values, now);
 }
 
-/** One status change's history row; every transition writes one: a statement named by its text (`executeNamedByText`). */
+/** A status-history row on its own (every status change writes its own with the move: `moveTransactionWithTrail`). */
 export async function insertStatusHistory(db: Executor, row: typeof transactionStatusHistory.$inferInsert): Promise<void> {
-  await executeNamedByText(db.insert(transactionStatusHistory).values(row));
+  await db.insert(transactionStatusHistory).values(row);
 }
 
 /** A transaction's status changes, oldest first. */
@@ -234,42 +233,6 @@ export async function recordScreeningAttempt(
     )
     .returning({ screeningAttempts: transactions.screeningAttempts });
   return row?.screeningAttempts;
-}
-
-/**
- * A transaction's status change in one statement: its row locked (`FOR UPDATE`, as
- * `lockTransactionStatus` would) and, when its status is one of `expected`, updated with `set`;
- * the moved row and the status it had under the lock, or undefined when it was not moved (not
- * found, another tenant's, or in another status). One statement and one round trip where the
- * lock and the conditional UPDATE took two, in every step of every transfer: the row lock is
- * taken by the CTE, and the UPDATE of a row changed meanwhile re-checks `expected` against the
- * version it locked (READ COMMITTED), so the previous status is exact. Named by its text
- * (`executeNamedByText`): one prepared statement per shape of `set`.
- */
-export async function moveTransactionWhereStatus(
-  db: Executor,
-  key: { tenantId: string; transactionId: string },
-  expected: readonly TransactionStatusValue[],
-  set: Partial<NewTransactionRow>,
-): Promise<{ row: TransactionRow; previousStatus: TransactionStatusValue } | undefined> {
-  const locked = db.$with("locked").as(
-    db
-      .select({ id: transactions.id, previousStatus: sql<TransactionStatusValue>`${transactions.status}`.as("previous_status") })
-      .from(transactions)
-      .where(and(eq(transactions.id, key.transactionId), eq(transactions.tenantId, key.tenantId)))
-      .for("update"),
-  );
-  const query = db
-    .with(locked)
-    .update(transactions)
-    .set(set)
-    .from(locked)
-    .where(and(eq(transactions.id, locked.id), eq(transactions.tenantId, key.tenantId), inArray(transactions.status, [...expected])))
-    .returning({ ...getTableColumns(transactions), previousStatus: locked.previousStatus });
-  const [moved] = await executeNamedByText(query);
-  if (!moved) return undefined;
-  const { previousStatus, ...row } = moved;
-  return { row, previousStatus };
 }
 
 /** The conditional status UPDATE of one transaction (see `updateWhereStatus`): the row if this call moved it. */

@@ -1,5 +1,6 @@
 import type { Executor } from "../client";
-import type { NewTransactionRow, TransactionRow } from "../queries/transactions";
+import { newTransactionRow, type NewTransactionRow, type TransactionRow } from "../queries/transactions";
+import { tenants, vaults, wallets } from "../schema";
 import { transactions } from "../schema/transfers";
 
 /**
@@ -9,4 +10,40 @@ import { transactions } from "../schema/transfers";
 export async function insertTransaction(db: Executor, row: NewTransactionRow): Promise<TransactionRow> {
   const [inserted] = await db.insert(transactions).values(row).returning();
   return inserted!;
+}
+
+/**
+ * A tenant with one vault and one REGISTERED wallet on QUANTUM_SANDBOX, and `transfer`: a complete
+ * row of a transfer from that wallet (1000 units to 0x22…22, 3 confirmations), `values` over it.
+ * For statements that need a source: tests only.
+ */
+export async function insertTenantWithWallet(db: Executor): Promise<{
+  tenantId: string;
+  walletId: string;
+  transfer: (values: Partial<NewTransactionRow> & { externalId: string; status: TransactionRow["status"] }, now: Date) => TransactionRow;
+}> {
+  const [tenant] = await db.insert(tenants).values({ name: "A" }).returning();
+  const tenantId = tenant!.id;
+  const [vault] = await db.insert(vaults).values({ tenantId, networkCode: "QUANTUM_SANDBOX", name: "v" }).returning();
+  const [wallet] = await db
+    .insert(wallets)
+    .values({ tenantId, vaultId: vault!.id, type: "REGISTERED", address: "0x" + "11".repeat(20), publicKey: "0x" + "ab".repeat(32) })
+    .returning();
+  const walletId = wallet!.id;
+  const transfer = (values: Partial<NewTransactionRow> & { externalId: string; status: TransactionRow["status"] }, now: Date) =>
+    newTransactionRow(
+      {
+        tenantId,
+        networkCode: "QUANTUM_SANDBOX",
+        chainId: 7,
+        sourceWalletId: walletId,
+        sourceAddress: "0x" + "11".repeat(20),
+        destinationAddress: "0x" + "22".repeat(20),
+        amount: "1000",
+        requiredConfirmations: 3,
+        ...values,
+      },
+      now,
+    );
+  return { tenantId, walletId, transfer };
 }
