@@ -162,7 +162,12 @@ export { erc20TransferCalldata, type Erc20TransferCalldataParameters } from "./e
 // Errors
 export { BaseError, walkCauses, type BaseErrorParameters } from "./errors/base";
 export { InvalidAddressError, InvalidPublicKeyError, InvalidSecretKeyError } from "./errors/address";
-export { InvalidSerializedTransactionError, InvalidTransactionFieldError, UnsupportedOperationError } from "./errors/transaction";
+export {
+  InvalidSerializedTransactionError,
+  InvalidTransactionFieldError,
+  TransactionHashMismatchError,
+  UnsupportedOperationError,
+} from "./errors/transaction";
 export {
   mapRpcError,
   NonceTooLowError,

@@ -13,6 +13,15 @@ export class InvalidSerializedTransactionError extends BaseError {
   }
 }
 
+export type TransactionHashMismatchErrorType = TransactionHashMismatchError & { name: "TransactionHashMismatchError" };
+
+/** The raw transaction does not hash to the hash the caller holds for it: it is not sent. */
+export class TransactionHashMismatchError extends BaseError {
+  constructor({ expected, actual }: { expected: string; actual: string }) {
+    super(`The raw transaction hashes to ${actual}, not to ${expected}: not sent.`, { name: "TransactionHashMismatchError" });
+  }
+}
+
 export type InvalidTransactionFieldErrorType = InvalidTransactionFieldError & { name: "InvalidTransactionFieldError" };
 
 /** A transaction field is missing or out of range before serialization. */

@@ -1,7 +1,6 @@
 import {
   BaseError,
   FeeTooLowError,
-  getQuantumTransactionHash,
   getQuantumTransactionStatus,
   InsufficientFundsError,
   InvalidSerializedTransactionError,
@@ -10,6 +9,7 @@ import {
   NonceTooLowError,
   RpcUnavailableError,
   sendRawQuantumTransaction,
+  TransactionHashMismatchError,
   TransactionRejectedError,
   WrongChainIdError,
   type QuantumPublicClient,
@@ -48,17 +48,21 @@ export async function sendSignedTransaction(
 ): Promise<SendOutcome> {
   if (!row.rawTransaction || !row.chainTxHash)
     return { kind: "final", subStatus: "INTERNAL_ERROR", reason: "no raw transaction was stored before the send" };
-  if (getQuantumTransactionHash(row.rawTransaction as `0x${string}`) !== row.chainTxHash) {
-    return {
-      kind: "final",
-      subStatus: "SIGNATURE_MISMATCH",
-      reason: "the stored raw transaction does not hash to the stored transaction hash",
-    };
-  }
   try {
-    await sendRawQuantumTransaction(client, { serializedTransaction: row.rawTransaction as `0x${string}` });
+    // Bytes that do not hash to the stored hash are never sent (checked on the hash the send's
+    // parse computes: the raw transaction is hashed once here, not twice).
+    await sendRawQuantumTransaction(client, {
+      serializedTransaction: row.rawTransaction as `0x${string}`,
+      hash: row.chainTxHash as `0x${string}`,
+    });
     return { kind: "sent" };
   } catch (error) {
+    if (error instanceof TransactionHashMismatchError)
+      return {
+        kind: "final",
+        subStatus: "SIGNATURE_MISMATCH",
+        reason: "the stored raw transaction does not hash to the stored transaction hash",
+      };
     if (error instanceof NonceTooLowError) {
       // Mined already (our earlier send got through) or someone else used the nonce: ask the chain.
       const known = await statusOf(client, row);
