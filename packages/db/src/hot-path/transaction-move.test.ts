@@ -1,11 +1,11 @@
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { insertAuditEvents } from "../queries/audit";
-import { insertStatusHistory, updateTransactionWhereStatus } from "../queries/transactions";
+import { updateTransactionWhereStatus } from "../queries/transactions";
 import { auditEvents, tenants } from "../schema";
 import { transactions, transactionStatusHistory } from "../schema/transfers";
 import { useTestDatabase } from "../testing";
-import { insertTenantWithWallet, insertTransaction } from "../testing/rows";
+import { insertStatusHistory, insertTenantWithWallet, insertTransaction } from "../testing/rows";
 import { moveTransactionWithTrail } from "./transaction-move";
 
 // The status change's one statement against the plain statements it replaces (the conditional

@@ -20,8 +20,8 @@ export interface TransactionMove {
   set: Partial<NewTransactionRow> & { status: TransactionStatusValue };
   /** Who moved it, for the status-history row. */
   history: { actorType: string; actorId: string | null };
-  /** The audit row's own columns (`action`, the actor); its id is generated when absent. */
-  audit: Pick<AuditRow, "actorType" | "actorId" | "actorUserId" | "action" | "requestId" | "ip"> & { id?: string };
+  /** The audit row's own columns (`action`, the actor); its id is generated. */
+  audit: Pick<AuditRow, "actorType" | "actorId" | "actorUserId" | "action" | "requestId" | "ip">;
 }
 
 /**

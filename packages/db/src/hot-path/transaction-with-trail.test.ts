@@ -3,11 +3,10 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { newRowId } from "../ids";
 import { insertAuditEventBatch, insertAuditEvents } from "../queries/audit";
 import { insertOutboxEvent } from "../queries/events";
-import { insertStatusHistory } from "../queries/transactions";
 import { auditEvents, eventOutbox } from "../schema";
 import { transactions, transactionStatusHistory } from "../schema/transfers";
 import { useTestDatabase } from "../testing";
-import { insertTenantWithWallet, insertTransaction } from "../testing/rows";
+import { insertStatusHistory, insertTenantWithWallet, insertTransaction } from "../testing/rows";
 import { insertTransactionWithTrail } from "./transaction-with-trail";
 
 // The hand-written SQL (the create's CTE, the audit batch) against plain drizzle inserts of the

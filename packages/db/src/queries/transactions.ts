@@ -35,11 +35,6 @@ export function newTransactionRow(values: NewTransactionRow, now: Date): Transac
   return completeRow(transactions, values, now);
 }
 
-/** A status-history row on its own (every status change writes its own with the move: `moveTransactionWithTrail`). */
-export async function insertStatusHistory(db: Executor, row: typeof transactionStatusHistory.$inferInsert): Promise<void> {
-  await db.insert(transactionStatusHistory).values(row);
-}
-
 /** A transaction's status changes, oldest first. */
 export function listStatusHistory(db: Executor, tenantId: string, transactionId: string) {
   return db

@@ -1,7 +1,7 @@
 import type { Executor } from "../client";
 import { newTransactionRow, type NewTransactionRow, type TransactionRow } from "../queries/transactions";
 import { tenants, vaults, wallets } from "../schema";
-import { transactions } from "../schema/transfers";
+import { transactions, transactionStatusHistory } from "../schema/transfers";
 
 /**
  * A transaction row exactly as given, without its trail (no status history, audit row or
@@ -13,13 +13,20 @@ export async function insertTransaction(db: Executor, row: NewTransactionRow): P
 }
 
 /**
+ * A status-history row on its own, as a plain insert: tests only (the statements written in SQL are
+ * compared with it). Production writes each with its move (`moveTransactionWithTrail`) or create.
+ */
+export async function insertStatusHistory(db: Executor, row: typeof transactionStatusHistory.$inferInsert): Promise<void> {
+  await db.insert(transactionStatusHistory).values(row);
+}
+
+/**
  * A tenant with one vault and one REGISTERED wallet on QUANTUM_SANDBOX, and `transfer`: a complete
  * row of a transfer from that wallet (1000 units to 0x22…22, 3 confirmations), `values` over it.
  * For statements that need a source: tests only.
  */
 export async function insertTenantWithWallet(db: Executor): Promise<{
   tenantId: string;
-  walletId: string;
   transfer: (values: Partial<NewTransactionRow> & { externalId: string; status: TransactionRow["status"] }, now: Date) => TransactionRow;
 }> {
   const [tenant] = await db.insert(tenants).values({ name: "A" }).returning();
@@ -45,5 +52,5 @@ export async function insertTenantWithWallet(db: Executor): Promise<{
       },
       now,
     );
-  return { tenantId, walletId, transfer };
+  return { tenantId, transfer };
 }
