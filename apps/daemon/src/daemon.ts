@@ -77,7 +77,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     databaseUrl: options.databaseUrl,
     log,
     now,
-    config: serviceConfig(options.config),
+    config: withBlockWatchers(serviceConfig(options.config), options.confirmations?.enabled !== false),
     role: "daemon",
     boss,
   });
@@ -245,4 +245,13 @@ function lastErrorOf(job: Job<unknown>): string | undefined {
   const output = (job as { output?: unknown }).output;
   const error = output && typeof output === "object" ? (output as { error?: unknown }).error : undefined;
   return typeof error === "string" ? error : undefined;
+}
+
+/**
+ * The service configuration of a daemon that does (or does not) start the networks' block
+ * watchers: with them, a broadcast leaves its transaction to the watcher instead of scheduling a
+ * per-transaction watch job (TransferConfig.blockWatchers).
+ */
+function withBlockWatchers(config: DaemonConfig, blockWatchers: boolean): DaemonConfig {
+  return { ...config, transfers: { ...config.transfers, blockWatchers } };
 }

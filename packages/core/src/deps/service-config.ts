@@ -39,15 +39,23 @@ export interface TransferConfig {
   /**
    * How often the per-transaction `transfers.watch` job looks at a broadcast transaction (ms): a
    * backstop. The daemon's block-driven watcher (`createConfirmationWatcher`) looks at every one of
-   * them once per new block; this job only matters when no watcher runs or one missed a row.
+   * them once per new block; this job only matters where no watcher runs (see `blockWatchers`).
    */
   watchIntervalMs: number;
   /**
-   * The move to BROADCASTING also schedules a watch this long after it (ms): a broadcast cut
-   * off between the move and the record of its send (a crash) is resumed by that watch, which
-   * re-sends the stored raw transaction, without waiting for the broadcast job's expiry.
+   * A broadcast cut off between its move to BROADCASTING and the record of its send (a crash) is
+   * resumed this long after the move (ms) — the stored raw transaction re-sent — without waiting
+   * for the broadcast job's retry: by the network's block watcher when `blockWatchers`, otherwise
+   * by a `transfers.watch` job the move schedules.
    */
   resumeBroadcastAfterMs: number;
+  /**
+   * Whether this process runs the networks' block watchers (`createConfirmationWatcher`; set by the
+   * daemon that starts them, default false). Then a move to BROADCASTING schedules no per-transaction
+   * watch: some daemon's watcher holds each network's lease and follows every broadcast transaction
+   * from its move on, resuming a cut-off one after `resumeBroadcastAfterMs`.
+   */
+  blockWatchers: boolean;
   /** When the chain RPC cannot be reached, the watcher looks again after this long (ms). */
   watchRetryMs: number;
   /**
@@ -75,6 +83,7 @@ export function defaultTransferConfig(): TransferConfig {
     maxSendAttempts: 5,
     watchIntervalMs: 5_000,
     resumeBroadcastAfterMs: 10_000,
+    blockWatchers: false,
     watchRetryMs: 5_000,
     dailyQuota: {
       count: 1000,

@@ -158,7 +158,9 @@ export const JOBS = {
    * the daemon's block-driven watcher (`createConfirmationWatcher`) looks at every broadcast
    * transaction of a network once per block; this job looks at one every `watchIntervalMs` (each
    * look schedules the next, one waiting job per transaction), so a transaction is followed even
-   * when no watcher runs. The queue is polled at pg-boss's shortest interval.
+   * when no watcher runs. Scheduled by the move to BROADCASTING only in a process without block
+   * watchers (TransferConfig.blockWatchers), and after a refused send. The queue is polled at
+   * pg-boss's shortest interval.
    */
   "transfers.watch": define({
     payload: z.object({ tenantId: z.uuid(), transactionId: z.uuid() }),

@@ -45,13 +45,15 @@ const actor = systemActor("transfers.broadcast");
  *    (`recheckTransfer`); a refusal ends it BLOCKED, never sent, and frees the source's nonce
  *    slot for the next transfer (same nonce: no gap). Provider down: 503, the job retries, and
  *    in the end BLOCKED "provider unavailable".
- * 4. One transition stores the raw transaction and its hash, moves to BROADCASTING, releases the
- *    source's next queued transfer and schedules a watch as a backstop; only then is it sent.
- * 5. The send is counted (the network's block watcher follows it from there; a refused send pulls
- *    the backstop watch to `watchRetryMs`).
+ * 4. One transition stores the raw transaction and its hash, moves to BROADCASTING and releases the
+ *    source's next queued transfer (in a process without block watchers it also schedules a watch
+ *    `resumeBroadcastAfterMs` later, the backstop that follows it); only then is it sent.
+ * 5. The send is counted (the network's block watcher follows it from there; a refused send
+ *    schedules a watch at `watchRetryMs`).
  *
- * A retried job that finds the row BROADCASTING (a crash between 4 and 5) re-sends the same bytes:
- * harmless, and the way recovery works. Node unreachable → 503 UNAVAILABLE (the job retries).
+ * A crash between 4 and 5 is resumed `resumeBroadcastAfterMs` after the move: the block watcher
+ * (or the watch job) re-sends the stored bytes; a retried job that finds the row BROADCASTING does
+ * the same. Harmless, and the way recovery works. Node unreachable → 503 UNAVAILABLE (the job retries).
  */
 export async function broadcastTransaction(
   deps: Pick<ServiceDeps, "db" | "jobs" | "now" | "log" | "chain" | "config" | "verifier">,
@@ -117,6 +119,7 @@ async function moveToBroadcasting(
     publicKey: check.publicKey,
   });
   const now = deps.now();
+  const { resumeBroadcastAfterMs, blockWatchers } = deps.config.transfers;
   const outcome = await transitionTransaction(deps, {
     tenantId: row.tenantId,
     transactionId: row.id,
@@ -125,7 +128,9 @@ async function moveToBroadcasting(
     set: { ...checks, rawTransaction, chainTxHash: getQuantumTransactionHash(rawTransaction), broadcastAt: now },
     actor,
     jobs: (moved) => [releaseNextJob(moved)],
-    also: (tx, moved) => scheduleWatch(deps, tx, moved, new Date(now.getTime() + deps.config.transfers.resumeBroadcastAfterMs)),
+    // The daemon's block watcher follows it from here (and resumes it if this run is cut off before
+    // the send); a process without one leaves a watch job to do both.
+    also: blockWatchers ? undefined : (tx, moved) => scheduleWatch(deps, tx, moved, new Date(now.getTime() + resumeBroadcastAfterMs)),
   });
   return outcome.moved ? outcome.row : reread(deps, row);
 }
@@ -154,8 +159,9 @@ async function recordSend(
     return failed.moved ? failed.row.status : (await reread(deps, row)).status;
   }
   const now = deps.now();
-  // Sent: the network's block watcher sees it mined (the watch scheduled with the move stays as a
-  // backstop). Refused for now: the watch re-sends after a pause (bounded by maxSendAttempts).
+  // Sent: the network's block watcher sees it mined (a watch scheduled with the move, when this
+  // process has no watcher, follows it too). Refused for now: a watch re-sends after a pause
+  // (bounded by maxSendAttempts).
   const recorded =
     outcome.kind === "sent"
       ? await recordTransactionSend(deps.db, { tenantId: row.tenantId, transactionId: row.id, at: now })

@@ -46,6 +46,18 @@ describe("createConfirmationWatcher", () => {
   const waitingReleaseNext = (wallet: TransferWalletFixture) =>
     deps.jobs.boss.findJobs("transfers.release-next", { data: { sourceWalletId: wallet.walletId }, queued: true });
 
+  /** A transfer broadcast by `by`, which dies between the send and its record (the crash point); the node dropped the send. */
+  const broadcastCutOff = async (by: ServiceDeps) => {
+    const row = await signed(await funded());
+    await devnet().rpc("devnet_setFault", [{ kind: "dropNextTx" }]);
+    const crashed = new Error("crash after the send");
+    const afterSend = () => {
+      throw crashed;
+    };
+    await expect(broadcastTransaction(by, { tenantId: tenant.tenantId, transactionId: row.id }, { afterSend })).rejects.toBe(crashed);
+    return row;
+  };
+
   it("moves every watched transaction of the network once per block: CONFIRMING, then COMPLETED at the required depth", async () => {
     const [a, b] = [await funded(), await funded()];
     const rows = [await signed(a), await signed(a), await signed(b)];
@@ -98,26 +110,39 @@ describe("createConfirmationWatcher", () => {
     expect(await reread(row)).toMatchObject({ status: "CONFIRMING", sendAttempts: 2 });
   });
 
-  it("leaves a transaction whose first send is not recorded to its broadcast's backstop: no re-send, no attempt counted", async () => {
-    const row = await signed(await funded());
-    await devnet().rpc("devnet_setFault", [{ kind: "dropNextTx" }]);
-    // The daemon dies between the send and its record (the crash point), and the node dropped the send.
-    const crashed = new Error("crash after the send");
-    await expect(
-      broadcastTransaction(
-        deps,
-        { tenantId: tenant.tenantId, transactionId: row.id },
-        {
-          afterSend: () => {
-            throw crashed;
-          },
-        },
-      ),
-    ).rejects.toBe(crashed);
+  it("resumes a broadcast cut off before its send was recorded, once resumeBroadcastAfterMs has passed: re-sent, then confirmed", async () => {
+    // A daemon with block watchers: its move to BROADCASTING schedules no watch job, the watcher resumes.
+    let ahead = 0;
+    const daemon: ServiceDeps = {
+      ...deps,
+      now: () => new Date(Date.now() + ahead),
+      config: { ...deps.config, transfers: { ...deps.config.transfers, blockWatchers: true } },
+    };
+    const row = await broadcastCutOff(daemon);
     expect(await reread(row)).toMatchObject({ status: "BROADCASTING", sendAttempts: 0 });
+    expect(await deps.jobs.boss.findJobs("transfers.watch", { data: { transactionId: row.id }, queued: true })).toEqual([]);
+    const w = createConfirmationWatcher(daemon, { networkCode: "QUANTUM_SANDBOX", holder: "one", leaseSeconds: 2 });
+    watchers.push(w);
+
+    // Within resumeBroadcastAfterMs it may be the broadcast job's, between its move and its send: left alone.
+    ahead = deps.config.transfers.resumeBroadcastAfterMs - 1_000;
+    await w.step();
+    expect(await reread(row)).toMatchObject({ status: "BROADCASTING", sendAttempts: 0 });
+    // After it, a cut-off broadcast: the stored bytes are sent again and the send counted.
+    ahead = deps.config.transfers.resumeBroadcastAfterMs;
+    await w.step();
+    const resumed = await reread(row);
+    expect(resumed).toMatchObject({ status: "BROADCASTING", sendAttempts: 1 });
+    expect(await devnet().rpc("eth_getTransactionByHash", [resumed.chainTxHash])).toMatchObject({ hash: resumed.chainTxHash });
+    await devnet().mine(1);
+    await w.step();
+    expect(await reread(row)).toMatchObject({ status: "CONFIRMING", sendAttempts: 1 });
+  });
+
+  it("in a process without block watchers, the move to BROADCASTING schedules the watch job that resumes a cut-off broadcast", async () => {
+    const row = await broadcastCutOff(deps);
     await watcher("one").step();
     expect(await reread(row)).toMatchObject({ status: "BROADCASTING", sendAttempts: 0 });
-    // The watch scheduled with the move to BROADCASTING resumes it.
     expect(await deps.jobs.boss.findJobs("transfers.watch", { data: { transactionId: row.id }, queued: true })).toHaveLength(1);
   });
 

@@ -146,15 +146,17 @@ export function createConfirmationWatcher(deps: Deps, options: ConfirmationWatch
   }
 
   /**
-   * Whether this round judges the row. Not a transaction whose first send is not recorded yet (the
-   * broadcast job's, between its move and its send: the node does not know it, and a re-send would
-   * count an attempt; a broadcast cut off there is resumed by its backstop watch), nor one waiting
-   * after a refused send — unless the chain shows it mined.
+   * Whether this round judges the row. Not a transaction whose first send is not recorded yet, for
+   * `resumeBroadcastAfterMs` after its move (the broadcast job's, between its move and its send: the
+   * node does not know it yet, and a re-send would count an attempt); after that it is a broadcast
+   * cut off there (a crash), resumed here: re-sent from the stored bytes. Nor one waiting after a
+   * refused send — unless the chain shows it mined.
    */
   function due(row: TransactionRow, onChain: ChainStatus): boolean {
     const mined = onChain.status === "success" || onChain.status === "reverted";
     if (mined || row.status !== "BROADCASTING") return true;
-    if (row.sendAttempts === 0) return false;
+    if (row.sendAttempts === 0)
+      return row.broadcastAt === null || deps.now().getTime() - row.broadcastAt.getTime() >= deps.config.transfers.resumeBroadcastAfterMs;
     const until = backOffUntil.get(row.id);
     return until === undefined || performance.now() >= until;
   }
