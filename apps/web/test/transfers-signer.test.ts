@@ -255,8 +255,9 @@ describe("signer routes over HTTPS: list, signature, reject, expiry", () => {
     afterAll(() => daemon?.stop({ timeoutMs: 5_000 }));
 
     it("expires an unsigned transfer at its deadline (EXPIRED/SIGNING_TIMEOUT) and then refuses its signature", async () => {
+      // Released as a daemon with block watchers releases: no `transfers.expire` job, the daemon's watcher expires it.
       const row = await createReleasedTransferFixture(
-        { ...server.deps, config: { ...server.deps.config, ...config } },
+        { ...server.deps, config: { ...server.deps.config, ...config, transfers: { ...config.transfers, blockWatchers: true } } },
         {
           tenantId: tenant.tenantId,
           wallet,
@@ -265,6 +266,7 @@ describe("signer routes over HTTPS: list, signature, reject, expiry", () => {
         },
       );
       expect(row.signingDeadline!.getTime() - row.createdAt.getTime()).toBe(2_000);
+      expect(await server.deps.jobs.boss.findJobs("transfers.expire", { data: { transactionId: row.id } })).toEqual([]);
       const expired = await eventually(async () => {
         const current = await stored(row.id);
         return current.status === "EXPIRED" ? current : undefined;

@@ -51,9 +51,11 @@ export interface TransferConfig {
   resumeBroadcastAfterMs: number;
   /**
    * Whether this process runs the networks' block watchers (`createConfirmationWatcher`; set by the
-   * daemon that starts them, default false). Then a move to BROADCASTING schedules no per-transaction
-   * watch: some daemon's watcher holds each network's lease and follows every broadcast transaction
-   * from its move on, resuming a cut-off one after `resumeBroadcastAfterMs`.
+   * daemon that starts them, default false). Then its transactions get no per-transaction backstop
+   * job: some daemon's watcher holds each network's lease and, at every step, follows every
+   * broadcast transaction (resuming one cut off before its send after `resumeBroadcastAfterMs`, so
+   * a move to BROADCASTING schedules no `transfers.watch`) and expires every transaction awaiting a
+   * signature past its deadline (so a release schedules no `transfers.expire`).
    */
   blockWatchers: boolean;
   /** When the chain RPC cannot be reached, the watcher looks again after this long (ms). */

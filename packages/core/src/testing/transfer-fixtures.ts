@@ -123,7 +123,7 @@ export async function createReleasedTransferFixture(
     transactionId: submitted.id,
     from: ["SUBMITTED"],
     actor: systemActor("test-fixture"),
-    ...releaseTransition(submitted, asset, { nonce, fees: quote.fees, signingDeadline }),
+    ...releaseTransition(submitted, asset, { nonce, fees: quote.fees, signingDeadline, expiryJob: !deps.config.transfers.blockWatchers }),
   });
   if (!outcome.moved) throw new Error("fixture transaction was moved by someone else");
   return outcome.row;

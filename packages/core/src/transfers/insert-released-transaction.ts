@@ -60,7 +60,8 @@ export function signingDeadlineFrom(deps: Pick<ServiceDeps, "now" | "config">): 
  * released fields (`releasedFields`: nonce, fee caps, gas, unsigned transaction and signing hash
  * rebuilt from `values`, signing deadline = now + SIGNING_TIMEOUT_SECONDS), its first
  * status-history entry (null → PENDING_SIGNATURE), the `transaction.created` audit row and event,
- * and the `transfers.expire` job at the deadline. The signer then signs it like any other
+ * and the `transfers.expire` job at the deadline (none in a process with block watchers: their
+ * sweep expires it, TransferConfig.blockWatchers). The signer then signs it like any other
  * transaction; nothing here signs or re-uses a signature.
  *
  * Such a record is not a new transfer: it is inserted without adding to the tenant's usage
@@ -97,7 +98,9 @@ export async function insertReleasedTransaction(
       auditDetails: { type: row.type, nonce: row.nonce, ...input.auditDetails },
       usage: "skip",
     }),
-    deps.jobs.send(tx, "transfers.expire", { tenantId: row.tenantId, transactionId: row.id }, { startAfter: signingDeadline }),
+    deps.config.transfers.blockWatchers
+      ? null
+      : deps.jobs.send(tx, "transfers.expire", { tenantId: row.tenantId, transactionId: row.id }, { startAfter: signingDeadline }),
   ]);
   if (trail.status === "rejected") throw trail.reason;
   if (job.status === "rejected") throw job.reason;

@@ -236,6 +236,7 @@ export async function releaseForSigning(
       fees: quote.fees,
       signingDeadline: signingDeadlineFrom(deps),
       simulation,
+      expiryJob: !deps.config.transfers.blockWatchers,
     });
     // Released by its checks ahead of queued younger ones (queued while it was in its checks):
     // release-next releases them while the window has room, or schedules its next look.
@@ -260,8 +261,8 @@ export async function releaseForSigning(
  * The move to PENDING_SIGNATURE that releasing `current` is: its checks' decision (when it comes
  * from them), the released fields (`releasedFields`: nonce, fees and gas, the unsigned transaction
  * and signing hash rebuilt from the stored intent with them, the signing deadline), its pre-sign
- * simulation (CONTRACT §20; null when none was made), and the
- * `transfers.expire` job at that deadline.
+ * simulation (CONTRACT §20; null when none was made), and the `transfers.expire` job at that
+ * deadline unless `expiryJob` is false (a daemon with block watchers: their sweep expires it).
  */
 export function releaseTransition(
   current: TransactionRow,
@@ -273,15 +274,18 @@ export function releaseTransition(
     signingDeadline: Date;
     /** Its pre-sign simulation (CONTRACT §20), made before the lock; absent: null. */
     simulation?: TransactionSimulation | undefined;
+    /** Whether a `transfers.expire` job waits for the deadline (default true; see TransferConfig.blockWatchers). */
+    expiryJob?: boolean;
   },
 ): Pick<TransactionTransitionInput, "to" | "subStatus" | "reason" | "set" | "jobs"> {
-  const { signingDeadline } = release;
+  const { signingDeadline, expiryJob = true } = release;
   return {
     to: "PENDING_SIGNATURE",
     subStatus: null,
     reason: null,
     set: { ...release.checks, ...releasedFields(current, asset, release), simulation: release.simulation ?? null },
-    jobs: (r) => [jobRequest("transfers.expire", { tenantId: r.tenantId, transactionId: r.id }, { startAfter: signingDeadline })],
+    jobs: (r) =>
+      expiryJob ? [jobRequest("transfers.expire", { tenantId: r.tenantId, transactionId: r.id }, { startAfter: signingDeadline })] : [],
   };
 }
 

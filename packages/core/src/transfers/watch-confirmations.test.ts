@@ -5,7 +5,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { ServiceDeps } from "../deps/service-deps";
 import { createTenantFixture, type TenantFixture } from "../testing/fixtures";
 import { createTestServiceDeps } from "../testing/service-deps";
-import { createSignedTransferFixture, createTransferWalletFixture, type TransferWalletFixture } from "../testing/transfer-fixtures";
+import {
+  createReleasedTransferFixture,
+  createSignedTransferFixture,
+  createTransferWalletFixture,
+  type TransferWalletFixture,
+} from "../testing/transfer-fixtures";
 import { broadcastTransaction } from "./broadcast-transaction";
 import { createConfirmationWatcher, type ConfirmationWatcher } from "./watch-confirmations";
 
@@ -144,6 +149,35 @@ describe("createConfirmationWatcher", () => {
     await watcher("one").step();
     expect(await reread(row)).toMatchObject({ status: "BROADCASTING", sendAttempts: 0 });
     expect(await deps.jobs.boss.findJobs("transfers.watch", { data: { transactionId: row.id }, queued: true })).toHaveLength(1);
+  });
+
+  it("expires the network's transactions awaiting a signature past their deadline, once each, and enqueues their source's release-next", async () => {
+    const wallet = await funded();
+    // Released as a daemon with block watchers releases: no `transfers.expire` job waits for the deadline.
+    const daemon: ServiceDeps = { ...deps, config: { ...deps.config, transfers: { ...deps.config.transfers, blockWatchers: true } } };
+    const release = (signingDeadline: Date) =>
+      createReleasedTransferFixture(daemon, {
+        tenantId: tenant.tenantId,
+        wallet,
+        destinationAddress: DESTINATION,
+        amount: Q,
+        signingDeadline,
+      });
+    const overdue = await release(new Date(Date.now() - 1_000));
+    const inTime = await release(new Date(Date.now() + 60_000));
+    expect(await deps.jobs.boss.findJobs("transfers.expire", { data: { transactionId: overdue.id } })).toEqual([]);
+    const releaseNextBefore = (await waitingReleaseNext(wallet)).length;
+
+    const w = watcher("one");
+    expect(await w.step()).toMatchObject({ held: true, expired: 1 });
+    expect(await reread(overdue)).toMatchObject({ status: "EXPIRED", subStatus: "SIGNING_TIMEOUT" });
+    expect(await reread(inTime)).toMatchObject({ status: "PENDING_SIGNATURE" });
+    expect((await listStatusHistory(t.db, tenant.tenantId, overdue.id)).at(-1)).toMatchObject({
+      toStatus: "EXPIRED",
+      actorId: "transfers.expire",
+    });
+    expect((await waitingReleaseNext(wallet)).length).toBe(releaseNextBefore + 1);
+    expect(await w.step()).toMatchObject({ expired: 0 });
   });
 
   it("is held by one daemon at a time; another takes the network when the holder stops or its lease runs out", async () => {

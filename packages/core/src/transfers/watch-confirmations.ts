@@ -5,11 +5,12 @@ import {
   type NetworkCode,
   type QuantumPublicClient,
 } from "@qc/chain";
-import { listWatchedTransactions, releaseLease, takeLease, type TransactionRow } from "@qc/db/queries";
+import { listOverdueSigning, listWatchedTransactions, releaseLease, takeLease, type TransactionRow } from "@qc/db/queries";
 import { chainUnavailable } from "../balances/chain-errors";
 import type { ServiceDeps } from "../deps/service-deps";
 import { AppError } from "../errors";
 import { mapBounded } from "../map-bounded";
+import { expireTransaction } from "./expire-transaction";
 import { judgeTransaction, type Look } from "./watch-transaction";
 
 export interface ConfirmationWatcherOptions {
@@ -45,6 +46,8 @@ export interface ConfirmationWatchStep {
   /** Watched transactions looked at, and those whose status changed. */
   looked: number;
   moved: number;
+  /** Transactions awaiting a signature past their deadline that this step expired. */
+  expired: number;
 }
 
 export interface ConfirmationWatcher {
@@ -67,7 +70,8 @@ type ChainStatus = GetQuantumTransactionStatusReturnType;
  * mined, whether the pool holds them), and judges each with the same rules as the per-transaction
  * `transfers.watch` job (`judgeTransaction`): mined → CONFIRMING, deep enough → COMPLETED, reorgs,
  * drops and re-sends, stuck. A transaction's slot in its source's window is freed within a poll of
- * its block, without a job per transaction per look.
+ * its block, without a job per transaction per look. Each step also expires the network's
+ * transactions awaiting a signature past their deadline (`expireOverdue`), before it asks the node.
  *
  * Exactly once: every move is a conditional transition, so a look repeated — by the per-transaction
  * job, which stays as a backstop at `watchIntervalMs`, or by a second watcher — moves a row once.
@@ -114,7 +118,9 @@ export function createConfirmationWatcher(deps: Deps, options: ConfirmationWatch
 
   async function step(): Promise<ConfirmationWatchStep> {
     held = await takeLease(deps.db, { ...lease, seconds: leaseSeconds });
-    if (!held) return { held: false, looked: 0, moved: 0 };
+    if (!held) return { held: false, looked: 0, moved: 0, expired: 0 };
+    // First, and without the node: a deadline passes whether or not the chain answers.
+    const expired = await expireOverdue();
     const head = await readHead();
     let looked = 0;
     let moved = 0;
@@ -142,7 +148,26 @@ export function createConfirmationWatcher(deps: Deps, options: ConfirmationWatch
       afterId = rows.at(-1)!.id;
     }
     for (const id of backOffUntil.keys()) if (!seen.has(id)) backOffUntil.delete(id);
-    return { held: true, head: Number(head), looked, moved };
+    return { held: true, head: Number(head), looked, moved, expired };
+  }
+
+  /**
+   * EXPIRED/SIGNING_TIMEOUT for the network's transactions awaiting a signature past their deadline
+   * (up to a page a step), each by `expireTransaction`'s conditional move, which also enqueues the
+   * source's release-next: the `transfers.expire` job's work, for the releases of a daemon with block
+   * watchers, which schedule none (TransferConfig.blockWatchers).
+   */
+  async function expireOverdue(): Promise<number> {
+    const overdue = await listOverdueSigning(deps.db, { networkCode, at: deps.now(), limit: pageSize });
+    let expired = 0;
+    await mapBounded(overdue, concurrency, async (row) => {
+      try {
+        if ((await expireTransaction(deps, { tenantId: row.tenantId, transactionId: row.id })).outcome === "expired") expired++;
+      } catch (error) {
+        log.error({ err: error, transactionId: row.id }, "signing deadline not applied: trying again at the next step");
+      }
+    });
+    return expired;
   }
 
   /**

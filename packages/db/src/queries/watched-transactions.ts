@@ -33,3 +33,31 @@ const watchedQuery = defineQuery("qc_list_watched_transactions", (db) =>
     .orderBy(asc(transactions.id))
     .limit(sql.placeholder("limit")),
 );
+
+/**
+ * Up to `limit` of the network's transactions awaiting a signature past their signing deadline
+ * (PENDING_SIGNATURE, `signing_deadline <= at`), every tenant's, the most overdue first: what the
+ * block watcher's sweep expires (`expireTransaction`). The partial index
+ * transactions_pending_signature_deadline_idx holds only rows awaiting a signature; prepared.
+ */
+export async function listOverdueSigning(
+  db: Executor,
+  params: { networkCode: TransactionNetworkCode; at: Date; limit: number },
+): Promise<{ id: string; tenantId: string }[]> {
+  return overdueSigningQuery.on(db).execute({ networkCode: params.networkCode, at: params.at.toISOString(), limit: params.limit });
+}
+const overdueSigningQuery = defineQuery("qc_list_overdue_signing", (db) =>
+  db
+    .select({ id: transactions.id, tenantId: transactions.tenantId })
+    .from(transactions)
+    .where(
+      and(
+        eq(transactions.networkCode, sql.placeholder("networkCode")),
+        // A constant, as the partial index's predicate, for the generic plan to use it.
+        sql`${transactions.status} = 'PENDING_SIGNATURE'`,
+        sql`${transactions.signingDeadline} <= ${sql.placeholder("at")}::timestamptz`,
+      ),
+    )
+    .orderBy(asc(transactions.signingDeadline))
+    .limit(sql.placeholder("limit")),
+);

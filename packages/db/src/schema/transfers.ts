@@ -219,6 +219,13 @@ export const transactions = pgTable(
     index("transactions_outbound_watched_idx")
       .on(t.networkCode, t.id)
       .where(sql`${t.direction} = 'OUTBOUND' and ${t.status} in ('BROADCASTING', 'CONFIRMING') and ${t.chainTxHash} is not null`),
+    /**
+     * The block watcher's sweep reads a network's transactions awaiting a signature past their
+     * deadline (queries/watched-transactions.ts, `listOverdueSigning`): only those rows, by deadline.
+     */
+    index("transactions_pending_signature_deadline_idx")
+      .on(t.networkCode, t.signingDeadline)
+      .where(sql`${t.status} = 'PENDING_SIGNATURE'`),
     /** The follower moves a network's confirming deposits with each block. */
     index("transactions_inbound_confirming_idx")
       .on(t.networkCode, t.blockNumber)

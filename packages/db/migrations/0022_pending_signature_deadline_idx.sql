@@ -1,0 +1,1 @@
+CREATE INDEX "transactions_pending_signature_deadline_idx" ON "transactions" USING btree ("network_code","signing_deadline") WHERE "transactions"."status" = 'PENDING_SIGNATURE';
