@@ -52,7 +52,8 @@ describe("broadcastTransaction", () => {
   const jobs = (name: "transfers.watch" | "transfers.release-next", data: object) => deps.jobs.boss.findJobs(name, { data, queued: true });
 
   it(
-    "stores the raw transaction and its hash, moves to BROADCASTING, sends it once, schedules the watch and " + "releases the next",
+    "stores the raw transaction and its hash, moves to BROADCASTING, sends it once and schedules the watch; no release-next " +
+      "(its window slot stays held)",
     async () => {
       const wallet = await fundedWallet();
       const row = await signed(wallet);
@@ -69,7 +70,7 @@ describe("broadcastTransaction", () => {
       });
       expect(await chainNonce(wallet.address)).toBe(after.nonce! + 1);
       expect(await jobs("transfers.watch", { transactionId: row.id })).toHaveLength(1);
-      expect(await jobs("transfers.release-next", { sourceWalletId: wallet.walletId })).toHaveLength(1);
+      expect(await jobs("transfers.release-next", { sourceWalletId: wallet.walletId })).toEqual([]);
     },
   );
 

@@ -7,7 +7,6 @@ import { valueMovingAllowed } from "../kyc/assert-tenant-verified";
 import { failTransaction } from "./fail-transaction";
 import { loadSigningContext } from "./load-signing-context";
 import { recheckTransfer } from "./recheck-transfer";
-import { releaseNextJob } from "./release-next-job";
 import { endReplaced, sameNonceStanding } from "./same-nonce";
 import { isCreatedType } from "./transition-transaction";
 import { sendSignedTransaction, type SendOutcome } from "./send-signed-transaction";
@@ -45,9 +44,9 @@ const actor = systemActor("transfers.broadcast");
  *    (`recheckTransfer`); a refusal ends it BLOCKED, never sent, and frees the source's nonce
  *    slot for the next transfer (same nonce: no gap). Provider down: 503, the job retries, and
  *    in the end BLOCKED "provider unavailable".
- * 4. One transition stores the raw transaction and its hash, moves to BROADCASTING and releases the
- *    source's next queued transfer (in a process without block watchers it also schedules a watch
- *    `resumeBroadcastAfterMs` later, the backstop that follows it); only then is it sent.
+ * 4. One transition stores the raw transaction and its hash and moves to BROADCASTING (in a process
+ *    without block watchers it also schedules a watch `resumeBroadcastAfterMs` later, the backstop
+ *    that follows it); only then is it sent.
  * 5. The send is counted (the network's block watcher follows it from there; a refused send
  *    schedules a watch at `watchRetryMs`).
  *
@@ -127,7 +126,8 @@ async function moveToBroadcasting(
     to: "BROADCASTING",
     set: { ...checks, rawTransaction, chainTxHash: getQuantumTransactionHash(rawTransaction), broadcastAt: now },
     actor,
-    jobs: (moved) => [releaseNextJob(moved)],
+    // No release-next: BROADCASTING still holds the source's window slot (NONCE_HOLDING_STATUSES)
+    // and uses the nonce it had; the slot is freed when it is mined or ends, and those moves enqueue it.
     // The daemon's block watcher follows it from here (and resumes it if this run is cut off before
     // the send); a process without one leaves a watch job to do both.
     also: blockWatchers ? undefined : (tx, moved) => scheduleWatch(deps, tx, moved, new Date(now.getTime() + resumeBroadcastAfterMs)),
