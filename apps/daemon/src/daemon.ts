@@ -249,8 +249,8 @@ function lastErrorOf(job: Job<unknown>): string | undefined {
 
 /**
  * The service configuration of a daemon that does (or does not) start the networks' block
- * watchers: with them, a broadcast leaves its transaction to the watcher instead of scheduling a
- * per-transaction watch job (TransferConfig.blockWatchers).
+ * watchers: with them, its broadcasts and releases schedule no per-transaction `transfers.watch`
+ * or `transfers.expire` backstop, the watcher does both (TransferConfig.blockWatchers).
  */
 function withBlockWatchers(config: DaemonConfig, blockWatchers: boolean): DaemonConfig {
   return { ...config, transfers: { ...config.transfers, blockWatchers } };
