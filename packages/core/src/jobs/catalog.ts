@@ -173,7 +173,11 @@ export const JOBS = {
     localConcurrency: 4,
     pollingIntervalSeconds: 0.5,
   }),
-  /** PENDING_SIGNATURE → EXPIRED (SIGNING_TIMEOUT) at the signing deadline, unless it moved on. */
+  /**
+   * PENDING_SIGNATURE → EXPIRED (SIGNING_TIMEOUT) at the signing deadline, unless it moved on (and
+   * the approval deadline's APPROVAL_TIMEOUT). Scheduled at release only in a process without block
+   * watchers: a daemon's watcher step expires overdue signatures itself (TransferConfig.blockWatchers).
+   */
   "transfers.expire": define({
     payload: z.object({ tenantId: z.uuid(), transactionId: z.uuid() }),
     retryLimit: 10,

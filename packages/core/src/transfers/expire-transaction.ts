@@ -39,7 +39,8 @@ const isExpiring = (status: TransactionStatus): status is keyof typeof EXPIRING 
  * passed, AWAITING_APPROVAL → EXPIRED/APPROVAL_TIMEOUT once the approval deadline has (CONTRACT
  * §15), and the source's next queued transfer is released. Reads the row and the clock itself,
  * so a job that runs late, twice, or after the transaction moved on does the right thing; one
- * that runs early schedules itself again at the deadline of the status the row is in.
+ * that runs early schedules itself again at the deadline of the status the row is in. The block
+ * watcher's step runs it too, on the network's overdue PENDING_SIGNATURE rows (watch-confirmations.ts).
  */
 export async function expireTransaction(
   deps: Pick<ServiceDeps, "db" | "jobs" | "now">,

@@ -73,8 +73,8 @@ type ChainStatus = GetQuantumTransactionStatusReturnType;
  * its block, without a job per transaction per look. Each step also expires the network's
  * transactions awaiting a signature past their deadline (`expireOverdue`), before it asks the node.
  *
- * Exactly once: every move is a conditional transition, so a look repeated — by the per-transaction
- * job, which stays as a backstop at `watchIntervalMs`, or by a second watcher — moves a row once.
+ * Exactly once: every move is a conditional transition, so a look repeated — by a per-transaction
+ * job (scheduled where a process runs no watcher), or by a second watcher — moves a row once.
  * At most one daemon watches a network at a time (a lease row, `takeLease`, renewed by every step,
  * on the database's clock like the deposit follower's, whose lease shares its cursor's row): a killed holder's lease runs out and
  * a standby takes the network within `leaseSeconds` + `intervalMs`; a clean stop gives it up at once.
