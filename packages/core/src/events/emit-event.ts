@@ -1,5 +1,5 @@
 import type { Executor } from "@qc/db";
-import { insertOutboxEvent } from "@qc/db/queries";
+import { insertOutboxEvent, insertOutboxEvents } from "@qc/db/queries";
 import { EVENTS, type EventData, type EventType } from "./catalog";
 
 export type { EventType } from "./catalog";
@@ -28,4 +28,25 @@ export async function emitEvent<T extends EventType>(tx: Executor, input: EmitEv
     aggregateId: input.aggregateId,
     data,
   });
+}
+
+/**
+ * `emitEvent` for events of distinct aggregates, validated the same way, in one statement (each
+ * with its aggregate's next sequence): for a writer that changes many aggregates at once (the
+ * block watcher's moves). Two events of one aggregate belong in `emitEvent` calls, one after another.
+ */
+export async function emitEvents<T extends EventType>(tx: Executor, inputs: readonly EmitEventInput<T>[]): Promise<void> {
+  await insertOutboxEvents(
+    tx,
+    inputs.map((input) => {
+      const definition = EVENTS[input.type];
+      return {
+        tenantId: input.tenantId,
+        type: input.type,
+        aggregateType: definition.aggregate,
+        aggregateId: input.aggregateId,
+        data: definition.data.parse(input.data) as Record<string, unknown>,
+      };
+    }),
+  );
 }

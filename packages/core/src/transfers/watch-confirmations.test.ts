@@ -1,4 +1,5 @@
-import { findTransaction, listStatusHistory } from "@qc/db/queries";
+import { and, eq, schema } from "@qc/db";
+import { findTransaction, listAggregateEvents, listStatusHistory } from "@qc/db/queries";
 import { useTestDatabase } from "@qc/db/testing";
 import { useDevnet } from "@qc/devnet/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -12,6 +13,8 @@ import {
   type TransferWalletFixture,
 } from "../testing/transfer-fixtures";
 import { broadcastTransaction } from "./broadcast-transaction";
+import { moveMinedTogether, type WatchLook } from "./watch-transaction";
+import { getQuantumTransactionStatus } from "@qc/chain";
 import { createConfirmationWatcher, type ConfirmationWatcher } from "./watch-confirmations";
 
 const Q = 10n ** 18n;
@@ -100,6 +103,71 @@ describe("createConfirmationWatcher", () => {
     expect(history.map((h) => h.toStatus)).toEqual(["SUBMITTED", "PENDING_SIGNATURE", "SIGNED", "BROADCASTING", "CONFIRMING", "COMPLETED"]);
     // Terminal rows are no longer read.
     expect(await w.step()).toMatchObject({ looked: 0, moved: 0 });
+  });
+
+  it("moves a step's mined rows together, each with its trail and event, and leaves a nonce another transaction took to the row's own judgment", async () => {
+    const [a, b] = [await funded(), await funded()];
+    const [mine, taken] = [await signed(a), await signed(b)];
+    for (const row of [mine, taken]) await broadcastTransaction(deps, { tenantId: tenant.tenantId, transactionId: row.id });
+    const looksAt = async (rows: { id: string }[]): Promise<WatchLook[]> =>
+      Promise.all(
+        rows.map(async ({ id }) => {
+          const row = await reread({ id });
+          return { row, onChain: await getQuantumTransactionStatus(devnet().publicClient(), { hash: row.chainTxHash as `0x${string}` }) };
+        }),
+      );
+    const waitingBefore = [(await waitingReleaseNext(a)).length, (await waitingReleaseNext(b)).length];
+    await devnet().mine(1);
+    const mined = await looksAt([mine, taken]);
+    await moveMinedTogether(deps, mined);
+    expect(mined.map((look) => look.row.status)).toEqual(["CONFIRMING", "CONFIRMING"]);
+    expect(await statuses([mine, taken])).toEqual(["CONFIRMING", "CONFIRMING"]);
+    expect([(await waitingReleaseNext(a)).length, (await waitingReleaseNext(b)).length]).toEqual([
+      waitingBefore[0]! + 1,
+      waitingBefore[1]! + 1,
+    ]);
+
+    // The aftermath of a reorg deeper than the required depth (forged here): a speed-up of `taken`,
+    // at its nonce, is already COMPLETED. Never two of one nonce COMPLETED: `taken` must end naming
+    // it, which only its own judgment does — the moves together leave a nonce with siblings alone.
+    const other = await signed(b);
+    await t.db
+      .update(schema.transactions)
+      .set({ type: "REPLACEMENT", nonce: (await reread(taken)).nonce, replacesTransactionId: taken.id, status: "COMPLETED" })
+      .where(and(eq(schema.transactions.id, other.id), eq(schema.transactions.tenantId, tenant.tenantId)));
+    await devnet().mine(1);
+    const final = await looksAt([mine, taken]);
+    const stale = final.map((look) => ({ ...look }));
+    await moveMinedTogether(deps, final);
+    expect(final.map((look) => look.row.status)).toEqual(["COMPLETED", "CONFIRMING"]);
+    expect(await reread(mine)).toMatchObject({ status: "COMPLETED", confirmations: 2 });
+    expect(await watcher("one").step()).toMatchObject({ moved: 1 });
+    expect(await reread(taken)).toMatchObject({ status: "FAILED", subStatus: "REPLACED", replacedByTransactionId: other.id });
+
+    // Each move together has its trail, as a move one by one does: history, audit row, event.
+    expect((await listStatusHistory(t.db, tenant.tenantId, mine.id)).slice(-2)).toMatchObject([
+      { fromStatus: "BROADCASTING", toStatus: "CONFIRMING", actorId: "transfers.watch" },
+      { fromStatus: "CONFIRMING", toStatus: "COMPLETED", actorId: "transfers.watch" },
+    ]);
+    const audit = await t.db
+      .select()
+      .from(schema.auditEvents)
+      .where(and(eq(schema.auditEvents.tenantId, tenant.tenantId), eq(schema.auditEvents.targetId, mine.id)));
+    expect(audit.map((row) => row.action)).toEqual(expect.arrayContaining(["transaction.confirming", "transaction.completed"]));
+    const events = await listAggregateEvents(t.db, { tenantId: tenant.tenantId, aggregateType: "transaction", aggregateId: mine.id });
+    expect(events.map((e) => e.sequence)).toEqual(events.map((_, i) => i + 1));
+    const data = events.slice(-2).map((e) => e.data as { previousStatus: string; transaction: { status: string } });
+    expect(data.map((d) => [d.previousStatus, d.transaction.status])).toEqual([
+      ["BROADCASTING", "CONFIRMING"],
+      ["CONFIRMING", "COMPLETED"],
+    ]);
+
+    // Moves together are conditional too: the same looks again move nothing and add no event.
+    await moveMinedTogether(deps, stale);
+    expect(stale.map((look) => look.row.status)).toEqual(["CONFIRMING", "CONFIRMING"]);
+    expect(await listAggregateEvents(t.db, { tenantId: tenant.tenantId, aggregateType: "transaction", aggregateId: mine.id })).toHaveLength(
+      events.length,
+    );
   });
 
   it("re-sends a transaction the node dropped at its next look, then confirms it", async () => {

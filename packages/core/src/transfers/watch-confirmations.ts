@@ -11,7 +11,7 @@ import type { ServiceDeps } from "../deps/service-deps";
 import { AppError } from "../errors";
 import { mapBounded } from "../map-bounded";
 import { expireTransaction } from "./expire-transaction";
-import { judgeTransaction, type Look } from "./watch-transaction";
+import { judgeTransaction, moveMinedTogether, type Look, type WatchLook } from "./watch-transaction";
 
 export interface ConfirmationWatcherOptions {
   networkCode: NetworkCode;
@@ -130,7 +130,7 @@ export function createConfirmationWatcher(deps: Deps, options: ConfirmationWatch
       const answers = await Promise.allSettled(
         rows.map((row) => getQuantumTransactionStatus(client(), { hash: row.chainTxHash as `0x${string}`, head })),
       );
-      const looks = rows.flatMap((row, i) => {
+      const looks: WatchLook[] = rows.flatMap((row, i) => {
         const answer = answers[i]!;
         if (answer.status === "rejected") {
           log.warn({ err: answer.reason, transactionId: row.id }, "chain status not read: looking again at the next block");
@@ -138,10 +138,19 @@ export function createConfirmationWatcher(deps: Deps, options: ConfirmationWatch
         }
         return due(row, answer.value) ? [{ row, onChain: answer.value }] : [];
       });
-      await mapBounded(looks, concurrency, async ({ row, onChain }) => {
-        const after = await judge(row, onChain);
-        if (after.status !== row.status) moved++;
-      });
+      const before = looks.map((look) => look.row.status);
+      // The block's common moves for all its rows together; on any error each row is judged alone.
+      await moveMinedTogether(deps, looks).catch((error: unknown) =>
+        log.warn({ err: error }, "the step's moves together failed: each transaction is judged on its own"),
+      );
+      await mapBounded(
+        looks.map((look, i) => ({ look, before: before[i] })),
+        concurrency,
+        async ({ look, before }) => {
+          const after = await judge(look.row, look.onChain);
+          if (after.status !== before) moved++;
+        },
+      );
       looked += rows.length;
       for (const row of rows) seen.add(row.id);
       if (rows.length < pageSize) break;

@@ -1,6 +1,12 @@
 import { getQuantumTransactionStatus, type GetQuantumTransactionStatusReturnType } from "@qc/chain";
 import type { Executor, Transaction } from "@qc/db";
-import { findTransaction, recordTransactionSend, updateTransactionConfirmations, type TransactionRow } from "@qc/db/queries";
+import {
+  findTransaction,
+  moveMinedWithTrail,
+  recordTransactionSend,
+  updateTransactionConfirmations,
+  type TransactionRow,
+} from "@qc/db/queries";
 import { systemActor } from "../audit/actor";
 import { chainUnavailable } from "../balances/chain-errors";
 import type { ServiceDeps } from "../deps/service-deps";
@@ -13,7 +19,10 @@ import { sendSignedTransaction } from "./send-signed-transaction";
 import { isTerminalStatus, type TransactionStatus } from "./transaction-status";
 import { transitionTransaction } from "./transition-transaction";
 import { completeDeployment } from "../contracts/complete-deployment";
-import type { TransitionOutcome } from "../transitions/run-transition";
+import { settleAll, type TransitionOutcome } from "../transitions/run-transition";
+import { emitEvents } from "../events/emit-event";
+import { outboundSource } from "./outbound-source";
+import { toTransactionRecord } from "./transaction-record";
 
 const actor = systemActor("transfers.watch");
 
@@ -115,6 +124,87 @@ export async function judgeTransaction(deps: Deps, row: TransactionRow, onChain:
   }
   if (row.status === "BROADCASTING") row = await markStuckIfOverdue(deps, row);
   return row;
+}
+
+/** A watched row and what the chain says of its hash, as the block watcher holds them for one step. */
+export interface WatchLook {
+  row: TransactionRow;
+  onChain: ChainStatus;
+}
+
+type MinedStatus = Extract<ChainStatus, { status: "success" | "reverted" }>;
+const isMined = (onChain: ChainStatus): onChain is MinedStatus => onChain.status === "success" || onChain.status === "reverted";
+
+/**
+ * The block watcher's common moves, for all the rows of a step at once, before each row is judged
+ * on its own (`judgeTransaction`): every row mined while BROADCASTING → CONFIRMING (release-next
+ * scheduled once per source), then every CONFIRMING row at its depth, successful, in the block
+ * its row names, not a deployment and alone at its nonce → COMPLETED. Each is one statement with
+ * its trail (`moveMinedWithTrail`) and one for the events, in one database transaction: the moves
+ * `whileBroadcasting` and `whileConfirming` make row by row (BEGIN, move, event, release-next,
+ * COMMIT, and the siblings' read), for a block's worth of rows. A look whose row moved holds the
+ * moved row after; `judgeTransaction` then finds nothing left to do for it (a CONFIRMING row short
+ * of its depth at the confirmations just stored, or COMPLETED) and judges every other row as
+ * before: a revert, a reorg, a deployment, a nonce with siblings, a row someone else moved first.
+ */
+export async function moveMinedTogether(deps: Deps, looks: WatchLook[]): Promise<void> {
+  await moveTogether(
+    deps,
+    "CONFIRMING",
+    looks.filter((look) => look.row.status === "BROADCASTING" && isMined(look.onChain)),
+  );
+  await moveTogether(
+    deps,
+    "COMPLETED",
+    looks.filter(
+      ({ row, onChain }) =>
+        row.status === "CONFIRMING" &&
+        onChain.status === "success" &&
+        onChain.blockHash === row.blockHash &&
+        onChain.confirmations >= row.requiredConfirmations &&
+        row.templateId === null,
+    ),
+  );
+}
+
+async function moveTogether(deps: Deps, to: "CONFIRMING" | "COMPLETED", looks: WatchLook[]): Promise<void> {
+  if (looks.length === 0) return;
+  const moved = await deps.db.transaction(async (tx) => {
+    const rows = await moveMinedWithTrail(tx, {
+      to,
+      rows: looks.map(({ row, onChain }) => {
+        const mined = onChain as MinedStatus;
+        return {
+          tenantId: row.tenantId,
+          transactionId: row.id,
+          blockNumber: Number(mined.blockNumber),
+          blockHash: mined.blockHash,
+          confirmations: mined.confirmations,
+        };
+      }),
+      at: deps.now(),
+      history: { actorType: actor.type, actorId: actor.id },
+      audit: { actorType: actor.type, actorId: actor.id, action: to === "CONFIRMING" ? "transaction.confirming" : "transaction.completed" },
+    });
+    // Mined, a row no longer holds a slot of its source's window: one waiting release-next a source.
+    const sources = to === "CONFIRMING" ? [...new Map(rows.map(({ row }) => [JSON.stringify(outboundSource(row)), row])).values()] : [];
+    await settleAll([
+      rows.length > 0 &&
+        emitEvents(
+          tx,
+          rows.map(({ row, previousStatus }) => ({
+            tenantId: row.tenantId,
+            type: "transaction.status_changed" as const,
+            aggregateId: row.id,
+            data: { transaction: toTransactionRecord(row), previousStatus },
+          })),
+        ),
+      ...sources.map((row) => scheduleReleaseNext(deps, tx, row)),
+    ]);
+    return rows;
+  });
+  const byId = new Map(moved.map(({ row }) => [row.id, row]));
+  for (const look of looks) look.row = byId.get(look.row.id) ?? look.row;
 }
 
 async function whileBroadcasting(deps: Deps, row: TransactionRow, onChain: ChainStatus, look: Look): Promise<TransactionRow> {

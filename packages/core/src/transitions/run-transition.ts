@@ -102,7 +102,7 @@ async function emitInOrder(t: Transaction, events: readonly AnyEventInput[]): Pr
  * running (an event after an event, the history row before `also`) must not be left to send its
  * next statement after the caller's ROLLBACK, where it would run outside the transaction.
  */
-async function settleAll<T extends readonly unknown[]>(work: T): Promise<{ -readonly [K in keyof T]: Awaited<T[K]> }> {
+export async function settleAll<T extends readonly unknown[]>(work: T): Promise<{ -readonly [K in keyof T]: Awaited<T[K]> }> {
   let failure: { error: unknown } | undefined;
   const settled = await Promise.all(
     work.map((item) =>

@@ -6,6 +6,7 @@ import type { NewTransactionRow, TransactionRow, TransactionStatusValue } from "
 import { auditEvents } from "../schema/system";
 import { transactions, transactionStatusHistory } from "../schema/transfers";
 import { insertSelect, placeholdersFor, rowValues } from "./columns";
+import { newRowId } from "../ids";
 import { defineQuery, type DefinedQuery } from "./define-query";
 
 /** The audit columns the caller gives; the target, the tenant and the details come from the moved row. */
@@ -110,26 +111,171 @@ function buildMove(db: Executor, setKeys: readonly (keyof NewTransactionRow)[]) 
       )
       .returning({ ...getTableColumns(transactions), previousStatus: locked.previousStatus }),
   );
-  const from = (column: string): SQL => sql`moved.${sql.identifier(column)}`;
+  const [history, audit] = movedTrail(db, {
+    history: placeholdersFor(transactionStatusHistory, "history_", HISTORY_KEYS),
+    audit: placeholdersFor(auditEvents, "audit_", AUDIT_KEYS),
+  });
+  return db.with(locked, moved, history, audit).select().from(moved);
+}
+
+const fromMoved = (column: string): SQL => sql`moved.${sql.identifier(column)}`;
+
+/**
+ * The status-history and audit rows of every row of the CTE `moved` (with its `previous_status`),
+ * as data-modifying CTEs: the columns the caller gives (ids, actor, action), the rest from the
+ * moved row — one trail for the moves of one row and of many.
+ */
+function movedTrail(
+  db: Executor,
+  given: {
+    history: Partial<Record<keyof typeof transactionStatusHistory.$inferInsert, SQL>>;
+    audit: Partial<Record<keyof typeof auditEvents.$inferInsert, SQL>>;
+  },
+) {
   const history = db.$with("history", { id: sql<string>`id` }).as(
     sql`${insertSelect(transactionStatusHistory, {
-      ...placeholdersFor(transactionStatusHistory, "history_", HISTORY_KEYS),
-      tenantId: from("tenant_id"),
-      transactionId: from("id"),
-      fromStatus: from("previous_status"),
-      toStatus: from("status"),
-      subStatus: from("sub_status"),
-      reason: from("status_reason"),
+      ...given.history,
+      tenantId: fromMoved("tenant_id"),
+      transactionId: fromMoved("id"),
+      fromStatus: fromMoved("previous_status"),
+      toStatus: fromMoved("status"),
+      subStatus: fromMoved("sub_status"),
+      reason: fromMoved("status_reason"),
     })} from moved returning id`,
   );
   const audit = db.$with("audit", { id: sql<string>`id` }).as(
     sql`${insertSelect(auditEvents, {
-      ...placeholdersFor(auditEvents, "audit_", AUDIT_KEYS),
-      tenantId: from("tenant_id"),
+      ...given.audit,
+      tenantId: fromMoved("tenant_id"),
       targetType: sql`'transaction'`,
       targetId: sql`moved.id::text`,
       details: sql`jsonb_build_object('from', moved.previous_status, 'to', moved.status, 'subStatus', moved.sub_status, 'reason', moved.status_reason)`,
     })} from moved returning id`,
   );
+  return [history, audit] as const;
+}
+
+/** One row of `moveMinedWithTrail`: the transaction and what the chain says of its block. */
+export interface MinedMove {
+  tenantId: string;
+  transactionId: string;
+  blockNumber: number;
+  blockHash: string;
+  confirmations: number;
+}
+
+/**
+ * The block watcher's two common moves, for many transactions in one statement: BROADCASTING →
+ * CONFIRMING (mined: block number, block hash, confirmations) and CONFIRMING → COMPLETED (final:
+ * block number, confirmations, `completedAt`), each with its status-history and audit rows — what
+ * `moveTransactionWithTrail` does for one, row by row, in the same data-modifying CTEs. The rows
+ * are locked in id order (two writers of overlapping sets cannot deadlock on them). A row moves
+ * only from `from`, and to COMPLETED only when its stored block hash is still the one observed and
+ * no other transaction of its source holds or held its nonce (its siblings, CONTRACT §17: the
+ * caller's one-by-one move ends them, or ends this one, in the same step). Returns the moved rows
+ * with the status each had under the lock; a row that did not move is absent (the caller judges
+ * it on its own).
+ */
+export async function moveMinedWithTrail(
+  db: Executor,
+  move: {
+    to: "CONFIRMING" | "COMPLETED";
+    rows: readonly MinedMove[];
+    at: Date;
+    history: { actorType: string; actorId: string | null };
+    audit: Pick<AuditRow, "actorType" | "actorId" | "action">;
+  },
+): Promise<{ row: TransactionRow; previousStatus: TransactionStatusValue }[]> {
+  if (move.rows.length === 0) return [];
+  const at = transactionColumns.updatedAt.mapToDriverValue(move.at);
+  const moved = await minedStatements[move.to].on(db).execute({
+    ids: move.rows.map((row) => row.transactionId),
+    tenantIds: move.rows.map((row) => row.tenantId),
+    blockNumbers: move.rows.map((row) => row.blockNumber),
+    blockHashes: move.rows.map((row) => row.blockHash),
+    confirmations: move.rows.map((row) => row.confirmations),
+    historyIds: move.rows.map(() => newRowId()),
+    auditIds: move.rows.map(() => newRowId()),
+    at,
+    history_actorType: move.history.actorType,
+    history_actorId: move.history.actorId,
+    audit_actorType: move.audit.actorType,
+    audit_actorId: move.audit.actorId,
+    audit_action: move.audit.action,
+  });
+  return moved.map(({ previousStatus, historyId: _history, auditId: _audit, ...row }) => ({ row: row as TransactionRow, previousStatus }));
+}
+
+type MinedQuery = DefinedQuery<{
+  execute(
+    values: Record<string, unknown>,
+  ): Promise<(TransactionRow & { previousStatus: TransactionStatusValue; historyId: string; auditId: string })[]>;
+}>;
+
+const minedStatements: Record<"CONFIRMING" | "COMPLETED", MinedQuery> = {
+  CONFIRMING: defineQuery("qc_move_mined_confirming", (db) => buildMinedMove(db, "CONFIRMING")) as MinedQuery,
+  COMPLETED: defineQuery("qc_move_mined_completed", (db) => buildMinedMove(db, "COMPLETED")) as MinedQuery,
+};
+
+function buildMinedMove(db: Executor, to: "CONFIRMING" | "COMPLETED") {
+  const placeholder = (name: string) => sql.placeholder(name);
+  // The locked rows, in id order, with what the caller observed of each.
+  const locked = db.$with("locked").as(
+    db
+      .select({
+        id: transactions.id,
+        previousStatus: sql<TransactionStatusValue>`${transactions.status}`.as("previous_status"),
+        minedBlockNumber: sql<number>`observed.block_number`.as("mined_block_number"),
+        minedBlockHash: sql<string>`observed.block_hash`.as("mined_block_hash"),
+        minedConfirmations: sql<number>`observed.confirmations`.as("mined_confirmations"),
+        historyId: sql<string>`observed.history_id`.as("history_id"),
+        auditId: sql<string>`observed.audit_id`.as("audit_id"),
+      })
+      .from(transactions)
+      .innerJoin(
+        sql`unnest(${placeholder("ids")}::uuid[], ${placeholder("tenantIds")}::uuid[], ${placeholder("blockNumbers")}::bigint[],
+          ${placeholder("blockHashes")}::text[], ${placeholder("confirmations")}::integer[], ${placeholder("historyIds")}::uuid[],
+          ${placeholder("auditIds")}::uuid[]) as observed(id, tenant_id, block_number, block_hash, confirmations, history_id, audit_id)`,
+        sql`${transactions.id} = observed.id and ${transactions.tenantId} = observed.tenant_id`,
+      )
+      .orderBy(transactions.id)
+      .for("update", { of: transactions }),
+  );
+  const final =
+    to === "COMPLETED"
+      ? sql` and ${transactions.blockHash} = locked.mined_block_hash and not exists (
+          select 1 from ${transactions} sibling
+          where sibling.tenant_id = ${transactions.tenantId} and sibling.source_wallet_id = ${transactions.sourceWalletId}
+            and sibling.network_code = ${transactions.networkCode} and sibling.nonce = ${transactions.nonce}
+            and sibling.direction = 'OUTBOUND' and sibling.id <> ${transactions.id})`
+      : sql``;
+  const moved = db.$with("moved").as(
+    db
+      .update(transactions)
+      .set({
+        status: to,
+        statusReason: null,
+        blockNumber: sql`locked.mined_block_number`,
+        ...(to === "CONFIRMING"
+          ? { blockHash: sql`locked.mined_block_hash` }
+          : { completedAt: sql`${placeholder("at")}::timestamp(3) with time zone` }),
+        confirmations: sql`locked.mined_confirmations`,
+        updatedAt: sql`${placeholder("at")}::timestamp(3) with time zone`,
+      })
+      .from(locked)
+      .where(
+        sql`${transactions.id} = locked.id and ${transactions.status} = ${to === "CONFIRMING" ? "BROADCASTING" : "CONFIRMING"}::transaction_status${final}`,
+      )
+      .returning({
+        ...getTableColumns(transactions),
+        previousStatus: locked.previousStatus,
+        historyId: locked.historyId,
+        auditId: locked.auditId,
+      }),
+  );
+  const [history, audit] = movedTrail(db, {
+    history: { ...placeholdersFor(transactionStatusHistory, "history_", ["actorType", "actorId"]), id: fromMoved("history_id") },
+    audit: { ...placeholdersFor(auditEvents, "audit_", ["actorType", "actorId", "action"]), id: fromMoved("audit_id") },
+  });
   return db.with(locked, moved, history, audit).select().from(moved);
 }

@@ -63,22 +63,24 @@ const insertOutboxEventStatement = defineStatement<{ id: string; sequence: numbe
 
 /**
  * Appends several events in one statement, each with the next `sequence` of its aggregate — for
- * writers that record many aggregates at once (the chain follower's block of deposits). The
- * aggregates must be distinct: the sequence subquery does not see the statement's own rows, and
- * the unique index refuses two events of one aggregate here.
+ * writers that record many aggregates at once (the chain follower's block of deposits, the block
+ * watcher's moves). The aggregates must be distinct: the sequence subquery does not see the
+ * statement's own rows, and the unique index refuses two events of one aggregate here. An event
+ * without `createdAt` takes the column's default (the database transaction's time), as
+ * `insertOutboxEvent`'s do.
  */
-export async function insertOutboxEvents(db: Executor, events: readonly (InsertOutboxEventParams & { createdAt: Date })[]): Promise<void> {
+export async function insertOutboxEvents(db: Executor, events: readonly (InsertOutboxEventParams & { createdAt?: Date })[]): Promise<void> {
   if (events.length === 0) return;
   const values = sql.join(
     events.map(
       (e) =>
-        sql`(${newRowId()}::uuid, ${e.tenantId}::uuid, ${e.type}::text, ${e.aggregateType}::text, ${e.aggregateId}::text, ${JSON.stringify(e.data)}::jsonb, ${e.createdAt}::timestamptz)`,
+        sql`(${newRowId()}::uuid, ${e.tenantId}::uuid, ${e.type}::text, ${e.aggregateType}::text, ${e.aggregateId}::text, ${JSON.stringify(e.data)}::jsonb, ${e.createdAt ?? null}::timestamptz)`,
     ),
     sql`, `,
   );
   await db.execute(sql`
     insert into ${eventOutbox} (id, tenant_id, type, aggregate_type, aggregate_id, sequence, data, created_at)
-    select v.id, v.tenant_id, v.type, v.aggregate_type, v.aggregate_id, ${nextEventSequence(sql`v.aggregate_type`, sql`v.aggregate_id`)}, v.data, v.created_at
+    select v.id, v.tenant_id, v.type, v.aggregate_type, v.aggregate_id, ${nextEventSequence(sql`v.aggregate_type`, sql`v.aggregate_id`)}, v.data, coalesce(v.created_at, now())
       from (values ${values}) as v(id, tenant_id, type, aggregate_type, aggregate_id, data, created_at)`);
 }
 
