@@ -94,22 +94,28 @@ const balanceStep: CheckStep<CheckDeps> = async (deps, check) => {
   const row = check.loaded.transaction;
   const { noun, movesValue, token, amount, symbol, assetId } = check.subject;
   const networkCode = row.networkCode as NetworkCode;
-  const client = deps.chain.client(networkCode);
-  const reserved = await sumSourceReservations(deps.db, {
-    tenantId: row.tenantId,
-    sourceWalletId: outboundSource(row).sourceWalletId,
-    networkCode,
-    assetId,
-    excludeId: row.id,
-  });
-  let native: bigint;
-  let tokenBalance: bigint | undefined;
-  try {
-    native = (await readNativeBalance(client, { address: row.sourceAddress })).balance;
-    if (token) tokenBalance = (await readErc20Balance(client, { token, owner: row.sourceAddress })).balance;
-  } catch (error) {
-    throw chainUnavailable(networkCode, error);
-  }
+  // The reads are independent: started together (the chain's in one JSON-RPC batch, `batchClient`,
+  // beside the reservations' statement), then decided in the order below.
+  const client = deps.chain.batchClient(networkCode);
+  const quoting = quoteFees(deps, { networkCode, from: row.sourceAddress, call: check.subject.call() }).then(
+    (quote) => ({ quote }),
+    (error: unknown) => ({ error }),
+  );
+  const [reserved, [native, tokenBalance]] = await Promise.all([
+    sumSourceReservations(deps.db, {
+      tenantId: row.tenantId,
+      sourceWalletId: outboundSource(row).sourceWalletId,
+      networkCode,
+      assetId,
+      excludeId: row.id,
+    }),
+    Promise.all([
+      readNativeBalance(client, { address: row.sourceAddress }).then((read) => read.balance),
+      token ? readErc20Balance(client, { token, owner: row.sourceAddress }).then((read) => read.balance) : undefined,
+    ]).catch((error: unknown) => {
+      throw chainUnavailable(networkCode, error);
+    }),
+  ]);
   const insufficient = (what: string): CheckRefusal => ({
     outcome: "FAILED",
     subStatus: "INSUFFICIENT_FUNDS",
@@ -122,16 +128,15 @@ const balanceStep: CheckStep<CheckDeps> = async (deps, check) => {
   if (movesValue && !token && native < amount + reserved.amount) {
     return insufficient(`the source holds ${native} Qwei; this transfer needs ${amount} plus the fee${beside}`);
   }
-  let maxFee: bigint;
-  try {
-    const quote = await quoteFees(deps, { networkCode, from: row.sourceAddress, call: check.subject.call() });
-    maxFee = quote.gasLimit * quote.maxFeePerGas;
-  } catch (error) {
+  const quoted = await quoting;
+  if ("error" in quoted) {
+    const { error } = quoted;
     if (error instanceof TransferUnaffordableError) return insufficient(`the node says the source cannot pay this ${noun}`);
     if (error instanceof TransferWouldRevertError)
       return { outcome: "FAILED", subStatus: "INTERNAL_ERROR", reason: `the ${noun} would revert on chain: ${error.message}` };
     throw error;
   }
+  const maxFee = quoted.quote.gasLimit * quoted.quote.maxFeePerGas;
   const nativeNeeded = maxFee + reserved.fees + (token ? 0n : amount + reserved.amount);
   if (native < nativeNeeded) {
     const pending = reserved.amount || reserved.fees ? ` and its pending ${movesValue ? "transfers" : "transactions"}` : "";

@@ -64,7 +64,8 @@ export async function quoteFees(
 ): Promise<TransferFeeQuote> {
   const { maxFeePerGasCap, gasMarginPercent } = deps.config.transfers;
   const { networkCode, from, call } = input;
-  const client = deps.chain.client(networkCode);
+  // Its reads, and those its caller starts beside it (the balance, the pending nonce), in one JSON-RPC batch.
+  const client = deps.chain.batchClient(networkCode);
   try {
     const [fees, estimate] = await Promise.all([
       input.round ? input.round.fees(networkCode, () => estimateQuantumFees(client)) : estimateQuantumFees(client),

@@ -77,7 +77,8 @@ export async function quoteRelease(
   const networkCode = row.networkCode as NetworkCode;
   const [fees, nonce] = await Promise.all([
     quoteFees(deps, { networkCode, from: row.sourceAddress, round, call: transactionCall(row, asset) }),
-    getPendingNonce(deps.chain.client(networkCode), { address: row.sourceAddress }).catch((error: unknown) => {
+    // With the fee quote's reads, in one JSON-RPC batch.
+    getPendingNonce(deps.chain.batchClient(networkCode), { address: row.sourceAddress }).catch((error: unknown) => {
       throw chainUnavailable(networkCode, error);
     }),
   ]);
