@@ -1,5 +1,3 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { addressFromPublicKey, generateKeyPair, signOwnershipProof } from "@qc/chain";
 import { useTestDatabase } from "@qc/db/testing";
 import { createFundedAccount, deployTestToken, sendToken, useDevnet } from "@qc/devnet/testing";
@@ -9,6 +7,7 @@ import { NATIVE_ASSET_IDS } from "../assets/native-assets";
 import { systemActor } from "../audit/actor";
 import type { ServiceDeps } from "../deps/service-deps";
 import { createTenantFixture } from "../testing/fixtures";
+import { countingRpcProxy } from "../testing/counting-rpc-proxy";
 import { createTestServiceDeps } from "../testing/service-deps";
 import { createTransferWalletFixture } from "../testing/transfer-fixtures";
 import { createVault } from "../vaults/create-vault";
@@ -19,29 +18,6 @@ import { summarizeBalances } from "./summarize-balances";
 const Q = 10n ** 18n;
 const SANDBOX = NATIVE_ASSET_IDS.QUANTUM_SANDBOX;
 const MAINNET = NATIVE_ASSET_IDS.QUANTUM_MAINNET;
-
-/** An HTTP hop in front of the devnet that notes how many JSON-RPC calls each request carried. */
-async function countingProxy(target: string): Promise<{ url: string; requests: number[]; close(): Promise<void> }> {
-  const requests: number[] = [];
-  const server: Server = createServer((req, res) => {
-    let body = "";
-    req.on("data", (chunk: Buffer) => (body += chunk.toString()));
-    req.on("end", () => {
-      const parsed = JSON.parse(body) as unknown;
-      requests.push(Array.isArray(parsed) ? parsed.length : 1);
-      void fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body }).then(async (answer) => {
-        res.writeHead(answer.status, { "content-type": "application/json" });
-        res.end(await answer.text());
-      });
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    requests,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
-}
 
 /**
  * The overview's balances against real PostgreSQL and a real devnet; the mainnet's RPC is a port
@@ -119,7 +95,7 @@ describe("summarizeBalances", () => {
       [b.vaultId]: [[SANDBOX, (2n * Q + 1n).toString(), 1]],
     });
     // Over the wire: the head and the first balance, then every other read in one JSON-RPC batch.
-    const proxy = await countingProxy(devnet().url);
+    const proxy = await countingRpcProxy(devnet().url);
     const counted = await createTestServiceDeps({ database: t, config: { rpcUrls: { QUANTUM_SANDBOX: [proxy.url] } } });
     try {
       expect((await summarizeBalances(counted, { tenantId })).totals).toEqual(summary.totals);
