@@ -8,6 +8,7 @@ import {
   findTransactionForSigning,
   findWalletRow,
   lowestFreeNonce,
+  type TransactionForSigning,
   type TransactionRow,
 } from "@qc/db/queries";
 import { systemActor, type Actor } from "../audit/actor";
@@ -118,10 +119,17 @@ export async function releaseForSigning(
     actor?: Actor;
     /** Fee caps shared by the releases of one run (release-next: `createFeeRound`). */
     feeRound?: FeeRound;
+    /**
+     * The row with its asset as the caller has just read it (the checks: `findTransferCheckRows`),
+     * instead of reading it again. Its intent is what is quoted and simulated; the move itself is
+     * decided on the row read again under the wallet's lock.
+     */
+    loaded?: Pick<TransactionForSigning, "transaction" | "asset">;
   },
 ): Promise<ReleaseOutcome> {
   const actor = input.actor ?? systemActor(input.from === "SUBMITTED" ? "transfers.check" : "transfers.release-next");
-  const loaded = await findTransactionForSigning(deps.db, { tenantId: input.tenantId, transactionId: input.transactionId });
+  const loaded =
+    input.loaded ?? (await findTransactionForSigning(deps.db, { tenantId: input.tenantId, transactionId: input.transactionId }));
   if (!loaded || loaded.transaction.status !== input.from) return MOVED_ON;
   const row = loaded.transaction;
   if (!loaded.asset && row.type !== "CONTRACT_DEPLOY")

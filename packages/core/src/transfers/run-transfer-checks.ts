@@ -61,7 +61,7 @@ export async function runTransferChecks(
     return {
       status: "RELEASE",
       decision,
-      release: await releaseForSigning(deps, { tenantId: row.tenantId, transactionId: row.id, from: "SUBMITTED", checks }),
+      release: await releaseForSigning(deps, { tenantId: row.tenantId, transactionId: row.id, from: "SUBMITTED", checks, loaded }),
     };
   }
   const moved = await transitionTransaction(deps, {
