@@ -19,15 +19,7 @@ export interface EmitEventInput<T extends EventType> {
  * event id (the webhook-id receivers deduplicate on) and its sequence within the aggregate.
  */
 export async function emitEvent<T extends EventType>(tx: Executor, input: EmitEventInput<T>): Promise<{ id: string; sequence: number }> {
-  const definition = EVENTS[input.type];
-  const data = definition.data.parse(input.data) as Record<string, unknown>;
-  return insertOutboxEvent(tx, {
-    tenantId: input.tenantId,
-    type: input.type,
-    aggregateType: definition.aggregate,
-    aggregateId: input.aggregateId,
-    data,
-  });
+  return insertOutboxEvent(tx, outboxRowOf(input));
 }
 
 /**
@@ -36,17 +28,17 @@ export async function emitEvent<T extends EventType>(tx: Executor, input: EmitEv
  * block watcher's moves). Two events of one aggregate belong in `emitEvent` calls, one after another.
  */
 export async function emitEvents<T extends EventType>(tx: Executor, inputs: readonly EmitEventInput<T>[]): Promise<void> {
-  await insertOutboxEvents(
-    tx,
-    inputs.map((input) => {
-      const definition = EVENTS[input.type];
-      return {
-        tenantId: input.tenantId,
-        type: input.type,
-        aggregateType: definition.aggregate,
-        aggregateId: input.aggregateId,
-        data: definition.data.parse(input.data) as Record<string, unknown>,
-      };
-    }),
-  );
+  await insertOutboxEvents(tx, inputs.map(outboxRowOf));
+}
+
+/** The outbox row of an event: its data checked against the catalog, its aggregate named by it. */
+function outboxRowOf<T extends EventType>(input: EmitEventInput<T>) {
+  const definition = EVENTS[input.type];
+  return {
+    tenantId: input.tenantId,
+    type: input.type,
+    aggregateType: definition.aggregate,
+    aggregateId: input.aggregateId,
+    data: definition.data.parse(input.data) as Record<string, unknown>,
+  };
 }
