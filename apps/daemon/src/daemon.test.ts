@@ -1,7 +1,8 @@
 import { spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { createLogger, deadLetterQueue, FinalJobError } from "@qc/core";
+import { createLogger, deadLetterQueue, FinalJobError, JOBS } from "@qc/core";
 import { eq, schema } from "@qc/db";
 import { useTestDatabase } from "@qc/db/testing";
 import { waitFor, waitForJobState } from "../test/wait";
@@ -88,6 +89,42 @@ describe("daemon", () => {
       return jobs.length >= 2 ? jobs : undefined;
     });
     expect(dead.map((j) => (j.data as { olderThanHours: unknown }).olderThanHours).sort()).toEqual([13, "not a number"].sort());
+  });
+
+  it("drains a backlog left by a burst at once, without waiting for a poll (transfers.broadcast)", async () => {
+    // The stall of docs/performance/nonce-window.md: jobs sent while every worker is busy set the
+    // workers' NOTIFY flag once; when the sends stop, a worker that fetches one job a time waits
+    // its fallback poll (2 s) after each job, so the backlog drains at one job a worker a poll.
+    const BROADCAST = "transfers.broadcast";
+    const { batchSize, localConcurrency, pollingIntervalSeconds = 2 } = JOBS[BROADCAST];
+    const inFlight = batchSize * localConcurrency;
+    let started = 0;
+    let finished = 0;
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const daemon = await start({
+      confirmations: { enabled: false },
+      deposits: { enabled: false },
+      handlers: {
+        [BROADCAST]: async () => {
+          started += 1;
+          await gate;
+          finished += 1;
+        },
+      },
+    });
+    const sendMany = (count: number) =>
+      t.db.transaction(async (tx) => {
+        for (let i = 0; i < count; i++) await daemon.jobs.send(tx, BROADCAST, { tenantId: randomUUID(), transactionId: randomUUID() });
+      });
+    await sendMany(inFlight);
+    await waitFor(async () => started === inFlight);
+    const backlog = inFlight * 5;
+    await sendMany(backlog); // the burst: every worker is busy while these are announced
+    open();
+    // Polls alone would need (backlog / inFlight) × 2 s = 10 s; the bound is below two polls.
+    await waitFor(async () => finished === inFlight + backlog, 2 * pollingIntervalSeconds * 1000 - 500);
+    expect(started).toBe(inFlight + backlog);
   });
 
   it("prunes heartbeats of daemons gone for longer than the cut-off", async () => {

@@ -101,6 +101,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
         perJobResults: true,
       },
       async (batch: Job<unknown>[]): Promise<JobResult[]> => {
+        if (definition.sideBySide) return Promise.all(batch.map((job) => runOne(name, job, handler)));
         const results: JobResult[] = [];
         for (const job of batch) results.push(await runOne(name, job, handler));
         return results;

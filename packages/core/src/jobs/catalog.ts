@@ -20,6 +20,14 @@ export interface JobDefinition<S extends z.ZodType = z.ZodType> {
   batchSize: number;
   localConcurrency: number;
   /**
+   * Runs a fetched batch's jobs side by side instead of one after another. For a queue where one
+   * job must not wait behind another's, and whose backlog must drain at once after a burst: a
+   * worker fetches again at once while its fetches come back full, which pg-boss does only for
+   * batches of more than one job (at one job a fetch, a worker woken by nothing waits its poll,
+   * so a backlog left when the burst's NOTIFYs stop drains at one job a worker a poll).
+   */
+  sideBySide?: boolean;
+  /**
    * Seconds a worker waits between fetches when no NOTIFY woke it (default 2). NOTIFY announces
    * only jobs runnable at once, so this bounds the lateness of jobs scheduled for later
    * (`startAfter`) and of retries: a queue that re-schedules itself at short intervals sets it low.
@@ -148,10 +156,12 @@ export const JOBS = {
     retryBackoff: true,
     retryDelayMax: 60,
     expireInSeconds: 60,
-    // One job per fetch, several in flight: the runner works a batch one job after another, so a
-    // signature must not wait behind another transfer's verification and send.
-    batchSize: 1,
-    localConcurrency: 8,
+    // Eight in flight: two workers of four jobs a fetch, each batch run side by side, so a
+    // signature never waits behind another transfer's verification and send, and a backlog left
+    // by a burst of signatures drains at once (docs/performance/nonce-window.md, "A stall").
+    batchSize: 4,
+    localConcurrency: 2,
+    sideBySide: true,
   }),
   /**
    * Watches a broadcast transaction: acceptance, confirmations, reorgs, drops, reverts. A backstop:
