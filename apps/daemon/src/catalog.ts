@@ -7,7 +7,7 @@ import { decideSandboxKyc } from "./jobs/kyc-sandbox-decide";
 import { requestPasswordResetJob } from "./jobs/identity-password-reset-request";
 import { pruneHeartbeats } from "./jobs/prune-heartbeats";
 import { sendEmail } from "./jobs/send-email";
-import { broadcastTransferJob } from "./jobs/transfers-broadcast";
+import { broadcastTransferJob, broadcastTransfersJob } from "./jobs/transfers-broadcast";
 import { checkTransferJob } from "./jobs/transfers-check";
 import { checkExhaustedJob } from "./jobs/transfers-check-exhausted";
 import { releaseNextTransferJob } from "./jobs/transfers-release-next";
@@ -37,6 +37,22 @@ export const handlers: JobHandlers = {
   "address-book.announce-activation": announceAddressBookActivationJob,
   "deposits.screen": screenDepositJob,
   "address-book.expire-approval": expireAddressBookApprovalJob,
+};
+
+/**
+ * A handler of a whole fetch, for a queue whose jobs share work when they run together (one
+ * statement, one request for all): one settled result per payload, in order, each judged as a
+ * single handler's would be (done, skipped, retried, dead-lettered). Used instead of the queue's
+ * single handler, unless a daemon is given its own single handler for the queue.
+ */
+export type BatchJobHandler<N extends JobName> = (
+  payloads: ParsedJobPayload<N>[],
+  ctx: JobContext,
+) => Promise<PromiseSettledResult<unknown>[]>;
+export type BatchJobHandlers = { [N in JobName]?: BatchJobHandler<N> };
+
+export const batchHandlers: BatchJobHandlers = {
+  "transfers.broadcast": broadcastTransfersJob,
 };
 
 /**

@@ -127,6 +127,24 @@ describe("daemon", () => {
     expect(started).toBe(inFlight + backlog);
   });
 
+  it("runs a fetch through its queue's batch handler and judges each job on its own (transfers.broadcast)", async () => {
+    const BROADCAST = "transfers.broadcast";
+    const tenantId = randomUUID();
+    const daemon = await start({ confirmations: { enabled: false }, deposits: { enabled: false } });
+    // Sent in one transaction, so that one fetch takes both; then a payload the catalog refuses.
+    const missing = await t.db.transaction(async (tx) => [
+      await daemon.jobs.send(tx, BROADCAST, { tenantId, transactionId: randomUUID() }),
+      await daemon.jobs.send(tx, BROADCAST, { tenantId, transactionId: randomUUID() }),
+    ]);
+    const garbled = await daemon.boss.send(BROADCAST, { tenantId, transactionId: "not a uuid" });
+    for (const id of missing) {
+      const job = await waitForJobState(daemon.boss, BROADCAST, id!, ["failed"]);
+      expect(job).toMatchObject({ retryCount: 0, output: { error: "transaction not found" } });
+    }
+    const job = await waitForJobState(daemon.boss, BROADCAST, garbled!, ["failed"]);
+    expect(job).toMatchObject({ retryCount: 0, output: { error: "invalid payload" } });
+  });
+
   it("prunes heartbeats of daemons gone for longer than the cut-off", async () => {
     const old = new Date(Date.now() - 10 * 24 * 3600_000);
     await t.db.insert(schema.daemonHeartbeats).values([

@@ -20,7 +20,14 @@ import {
 } from "@qc/core";
 import { createDatabase, type DatabaseHandle } from "@qc/db";
 import type { Job, JobResult, PgBoss } from "pg-boss";
-import { deadLetterHandlers, handlers as defaultHandlers, schedules as defaultSchedules, type JobHandlers } from "./catalog";
+import {
+  batchHandlers,
+  deadLetterHandlers,
+  handlers as defaultHandlers,
+  schedules as defaultSchedules,
+  type BatchJobHandler,
+  type JobHandlers,
+} from "./catalog";
 import type { DaemonConfig, JobContext } from "./context";
 import { startAuditCheckpointer } from "./audit-checkpointer";
 import { crashPoint } from "./crash-points";
@@ -89,6 +96,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   for (const name of queues) {
     const definition = JOBS[name];
     const handler = handlers[name] as (payload: unknown, ctx: JobContext) => Promise<unknown>;
+    // A daemon given its own single handler for a queue (tests) runs it instead of the batch handler.
+    const batchHandler = options.handlers?.[name] ? undefined : (batchHandlers[name] as BatchJobHandler<JobName> | undefined);
     await boss.work(
       name,
       {
@@ -101,6 +110,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
         perJobResults: true,
       },
       async (batch: Job<unknown>[]): Promise<JobResult[]> => {
+        if (batchHandler) return runBatch(name, batch, batchHandler);
         if (definition.sideBySide) return Promise.all(batch.map((job) => runOne(name, job, handler)));
         const results: JobResult[] = [];
         for (const job of batch) results.push(await runOne(name, job, handler));
@@ -109,30 +119,62 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     );
   }
 
+  /** A job's payload checked against the catalog; undefined (and logged) when it fails. */
+  function parse(name: JobName, job: Job<unknown>, jobLog: Logger): { data: unknown } | undefined {
+    const parsed = JOBS[name].payload.safeParse(job.data);
+    if (parsed.success) return { data: parsed.data };
+    jobLog.error({ issues: parsed.error.issues }, "invalid job payload: dead-lettered");
+    return undefined;
+  }
+  const invalid = (job: Job<unknown>): JobResult => ({ id: job.id, status: "deadletter", output: { error: "invalid payload" } });
+
   async function runOne(name: JobName, job: Job<unknown>, handler: (p: unknown, c: JobContext) => Promise<unknown>): Promise<JobResult> {
     const jobLog = log.child({ job: name, jobId: job.id });
-    const parsed = JOBS[name].payload.safeParse(job.data);
-    if (!parsed.success) {
-      jobLog.error({ issues: parsed.error.issues }, "invalid job payload: dead-lettered");
-      return { id: job.id, status: "deadletter", output: { error: "invalid payload" } };
-    }
+    const parsed = parse(name, job, jobLog);
+    if (!parsed) return invalid(job);
+    const [result] = await Promise.allSettled([handler(parsed.data, { ...ctx, log: jobLog })]);
+    return judge(job, jobLog, result!);
+  }
+
+  /** A whole fetch to its batch handler (the valid payloads, in order), each result judged as `runOne` judges one. */
+  async function runBatch(name: JobName, batch: Job<unknown>[], handler: BatchJobHandler<JobName>): Promise<JobResult[]> {
+    const logs = batch.map((job) => log.child({ job: name, jobId: job.id }));
+    const parsed = batch.map((job, i) => parse(name, job, logs[i]!));
+    const valid = batch.flatMap((job, i) => (parsed[i] ? [{ job, data: parsed[i].data, log: logs[i]! }] : []));
+    let settled: PromiseSettledResult<unknown>[];
     try {
-      const output = await handler(parsed.data, { ...ctx, log: jobLog });
-      return { id: job.id, status: "completed", output: (output ?? null) as never };
+      settled = await handler(
+        valid.map((item) => item.data as never),
+        { ...ctx, log: log.child({ job: name, jobIds: valid.map((item) => item.job.id) }) },
+      );
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      const disposition = classifyJobError(error);
-      if (disposition === "skip") {
-        jobLog.info({ reason: message }, "job skipped: the state has moved on");
-        return { id: job.id, status: "completed", output: { skipped: (error as AppError).error, reason: message } };
-      }
-      if (disposition === "dead-letter") {
-        jobLog.error({ err: error }, "job failed permanently: dead-lettered");
-        return { id: job.id, status: "deadletter", output: { error: message } };
-      }
-      jobLog.warn({ err: error }, "job failed: will retry");
-      return { id: job.id, status: "failed", output: { error: message } };
+      settled = valid.map(() => ({ status: "rejected", reason: error }));
     }
+    const byId = new Map(
+      valid.map((item, i) => [
+        item.job.id,
+        judge(item.job, item.log, settled[i] ?? { status: "rejected", reason: new Error("no result") }),
+      ]),
+    );
+    return batch.map((job) => byId.get(job.id) ?? invalid(job));
+  }
+
+  /** A handler's outcome as pg-boss's result: done, skipped (the state moved on), dead-lettered or retried. */
+  function judge(job: Job<unknown>, jobLog: Logger, result: PromiseSettledResult<unknown>): JobResult {
+    if (result.status === "fulfilled") return { id: job.id, status: "completed", output: (result.value ?? null) as never };
+    const error: unknown = result.reason;
+    const message = error instanceof Error ? error.message : String(error);
+    const disposition = classifyJobError(error);
+    if (disposition === "skip") {
+      jobLog.info({ reason: message }, "job skipped: the state has moved on");
+      return { id: job.id, status: "completed", output: { skipped: (error as AppError).error, reason: message } };
+    }
+    if (disposition === "dead-letter") {
+      jobLog.error({ err: error }, "job failed permanently: dead-lettered");
+      return { id: job.id, status: "deadletter", output: { error: message } };
+    }
+    jobLog.warn({ err: error }, "job failed: will retry");
+    return { id: job.id, status: "failed", output: { error: message } };
   }
 
   // Dead letters that would leave a domain object stuck are handled (e.g. a transfer whose checks

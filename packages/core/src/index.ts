@@ -85,7 +85,7 @@ export { listSigningRequests } from "./transfers/list-signing-requests";
 export { submitSignature } from "./transfers/submit-signature";
 export { rejectTransaction } from "./transfers/reject-transaction";
 export { expireTransaction } from "./transfers/expire-transaction";
-export { broadcastTransaction } from "./transfers/broadcast-transaction";
+export { broadcastTransaction, broadcastTransactions } from "./transfers/broadcast-transaction";
 export { watchTransaction } from "./transfers/watch-transaction";
 export {
   createConfirmationWatcher,

@@ -1,4 +1,4 @@
-import { broadcastTransaction, type ParsedJobPayload } from "@qc/core";
+import { broadcastTransaction, broadcastTransactions, type ParsedJobPayload } from "@qc/core";
 import type { JobContext } from "../context";
 import { crashPoint } from "../crash-points";
 
@@ -12,4 +12,14 @@ export async function broadcastTransferJob(payload: ParsedJobPayload<"transfers.
   const result = await broadcastTransaction(ctx, payload, { afterSend: () => crashPoint("transfers.broadcast:sent") });
   ctx.log.info({ tenantId: payload.tenantId, transactionId: payload.transactionId, ...result }, "broadcast step done");
   return result;
+}
+
+/** The same for a whole fetch (`broadcastTransactions`): what the jobs share is done once for all. */
+export async function broadcastTransfersJob(payloads: ParsedJobPayload<"transfers.broadcast">[], ctx: JobContext) {
+  const results = await broadcastTransactions(ctx, payloads, { afterSend: () => crashPoint("transfers.broadcast:sent") });
+  results.forEach((result, i) => {
+    const { tenantId, transactionId } = payloads[i]!;
+    if (result.status === "fulfilled") ctx.log.info({ tenantId, transactionId, ...result.value }, "broadcast step done");
+  });
+  return results;
 }

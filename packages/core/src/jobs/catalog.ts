@@ -156,9 +156,10 @@ export const JOBS = {
     retryBackoff: true,
     retryDelayMax: 60,
     expireInSeconds: 60,
-    // Eight in flight: two workers of four jobs a fetch, each batch run side by side, so a
-    // signature never waits behind another transfer's verification and send, and a backlog left
-    // by a burst of signatures drains at once (docs/performance/nonce-window.md, "A stall").
+    // Eight in flight: two workers of four jobs a fetch, each fetch run together (the daemon's batch
+    // handler: decided side by side, moved and sent together), so a signature never waits behind
+    // another transfer's verification and send, and a backlog left by a burst of signatures drains
+    // at once (docs/performance/nonce-window.md, "A stall").
     batchSize: 4,
     localConcurrency: 2,
     sideBySide: true,

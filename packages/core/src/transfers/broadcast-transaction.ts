@@ -1,9 +1,18 @@
 import { getQuantumTransactionHash, serializeQuantumTransaction } from "@qc/chain";
-import { findTransaction, getTenantStatus, recordTransactionSend, type TransactionRow } from "@qc/db/queries";
+import {
+  findTransaction,
+  getTenantStatus,
+  moveSignedWithTrail,
+  recordTransactionSend,
+  recordTransactionSends,
+  type TransactionRow,
+} from "@qc/db/queries";
 import { systemActor } from "../audit/actor";
 import type { ServiceDeps } from "../deps/service-deps";
 import { AppError } from "../errors";
 import { valueMovingAllowed } from "../kyc/assert-tenant-verified";
+import { settleAll } from "../transitions/run-transition";
+import type { CheckFields } from "./check-subject";
 import { failTransaction } from "./fail-transaction";
 import { loadSigningContext } from "./load-signing-context";
 import { recheckTransfer } from "./recheck-transfer";
@@ -11,7 +20,7 @@ import { endReplaced, sameNonceStanding } from "./same-nonce";
 import { isCreatedType } from "./transition-transaction";
 import { sendSignedTransaction, type SendOutcome } from "./send-signed-transaction";
 import type { TransactionStatus } from "./transaction-status";
-import { transitionTransaction } from "./transition-transaction";
+import { emitStatusChanges, transitionTransaction } from "./transition-transaction";
 import { checkSigningRequest, verifyTransactionSignature, type SigningContext } from "./verify-transaction-signature";
 import { scheduleWatch } from "./watch-transaction";
 
@@ -76,11 +85,31 @@ async function moveToBroadcasting(
   context: SigningContext,
   tenantStatus: string | undefined,
 ): Promise<TransactionRow> {
+  const prepared = await prepareBroadcast(deps, context, tenantStatus);
+  return "ended" in prepared ? prepared.ended : moveAlone(deps, context.transaction, prepared);
+}
+
+/** What goes on the row with its move to BROADCASTING: the raw transaction, its hash, and a decision taken again. */
+interface ReadyToBroadcast {
+  rawTransaction: string;
+  chainTxHash: string;
+  checks: Partial<CheckFields>;
+}
+
+/**
+ * Steps 1–3 of `broadcastTransaction` for a SIGNED row: its raw transaction, ready to be stored
+ * with the move; or the row as a refusal (or someone else) left it.
+ */
+async function prepareBroadcast(
+  deps: Pick<ServiceDeps, "db" | "jobs" | "now" | "log" | "config" | "verifier">,
+  context: SigningContext,
+  tenantStatus: string | undefined,
+): Promise<ReadyToBroadcast | { ended: TransactionRow }> {
   const row = context.transaction;
   const fail = async (subStatus: "SIGNATURE_MISMATCH" | "INTERNAL_ERROR", reason: string) => {
     deps.log.error({ transactionId: row.id, tenantId: row.tenantId, subStatus, reason }, "broadcast refused: failed closed, nothing sent");
     const outcome = await failTransaction(deps, { row, from: "SIGNED", subStatus, reason, actor });
-    return outcome.moved ? outcome.row : await reread(deps, row);
+    return { ended: outcome.moved ? outcome.row : await reread(deps, row) };
   };
 
   const check = checkSigningRequest(context);
@@ -108,15 +137,27 @@ async function moveToBroadcasting(
   // nonce records move no value of their own (a fill, a cancellation: zero to the source itself; a
   // speed-up: its original's value, already sent when the original was broadcast): not re-checked.
   const recheck = isCreatedType(row.type) ? await recheckTransfer(deps, { row, from: "SIGNED", actor }) : ({ status: "FRESH" } as const);
-  if (recheck.status === "MOVED_ON") return reread(deps, row);
-  if (recheck.status === "BLOCKED" || recheck.status === "FAILED") return recheck.transaction;
-  const checks = recheck.status === "CLEARED" ? recheck.checks : {};
+  if (recheck.status === "MOVED_ON") return { ended: await reread(deps, row) };
+  if (recheck.status === "BLOCKED" || recheck.status === "FAILED") return { ended: recheck.transaction };
 
   const rawTransaction = serializeQuantumTransaction({
     ...check.rebuilt.unsigned,
     signature: row.signature as `0x${string}`,
     publicKey: check.publicKey,
   });
+  return {
+    rawTransaction,
+    chainTxHash: getQuantumTransactionHash(rawTransaction),
+    checks: recheck.status === "CLEARED" ? recheck.checks : {},
+  };
+}
+
+/** Step 4 for one row: its own transition (with a watch scheduled in a process without block watchers). */
+async function moveAlone(
+  deps: Pick<ServiceDeps, "db" | "jobs" | "now" | "config">,
+  row: TransactionRow,
+  ready: ReadyToBroadcast,
+): Promise<TransactionRow> {
   const now = deps.now();
   const { resumeBroadcastAfterMs, blockWatchers } = deps.config.transfers;
   const outcome = await transitionTransaction(deps, {
@@ -124,7 +165,7 @@ async function moveToBroadcasting(
     transactionId: row.id,
     from: ["SIGNED"],
     to: "BROADCASTING",
-    set: { ...checks, rawTransaction, chainTxHash: getQuantumTransactionHash(rawTransaction), broadcastAt: now },
+    set: { ...ready.checks, rawTransaction: ready.rawTransaction, chainTxHash: ready.chainTxHash, broadcastAt: now },
     actor,
     // No release-next: BROADCASTING still holds the source's window slot (NONCE_HOLDING_STATUSES)
     // and uses the nonce it had; the slot is freed when it is mined or ends, and those moves enqueue it.
@@ -133,6 +174,132 @@ async function moveToBroadcasting(
     also: blockWatchers ? undefined : (tx, moved) => scheduleWatch(deps, tx, moved, new Date(now.getTime() + resumeBroadcastAfterMs)),
   });
   return outcome.moved ? outcome.row : reread(deps, row);
+}
+
+/**
+ * `broadcastTransaction` for several transactions at once (one fetch of `transfers.broadcast`
+ * jobs), each decided exactly as alone and side by side; what they share is done once for all: the
+ * rows ready to go with no decision taken again are moved to BROADCASTING together (one statement
+ * for the moves with their history and audit rows, one for their events, and their watches when
+ * the process has no block watcher, in one database transaction), sent in one JSON-RPC batch
+ * (`batchClient`), and the sends the node took are counted in one statement. Everything else — a
+ * refusal, a decision taken again, a row already BROADCASTING, a refused send — takes the one-row
+ * path; so does every row of a move together that fails (logged). One result or error per input,
+ * in order: one transaction's trouble is never another's.
+ */
+export async function broadcastTransactions(
+  deps: Pick<ServiceDeps, "db" | "jobs" | "now" | "log" | "chain" | "config" | "verifier">,
+  inputs: readonly { tenantId: string; transactionId: string }[],
+  hooks: BroadcastHooks = {},
+): Promise<PromiseSettledResult<BroadcastResult>[]> {
+  if (inputs.length <= 1) return Promise.allSettled(inputs.map((input) => broadcastTransaction(deps, input, hooks)));
+  const tenantStatuses = new Map<string, Promise<string | undefined>>();
+  for (const { tenantId } of inputs) {
+    if (tenantStatuses.has(tenantId)) continue;
+    const status = getTenantStatus(deps.db, tenantId);
+    status.catch(() => undefined); // awaited (and its error thrown) only by the rows that need it
+    tenantStatuses.set(tenantId, status);
+  }
+  // Steps 1–3, side by side: the row as it stands after its checks, and what its move stores.
+  const staged = await Promise.allSettled(
+    inputs.map(async (input): Promise<{ row: TransactionRow; ready?: ReadyToBroadcast }> => {
+      const context = await loadSigningContext(deps.db, input);
+      if (context.transaction.status !== "SIGNED") return { row: context.transaction };
+      const prepared = await prepareBroadcast(deps, context, await tenantStatuses.get(input.tenantId));
+      return "ended" in prepared ? { row: prepared.ended } : { row: context.transaction, ready: prepared };
+    }),
+  );
+  // Step 4: together, unless its decision was taken again (its fields go with its own move).
+  const together = staged.flatMap((stage) =>
+    stage.status === "fulfilled" && stage.value.ready && Object.keys(stage.value.ready.checks).length === 0
+      ? [{ row: stage.value.row, ready: stage.value.ready }]
+      : [],
+  );
+  const movedTogether = await moveTogether(deps, together);
+  const afterMove = await Promise.allSettled(
+    staged.map(async (stage) => {
+      if (stage.status === "rejected") throw stage.reason;
+      const { row, ready } = stage.value;
+      if (!ready) return row;
+      // Moved together; or in the statement that moved the others, so someone moved it first; or alone.
+      if (movedTogether && together.some((item) => item.row.id === row.id)) return movedTogether.get(row.id) ?? reread(deps, row);
+      return moveAlone(deps, row, ready);
+    }),
+  );
+  // Step 5: the BROADCASTING rows sent side by side, in one JSON-RPC batch whose requests go in
+  // nonce order (a source's next nonce never reaches the node before the one it follows).
+  const send = async (moved: PromiseSettledResult<TransactionRow>): Promise<SendOutcome | undefined> => {
+    if (moved.status === "rejected") throw moved.reason;
+    const row = moved.value;
+    if (row.status !== "BROADCASTING") return undefined;
+    const outcome = await sendSignedTransaction(deps.chain.batchClient(row.networkCode), row);
+    if (outcome.kind === "sent") hooks.afterSend?.();
+    return outcome;
+  };
+  const nonceOf = (moved: PromiseSettledResult<TransactionRow>) => (moved.status === "fulfilled" ? (moved.value.nonce ?? 0) : 0);
+  const sending: Promise<SendOutcome | undefined>[] = [];
+  for (const i of [...afterMove.keys()].sort((a, b) => nonceOf(afterMove[a]!) - nonceOf(afterMove[b]!))) sending[i] = send(afterMove[i]!);
+  const sends = await Promise.allSettled(sending);
+  // Step 6: the sends the node took counted together; the others recorded one by one.
+  const sentRows = afterMove.flatMap((moved, i) => {
+    const send = sends[i]!;
+    return moved.status === "fulfilled" && send.status === "fulfilled" && send.value?.kind === "sent" ? [moved.value] : [];
+  });
+  const counting = recordTransactionSends(deps.db, {
+    rows: sentRows.map((row) => ({ tenantId: row.tenantId, transactionId: row.id })),
+    at: deps.now(),
+  }).then((rows) => new Map(rows.map((row) => [row.id, row])));
+  counting.catch(() => undefined); // its error is each sent row's, thrown where that row awaits it
+  return Promise.allSettled(
+    afterMove.map(async (moved, i): Promise<BroadcastResult> => {
+      const send = sends[i]!;
+      if (moved.status === "rejected") throw moved.reason;
+      if (send.status === "rejected") throw send.reason;
+      const row = moved.value;
+      if (!send.value) return { status: row.status };
+      if (send.value.kind !== "sent") return { status: await recordSend(deps, row, send.value), send: send.value.kind };
+      return { status: ((await counting).get(row.id) ?? (await reread(deps, row))).status, send: "sent" };
+    }),
+  );
+}
+
+/**
+ * Step 4 for many rows: one statement for the moves with their trail (`moveSignedWithTrail`), one
+ * for their events, their watches when the process has no block watcher, in one database
+ * transaction. The moved rows by id; undefined for fewer than two rows or when the statement
+ * failed (each row then moves alone).
+ */
+async function moveTogether(
+  deps: Pick<ServiceDeps, "db" | "jobs" | "now" | "log" | "config">,
+  items: readonly { row: TransactionRow; ready: ReadyToBroadcast }[],
+): Promise<Map<string, TransactionRow> | undefined> {
+  if (items.length < 2) return undefined;
+  const now = deps.now();
+  const { resumeBroadcastAfterMs, blockWatchers } = deps.config.transfers;
+  try {
+    const moved = await deps.db.transaction(async (tx) => {
+      const rows = await moveSignedWithTrail(tx, {
+        rows: items.map(({ row, ready }) => ({
+          tenantId: row.tenantId,
+          transactionId: row.id,
+          rawTransaction: ready.rawTransaction,
+          chainTxHash: ready.chainTxHash,
+        })),
+        at: now,
+        history: { actorType: actor.type, actorId: actor.id },
+        audit: { actorType: actor.type, actorId: actor.id, action: "transaction.broadcasting" },
+      });
+      await settleAll([
+        emitStatusChanges(tx, rows),
+        ...(blockWatchers ? [] : rows.map(({ row }) => scheduleWatch(deps, tx, row, new Date(now.getTime() + resumeBroadcastAfterMs)))),
+      ]);
+      return rows;
+    });
+    return new Map(moved.map(({ row }) => [row.id, row]));
+  } catch (error) {
+    deps.log.warn({ err: error, transactions: items.length }, "moving broadcasts together failed: each moves alone");
+    return undefined;
+  }
 }
 
 /**

@@ -1,10 +1,5 @@
-import { useTestDatabase } from "@qc/db/testing";
-import { useDevnet } from "@qc/devnet/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ServiceDeps } from "../deps/service-deps";
-import { countingRpcProxy } from "../testing/counting-rpc-proxy";
-import { createTenantFixture, type TenantFixture } from "../testing/fixtures";
-import { createTestServiceDeps } from "../testing/service-deps";
+import { describe, expect, it } from "vitest";
+import { useCountedChain } from "../testing/counting-rpc-proxy";
 import { createSubmittedTransferFixture, createTransferWalletFixture } from "../testing/transfer-fixtures";
 import { runTransferChecks } from "./run-transfer-checks";
 
@@ -17,23 +12,10 @@ const DESTINATION = "0x5b38da6a701c568545dcfcb03fcb875f56beddc4";
  * behind a counting HTTP hop, real PostgreSQL.
  */
 describe("a transfer's chain reads", () => {
-  const t = useTestDatabase();
-  const devnet = useDevnet();
-  let proxy: Awaited<ReturnType<typeof countingRpcProxy>>;
-  let deps: ServiceDeps & { close(): Promise<void> };
-  let tenant: TenantFixture;
-
-  beforeAll(async () => {
-    proxy = await countingRpcProxy(devnet().url);
-    deps = await createTestServiceDeps({ database: t, config: { rpcUrls: { QUANTUM_SANDBOX: [proxy.url] } } });
-    tenant = await createTenantFixture({ db: t.db, pepper: Buffer.alloc(32, 11) });
-  });
-  afterAll(async () => {
-    await deps?.close();
-    await proxy?.close();
-  });
+  const { devnet, state } = useCountedChain(11);
 
   it("checks and releases a transfer in a handful of HTTP requests: each step's reads leave together", async () => {
+    const { deps, tenant, proxy } = state;
     const wallet = await createTransferWalletFixture(deps, { tenantId: tenant.tenantId });
     await devnet().fund(wallet.address, 10n * Q);
     const row = await createSubmittedTransferFixture(deps, {

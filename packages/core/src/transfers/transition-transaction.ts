@@ -1,9 +1,10 @@
-import type { Transaction } from "@qc/db";
+import type { Executor, Transaction } from "@qc/db";
 import { moveTransactionWithTrail, releaseTransactionUsage, type NewTransactionRow, type TransactionRow } from "@qc/db/queries";
 import { CREATED_TRANSACTION_TYPES } from "@qc/domain";
 import type { AuditAction } from "../audit/actions";
 import { actingMemberId, type Actor } from "../audit/actor";
 import type { ServiceDeps } from "../deps/service-deps";
+import { emitEvents } from "../events/emit-event";
 import { runTransition, type JobRequest, type TransitionOutcome } from "../transitions/run-transition";
 import { toTransactionRecord } from "./transaction-record";
 import { isEndedWithoutTransfer, type TransactionStatus, type TransactionSubStatus } from "./transaction-status";
@@ -109,4 +110,25 @@ export async function transitionTransaction(
     tx,
   );
   return outcome.moved ? { ...outcome, previousStatus } : outcome;
+}
+
+/**
+ * The `transaction.status_changed` events of many rows moved together (a many-row move: the block
+ * watcher's, the broadcasts'), one statement: each with the record as moved and the status it had
+ * under the lock, as `transitionTransaction` emits for one.
+ */
+export async function emitStatusChanges(
+  tx: Executor,
+  moved: readonly { row: TransactionRow; previousStatus: TransactionStatus }[],
+): Promise<void> {
+  if (moved.length === 0) return;
+  await emitEvents(
+    tx,
+    moved.map(({ row, previousStatus }) => ({
+      tenantId: row.tenantId,
+      type: "transaction.status_changed" as const,
+      aggregateId: row.id,
+      data: { transaction: toTransactionRecord(row), previousStatus },
+    })),
+  );
 }

@@ -17,12 +17,10 @@ import { scheduleReleaseNext } from "./release-next-job";
 import { endReplaced, endSameNonceSiblings, findSameNonceSiblings, sameNonceStanding, tookTheNonce } from "./same-nonce";
 import { sendSignedTransaction } from "./send-signed-transaction";
 import { isTerminalStatus, type TransactionStatus } from "./transaction-status";
-import { transitionTransaction } from "./transition-transaction";
+import { emitStatusChanges, transitionTransaction } from "./transition-transaction";
 import { completeDeployment } from "../contracts/complete-deployment";
 import { settleAll, type TransitionOutcome } from "../transitions/run-transition";
-import { emitEvents } from "../events/emit-event";
 import { outboundSource } from "./outbound-source";
-import { toTransactionRecord } from "./transaction-record";
 
 const actor = systemActor("transfers.watch");
 
@@ -188,19 +186,7 @@ async function moveTogether(deps: Deps, to: "CONFIRMING" | "COMPLETED", looks: W
     });
     // Mined, a row no longer holds a slot of its source's window: one waiting release-next a source.
     const sources = to === "CONFIRMING" ? [...new Map(rows.map(({ row }) => [JSON.stringify(outboundSource(row)), row])).values()] : [];
-    await settleAll([
-      rows.length > 0 &&
-        emitEvents(
-          tx,
-          rows.map(({ row, previousStatus }) => ({
-            tenantId: row.tenantId,
-            type: "transaction.status_changed" as const,
-            aggregateId: row.id,
-            data: { transaction: toTransactionRecord(row), previousStatus },
-          })),
-        ),
-      ...sources.map((row) => scheduleReleaseNext(deps, tx, row)),
-    ]);
+    await settleAll([emitStatusChanges(tx, rows), ...sources.map((row) => scheduleReleaseNext(deps, tx, row))]);
     return rows;
   });
   const byId = new Map(moved.map(({ row }) => [row.id, row]));

@@ -164,6 +164,12 @@ export interface MinedMove {
   confirmations: number;
 }
 
+/** Who moves the rows of a many-row move, for their status-history and audit rows. */
+interface ManyMoveActor {
+  history: { actorType: string; actorId: string | null };
+  audit: Pick<AuditRow, "actorType" | "actorId" | "action">;
+}
+
 /**
  * The block watcher's two common moves, for many transactions in one statement: BROADCASTING →
  * CONFIRMING (mined: block number, block hash, confirmations) and CONFIRMING → COMPLETED (final:
@@ -178,25 +184,59 @@ export interface MinedMove {
  */
 export async function moveMinedWithTrail(
   db: Executor,
-  move: {
-    to: "CONFIRMING" | "COMPLETED";
-    rows: readonly MinedMove[];
-    at: Date;
-    history: { actorType: string; actorId: string | null };
-    audit: Pick<AuditRow, "actorType" | "actorId" | "action">;
-  },
+  move: { to: "CONFIRMING" | "COMPLETED"; rows: readonly MinedMove[]; at: Date } & ManyMoveActor,
+): Promise<{ row: TransactionRow; previousStatus: TransactionStatusValue }[]> {
+  return runManyMove(db, minedStatements[move.to], move, {
+    block_number: move.rows.map((row) => row.blockNumber),
+    block_hash: move.rows.map((row) => row.blockHash),
+    confirmations: move.rows.map((row) => row.confirmations),
+  });
+}
+
+/** One row of `moveSignedWithTrail`: the transaction and the raw signed transaction stored with its move. */
+export interface BroadcastMove {
+  tenantId: string;
+  transactionId: string;
+  rawTransaction: string;
+  chainTxHash: string;
+}
+
+/**
+ * The broadcast's move, for many transactions in one statement: SIGNED → BROADCASTING with the
+ * raw transaction, its hash and `broadcastAt`, each with its status-history and audit rows, as
+ * `moveMinedWithTrail` does (rows locked in id order; a row moves only from SIGNED; one that did
+ * not move is absent from the answer).
+ */
+export async function moveSignedWithTrail(
+  db: Executor,
+  move: { rows: readonly BroadcastMove[]; at: Date } & ManyMoveActor,
+): Promise<{ row: TransactionRow; previousStatus: TransactionStatusValue }[]> {
+  return runManyMove(db, broadcastStatement, move, {
+    raw_transaction: move.rows.map((row) => row.rawTransaction),
+    chain_tx_hash: move.rows.map((row) => row.chainTxHash),
+  });
+}
+
+type ManyMoveQuery = DefinedQuery<{
+  execute(
+    values: Record<string, unknown>,
+  ): Promise<(TransactionRow & { previousStatus: TransactionStatusValue; historyId: string; auditId: string })[]>;
+}>;
+
+async function runManyMove(
+  db: Executor,
+  statement: ManyMoveQuery,
+  move: { rows: readonly { tenantId: string; transactionId: string }[]; at: Date } & ManyMoveActor,
+  given: Record<string, unknown[]>,
 ): Promise<{ row: TransactionRow; previousStatus: TransactionStatusValue }[]> {
   if (move.rows.length === 0) return [];
-  const at = transactionColumns.updatedAt.mapToDriverValue(move.at);
-  const moved = await minedStatements[move.to].on(db).execute({
+  const moved = await statement.on(db).execute({
     ids: move.rows.map((row) => row.transactionId),
     tenantIds: move.rows.map((row) => row.tenantId),
-    blockNumbers: move.rows.map((row) => row.blockNumber),
-    blockHashes: move.rows.map((row) => row.blockHash),
-    confirmations: move.rows.map((row) => row.confirmations),
     historyIds: move.rows.map(() => newRowId()),
     auditIds: move.rows.map(() => newRowId()),
-    at,
+    ...Object.fromEntries(Object.entries(given).map(([column, values]) => [`given_${column}`, values])),
+    at: transactionColumns.updatedAt.mapToDriverValue(move.at),
     history_actorType: move.history.actorType,
     history_actorId: move.history.actorId,
     audit_actorType: move.audit.actorType,
@@ -206,66 +246,91 @@ export async function moveMinedWithTrail(
   return moved.map(({ previousStatus, historyId: _history, auditId: _audit, ...row }) => ({ row: row as TransactionRow, previousStatus }));
 }
 
-type MinedQuery = DefinedQuery<{
-  execute(
-    values: Record<string, unknown>,
-  ): Promise<(TransactionRow & { previousStatus: TransactionStatusValue; historyId: string; auditId: string })[]>;
-}>;
+const atPlaceholder = sql`${sql.placeholder("at")}::timestamp(3) with time zone`;
+const givenColumn = (column: string): SQL => sql.raw(`locked.given_${column}`);
 
-const minedStatements: Record<"CONFIRMING" | "COMPLETED", MinedQuery> = {
-  CONFIRMING: defineQuery("qc_move_mined_confirming", (db) => buildMinedMove(db, "CONFIRMING")) as MinedQuery,
-  COMPLETED: defineQuery("qc_move_mined_completed", (db) => buildMinedMove(db, "COMPLETED")) as MinedQuery,
+const minedStatements: Record<"CONFIRMING" | "COMPLETED", ManyMoveQuery> = {
+  CONFIRMING: defineQuery("qc_move_mined_confirming", (db) => buildMinedMove(db, "CONFIRMING")) as ManyMoveQuery,
+  COMPLETED: defineQuery("qc_move_mined_completed", (db) => buildMinedMove(db, "COMPLETED")) as ManyMoveQuery,
 };
 
 function buildMinedMove(db: Executor, to: "CONFIRMING" | "COMPLETED") {
-  const placeholder = (name: string) => sql.placeholder(name);
-  // The locked rows, in id order, with what the caller observed of each.
+  return buildManyMove(db, {
+    given: { block_number: "bigint", block_hash: "text", confirmations: "integer" },
+    from: to === "CONFIRMING" ? "BROADCASTING" : "CONFIRMING",
+    set: {
+      status: to,
+      statusReason: null,
+      blockNumber: givenColumn("block_number"),
+      ...(to === "CONFIRMING" ? { blockHash: givenColumn("block_hash") } : { completedAt: atPlaceholder }),
+      confirmations: givenColumn("confirmations"),
+      updatedAt: atPlaceholder,
+    },
+    where:
+      to === "COMPLETED"
+        ? sql` and ${transactions.blockHash} = locked.given_block_hash and not exists (
+          select 1 from ${transactions} sibling
+          where sibling.tenant_id = ${transactions.tenantId} and sibling.source_wallet_id = ${transactions.sourceWalletId}
+            and sibling.network_code = ${transactions.networkCode} and sibling.nonce = ${transactions.nonce}
+            and sibling.direction = 'OUTBOUND' and sibling.id <> ${transactions.id})`
+        : sql``,
+  });
+}
+
+const broadcastStatement = defineQuery("qc_move_signed_broadcasting", (db) =>
+  buildManyMove(db, {
+    given: { raw_transaction: "text", chain_tx_hash: "text" },
+    from: "SIGNED",
+    set: {
+      status: "BROADCASTING",
+      rawTransaction: givenColumn("raw_transaction"),
+      chainTxHash: givenColumn("chain_tx_hash"),
+      broadcastAt: atPlaceholder,
+      updatedAt: atPlaceholder,
+    },
+    where: sql``,
+  }),
+) as ManyMoveQuery;
+
+/**
+ * One statement moving many rows from `from`, each with its own values (`given`: column → SQL
+ * type, one array each, read as `locked.given_<column>`) and its status-history and audit rows:
+ * the rows locked in id order, moved only from `from` and when `where` holds.
+ */
+function buildManyMove(
+  db: Executor,
+  move: { given: Record<string, string>; from: TransactionStatusValue; set: Partial<Record<keyof NewTransactionRow, unknown>>; where: SQL },
+) {
+  const columns = Object.keys(move.given);
+  const arrays = columns.map((column) => sql`${sql.placeholder(`given_${column}`)}::${sql.raw(move.given[column]!)}[]`);
   const locked = db.$with("locked").as(
     db
       .select({
         id: transactions.id,
         previousStatus: sql<TransactionStatusValue>`${transactions.status}`.as("previous_status"),
-        minedBlockNumber: sql<number>`observed.block_number`.as("mined_block_number"),
-        minedBlockHash: sql<string>`observed.block_hash`.as("mined_block_hash"),
-        minedConfirmations: sql<number>`observed.confirmations`.as("mined_confirmations"),
-        historyId: sql<string>`observed.history_id`.as("history_id"),
-        auditId: sql<string>`observed.audit_id`.as("audit_id"),
+        ...Object.fromEntries(columns.map((column) => [column, sql`given.${sql.identifier(column)}`.as(`given_${column}`)])),
+        historyId: sql<string>`given.history_id`.as("history_id"),
+        auditId: sql<string>`given.audit_id`.as("audit_id"),
       })
       .from(transactions)
       .innerJoin(
-        sql`unnest(${placeholder("ids")}::uuid[], ${placeholder("tenantIds")}::uuid[], ${placeholder("blockNumbers")}::bigint[],
-          ${placeholder("blockHashes")}::text[], ${placeholder("confirmations")}::integer[], ${placeholder("historyIds")}::uuid[],
-          ${placeholder("auditIds")}::uuid[]) as observed(id, tenant_id, block_number, block_hash, confirmations, history_id, audit_id)`,
-        sql`${transactions.id} = observed.id and ${transactions.tenantId} = observed.tenant_id`,
+        sql`unnest(${sql.placeholder("ids")}::uuid[], ${sql.placeholder("tenantIds")}::uuid[], ${sql.join(arrays, sql`, `)},
+          ${sql.placeholder("historyIds")}::uuid[], ${sql.placeholder("auditIds")}::uuid[])
+          as given(id, tenant_id, ${sql.join(
+            columns.map((column) => sql.identifier(column)),
+            sql`, `,
+          )}, history_id, audit_id)`,
+        sql`${transactions.id} = given.id and ${transactions.tenantId} = given.tenant_id`,
       )
       .orderBy(transactions.id)
       .for("update", { of: transactions }),
   );
-  const final =
-    to === "COMPLETED"
-      ? sql` and ${transactions.blockHash} = locked.mined_block_hash and not exists (
-          select 1 from ${transactions} sibling
-          where sibling.tenant_id = ${transactions.tenantId} and sibling.source_wallet_id = ${transactions.sourceWalletId}
-            and sibling.network_code = ${transactions.networkCode} and sibling.nonce = ${transactions.nonce}
-            and sibling.direction = 'OUTBOUND' and sibling.id <> ${transactions.id})`
-      : sql``;
   const moved = db.$with("moved").as(
     db
       .update(transactions)
-      .set({
-        status: to,
-        statusReason: null,
-        blockNumber: sql`locked.mined_block_number`,
-        ...(to === "CONFIRMING"
-          ? { blockHash: sql`locked.mined_block_hash` }
-          : { completedAt: sql`${placeholder("at")}::timestamp(3) with time zone` }),
-        confirmations: sql`locked.mined_confirmations`,
-        updatedAt: sql`${placeholder("at")}::timestamp(3) with time zone`,
-      })
+      .set(move.set as Partial<NewTransactionRow>)
       .from(locked)
-      .where(
-        sql`${transactions.id} = locked.id and ${transactions.status} = ${to === "CONFIRMING" ? "BROADCASTING" : "CONFIRMING"}::transaction_status${final}`,
-      )
+      .where(sql`${transactions.id} = locked.id and ${transactions.status} = ${move.from}::transaction_status${move.where}`)
       .returning({
         ...getTableColumns(transactions),
         previousStatus: locked.previousStatus,

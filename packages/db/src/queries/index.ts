@@ -27,7 +27,14 @@ export * from "./same-nonce";
 export * from "./stuck";
 export * from "./watched-transactions";
 export { insertTransactionWithTrail } from "../hot-path/transaction-with-trail";
-export { moveMinedWithTrail, moveTransactionWithTrail, type MinedMove, type TransactionMove } from "../hot-path/transaction-move";
+export {
+  moveMinedWithTrail,
+  moveSignedWithTrail,
+  moveTransactionWithTrail,
+  type BroadcastMove,
+  type MinedMove,
+  type TransactionMove,
+} from "../hot-path/transaction-move";
 export * from "./vaults";
 export * from "./wallets";
 export * from "./webhooks";

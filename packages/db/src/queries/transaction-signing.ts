@@ -97,6 +97,30 @@ export async function recordTransactionSend(
     .execute({ transactionId: params.transactionId, tenantId: params.tenantId, at: params.at.toISOString() });
   return row;
 }
+/** `recordTransactionSend` for many transactions at once (one statement): the rows still BROADCASTING, counted. */
+export async function recordTransactionSends(
+  db: Executor,
+  params: { rows: readonly { tenantId: string; transactionId: string }[]; at: Date },
+): Promise<TransactionRow[]> {
+  if (params.rows.length === 0) return [];
+  return recordSendsQuery.on(db).execute({
+    ids: params.rows.map((row) => row.transactionId),
+    tenantIds: params.rows.map((row) => row.tenantId),
+    at: params.at.toISOString(),
+  });
+}
+const recordSendsQuery = defineQuery("qc_record_transaction_sends", (db) =>
+  db
+    .update(transactions)
+    .set({ sendAttempts: sql`${transactions.sendAttempts} + 1`, updatedAt: sql`${sql.placeholder("at")}::timestamptz` })
+    .where(
+      and(
+        sql`(${transactions.id}, ${transactions.tenantId}) in (select * from unnest(${sql.placeholder("ids")}::uuid[], ${sql.placeholder("tenantIds")}::uuid[]))`,
+        eq(transactions.status, "BROADCASTING"),
+      ),
+    )
+    .returning(),
+);
 const recordSendQuery = defineQuery("qc_record_transaction_send", (db) =>
   db
     .update(transactions)
