@@ -111,7 +111,9 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       },
       async (batch: Job<unknown>[]): Promise<JobResult[]> => {
         if (batchHandler) return runBatch(name, batch, batchHandler);
-        if (definition.sideBySide) return Promise.all(batch.map((job) => runOne(name, job, handler)));
+        // A single handler standing in for a batch handler (tests) runs the fetch side by side, as
+        // the batch handler decides its transfers: no job waits behind another.
+        if (batchHandlers[name]) return Promise.all(batch.map((job) => runOne(name, job, handler)));
         const results: JobResult[] = [];
         for (const job of batch) results.push(await runOne(name, job, handler));
         return results;

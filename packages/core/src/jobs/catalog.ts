@@ -16,17 +16,13 @@ export interface JobDefinition<S extends z.ZodType = z.ZodType> {
   retryDelayMax?: number;
   /** How long one attempt may run before it counts as failed. */
   expireInSeconds: number;
-  /** Jobs per fetch; the worker keeps fetching while batches come back full. */
+  /**
+   * Jobs per fetch; the worker keeps fetching while batches come back full, which pg-boss does only
+   * for batches of more than one job (at one job a fetch, a worker woken by nothing waits its poll,
+   * so a backlog left when a burst's NOTIFYs stop drains at one job a worker a poll).
+   */
   batchSize: number;
   localConcurrency: number;
-  /**
-   * Runs a fetched batch's jobs side by side instead of one after another. For a queue where one
-   * job must not wait behind another's, and whose backlog must drain at once after a burst: a
-   * worker fetches again at once while its fetches come back full, which pg-boss does only for
-   * batches of more than one job (at one job a fetch, a worker woken by nothing waits its poll,
-   * so a backlog left when the burst's NOTIFYs stop drains at one job a worker a poll).
-   */
-  sideBySide?: boolean;
   /**
    * Seconds a worker waits between fetches when no NOTIFY woke it (default 2). NOTIFY announces
    * only jobs runnable at once, so this bounds the lateness of jobs scheduled for later
@@ -162,7 +158,6 @@ export const JOBS = {
     // at once (docs/performance/nonce-window.md, "A stall").
     batchSize: 4,
     localConcurrency: 2,
-    sideBySide: true,
   }),
   /**
    * Watches a broadcast transaction: acceptance, confirmations, reorgs, drops, reverts. A backstop:

@@ -91,13 +91,13 @@ export async function recordTransactionSend(
   db: Executor,
   params: { tenantId: string; transactionId: string; at: Date },
 ): Promise<TransactionRow | undefined> {
-  // Every broadcast counts one: prepared (../hot-path).
-  const [row] = await recordSendQuery
-    .on(db)
-    .execute({ transactionId: params.transactionId, tenantId: params.tenantId, at: params.at.toISOString() });
+  const [row] = await recordTransactionSends(db, { rows: [params], at: params.at });
   return row;
 }
-/** `recordTransactionSend` for many transactions at once (one statement): the rows still BROADCASTING, counted. */
+/**
+ * `recordTransactionSend` for many transactions at once (one statement, prepared: every broadcast
+ * counts its sends here): the rows still BROADCASTING, counted.
+ */
 export async function recordTransactionSends(
   db: Executor,
   params: { rows: readonly { tenantId: string; transactionId: string }[]; at: Date },
@@ -116,19 +116,6 @@ const recordSendsQuery = defineQuery("qc_record_transaction_sends", (db) =>
     .where(
       and(
         sql`(${transactions.id}, ${transactions.tenantId}) in (select * from unnest(${sql.placeholder("ids")}::uuid[], ${sql.placeholder("tenantIds")}::uuid[]))`,
-        eq(transactions.status, "BROADCASTING"),
-      ),
-    )
-    .returning(),
-);
-const recordSendQuery = defineQuery("qc_record_transaction_send", (db) =>
-  db
-    .update(transactions)
-    .set({ sendAttempts: sql`${transactions.sendAttempts} + 1`, updatedAt: sql`${sql.placeholder("at")}::timestamptz` })
-    .where(
-      and(
-        eq(transactions.id, sql.placeholder("transactionId")),
-        eq(transactions.tenantId, sql.placeholder("tenantId")),
         eq(transactions.status, "BROADCASTING"),
       ),
     )
