@@ -33,7 +33,8 @@ const MAX_RETRIES = 5;
  * While the window is full and transfers wait, it schedules itself again (one waiting job per
  * source, at `watchIntervalMs`) as a backstop: every move that frees a slot enqueues it in its own
  * transition — the watcher's BROADCASTING → CONFIRMING (one waiting job per source for a block's
- * worth of them, `scheduleReleaseNext`) and every other end of a window transaction.
+ * worth of them, and only for a source with a transfer queued: `scheduleReleaseNextForQueued`) and
+ * every other end of a window transaction.
  */
 export async function releaseNextQueued(
   deps: ReleaseNextDeps,

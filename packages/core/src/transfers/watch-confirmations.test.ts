@@ -9,10 +9,13 @@ import { createTestServiceDeps } from "../testing/service-deps";
 import {
   createReleasedTransferFixture,
   createSignedTransferFixture,
+  createSubmittedTransferFixture,
   createTransferWalletFixture,
   type TransferWalletFixture,
 } from "../testing/transfer-fixtures";
+import { systemActor } from "../audit/actor";
 import { broadcastTransaction } from "./broadcast-transaction";
+import { transitionTransaction } from "./transition-transaction";
 import { moveMinedTogether, type WatchLook } from "./watch-transaction";
 import { getQuantumTransactionStatus } from "@qc/chain";
 import { createConfirmationWatcher, type ConfirmationWatcher } from "./watch-confirmations";
@@ -53,6 +56,25 @@ describe("createConfirmationWatcher", () => {
   const statuses = (rows: { id: string }[]) => Promise.all(rows.map(async (row) => (await reread(row)).status));
   const waitingReleaseNext = (wallet: TransferWalletFixture) =>
     deps.jobs.boss.findJobs("transfers.release-next", { data: { sourceWalletId: wallet.walletId }, queued: true });
+  /** A transfer of `wallet` waiting in QUEUED for room in its window (moved there as the release moves it). */
+  const queued = async (wallet: TransferWalletFixture) => {
+    const row = await createSubmittedTransferFixture(deps, {
+      tenantId: tenant.tenantId,
+      wallet,
+      destinationAddress: DESTINATION,
+      amount: Q,
+    });
+    const moved = await transitionTransaction(deps, {
+      tenantId: tenant.tenantId,
+      transactionId: row.id,
+      from: ["SUBMITTED"],
+      to: "QUEUED",
+      reason: "waiting for room in the source's nonce window",
+      actor: systemActor("test"),
+    });
+    expect(moved.moved).toBe(true);
+    return row;
+  };
 
   /** A transfer broadcast by `by`, which dies between the send and its record (the crash point); the node dropped the send. */
   const broadcastCutOff = async (by: ServiceDeps) => {
@@ -70,6 +92,7 @@ describe("createConfirmationWatcher", () => {
     const [a, b] = [await funded(), await funded()];
     const rows = [await signed(a), await signed(a), await signed(b)];
     for (const row of rows) await broadcastTransaction(deps, { tenantId: tenant.tenantId, transactionId: row.id });
+    await queued(a); // `a` has a transfer waiting for room in its window; `b` none
     // One at a time: two of a source judged at once may each add a waiting release-next (see `concurrency`).
     const w = watcher("one", { concurrency: 1 });
 
@@ -88,10 +111,11 @@ describe("createConfirmationWatcher", () => {
       blockNumber: Number(receipt.blockNumber),
       blockHash: receipt.blockHash,
     });
-    // Two slots of one source freed in one block: one waiting release-next for the source, not one per transaction.
+    // Two slots of one source freed in one block: one waiting release-next for the source, not one per
+    // transaction; none for a source with nothing queued (a mined nonce leaves no gap to fill).
     expect([(await waitingReleaseNext(a)).length, (await waitingReleaseNext(b)).length]).toEqual([
       waitingBefore[0]! + 1,
-      waitingBefore[1]! + 1,
+      waitingBefore[1]!,
     ]);
 
     // A look at the same head again changes nothing (each move is conditional).
@@ -109,6 +133,7 @@ describe("createConfirmationWatcher", () => {
     const [a, b] = [await funded(), await funded()];
     const [mine, taken] = [await signed(a), await signed(b)];
     for (const row of [mine, taken]) await broadcastTransaction(deps, { tenantId: tenant.tenantId, transactionId: row.id });
+    await queued(b);
     const looksAt = async (rows: { id: string }[]): Promise<WatchLook[]> =>
       Promise.all(
         rows.map(async ({ id }) => {
@@ -123,7 +148,7 @@ describe("createConfirmationWatcher", () => {
     expect(mined.map((look) => look.row.status)).toEqual(["CONFIRMING", "CONFIRMING"]);
     expect(await statuses([mine, taken])).toEqual(["CONFIRMING", "CONFIRMING"]);
     expect([(await waitingReleaseNext(a)).length, (await waitingReleaseNext(b)).length]).toEqual([
-      waitingBefore[0]! + 1,
+      waitingBefore[0]!,
       waitingBefore[1]! + 1,
     ]);
 

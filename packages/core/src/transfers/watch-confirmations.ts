@@ -33,7 +33,7 @@ export interface ConfirmationWatcherOptions {
   pageSize?: number;
   /**
    * Transactions judged at once (their database transactions overlap; default 2). Two of one source
-   * judged at once may each add its waiting release-next (`scheduleReleaseNext` is pg-boss's
+   * judged at once may each add its waiting release-next (`scheduleReleaseNextForQueued` is pg-boss's
    * upsert, a read then an insert): a block's worth of one source's moves leaves at most this many.
    */
   concurrency?: number;

@@ -13,14 +13,13 @@ import type { ServiceDeps } from "../deps/service-deps";
 import { AppError } from "../errors";
 import { failTransaction } from "./fail-transaction";
 import { markStuckIfOverdue } from "./mark-transaction-stuck";
-import { scheduleReleaseNext } from "./release-next-job";
+import { scheduleReleaseNextForQueued } from "./release-next-job";
 import { endReplaced, endSameNonceSiblings, findSameNonceSiblings, sameNonceStanding, tookTheNonce } from "./same-nonce";
 import { sendSignedTransaction } from "./send-signed-transaction";
 import { isTerminalStatus, type TransactionStatus } from "./transaction-status";
 import { emitStatusChanges, transitionTransaction } from "./transition-transaction";
 import { completeDeployment } from "../contracts/complete-deployment";
 import { settleAll, type TransitionOutcome } from "../transitions/run-transition";
-import { outboundSource } from "./outbound-source";
 
 const actor = systemActor("transfers.watch");
 
@@ -184,9 +183,17 @@ async function moveTogether(deps: Deps, to: "CONFIRMING" | "COMPLETED", looks: W
       history: { actorType: actor.type, actorId: actor.id },
       audit: { actorType: actor.type, actorId: actor.id, action: to === "CONFIRMING" ? "transaction.confirming" : "transaction.completed" },
     });
-    // Mined, a row no longer holds a slot of its source's window: one waiting release-next a source.
-    const sources = to === "CONFIRMING" ? [...new Map(rows.map(({ row }) => [JSON.stringify(outboundSource(row)), row])).values()] : [];
-    await settleAll([emitStatusChanges(tx, rows), ...sources.map((row) => scheduleReleaseNext(deps, tx, row))]);
+    // Mined, a row no longer holds a slot of its source's window: one waiting release-next a source with a transfer queued.
+    await settleAll([
+      emitStatusChanges(tx, rows),
+      to === "CONFIRMING"
+        ? scheduleReleaseNextForQueued(
+            deps,
+            tx,
+            rows.map(({ row }) => row),
+          )
+        : undefined,
+    ]);
     return rows;
   });
   const byId = new Map(moved.map(({ row }) => [row.id, row]));
@@ -212,7 +219,7 @@ async function whileBroadcasting(deps: Deps, row: TransactionRow, onChain: Chain
     set: { blockNumber: Number(onChain.blockNumber), blockHash: onChain.blockHash, confirmations: onChain.confirmations },
     actor,
     // Often a window's worth of the source is mined in one block: one waiting release-next for them all.
-    also: (tx, mined) => scheduleReleaseNext(deps, tx, mined),
+    also: (tx, mined) => scheduleReleaseNextForQueued(deps, tx, [mined]),
   });
   if (!moved.moved) return reread(deps, row);
   return whileConfirming(deps, moved.row, onChain);

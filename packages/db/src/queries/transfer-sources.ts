@@ -106,6 +106,36 @@ const oldestIn = {
   both: oldestInQuery(["QUEUED", "SUBMITTED"]),
 };
 
+/**
+ * Of `sources`, those with a transfer waiting in QUEUED, in one statement (each served by
+ * transactions_source_status_idx): the sources a freed window slot can release something for.
+ */
+export async function findSourcesWithQueued(db: Executor, sources: readonly TransferSource[]): Promise<TransferSource[]> {
+  if (sources.length === 0) return [];
+  const { rows } = await sourcesWithQueuedStatement.on(db).execute({
+    tenantIds: sources.map((source) => source.tenantId),
+    walletIds: sources.map((source) => source.sourceWalletId),
+    networkCodes: sources.map((source) => source.networkCode),
+  });
+  return rows.map((row) => ({ tenantId: row.tenant_id, sourceWalletId: row.source_wallet_id, networkCode: row.network_code }));
+}
+const sourcesWithQueuedStatement = defineStatement<{
+  tenant_id: string;
+  source_wallet_id: string;
+  network_code: TransactionNetworkCode;
+}>(
+  "qc_find_sources_with_queued",
+  () => sql`
+    select distinct s.tenant_id, s.source_wallet_id, s.network_code
+    from unnest(${sql.placeholder("tenantIds")}::uuid[], ${sql.placeholder("walletIds")}::uuid[], ${sql.placeholder("networkCodes")}::network_code[])
+      as s(tenant_id, source_wallet_id, network_code)
+    where exists (
+      select 1 from ${transactions}
+      where ${transactions.sourceWalletId} = s.source_wallet_id and ${transactions.networkCode} = s.network_code
+        and ${transactions.status} = 'QUEUED' and ${transactions.tenantId} = s.tenant_id
+    )`,
+);
+
 /** What the release of a source reads about its nonces under the wallet lock (`findSourceNonces`). */
 export interface SourceNonces {
   /**
