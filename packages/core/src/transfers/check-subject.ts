@@ -5,6 +5,7 @@ import type { PolicyDecision } from "../policies/evaluate-policy-rules";
 import { screenTransferFailingClosed } from "../screening/screen-transfer";
 import type { ScreeningRequest, ScreeningResult } from "../screening/screening-provider";
 import type { FeeCall } from "./quote-transfer-fees";
+import type { ChainQuote } from "./release-for-signing";
 
 /**
  * What the checks read about a transaction, loaded in one statement by `findTransferCheckRows`:
@@ -24,7 +25,17 @@ export interface TransferCheckRows {
  * roadmap's approval quorums, between checks and PENDING_SIGNATURE) can be inserted between them.
  */
 export type TransferCheckDecision =
-  | { outcome: "CLEARED"; policy: PolicyDecision; screening: ScreeningResult }
+  | {
+      outcome: "CLEARED";
+      policy: PolicyDecision;
+      screening: ScreeningResult;
+      /**
+       * What the balance check has just asked the chain, to release with (`releaseForSigning`'s
+       * `quoted`): the fees and gas of this transaction's call and the source's pending nonce.
+       * Absent when the checks did not ask (a re-run) or the pending nonce could not be read.
+       */
+      chain?: ChainQuote;
+    }
   | {
       outcome: "BLOCKED";
       subStatus: "BLOCKED_BY_POLICY" | "REJECTED_AML_SCREENING" | "QUOTA_EXCEEDED";

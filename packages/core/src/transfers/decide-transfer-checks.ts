@@ -1,4 +1,4 @@
-import { readErc20Balance, readNativeBalance, type NetworkCode } from "@qc/chain";
+import { getPendingNonce, readErc20Balance, readNativeBalance, type NetworkCode } from "@qc/chain";
 import { sumSourceReservations } from "@qc/db/queries";
 import { chainUnavailable } from "../balances/chain-errors";
 import { deploymentCheckSubject } from "../contracts/decide-deployment-checks";
@@ -20,6 +20,7 @@ import {
 } from "./check-subject";
 import { quoteFees, transferCall, TransferUnaffordableError, TransferWouldRevertError } from "./quote-transfer-fees";
 import { outboundSource } from "./outbound-source";
+import type { ChainQuote } from "./release-for-signing";
 
 export type CheckDeps = Pick<ServiceDeps, "db" | "jobs" | "now" | "config" | "chain" | "log" | "verifier">;
 
@@ -34,6 +35,8 @@ interface CheckRun {
   status: DecidingStatus;
   policy: PolicyDecision | null;
   screening: ScreeningResult | null;
+  /** The balance check's quote of the chain, passed on to the release (`TransferCheckDecision`'s `chain`). */
+  chain?: ChainQuote;
 }
 
 /**
@@ -95,11 +98,17 @@ const balanceStep: CheckStep<CheckDeps> = async (deps, check) => {
   const { noun, movesValue, token, amount, symbol, assetId } = check.subject;
   const networkCode = row.networkCode as NetworkCode;
   // The reads are independent: started together (the chain's in one JSON-RPC batch, `batchClient`,
-  // beside the reservations' statement), then decided in the order below.
+  // beside the reservations' statement), then decided in the order below. The fee quote and the
+  // source's pending nonce are what the release asks the chain: passed on, the release that
+  // follows at once asks nothing again (a pending nonce that cannot be read leaves that to it).
   const client = deps.chain.batchClient(networkCode);
   const quoting = quoteFees(deps, { networkCode, from: row.sourceAddress, call: check.subject.call() }).then(
     (quote) => ({ quote }),
     (error: unknown) => ({ error }),
+  );
+  const pendingNonce = getPendingNonce(client, { address: row.sourceAddress }).then(
+    (nonce) => nonce.pending,
+    () => undefined,
   );
   const [reserved, [native, tokenBalance]] = await Promise.all([
     sumSourceReservations(deps.db, {
@@ -144,6 +153,8 @@ const balanceStep: CheckStep<CheckDeps> = async (deps, check) => {
       `the source holds ${native} Qwei; it needs ${nativeNeeded} for ${movesValue && !token ? "the amount, " : ""}the maximum fee (${maxFee})${pending}`,
     );
   }
+  const nonce = await pendingNonce;
+  if (nonce !== undefined) check.chain = { fees: quoted.quote, pendingNonce: nonce };
   return undefined;
 };
 
@@ -178,7 +189,7 @@ async function runChecks<D extends ScreeningDeps>(
     const refusal = await step(deps, check);
     if (refusal) return { ...refusal, policy: check.policy, screening: check.screening } as TransferCheckDecision;
   }
-  return { outcome: "CLEARED", policy: check.policy!, screening: check.screening! };
+  return { outcome: "CLEARED", policy: check.policy!, screening: check.screening!, ...(check.chain ? { chain: check.chain } : {}) };
 }
 
 /** A transfer as the checks see it: its asset (visible to the tenant), destination and amount. */

@@ -95,8 +95,9 @@ export async function quoteRelease(
  * transfer whose source has room in its window and no older transfer waiting (in its checks or
  * QUEUED) is released, so transfers of one source are released in creation order: nonce = the
  * lowest nonce at or above the node's pending nonce that no row of the source holds or used (the
- * database is the authority: `findSourceNonces`, `lowestFreeNonce`), fees and gas from the chain,
- * the unsigned transaction and signing hash rebuilt from the stored intent, a signing deadline and
+ * database is the authority: `findSourceNonces`, `lowestFreeNonce`), fees and gas from the chain
+ * (as the checks have just asked it, `quoted`, or asked now), the unsigned transaction and signing
+ * hash rebuilt from the stored intent, a signing deadline and
  * its `transfers.expire` job, and its pre-sign simulation (CONTRACT §20: `simulateTransactionRow` at
  * the quoted fees, after the chain quote and before the lock; it never fails the release).
  * Otherwise it waits in QUEUED, and `transfers.release-next` releases it once there is room. A nonce left unused below a taken one goes to the next released transfer,
@@ -125,6 +126,12 @@ export async function releaseForSigning(
      * decided on the row read again under the wallet's lock.
      */
     loaded?: Pick<TransactionForSigning, "transaction" | "asset">;
+    /**
+     * The chain's answer the checks have just had for this transfer (`TransferCheckDecision`'s
+     * `chain`: the fees and gas of its call, the source's pending nonce), used instead of asking
+     * again when it may be released now.
+     */
+    quoted?: ChainQuote;
   },
 ): Promise<ReleaseOutcome> {
   const actor = input.actor ?? systemActor(input.from === "SUBMITTED" ? "transfers.check" : "transfers.release-next");
@@ -165,7 +172,7 @@ export async function releaseForSigning(
       }
     }
     try {
-      quote = await quoteRelease(deps, row, asset, input.feeRound);
+      quote = input.quoted ?? (await quoteRelease(deps, row, asset, input.feeRound));
     } catch (error) {
       if (error instanceof TransferUnaffordableError || error instanceof TransferWouldRevertError) {
         const unaffordable = error instanceof TransferUnaffordableError;

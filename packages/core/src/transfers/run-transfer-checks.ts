@@ -61,7 +61,15 @@ export async function runTransferChecks(
     return {
       status: "RELEASE",
       decision,
-      release: await releaseForSigning(deps, { tenantId: row.tenantId, transactionId: row.id, from: "SUBMITTED", checks, loaded }),
+      // With what the balance check has just asked the chain: the release asks nothing again.
+      release: await releaseForSigning(deps, {
+        tenantId: row.tenantId,
+        transactionId: row.id,
+        from: "SUBMITTED",
+        checks,
+        loaded,
+        quoted: decision.chain,
+      }),
     };
   }
   const moved = await transitionTransaction(deps, {
