@@ -29,11 +29,26 @@ describe("a transfer's chain reads", () => {
       status: "RELEASE",
       release: { status: "PENDING_SIGNATURE" },
     });
-    // The check: the balance, the fee caps, the gas estimate and the source's nonce counts (latest,
-    // pending) in one request — viem asks for the priority fee after the block it derives the caps
-    // from, a second; the release takes that answer and asks nothing of its own; then its
-    // simulation, a third. (Before, the release asked its own fee caps, gas and nonces: 11 calls in
-    // 5 requests.)
+    // The check: its nonce counts (latest, pending), the block number its balance is read at, the
+    // block its fee caps derive from and the gas estimate in one request; viem's priority fee (asked
+    // after that block) and the balance at that block number in a second; the release takes that
+    // answer and asks nothing of its own; its simulation, a third. (Before, the release asked its
+    // own fee caps, gas and nonces: 11 calls in 5 requests.)
     expect(proxy.requests).toEqual([5, 2, 1]);
+
+    // The next transfer's check, within the second: the network's fee caps are the process's
+    // (`feeRoundOf`), so no block and priority fee of its own: 6 calls where the first had 8.
+    const next = await createSubmittedTransferFixture(deps, {
+      tenantId: tenant.tenantId,
+      wallet,
+      destinationAddress: DESTINATION,
+      amount: Q,
+    });
+    proxy.requests.length = 0;
+    expect(await runTransferChecks(deps, { tenantId: tenant.tenantId, transactionId: next.id })).toMatchObject({
+      status: "RELEASE",
+      release: { status: "PENDING_SIGNATURE", transaction: { nonce: 1 } },
+    });
+    expect(proxy.requests).toEqual([4, 1, 1]);
   });
 });

@@ -6,7 +6,7 @@ import {
   mapRpcError,
   type NetworkCode,
 } from "@qc/chain";
-import type { ServiceDeps } from "../deps/service-deps";
+import type { ChainClients, ServiceDeps } from "../deps/service-deps";
 import { AppError } from "../errors";
 import { chainUnavailable } from "../balances/chain-errors";
 
@@ -51,7 +51,8 @@ export function transferCall(transfer: { chainId: number; destinationAddress: st
 
 /**
  * Fees and gas for a transfer or a contract creation, from the chain (docs/decisions/transfers.md):
- * EIP-1559 caps from the node's fee history (estimateQuantumFees), refused above `maxFeePerGasCap`
+ * EIP-1559 caps from the node's fee history (estimateQuantumFees; shared by the process's quotes of
+ * a network for up to a second, `feeRoundOf`), refused above `maxFeePerGasCap`
  * (503: the release waits and retries); gas from eth_estimateGas of `call` × `gasMarginPercent`,
  * rounded up. The node's refusals become TransferUnaffordableError (the source cannot pay) and
  * TransferWouldRevertError (for a creation: the constructor reverts), so the checks and the release
@@ -60,7 +61,7 @@ export function transferCall(transfer: { chainId: number; destinationAddress: st
  */
 export async function quoteFees(
   deps: Pick<ServiceDeps, "chain" | "config">,
-  input: { networkCode: NetworkCode; from: string; call: FeeCall; round?: FeeRound },
+  input: { networkCode: NetworkCode; from: string; call: FeeCall },
 ): Promise<TransferFeeQuote> {
   const { maxFeePerGasCap, gasMarginPercent } = deps.config.transfers;
   const { networkCode, from, call } = input;
@@ -68,7 +69,7 @@ export async function quoteFees(
   const client = deps.chain.batchClient(networkCode);
   try {
     const [fees, estimate] = await Promise.all([
-      input.round ? input.round.fees(networkCode, () => estimateQuantumFees(client)) : estimateQuantumFees(client),
+      feeRoundOf(deps.chain).fees(networkCode, () => estimateQuantumFees(client)),
       client.estimateGas({ account: from as `0x${string}`, to: call.to, value: call.value, data: call.data }).catch((error: unknown) => {
         throw mapRpcError(error);
       }),
@@ -100,11 +101,10 @@ export async function quoteFees(
 type NetworkFees = Awaited<ReturnType<typeof estimateQuantumFees>>;
 
 /**
- * The fee caps of a run that releases many transfers at once (release-next filling a window):
- * quoted once per network and shared for `maxAgeMs` (default 1 s, about a block: the caps carry
- * the node's margin over the base fee, more than one block can move it), instead of asking the node
- * for a block and a priority fee for every transfer. Gas stays estimated per transfer (it is also
- * how the node says the source can no longer pay).
+ * Fee caps quoted once per network and shared for `maxAgeMs` (default 1 s, about a block: the caps
+ * carry the node's margin over the base fee, more than one block can move it), instead of asking
+ * the node for a block and a priority fee for every transfer. Gas stays estimated per transfer (it
+ * is also how the node says the source can no longer pay).
  */
 export interface FeeRound {
   fees(networkCode: NetworkCode, quote: () => Promise<NetworkFees>): Promise<NetworkFees>;
@@ -123,4 +123,18 @@ export function createFeeRound(maxAgeMs = 1000): FeeRound {
       return fees;
     },
   };
+}
+
+const rounds = new WeakMap<ChainClients, FeeRound>();
+
+/**
+ * The fee caps every quote made through these chain clients shares (`quoteFees`: the checks, the
+ * releases, the nonce fills of one process): under load a network's caps are asked for about once
+ * a second, not twice a transfer (a block, then a priority fee after it). A replacement's caps are
+ * not quoted here: a speed-up or a cancel asks the node itself (`replaceAtNonce`).
+ */
+export function feeRoundOf(chain: ChainClients): FeeRound {
+  let round = rounds.get(chain);
+  if (!round) rounds.set(chain, (round = createFeeRound()));
+  return round;
 }

@@ -19,13 +19,7 @@ import { jobRequest } from "../transitions/run-transition";
 import type { CheckFields } from "./check-subject";
 import { recheckTransfer } from "./recheck-transfer";
 import { releaseNextJob } from "./release-next-job";
-import {
-  quoteFees,
-  TransferUnaffordableError,
-  TransferWouldRevertError,
-  type FeeRound,
-  type TransferFeeQuote,
-} from "./quote-transfer-fees";
+import { quoteFees, TransferUnaffordableError, TransferWouldRevertError, type TransferFeeQuote } from "./quote-transfer-fees";
 import { transitionTransaction, type TransactionTransitionInput } from "./transition-transaction";
 import type { TransferAsset } from "./unsigned-transaction";
 import { releasedFields, signingDeadlineFrom } from "./insert-released-transaction";
@@ -73,11 +67,10 @@ export async function quoteRelease(
   deps: Pick<ServiceDeps, "chain" | "config">,
   row: TransactionRow,
   asset: TransferAsset | null,
-  round?: FeeRound,
 ): Promise<ChainQuote> {
   const networkCode = row.networkCode as NetworkCode;
   const [fees, nonce] = await Promise.all([
-    quoteFees(deps, { networkCode, from: row.sourceAddress, round, call: transactionCall(row, asset) }),
+    quoteFees(deps, { networkCode, from: row.sourceAddress, call: transactionCall(row, asset) }),
     // With the fee quote's reads, in one JSON-RPC batch.
     getPendingNonce(deps.chain.batchClient(networkCode), { address: row.sourceAddress }).catch((error: unknown) => {
       throw chainUnavailable(networkCode, error);
@@ -118,8 +111,6 @@ export async function releaseForSigning(
     from: "SUBMITTED" | "QUEUED";
     checks?: CheckFields;
     actor?: Actor;
-    /** Fee caps shared by the releases of one run (release-next: `createFeeRound`). */
-    feeRound?: FeeRound;
     /**
      * The row with its asset as the caller has just read it (the checks: `findTransferCheckRows`),
      * instead of reading it again. Its intent is what is quoted and simulated; the move itself is
@@ -172,7 +163,7 @@ export async function releaseForSigning(
       }
     }
     try {
-      quote = input.quoted ?? (await quoteRelease(deps, row, asset, input.feeRound));
+      quote = input.quoted ?? (await quoteRelease(deps, row, asset));
     } catch (error) {
       if (error instanceof TransferUnaffordableError || error instanceof TransferWouldRevertError) {
         const unaffordable = error instanceof TransferUnaffordableError;

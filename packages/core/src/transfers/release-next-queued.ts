@@ -3,7 +3,6 @@ import { findOldestTransferIn, type TransactionRow } from "@qc/db/queries";
 import type { ServiceDeps } from "../deps/service-deps";
 import { AppError } from "../errors";
 import { fillNonceGaps } from "./fill-nonce-gaps";
-import { createFeeRound } from "./quote-transfer-fees";
 import { releaseForSigning, WINDOW_FULL, type ReleaseOutcome } from "./release-for-signing";
 
 type ReleaseNextDeps = Pick<ServiceDeps, "db" | "jobs" | "now" | "config" | "chain" | "log" | "verifier">;
@@ -41,8 +40,6 @@ export async function releaseNextQueued(
   source: { tenantId: string; sourceWalletId: string; networkCode: NetworkCode },
 ): Promise<ReleaseNextResult> {
   const outcomes: ReleaseOutcome[] = [];
-  // One fee quote for the run's releases (a window's worth at once), not one per transfer.
-  const feeRound = createFeeRound();
   let retries = 0;
   let more = false;
   // At most a window's worth of releases (and what ends on the way) per run; a longer queue is the next run's.
@@ -53,7 +50,7 @@ export async function releaseNextQueued(
       more = true;
       break;
     }
-    const outcome = await releaseForSigning(deps, { tenantId: source.tenantId, transactionId: next.id, from: "QUEUED", feeRound });
+    const outcome = await releaseForSigning(deps, { tenantId: source.tenantId, transactionId: next.id, from: "QUEUED" });
     if (outcome.status === "UNCHANGED" && outcome.retry) {
       // A transfer cancelled or released meanwhile changes who is first: look again, a bounded number of times.
       if (++retries >= MAX_RETRIES) throw new AppError("UNAVAILABLE", "the source's queue kept changing; retrying");
