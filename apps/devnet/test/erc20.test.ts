@@ -9,6 +9,7 @@ import {
   quantumSandbox,
   readErc20Balance,
   readErc20Metadata,
+  readLatestBalance,
   sendRawQuantumTransaction,
   signQuantumTransaction,
   mapRpcError,
@@ -92,6 +93,10 @@ describe("ERC-20 on the devnet (solc-compiled QuantumTestToken)", () => {
 
     expect((await readErc20Balance(client, { token, owner: recipient })).balance).toBe(amount);
     expect((await readErc20Balance(client, { token, owner: owner.address })).balance).toBe(SUPPLY - amount);
+    // The latest balances, unpinned (what a transfer's checks read): the token's and the native one.
+    expect(await readLatestBalance(client, { owner: recipient, token })).toBe(amount);
+    expect(await readLatestBalance(client, { owner: owner.address, token })).toBe(SUPPLY - amount);
+    expect(await readLatestBalance(client, { owner: owner.address })).toBe(await client.getBalance({ address: owner.address }));
   });
 
   test("a reverting call maps to CallRevertedError with viem decoding the custom error", async () => {

@@ -116,6 +116,7 @@ export {
   type ReadErc20BalanceReturnType,
   type ReadErc20BalanceErrorType,
 } from "./actions/read-erc20-balance";
+export { readLatestBalance, type ReadLatestBalanceParameters, type ReadLatestBalanceErrorType } from "./actions/read-latest-balance";
 export {
   readErc20Metadata,
   NotAnErc20ContractError,

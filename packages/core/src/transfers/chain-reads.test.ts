@@ -29,15 +29,16 @@ describe("a transfer's chain reads", () => {
       status: "RELEASE",
       release: { status: "PENDING_SIGNATURE" },
     });
-    // The check: its nonce counts (latest, pending), the block number its balance is read at, the
-    // block its fee caps derive from and the gas estimate in one request; viem's priority fee (asked
-    // after that block) and the balance at that block number in a second; the release takes that
-    // answer and asks nothing of its own; its simulation, a third. (Before, the release asked its
-    // own fee caps, gas and nonces: 11 calls in 5 requests.)
-    expect(proxy.requests).toEqual([5, 2, 1]);
+    // The check: its nonce counts (latest, pending), its balance (at the latest block: one call),
+    // the block its fee caps derive from and the gas estimate in one request; viem's priority fee,
+    // asked after that block, in a second; the release takes that answer and asks nothing of its
+    // own; its simulation, a third. (Before, the balance was read at a block number asked for
+    // first, and the release asked its own fee caps, gas and nonces: 11 calls in 5 requests.)
+    expect(proxy.requests).toEqual([5, 1, 1]);
 
     // The next transfer's check, within the second: the network's fee caps are the process's
-    // (`feeRoundOf`), so no block and priority fee of its own: 6 calls where the first had 8.
+    // (`feeRoundOf`), so no block and priority fee of its own: its reads in one request, its
+    // simulation in another.
     const next = await createSubmittedTransferFixture(deps, {
       tenantId: tenant.tenantId,
       wallet,
@@ -49,6 +50,6 @@ describe("a transfer's chain reads", () => {
       status: "RELEASE",
       release: { status: "PENDING_SIGNATURE", transaction: { nonce: 1 } },
     });
-    expect(proxy.requests).toEqual([4, 1, 1]);
+    expect(proxy.requests).toEqual([4, 1]);
   });
 });

@@ -1,4 +1,4 @@
-import { getPendingNonce, readErc20Balance, readNativeBalance, type NetworkCode } from "@qc/chain";
+import { getPendingNonce, readLatestBalance, type NetworkCode } from "@qc/chain";
 import { sumSourceReservations } from "@qc/db/queries";
 import { chainUnavailable } from "../balances/chain-errors";
 import { deploymentCheckSubject } from "../contracts/decide-deployment-checks";
@@ -118,9 +118,10 @@ const balanceStep: CheckStep<CheckDeps> = async (deps, check) => {
       assetId,
       excludeId: row.id,
     }),
+    // At the latest block, unpinned: one call each, in the batch (a pinned read asks for the block number first).
     Promise.all([
-      readNativeBalance(client, { address: row.sourceAddress }).then((read) => read.balance),
-      token ? readErc20Balance(client, { token, owner: row.sourceAddress }).then((read) => read.balance) : undefined,
+      readLatestBalance(client, { owner: row.sourceAddress }),
+      token ? readLatestBalance(client, { owner: row.sourceAddress, token }) : undefined,
     ]).catch((error: unknown) => {
       throw chainUnavailable(networkCode, error);
     }),
