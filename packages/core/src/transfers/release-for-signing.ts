@@ -90,9 +90,9 @@ export async function quoteRelease(
  * lowest nonce at or above the node's pending nonce that no row of the source holds or used (the
  * database is the authority: `findSourceNonces`, `lowestFreeNonce`), fees and gas from the chain
  * (as the checks have just asked it, `quoted`, or asked now), the unsigned transaction and signing
- * hash rebuilt from the stored intent, a signing deadline and
- * its `transfers.expire` job, and its pre-sign simulation (CONTRACT §20: `simulateTransactionRow` at
- * the quoted fees, after the chain quote and before the lock; it never fails the release).
+ * hash rebuilt from the stored intent, a signing deadline and its `transfers.expire` job, and its
+ * pre-sign simulation (CONTRACT §20: `simulateTransactionRow` at the quoted fees, after the chain
+ * quote and before the lock; it never fails the release).
  * Otherwise it waits in QUEUED, and `transfers.release-next` releases it once there is room. A nonce left unused below a taken one goes to the next released transfer,
  * or release-next fills it (`fillNonceGaps`); no signature is ever invalidated by a renumbering.
  *
