@@ -7,6 +7,7 @@ import { clientAddress, clientProtocol, proxyTrust } from "./guards/client-addre
 import { rejectKeyMaterial } from "./guards/key-material";
 import { HOST } from "./guards/https-redirect";
 import { rejectCrossSiteRequest } from "./guards/origin";
+import { rejectPrototypeKeys } from "./guards/prototype-keys";
 import { parseJsonText, readJsonBody } from "./guards/read-json-body";
 import { resolveRequestId } from "./guards/request-id";
 import { checkReadiness, type ReadinessProbe } from "./health";
@@ -138,6 +139,7 @@ export function createRequestHandler(options: AppOptions) {
         const { body, raw } = await readJsonBody(req);
         request.rawBody = raw;
         await rejectKeyMaterial(body, request, deps);
+        rejectPrototypeKeys(body);
         // No credentials at all on a route that needs them: refused here with what the
         // authenticate middleware would answer (same 401, same audit row), without building a
         // tRPC request and error for it, so anonymous traffic stays cheap.
@@ -149,7 +151,9 @@ export function createRequestHandler(options: AppOptions) {
       if (path.startsWith(TRPC_PREFIX)) {
         rejectCrossSiteRequest(req, method, options.allowedOrigin);
         const body = method === "GET" ? undefined : (await readJsonBody(req)).body;
-        await rejectKeyMaterial(body ?? queryInput(req), request, deps);
+        const input = body ?? queryInput(req);
+        await rejectKeyMaterial(input, request, deps);
+        rejectPrototypeKeys(input);
         return await trpc(req, res, request, body, path.slice(TRPC_PREFIX.length));
       }
       if (path === METRICS_PATH) return await metrics(req, res, method, request.ip);
