@@ -1,9 +1,9 @@
 import type { Address, Chain, Client, Transport } from "viem";
-import { getBlockNumber, readContract } from "viem/actions";
+import { getBlockNumber } from "viem/actions";
 import type { InvalidAddressErrorType } from "../errors/address";
 import { mapRpcError, type MappedRpcError } from "../errors/node";
-import { ERC20_ABI } from "../erc20/abi";
 import { parseAddress } from "../protocol/address";
+import { balanceOf } from "./balance-of";
 
 export type ReadErc20BalanceParameters = {
   token: string;
@@ -30,13 +30,7 @@ export async function readErc20Balance(
   const ownerAddress = parseAddress(owner);
   try {
     const at = blockNumber ?? (await getBlockNumber(client, { cacheTime: 0 }));
-    const balance = await readContract(client, {
-      address: tokenAddress,
-      abi: ERC20_ABI,
-      functionName: "balanceOf",
-      args: [ownerAddress],
-      blockNumber: at,
-    });
+    const balance = await balanceOf(client, { owner: ownerAddress, token: tokenAddress, blockNumber: at });
     return { token: tokenAddress, owner: ownerAddress, balance, blockNumber: at };
   } catch (error) {
     throw mapRpcError(error);

@@ -1,9 +1,8 @@
 import type { Chain, Client, Transport } from "viem";
-import { getBalance, readContract } from "viem/actions";
 import type { InvalidAddressErrorType } from "../errors/address";
 import { mapRpcError, type MappedRpcError } from "../errors/node";
-import { ERC20_ABI } from "../erc20/abi";
 import { parseAddress } from "../protocol/address";
+import { balanceOf } from "./balance-of";
 
 export type ReadLatestBalanceParameters = {
   owner: string;
@@ -26,8 +25,7 @@ export async function readLatestBalance(
   const ownerAddress = parseAddress(owner);
   const tokenAddress = token ? parseAddress(token) : null;
   try {
-    if (!tokenAddress) return await getBalance(client, { address: ownerAddress });
-    return await readContract(client, { address: tokenAddress, abi: ERC20_ABI, functionName: "balanceOf", args: [ownerAddress] });
+    return await balanceOf(client, { owner: ownerAddress, token: tokenAddress });
   } catch (error) {
     throw mapRpcError(error);
   }

@@ -1,8 +1,9 @@
 import type { Address, Chain, Client, Transport } from "viem";
-import { getBalance, getBlockNumber } from "viem/actions";
+import { getBlockNumber } from "viem/actions";
 import { mapRpcError, type MappedRpcError } from "../errors/node";
 import type { InvalidAddressErrorType } from "../errors/address";
 import { parseAddress } from "../protocol/address";
+import { balanceOf } from "./balance-of";
 
 export type ReadNativeBalanceParameters = {
   address: string;
@@ -28,7 +29,7 @@ export async function readNativeBalance(
   const owner = parseAddress(address);
   try {
     const at = blockNumber ?? (await getBlockNumber(client, { cacheTime: 0 }));
-    const balance = await getBalance(client, { address: owner, blockNumber: at });
+    const balance = await balanceOf(client, { owner, token: null, blockNumber: at });
     return { address: owner, balance, blockNumber: at };
   } catch (error) {
     throw mapRpcError(error);
